@@ -1,0 +1,273 @@
+// Package toolset is the catalog of tools: Category → Tool → API → Param, its loaders, exporters, argument validation and search.
+package toolset
+
+import (
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/getkin/kin-openapi/openapi3"
+)
+
+// Kind is the JSON type of a parameter after loading. ToolBench's loose
+// types (STRING, NUMBER, BOOLEAN, ENUM, ARRAY, DATE, ...) map onto these.
+type Kind string
+
+// The parameter kinds, named as in JSON Schema.
+const (
+	KindString  Kind = "string"
+	KindNumber  Kind = "number"
+	KindInteger Kind = "integer"
+	KindBoolean Kind = "boolean"
+	KindArray   Kind = "array"
+	KindObject  Kind = "object"
+)
+
+// Location says where a parameter travels in the real HTTP request.
+type Location string
+
+// Parameter locations, named as in OpenAPI, plus "body" for a JSON body property.
+const (
+	InQuery  Location = "query"
+	InPath   Location = "path"
+	InHeader Location = "header"
+	InBody   Location = "body"
+)
+
+// Dependency says that a parameter takes a value found in another API's
+// response: Path is a dotted path where "[]" walks every array element,
+// e.g. "data[].id" or "data.context.sessionId".
+type Dependency struct {
+	Tool string `json:"tool,omitempty"` // empty means the same tool
+	API  string `json:"api"`
+	Path string `json:"path"`
+}
+
+// Param is one argument of an API.
+type Param struct {
+	Name        string   `json:"name"`
+	Kind        Kind     `json:"kind"`
+	RawType     string   `json:"type,omitempty"` // the type as written in the source file (e.g. "NUMBER")
+	Description string   `json:"description,omitempty"`
+	Required    bool     `json:"required"`
+	In          Location `json:"in"`
+	Default     any      `json:"default,omitempty"`
+	Enum        []any    `json:"enum,omitempty"`
+	Format      string   `json:"format,omitempty"`
+	// Schema is the authoritative JSON Schema (OpenAPI 3.0 dialect) of the
+	// argument; loaders always set it, built from Kind/Enum/Format when the
+	// source has no richer schema.
+	Schema *openapi3.Schema `json:"schema,omitempty"`
+	// Depends lists the APIs whose responses supply this parameter (x-depends).
+	Depends []Dependency `json:"depends,omitempty"`
+	// Opaque marks a value only an API can mint (an ID, a token, a session id),
+	// as opposed to one a user can know (a city name, an IATA code).
+	Opaque bool `json:"opaque,omitempty"`
+}
+
+// API is one endpoint of a tool.
+type API struct {
+	Name        string   `json:"name"`
+	Description string   `json:"description,omitempty"`
+	Method      string   `json:"method"`
+	URL         string   `json:"url,omitempty"`  // full URL template as documented
+	Path        string   `json:"path,omitempty"` // path template, e.g. /api/v1/flights/auto-complete
+	Params      []*Param `json:"params"`
+	// ResponseSchema describes the response body when documented.
+	ResponseSchema *openapi3.Schema `json:"response_schema,omitempty"`
+	// ExampleResponse is a documented example response, verbatim.
+	ExampleResponse json.RawMessage `json:"example_response,omitempty"`
+	// Groups names the coherent groups (x-group) this API belongs to.
+	Groups []string `json:"groups,omitempty"`
+
+	// Tool is the tool that owns this API; set by the loaders.
+	Tool *Tool `json:"-"`
+}
+
+// Tool is one RapidAPI-style tool: a host with a list of APIs.
+type Tool struct {
+	Name             string `json:"name"`
+	StandardizedName string `json:"standardized_name"`
+	Title            string `json:"title,omitempty"`
+	Description      string `json:"description,omitempty"`
+	Host             string `json:"host,omitempty"`
+	Category         string `json:"category"`
+	// Scenario is the application scenario (x-scenario), e.g. "travel".
+	Scenario string `json:"scenario,omitempty"`
+	// Origin says where the design comes from: "rapidapi", "own" or "openapi".
+	Origin string `json:"origin,omitempty"`
+	// Source is the file the tool was loaded from, for error messages.
+	Source string `json:"-"`
+	APIs   []*API `json:"apis"`
+}
+
+// Category groups tools, as RapidAPI does.
+type Category struct {
+	Name  string  `json:"name"`
+	Tools []*Tool `json:"tools"`
+}
+
+// Param returns the named parameter, or nil.
+func (a *API) Param(name string) *Param {
+	for _, p := range a.Params {
+		if p.Name == name {
+			return p
+		}
+	}
+	return nil
+}
+
+// ID is the catalog-wide identity of an API: "<tool>.<api>" with the tool's standardized name.
+func (a *API) ID() string {
+	if a.Tool == nil {
+		return a.Name
+	}
+	return a.Tool.StandardizedName + "." + a.Name
+}
+
+// FunctionName is ToolBench's function name for the API: "<api>_for_<tool>",
+// both standardized.
+func (a *API) FunctionName() string {
+	tool := ""
+	if a.Tool != nil {
+		tool = a.Tool.StandardizedName
+	}
+	return StandardizeAPIName(a.Name) + "_for_" + tool
+}
+
+// API returns the named API of the tool, matching the exact name first and
+// then the standardized one.
+func (t *Tool) API(name string) *API {
+	for _, a := range t.APIs {
+		if a.Name == name {
+			return a
+		}
+	}
+	s := StandardizeAPIName(name)
+	for _, a := range t.APIs {
+		if StandardizeAPIName(a.Name) == s {
+			return a
+		}
+	}
+	return nil
+}
+
+// Catalog is a loaded set of tools with lookup indexes. Build one with
+// NewCatalog; the zero value is an empty catalog.
+type Catalog struct {
+	Categories []*Category `json:"categories"`
+
+	byTool map[string]*Tool // standardized tool name → tool
+	byHost map[string]*Tool
+	byFunc map[string]*API // "<api>_for_<tool>" → API
+}
+
+// NewCatalog indexes tools into a catalog with categories and tools sorted
+// by name. It rejects two tools with the same standardized name.
+func NewCatalog(tools []*Tool) (*Catalog, error) {
+	c := &Catalog{byTool: map[string]*Tool{}, byHost: map[string]*Tool{}, byFunc: map[string]*API{}}
+	cats := map[string]*Category{}
+	for _, t := range tools {
+		if t.StandardizedName == "" {
+			t.StandardizedName = Standardize(t.Name)
+		}
+		if prev, ok := c.byTool[t.StandardizedName]; ok {
+			return nil, &LoadError{File: t.Source, Field: "tool_name", Err: fmt.Errorf("tool %q clashes with %q from %s (same standardized name %q)", t.Name, prev.Name, prev.Source, t.StandardizedName)}
+		}
+		c.byTool[t.StandardizedName] = t
+		if t.Host != "" {
+			if _, ok := c.byHost[strings.ToLower(t.Host)]; !ok {
+				c.byHost[strings.ToLower(t.Host)] = t
+			}
+		}
+		for _, a := range t.APIs {
+			a.Tool = t
+			c.byFunc[a.FunctionName()] = a
+		}
+		cat := cats[t.Category]
+		if cat == nil {
+			cat = &Category{Name: t.Category}
+			cats[t.Category] = cat
+			c.Categories = append(c.Categories, cat)
+		}
+		cat.Tools = append(cat.Tools, t)
+	}
+	sort.Slice(c.Categories, func(i, j int) bool { return c.Categories[i].Name < c.Categories[j].Name })
+	for _, cat := range c.Categories {
+		sort.Slice(cat.Tools, func(i, j int) bool { return cat.Tools[i].StandardizedName < cat.Tools[j].StandardizedName })
+	}
+	return c, nil
+}
+
+// Tools returns every tool, ordered by category then name.
+func (c *Catalog) Tools() []*Tool {
+	var out []*Tool
+	for _, cat := range c.Categories {
+		out = append(out, cat.Tools...)
+	}
+	return out
+}
+
+// APIs returns every API, ordered by category, tool, then documentation order.
+func (c *Catalog) APIs() []*API {
+	var out []*API
+	for _, t := range c.Tools() {
+		out = append(out, t.APIs...)
+	}
+	return out
+}
+
+// Tool finds a tool by its name, standardized name or title.
+func (c *Catalog) Tool(name string) *Tool {
+	if c == nil || c.byTool == nil {
+		return nil
+	}
+	if t, ok := c.byTool[name]; ok {
+		return t
+	}
+	return c.byTool[Standardize(name)]
+}
+
+// ToolByHost finds the tool served at a RapidAPI host such as "skyscanner80.p.rapidapi.com".
+func (c *Catalog) ToolByHost(host string) *Tool {
+	if c == nil || c.byHost == nil {
+		return nil
+	}
+	return c.byHost[strings.ToLower(host)]
+}
+
+// API finds an API by tool and API name (either may be given raw or standardized).
+func (c *Catalog) API(tool, api string) *API {
+	t := c.Tool(tool)
+	if t == nil {
+		return nil
+	}
+	return t.API(api)
+}
+
+// APIByFunction finds an API by its ToolBench function name "<api>_for_<tool>".
+func (c *Catalog) APIByFunction(fn string) *API {
+	if c == nil || c.byFunc == nil {
+		return nil
+	}
+	return c.byFunc[fn]
+}
+
+// LoadError is a failure to load a tool file; it names the file and the field.
+type LoadError struct {
+	File  string
+	Field string // JSON path of the offending field, e.g. "api_list[2].name"
+	Err   error
+}
+
+func (e *LoadError) Error() string {
+	switch {
+	case e.Field == "":
+		return fmt.Sprintf("%s: %v", e.File, e.Err)
+	default:
+		return fmt.Sprintf("%s: %s: %v", e.File, e.Field, e.Err)
+	}
+}
+
+func (e *LoadError) Unwrap() error { return e.Err }

@@ -1,0 +1,439 @@
+package toolset
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"net/url"
+	"path"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/getkin/kin-openapi/openapi3"
+)
+
+// toolFile is the on-disk ToolBench tool JSON, with our x- additions.
+// Fields are raw where real files disagree on their type.
+type toolFile struct {
+	ToolName         *string         `json:"tool_name"`
+	Name             *string         `json:"name"` // older ToolBench files use "name"
+	StandardizedName string          `json:"standardized_name"`
+	ToolDescription  string          `json:"tool_description"`
+	Description      string          `json:"description"`
+	Title            string          `json:"title"`
+	Host             string          `json:"host"`
+	APIList          json.RawMessage `json:"api_list"`
+	Scenario         string          `json:"x-scenario"`
+	Origin           string          `json:"x-origin"`
+}
+
+type apiFile struct {
+	Name               *string         `json:"name"`
+	URL                string          `json:"url"`
+	Method             string          `json:"method"`
+	Description        string          `json:"description"`
+	RequiredParameters json.RawMessage `json:"required_parameters"`
+	OptionalParameters json.RawMessage `json:"optional_parameters"`
+	Schema             json.RawMessage `json:"schema"`
+	TestEndpoint       json.RawMessage `json:"test_endpoint"`
+	Example            json.RawMessage `json:"x-example-response"`
+	Group              json.RawMessage `json:"x-group"`
+}
+
+type paramFile struct {
+	Name        *string         `json:"name"`
+	Type        string          `json:"type"`
+	Description string          `json:"description"`
+	Default     json.RawMessage `json:"default"`
+	Enum        []any           `json:"x-enum"`
+	Format      string          `json:"x-format"`
+	In          string          `json:"x-in"`
+	Depends     json.RawMessage `json:"x-depends"`
+	Opaque      bool            `json:"x-opaque"`
+	Minimum     *float64        `json:"x-minimum"`
+	Maximum     *float64        `json:"x-maximum"`
+	Pattern     string          `json:"x-pattern"`
+}
+
+// MaxToolFileSize bounds one tool file; real ToolBench files stay well under 1 MiB.
+const MaxToolFileSize = 8 << 20
+
+// LoadToolBenchFile parses one ToolBench tool JSON document. category is the
+// tool's category (in ToolBench, the name of the folder holding the file);
+// source names the file in errors.
+func LoadToolBenchFile(data []byte, category, source string) (*Tool, error) {
+	if len(data) > MaxToolFileSize {
+		return nil, &LoadError{File: source, Err: fmt.Errorf("file is %d bytes, more than the %d-byte limit", len(data), MaxToolFileSize)}
+	}
+	var tf toolFile
+	if err := strictObject(data, &tf); err != nil {
+		return nil, &LoadError{File: source, Err: err}
+	}
+	t := &Tool{
+		StandardizedName: tf.StandardizedName,
+		Title:            tf.Title,
+		Description:      firstNonEmpty(tf.ToolDescription, tf.Description),
+		Host:             tf.Host,
+		Category:         category,
+		Scenario:         tf.Scenario,
+		Origin:           firstNonEmpty(tf.Origin, "rapidapi"),
+		Source:           source,
+	}
+	switch {
+	case tf.ToolName != nil && strings.TrimSpace(*tf.ToolName) != "":
+		t.Name = *tf.ToolName
+	case tf.Name != nil && strings.TrimSpace(*tf.Name) != "":
+		t.Name = *tf.Name
+	case tf.Title != "":
+		t.Name = tf.Title
+	default:
+		return nil, &LoadError{File: source, Field: "tool_name", Err: errors.New("missing: the tool needs a tool_name (or name or title)")}
+	}
+	if t.StandardizedName == "" {
+		t.StandardizedName = Standardize(t.Name)
+	}
+	if t.StandardizedName == "" {
+		return nil, &LoadError{File: source, Field: "tool_name", Err: fmt.Errorf("%q has no letters or digits to make a name from", t.Name)}
+	}
+	var apis []json.RawMessage
+	if len(bytes.TrimSpace(tf.APIList)) > 0 && !bytes.Equal(bytes.TrimSpace(tf.APIList), []byte("null")) {
+		if err := json.Unmarshal(tf.APIList, &apis); err != nil {
+			return nil, &LoadError{File: source, Field: "api_list", Err: fmt.Errorf("must be an array of API objects: %w", err)}
+		}
+	}
+	seen := map[string]int{}
+	for i, raw := range apis {
+		field := fmt.Sprintf("api_list[%d]", i)
+		a, err := loadToolBenchAPI(raw, field, source)
+		if err != nil {
+			return nil, err
+		}
+		key := StandardizeAPIName(a.Name)
+		if j, dup := seen[key]; dup {
+			return nil, &LoadError{File: source, Field: field + ".name", Err: fmt.Errorf("duplicate API name %q (same as api_list[%d])", a.Name, j)}
+		}
+		seen[key] = i
+		a.Tool = t
+		t.APIs = append(t.APIs, a)
+	}
+	if t.Host == "" {
+		for _, a := range t.APIs {
+			if u, err := url.Parse(a.URL); err == nil && u.Host != "" {
+				t.Host = u.Host
+				break
+			}
+		}
+	}
+	return t, nil
+}
+
+func loadToolBenchAPI(raw json.RawMessage, field, source string) (*API, error) {
+	var af apiFile
+	if err := strictObject(raw, &af); err != nil {
+		return nil, &LoadError{File: source, Field: field, Err: err}
+	}
+	if af.Name == nil || strings.TrimSpace(*af.Name) == "" {
+		return nil, &LoadError{File: source, Field: field + ".name", Err: errors.New("missing: every API needs a name")}
+	}
+	a := &API{
+		Name:        *af.Name,
+		Description: af.Description,
+		Method:      strings.ToUpper(firstNonEmpty(strings.TrimSpace(af.Method), "GET")),
+		URL:         af.URL,
+	}
+	if u, err := url.Parse(af.URL); err == nil {
+		a.Path = u.Path
+	}
+	pathParams := pathTemplateParams(af.URL)
+	for _, list := range []struct {
+		raw      json.RawMessage
+		name     string
+		required bool
+	}{{af.RequiredParameters, "required_parameters", true}, {af.OptionalParameters, "optional_parameters", false}} {
+		var ps []json.RawMessage
+		if len(bytes.TrimSpace(list.raw)) > 0 && !bytes.Equal(bytes.TrimSpace(list.raw), []byte("null")) {
+			if err := json.Unmarshal(list.raw, &ps); err != nil {
+				return nil, &LoadError{File: source, Field: field + "." + list.name, Err: fmt.Errorf("must be an array of parameter objects: %w", err)}
+			}
+		}
+		for k, praw := range ps {
+			pfield := fmt.Sprintf("%s.%s[%d]", field, list.name, k)
+			p, err := loadToolBenchParam(praw, list.required, a.Method, pathParams, pfield, source)
+			if err != nil {
+				return nil, err
+			}
+			if a.Param(p.Name) != nil {
+				return nil, &LoadError{File: source, Field: pfield + ".name", Err: fmt.Errorf("duplicate parameter %q", p.Name)}
+			}
+			a.Params = append(a.Params, p)
+		}
+	}
+	a.ResponseSchema = lenientSchema(af.Schema)
+	a.ExampleResponse = exampleResponse(af.Example, af.TestEndpoint)
+	if len(af.Group) > 0 {
+		var one string
+		var many []string
+		switch {
+		case json.Unmarshal(af.Group, &one) == nil:
+			if one != "" {
+				many = []string{one}
+			}
+		case json.Unmarshal(af.Group, &many) == nil:
+		default:
+			return nil, &LoadError{File: source, Field: field + ".x-group", Err: errors.New("must be a group name or an array of group names")}
+		}
+		sort.Strings(many)
+		a.Groups = many
+	}
+	return a, nil
+}
+
+func loadToolBenchParam(raw json.RawMessage, required bool, method string, pathParams map[string]bool, field, source string) (*Param, error) {
+	var pf paramFile
+	if err := strictObject(raw, &pf); err != nil {
+		return nil, &LoadError{File: source, Field: field, Err: err}
+	}
+	if pf.Name == nil || strings.TrimSpace(*pf.Name) == "" {
+		return nil, &LoadError{File: source, Field: field + ".name", Err: errors.New("missing: every parameter needs a name")}
+	}
+	p := &Param{
+		Name:        *pf.Name,
+		RawType:     pf.Type,
+		Description: pf.Description,
+		Required:    required,
+		Enum:        pf.Enum,
+		Format:      pf.Format,
+		Opaque:      pf.Opaque,
+	}
+	p.Kind, p.Format = kindOfToolBenchType(pf.Type, pf.Format)
+	switch {
+	case pf.In != "":
+		switch Location(pf.In) {
+		case InQuery, InPath, InHeader, InBody:
+			p.In = Location(pf.In)
+		default:
+			return nil, &LoadError{File: source, Field: field + ".x-in", Err: fmt.Errorf("%q is not one of query, path, header, body", pf.In)}
+		}
+	case pathParams[p.Name]:
+		p.In = InPath
+	case method == "GET" || method == "DELETE" || method == "HEAD":
+		p.In = InQuery
+	default:
+		p.In = InBody
+	}
+	if d := bytes.TrimSpace(pf.Default); len(d) > 0 && !bytes.Equal(d, []byte("null")) {
+		var v any
+		if err := json.Unmarshal(d, &v); err != nil {
+			return nil, &LoadError{File: source, Field: field + ".default", Err: err}
+		}
+		// ToolBench writes most defaults as strings ("5", "true"); an empty
+		// string means "no default". Defaults become the parameter's kind so
+		// that a call relying on a default and one spelling it out agree.
+		if s, ok := v.(string); ok && s == "" {
+			v = nil
+		}
+		if v != nil {
+			p.Default = coerceDefault(v, p.Kind)
+		}
+	}
+	if len(pf.Depends) > 0 {
+		var one Dependency
+		var many []Dependency
+		switch {
+		case json.Unmarshal(pf.Depends, &many) == nil:
+		case json.Unmarshal(pf.Depends, &one) == nil:
+			many = []Dependency{one}
+		default:
+			return nil, &LoadError{File: source, Field: field + ".x-depends", Err: errors.New(`must be {"tool", "api", "path"} or an array of them`)}
+		}
+		for i, d := range many {
+			if d.API == "" || d.Path == "" {
+				return nil, &LoadError{File: source, Field: fmt.Sprintf("%s.x-depends[%d]", field, i), Err: errors.New("needs both api and path")}
+			}
+		}
+		p.Depends = many
+	}
+	p.Schema = paramSchema(p, pf.Minimum, pf.Maximum, pf.Pattern)
+	return p, nil
+}
+
+// kindOfToolBenchType maps ToolBench's loose type names onto JSON kinds.
+// Anything unknown is a string, which is what ToolBench sends anyway.
+func kindOfToolBenchType(t, format string) (Kind, string) {
+	switch strings.ToUpper(strings.TrimSpace(t)) {
+	case "NUMBER", "FLOAT", "DOUBLE":
+		return KindNumber, format
+	case "INTEGER", "INT":
+		return KindInteger, format
+	case "BOOLEAN", "BOOL":
+		return KindBoolean, format
+	case "ARRAY", "LIST":
+		return KindArray, format
+	case "OBJECT", "JSON":
+		return KindObject, format
+	case "DATE (YYYY-MM-DD)", "DATE":
+		if format == "" {
+			format = "date"
+		}
+		return KindString, format
+	case "TIME (24-HOUR HH:MM)":
+		return KindString, format
+	default: // STRING, ENUM, GEOPOINT (LATITUDE, LONGITUDE), FILE, CREDENTIALS, ...
+		return KindString, format
+	}
+}
+
+func coerceDefault(v any, k Kind) any {
+	s, ok := v.(string)
+	if !ok {
+		return v
+	}
+	switch k {
+	case KindNumber:
+		if f, err := strconv.ParseFloat(strings.TrimSpace(s), 64); err == nil {
+			return f
+		}
+	case KindInteger:
+		if n, err := strconv.ParseInt(strings.TrimSpace(s), 10, 64); err == nil {
+			return float64(n)
+		}
+	case KindBoolean:
+		if b, err := strconv.ParseBool(strings.TrimSpace(s)); err == nil {
+			return b
+		}
+	}
+	return v
+}
+
+// paramSchema builds the OpenAPI 3.0 schema of a ToolBench parameter.
+func paramSchema(p *Param, min, max *float64, pattern string) *openapi3.Schema {
+	s := &openapi3.Schema{Type: &openapi3.Types{string(p.Kind)}, Description: p.Description, Format: p.Format, Enum: p.Enum, Min: min, Max: max, Pattern: pattern}
+	switch p.Kind {
+	case KindArray:
+		s.Items = openapi3.NewSchemaRef("", &openapi3.Schema{})
+	case KindObject:
+		s.AdditionalProperties = openapi3.AdditionalProperties{Has: ptr(true)}
+	}
+	if p.Default != nil {
+		s.Default = p.Default
+	}
+	return s
+}
+
+func ptr[T any](v T) *T { return &v }
+
+// lenientSchema reads a response schema when it is a JSON object that
+// parses as one; ToolBench files often hold "" or free text there.
+func lenientSchema(raw json.RawMessage) *openapi3.Schema {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 || raw[0] != '{' {
+		return nil
+	}
+	var s openapi3.Schema
+	if err := json.Unmarshal(raw, &s); err != nil {
+		return nil
+	}
+	return &s
+}
+
+// exampleResponse keeps an example response: x-example-response first, else
+// ToolBench's test_endpoint when it holds JSON (an object, an array, or a
+// string that itself parses as JSON).
+func exampleResponse(candidates ...json.RawMessage) json.RawMessage {
+	for _, raw := range candidates {
+		raw = bytes.TrimSpace(raw)
+		if len(raw) == 0 || bytes.Equal(raw, []byte("null")) || bytes.Equal(raw, []byte(`""`)) {
+			continue
+		}
+		if raw[0] == '"' {
+			var s string
+			if json.Unmarshal(raw, &s) == nil && json.Valid([]byte(s)) {
+				return json.RawMessage(s)
+			}
+			continue
+		}
+		return append(json.RawMessage(nil), raw...)
+	}
+	return nil
+}
+
+var pathTemplateRE = regexp.MustCompile(`\{([^{}/]+)\}`)
+
+func pathTemplateParams(u string) map[string]bool {
+	out := map[string]bool{}
+	for _, m := range pathTemplateRE.FindAllStringSubmatch(u, -1) {
+		out[m[1]] = true
+	}
+	return out
+}
+
+// strictObject decodes a JSON object, with errors that say what was wrong.
+func strictObject(data []byte, v any) error {
+	d := bytes.TrimSpace(data)
+	if len(d) == 0 {
+		return errors.New("empty document, expected a JSON object")
+	}
+	if d[0] != '{' {
+		return fmt.Errorf("expected a JSON object, found %q", string(d[:min(len(d), 16)]))
+	}
+	if err := json.Unmarshal(d, v); err != nil {
+		var se *json.SyntaxError
+		if errors.As(err, &se) {
+			return fmt.Errorf("malformed JSON at byte %d: %v", se.Offset, err)
+		}
+		var te *json.UnmarshalTypeError
+		if errors.As(err, &te) {
+			return fmt.Errorf("field %q: expected %s, found JSON %s", te.Field, te.Type, te.Value)
+		}
+		return err
+	}
+	return nil
+}
+
+func firstNonEmpty(ss ...string) string {
+	for _, s := range ss {
+		if strings.TrimSpace(s) != "" {
+			return s
+		}
+	}
+	return ""
+}
+
+// LoadToolBenchDir loads a ToolBench tool tree: every "<Category>/<tool>.json"
+// under root. Files that are not .json are skipped; a .json file that fails
+// to load fails the whole load with an error naming the file and field.
+func LoadToolBenchDir(fsys fs.FS, root string) ([]*Tool, error) {
+	var tools []*Tool
+	err := fs.WalkDir(fsys, root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return &LoadError{File: p, Err: err}
+		}
+		if d.IsDir() || !strings.EqualFold(path.Ext(p), ".json") {
+			return nil
+		}
+		rel := strings.TrimPrefix(strings.TrimPrefix(p, root), "/")
+		dir := path.Dir(rel)
+		if dir == "." || strings.HasPrefix(path.Base(p), "x-") {
+			return nil // only <Category>/<tool>.json are tools; top-level files are metadata
+		}
+		category := path.Base(dir)
+		data, err := fs.ReadFile(fsys, p)
+		if err != nil {
+			return &LoadError{File: p, Err: err}
+		}
+		t, err := LoadToolBenchFile(data, category, p)
+		if err != nil {
+			return err
+		}
+		tools = append(tools, t)
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return tools, nil
+}
