@@ -1,0 +1,288 @@
+package deps
+
+import (
+	"encoding/json"
+	"regexp"
+	"sort"
+	"strings"
+
+	"github.com/understudy/understudy/toolset"
+)
+
+// Confidence of each kind of evidence an inferred edge can rest on.
+const (
+	confCuedMention  = 0.95 // "can be retrieved from `X`", "returned by X", ".../x/list endpoint"
+	confMention      = 0.7  // the parameter's description names a sibling API
+	confNameMatch    = 0.6  // a sibling API's response has a field named like the parameter
+	maxLeavesScanned = 5000
+)
+
+// cues are the phrases RapidAPI documentation uses to say where a value
+// comes from.
+var cues = regexp.MustCompile(`(?i)(retrieved from|returned (?:by|in|from)|obtained (?:from|by|in|via)|comes? from|taken from|get (?:it|this|them) from|available (?:from|in)|output of|result of|value of .{1,40}? (?:field )?returned|from the .{0,40}?(?:endpoint|api)|use the .{0,40}?(?:endpoint|api)|provided by|given by|found in)`)
+
+// pathInText finds response paths written in documentation: data->id,
+// (data->context->sessionId), data.hotels[].hotel_id, results[].lat.
+var pathInText = regexp.MustCompile(`[A-Za-z_][A-Za-z0-9_]*(?:\[\])?(?:(?:->|\.)[A-Za-z_][A-Za-z0-9_]*(?:\[\])?)+|[A-Za-z_][A-Za-z0-9_]*\[\](?:\.[A-Za-z_][A-Za-z0-9_]*)*`)
+
+// Infer finds dependency edges from documentation alone: parameter
+// descriptions that name another API ("can be retrieved from
+// `flights_auto_complete` (data->id)", "returned in .../properties/list
+// endpoint"), and parameter names that match response fields of sibling
+// APIs (hotel_id ↔ hotels[].hotel_id). Each edge carries a confidence and
+// the evidence text. x-depends annotations are not read.
+func Infer(c *toolset.Catalog) []Edge {
+	apis := c.APIs()
+	examples := map[string]any{}
+	for _, a := range apis {
+		if len(a.ExampleResponse) > 0 {
+			var v any
+			if json.Unmarshal(a.ExampleResponse, &v) == nil {
+				examples[a.ID()] = v
+			}
+		}
+	}
+	byName := map[string][]*toolset.API{}
+	for _, a := range apis {
+		n := toolset.StandardizeAPIName(a.Name)
+		byName[n] = append(byName[n], a)
+	}
+	var out []Edge
+	for _, b := range apis {
+		for _, p := range b.Params {
+			found := inferFromText(b, p, apis, byName, examples)
+			if len(found) == 0 {
+				found = inferFromNames(b, p, examples)
+			}
+			out = append(out, found...)
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		if out[i].To != out[j].To {
+			return out[i].To < out[j].To
+		}
+		if out[i].Param != out[j].Param {
+			return out[i].Param < out[j].Param
+		}
+		return out[i].From < out[j].From
+	})
+	return out
+}
+
+func inferFromText(b *toolset.API, p *toolset.Param, apis []*toolset.API, byName map[string][]*toolset.API, examples map[string]any) []Edge {
+	text := p.Description
+	if strings.TrimSpace(text) == "" {
+		return nil
+	}
+	norm := normalise(text)
+	cueIdx := cues.FindAllStringIndex(text, -1)
+	var out []Edge
+	seen := map[string]bool{}
+	for _, a := range apis {
+		if a == b {
+			continue
+		}
+		pos, how := mentions(text, norm, a)
+		if pos < 0 {
+			continue
+		}
+		// A name shared by APIs of several tools ("search") counts for
+		// another tool only when the text also names that tool.
+		if a.Tool != b.Tool {
+			if len(byName[toolset.StandardizeAPIName(a.Name)]) > 1 && !strings.Contains(norm, "_"+a.Tool.StandardizedName+"_") {
+				continue
+			}
+			if how == "plain" && !strings.Contains(norm, "_"+a.Tool.StandardizedName+"_") && !cuedBefore(cueIdx, pos) {
+				continue
+			}
+		}
+		conf := confMention
+		if how == "backtick" || how == "path" || cuedBefore(cueIdx, pos) {
+			conf = confCuedMention
+		}
+		if seen[a.ID()] {
+			continue
+		}
+		seen[a.ID()] = true
+		out = append(out, Edge{
+			From: a.ID(), To: b.ID(), Param: p.Name,
+			Path:   pathFor(text, p.Name, examples[a.ID()]),
+			Opaque: looksOpaque(p.Name), Origin: "inferred", Confidence: conf,
+			Evidence: evidence(text, pos),
+		})
+	}
+	return out
+}
+
+// mentions finds where text names API a: as `name`, as a word, or by the
+// tail of its URL path (".../properties/list endpoint"). It returns the
+// byte offset in text (approximate for normalised matches) and how.
+func mentions(text, norm string, a *toolset.API) (int, string) {
+	name := toolset.StandardizeAPIName(a.Name)
+	raw := strings.ToLower(a.Name)
+	lower := strings.ToLower(text)
+	for _, n := range uniq(raw, name) {
+		if i := strings.Index(lower, "`"+n+"`"); i >= 0 {
+			return i, "backtick"
+		}
+	}
+	if len(name) >= 4 {
+		if i := strings.Index(norm, "_"+name+"_"); i >= 0 {
+			return min(i, len(text)-1), "plain"
+		}
+	}
+	if a.Path != "" {
+		segs := strings.Split(strings.Trim(strings.ToLower(a.Path), "/"), "/")
+		if len(segs) >= 2 {
+			tail := "/" + strings.Join(segs[len(segs)-2:], "/")
+			if !strings.Contains(tail, "{") {
+				if i := strings.Index(lower, tail); i >= 0 {
+					// Must end there: "/flights/search" is not "/flights/search-incomplete".
+					end := i + len(tail)
+					if end == len(lower) || !isNameChar(lower[end]) {
+						return i, "path"
+					}
+				}
+			}
+		}
+	}
+	return -1, ""
+}
+
+func isNameChar(c byte) bool {
+	return c == '-' || c == '_' || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9')
+}
+
+func uniq(ss ...string) []string {
+	var out []string
+	for _, s := range ss {
+		if s != "" && (len(out) == 0 || out[len(out)-1] != s) {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// normalise lowercases and turns every run of non-alphanumerics into one
+// '_', with '_' at both ends, so "_name_" matches whole names.
+func normalise(s string) string {
+	return "_" + toolset.Standardize(strings.ReplaceAll(s, "-", "_")) + "_"
+}
+
+func cuedBefore(cueIdx [][]int, pos int) bool {
+	for _, c := range cueIdx {
+		if c[0] <= pos && pos-c[1] <= 80 {
+			return true
+		}
+	}
+	return false
+}
+
+func evidence(text string, pos int) string {
+	start := strings.LastIndexAny(text[:max(0, min(pos, len(text)))], ".!?\n")
+	if start < 0 {
+		start = 0
+	} else {
+		start++
+	}
+	s := strings.TrimSpace(text[start:])
+	if len(s) > 240 {
+		s = s[:240] + "…"
+	}
+	return s
+}
+
+// pathFor picks the response path of an inferred edge: a path written in
+// the text (data->id) resolved against the source's example response, else
+// the example's shortest leaf named like the parameter.
+func pathFor(text, param string, example any) string {
+	for _, m := range pathInText.FindAllString(text, -1) {
+		dotted := strings.ReplaceAll(m, "->", ".")
+		if example == nil {
+			return dotted
+		}
+		if resolved := resolvePath(example, dotted); resolved != "" {
+			return resolved
+		}
+	}
+	if example != nil {
+		if p := leafNamed(example, param); p != "" {
+			return p
+		}
+	}
+	return ""
+}
+
+// resolvePath finds the path in the example whose steps, with array walks
+// removed, equal dotted's ("data.id" → "data[].id").
+func resolvePath(example any, dotted string) string {
+	want := strings.ReplaceAll(dotted, "[]", "")
+	best := ""
+	leaves(example, maxLeavesScanned, func(path string, _ any) {
+		if best != "" {
+			return
+		}
+		plain := strings.TrimPrefix(strings.ReplaceAll(path, "[]", ""), ".")
+		if plain == want || strings.HasSuffix(plain, "."+want) && strings.Count(plain, ".") == strings.Count(want, ".") {
+			best = path
+		}
+	})
+	return best
+}
+
+// leafNamed returns the shortest path to a leaf named name (or "id" under a
+// parent named like name's prefix: hotel_id ↔ hotels[].id).
+func leafNamed(example any, name string) string {
+	lname := strings.ToLower(name)
+	prefix := strings.TrimSuffix(strings.TrimSuffix(strings.TrimSuffix(lname, "_id"), "id"), "_")
+	var best string
+	leaves(example, maxLeavesScanned, func(path string, _ any) {
+		segs := strings.Split(strings.ReplaceAll(path, "[]", ""), ".")
+		last := strings.ToLower(segs[len(segs)-1])
+		ok := last == lname
+		if !ok && last == "id" && prefix != "" && len(segs) >= 2 {
+			parent := strings.ToLower(segs[len(segs)-2])
+			ok = parent == prefix || parent == prefix+"s" || parent == prefix+"es"
+		}
+		if ok && (best == "" || len(path) < len(best) || len(path) == len(best) && path < best) {
+			best = path
+		}
+	})
+	return best
+}
+
+// inferFromNames links an identifier-like parameter to sibling APIs of the
+// same tool whose example response has a field of that name, when the
+// sibling does not itself take the parameter (a details API that echoes
+// hotel_id is not where hotel_id comes from).
+func inferFromNames(b *toolset.API, p *toolset.Param, examples map[string]any) []Edge {
+	if !looksOpaque(p.Name) {
+		return nil
+	}
+	var out []Edge
+	for _, a := range b.Tool.APIs {
+		if a == b || a.Param(p.Name) != nil {
+			continue
+		}
+		ex, ok := examples[a.ID()]
+		if !ok {
+			continue
+		}
+		path := leafNamed(ex, p.Name)
+		if path == "" {
+			continue
+		}
+		out = append(out, Edge{
+			From: a.ID(), To: b.ID(), Param: p.Name, Path: path, Opaque: true,
+			Origin: "inferred", Confidence: confNameMatch,
+			Evidence: "the response of " + a.Name + " has " + path + ", named like the parameter " + p.Name,
+		})
+	}
+	return out
+}
+
+// looksOpaque tells identifier-like parameter names: ids, tokens, session ids.
+func looksOpaque(name string) bool {
+	l := strings.ToLower(name)
+	return strings.HasSuffix(l, "id") || strings.HasSuffix(l, "_ids") || strings.HasSuffix(l, "token") || strings.HasSuffix(l, "session") || strings.HasSuffix(l, "sessionid")
+}

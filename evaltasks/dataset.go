@@ -1,0 +1,197 @@
+// Package evaltasks is the evaluation: the instruction dataset, the eight tasks of seed 004, their scorers, metrics and reports.
+package evaltasks
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"path"
+	"sort"
+	"strings"
+)
+
+// Instruction types of seed 004 §3.3.
+const (
+	TypeNoTool       = 1 // Type I: no tool needed (may mislead)
+	TypeSufficient   = 2 // Type II: tool needed, information sufficient
+	TypeMissing      = 3 // Type III: tool needed, information missing
+	TypeDependencies = 4 // Type IV: dependencies between APIs
+	TypeHighLevel    = 5 // Type V: high-level task
+)
+
+// Instruction is one record of the dataset, with the gold annotations of its type.
+type Instruction struct {
+	ID       string `json:"id"`
+	Type     int    `json:"type"`
+	Text     string `json:"text"`
+	Scenario string `json:"scenario,omitempty"`
+
+	// Type I: an API that looks relevant but is not needed, and what a good
+	// answer says without tools.
+	TemptingAPI     string   `json:"tempting_api,omitempty"`
+	ReferenceAnswer string   `json:"reference_answer,omitempty"`
+	KeyPoints       []string `json:"key_points,omitempty"`
+
+	// Types II and III: the API to call ("tool.api").
+	TargetAPI string `json:"target_api,omitempty"`
+	// Type II: the gold call, and facts of the executed response the answer must state.
+	GoldCall      *GoldCall `json:"gold_call,omitempty"`
+	ExpectedFacts []string  `json:"expected_facts,omitempty"`
+	// Type III: the required parameters the text does not give.
+	Missing []string `json:"missing,omitempty"`
+	// Type III: values present in the text for the other required parameters
+	// (for the validator), by parameter.
+	Present map[string]any `json:"present,omitempty"`
+
+	// Type IV: the gold chain, each step's literal arguments and bindings to
+	// earlier steps' responses.
+	Chain []GoldStep `json:"chain,omitempty"`
+
+	// Type V: the coherent group, the APIs a good plan uses, and its key steps.
+	Group     string   `json:"group,omitempty"`
+	GroupAPIs []string `json:"group_apis,omitempty"`
+	KeySteps  []string `json:"key_steps,omitempty"`
+}
+
+// GoldCall is a correct call with BFCL-style acceptable values.
+type GoldCall struct {
+	API       string                `json:"api"`
+	Arguments map[string]Acceptable `json:"arguments"`
+}
+
+// Acceptable lists the equivalent values a parameter may take. Optional
+// means the parameter may also be omitted.
+type Acceptable struct {
+	Values   []any `json:"values"`
+	Optional bool  `json:"optional,omitempty"`
+}
+
+// GoldStep is one call of a Type-IV chain.
+type GoldStep struct {
+	API       string             `json:"api"`
+	Arguments map[string]any     `json:"arguments,omitempty"`
+	Bindings  map[string]Binding `json:"bindings,omitempty"`
+	Repeat    bool               `json:"repeat,omitempty"`
+	Until     string             `json:"until,omitempty"`
+}
+
+// Binding takes a value from an earlier step's response.
+type Binding struct {
+	Step int    `json:"step"`
+	Path string `json:"path"`
+}
+
+// LineError is a bad record in a dataset file.
+type LineError struct {
+	File string
+	Line int
+	Err  error
+}
+
+func (e *LineError) Error() string { return fmt.Sprintf("%s:%d: %v", e.File, e.Line, e.Err) }
+func (e *LineError) Unwrap() error { return e.Err }
+
+// MaxLine bounds one JSONL record.
+const MaxLine = 1 << 20
+
+// ReadJSONL reads instructions from JSONL (blank lines and lines starting
+// with '#' are skipped). Every record is checked for the fields its type needs.
+func ReadJSONL(r io.Reader, file string) ([]Instruction, error) {
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 64<<10), MaxLine)
+	var out []Instruction
+	for n := 1; sc.Scan(); n++ {
+		line := bytes.TrimSpace(sc.Bytes())
+		if len(line) == 0 || line[0] == '#' {
+			continue
+		}
+		var in Instruction
+		dec := json.NewDecoder(bytes.NewReader(line))
+		dec.DisallowUnknownFields()
+		if err := dec.Decode(&in); err != nil {
+			return nil, &LineError{File: file, Line: n, Err: err}
+		}
+		if err := in.Check(); err != nil {
+			return nil, &LineError{File: file, Line: n, Err: err}
+		}
+		out = append(out, in)
+	}
+	if err := sc.Err(); err != nil {
+		if errors.Is(err, bufio.ErrTooLong) {
+			err = fmt.Errorf("a record is longer than %d bytes", MaxLine)
+		}
+		return nil, &LineError{File: file, Err: err}
+	}
+	return out, nil
+}
+
+// Check verifies that a record has the annotations of its type.
+func (in *Instruction) Check() error {
+	if strings.TrimSpace(in.ID) == "" {
+		return errors.New("id: missing")
+	}
+	if strings.TrimSpace(in.Text) == "" {
+		return fmt.Errorf("%s: text: missing", in.ID)
+	}
+	need := func(ok bool, field string) error {
+		if !ok {
+			return fmt.Errorf("%s: type %d needs %s", in.ID, in.Type, field)
+		}
+		return nil
+	}
+	switch in.Type {
+	case TypeNoTool:
+		return errors.Join(need(in.ReferenceAnswer != "", "reference_answer"), need(len(in.KeyPoints) > 0, "key_points"))
+	case TypeSufficient:
+		return errors.Join(need(in.TargetAPI != "", "target_api"), need(in.GoldCall != nil && in.GoldCall.API != "", "gold_call"), need(len(in.ExpectedFacts) > 0, "expected_facts"))
+	case TypeMissing:
+		return errors.Join(need(in.TargetAPI != "", "target_api"), need(len(in.Missing) > 0, "missing"))
+	case TypeDependencies:
+		return need(len(in.Chain) >= 2, "a chain of at least 2 steps")
+	case TypeHighLevel:
+		return errors.Join(need(in.Group != "", "group"), need(len(in.GroupAPIs) > 0, "group_apis"), need(len(in.KeySteps) > 0, "key_steps"))
+	}
+	return fmt.Errorf("%s: type %d is not 1-5", in.ID, in.Type)
+}
+
+// LoadDir reads every *.jsonl file under dir in name order; IDs must be unique.
+func LoadDir(fsys fs.FS, dir string) ([]Instruction, error) {
+	var files []string
+	err := fs.WalkDir(fsys, dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if !d.IsDir() && path.Ext(p) == ".jsonl" {
+			files = append(files, p)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	sort.Strings(files)
+	var all []Instruction
+	seen := map[string]string{}
+	for _, f := range files {
+		data, err := fs.ReadFile(fsys, f)
+		if err != nil {
+			return nil, err
+		}
+		ins, err := ReadJSONL(bytes.NewReader(data), f)
+		if err != nil {
+			return nil, err
+		}
+		for _, in := range ins {
+			if prev, dup := seen[in.ID]; dup {
+				return nil, fmt.Errorf("%s: duplicate id %q (also in %s)", f, in.ID, prev)
+			}
+			seen[in.ID] = f
+		}
+		all = append(all, ins...)
+	}
+	return all, nil
+}

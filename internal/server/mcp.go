@@ -1,0 +1,71 @@
+package server
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/understudy/understudy/sandbox"
+	"github.com/understudy/understudy/toolset"
+)
+
+// MCPServer lists every API of the catalog as an MCP tool, named by
+// ToolBench's "<api>_for_<tool>", and runs calls through the engine. A call
+// the engine refuses (invalid arguments, unknown API, rate limit) comes
+// back as a tool error (isError) carrying the message; an API-level failure
+// (a 4xx the real API would give) is a tool error with the API's body.
+func MCPServer(e *sandbox.Engine, version string) *mcp.Server {
+	s := mcp.NewServer(&mcp.Implementation{Name: "understudy", Title: "Understudy tool sandbox", Version: version}, nil)
+	for _, a := range e.Catalog().APIs() {
+		api := a
+		desc := api.Description
+		if api.Tool.Description != "" {
+			desc = fmt.Sprintf("%s (tool %s: %s)", api.Description, api.Tool.Title, api.Tool.Description)
+		}
+		s.AddTool(&mcp.Tool{
+			Name:        api.FunctionName(),
+			Title:       api.Tool.Title + ": " + api.Name,
+			Description: desc,
+			InputSchema: api.InputSchema(),
+		}, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			return mcpCall(ctx, e, api, req)
+		})
+	}
+	return s
+}
+
+func mcpCall(ctx context.Context, e *sandbox.Engine, api *toolset.API, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	args, err := decodeArguments(req.Params.Arguments)
+	if err != nil {
+		return toolError(problemOf(err).Detail), nil
+	}
+	session := "mcp"
+	if req.Session != nil && req.Session.ID() != "" {
+		session = "mcp-" + req.Session.ID()
+	}
+	res, err := e.Call(ctx, sandbox.Request{Tool: api.Tool.StandardizedName, API: api.Name, Arguments: args, Session: session, Client: session})
+	if err != nil {
+		return toolError(problemOf(err).Detail), nil
+	}
+	out := &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: string(res.Response)}}}
+	var structured map[string]any
+	if json.Unmarshal(res.Response, &structured) == nil {
+		out.StructuredContent = structured
+	}
+	if res.Status >= 400 {
+		out.IsError = true
+	}
+	return out, nil
+}
+
+func toolError(msg string) *mcp.CallToolResult {
+	return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: msg}}}
+}
+
+// MCPHandler serves MCP over streamable HTTP.
+func MCPHandler(s *mcp.Server) http.Handler {
+	return mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s }, nil)
+}

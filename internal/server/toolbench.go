@@ -1,0 +1,103 @@
+package server
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"strings"
+
+	"github.com/understudy/understudy/sandbox"
+	"github.com/understudy/understudy/toolset"
+)
+
+// toolbenchRequest is the body StableToolBench's /virtual and ToolBench's
+// /rapidapi take. tool_input is a JSON string or an object; "" means {}.
+type toolbenchRequest struct {
+	Category     string          `json:"category"`
+	ToolName     string          `json:"tool_name"`
+	APIName      string          `json:"api_name"`
+	ToolInput    json.RawMessage `json:"tool_input"`
+	Strip        string          `json:"strip"`
+	ToolBenchKey string          `json:"toolbench_key"`
+	Session      string          `json:"session"`
+}
+
+// toolbenchAnswer is exactly what their clients read.
+type toolbenchAnswer struct {
+	Error    string          `json:"error"`
+	Response json.RawMessage `json:"response"`
+}
+
+// truncateLimit is ToolBench's strip=truncate length.
+const truncateLimit = 2048
+
+// toolbench serves /virtual and /rapidapi. Like the servers it replaces, it
+// always answers 200 with {"error", "response"}: their clients read the
+// error text, not the status.
+func (s *Server) toolbench(w http.ResponseWriter, r *http.Request) {
+	answer := func(errText string, resp json.RawMessage) {
+		if resp == nil {
+			resp = json.RawMessage(`""`)
+		}
+		writeJSON(w, http.StatusOK, toolbenchAnswer{Error: errText, Response: resp})
+	}
+	var req toolbenchRequest
+	if err := decodeJSON(r.Body, &req); err != nil {
+		answer(problemOf(err).Detail, nil)
+		return
+	}
+	args, err := decodeArguments(req.ToolInput)
+	if err != nil {
+		answer(problemOf(err).Detail, nil)
+		return
+	}
+	tool, api := req.ToolName, req.APIName
+	// ToolBench clients send the function name "<api>_for_<tool>" at times.
+	if a := s.engine.Catalog().APIByFunction(api); a != nil && s.engine.Catalog().API(tool, api) == nil {
+		tool, api = a.Tool.StandardizedName, a.Name
+	}
+	res, err := s.engine.Call(r.Context(), sandbox.Request{
+		Tool: tool, API: api, Arguments: args,
+		Session: firstNonEmpty(req.Session, r.Header.Get("X-Session-Id")),
+		Client:  clientID(r, req.ToolBenchKey),
+	})
+	if err != nil {
+		answer(toolbenchError(err), nil)
+		return
+	}
+	body := res.Response
+	if req.Strip == "truncate" {
+		body = truncateJSON(body, truncateLimit)
+	}
+	if res.Status >= 400 {
+		answer(fmt.Sprintf("API returned status %d", res.Status), body)
+		return
+	}
+	answer("", body)
+}
+
+// toolbenchError words an engine error the way StableToolBench's clients
+// expect to read it.
+func toolbenchError(err error) string {
+	var ve *toolset.ValidationError
+	var nf *sandbox.NotFoundError
+	switch {
+	case errors.As(err, &ve):
+		return "Invalid arguments: " + strings.TrimPrefix(ve.Error(), "invalid arguments for "+ve.API+": ")
+	case errors.As(err, &nf):
+		return "Unknown API: " + nf.Error()
+	}
+	return problemOf(err).Detail
+}
+
+// truncateJSON applies ToolBench's strip=truncate: a response longer than
+// limit characters becomes a JSON string of its first limit characters.
+func truncateJSON(body json.RawMessage, limit int) json.RawMessage {
+	runes := []rune(string(body))
+	if len(runes) <= limit {
+		return body
+	}
+	b, _ := json.Marshal(string(runes[:limit]))
+	return b
+}

@@ -1,0 +1,368 @@
+// Package sandbox is the engine: the one call pipeline (resolve, validate, dependency check, rate limit, cache, dispatch, record) behind every transport.
+package sandbox
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"strings"
+
+	"github.com/understudy/understudy/internal/canon"
+	"github.com/understudy/understudy/internal/clock"
+	"github.com/understudy/understudy/mocks"
+	"github.com/understudy/understudy/toolset"
+)
+
+// Mode says where responses come from.
+type Mode string
+
+// The dispatch modes of ARCHITECTURE.md.
+const (
+	// ModeFake answers from the stand-ins only, offline.
+	ModeFake Mode = "fake"
+	// ModeReplay answers from recordings only; a miss is an error naming the key.
+	ModeReplay Mode = "replay"
+	// ModeRecord answers from recordings, calls the real API on a miss and
+	// records its answer; the stand-in answers when the upstream fails.
+	ModeRecord Mode = "record"
+	// ModeLive calls the real API every time (still validated and rate-limited).
+	ModeLive Mode = "live"
+)
+
+// ParseMode reads a -mode flag value.
+func ParseMode(s string) (Mode, error) {
+	switch m := Mode(strings.ToLower(strings.TrimSpace(s))); m {
+	case ModeFake, ModeReplay, ModeRecord, ModeLive:
+		return m, nil
+	case "":
+		return ModeFake, nil
+	}
+	return "", fmt.Errorf("unknown mode %q: want fake, replay, record or live", s)
+}
+
+// Sources of a response, as reported in Result.Source.
+const (
+	SourceMock    = "mock"
+	SourceCache   = "cache"
+	SourceRemote  = "remote"
+	SourceSandbox = "sandbox" // the engine itself refused the call (dependency check)
+)
+
+// StandIn answers calls without a real API (the mocks package).
+type StandIn interface {
+	Call(ctx context.Context, api *toolset.API, args map[string]any, session string) (json.RawMessage, error)
+}
+
+// Recording is a stored answer of an API.
+type Recording struct {
+	Status   int
+	Response json.RawMessage
+}
+
+// Recordings is the response store (the cache package, adapted).
+type Recordings interface {
+	// Key is the canonical cache key of a validated call.
+	Key(tool, api string, args map[string]any) string
+	Get(ctx context.Context, key string) (Recording, bool, error)
+	Put(ctx context.Context, key, tool, api string, args map[string]any, rec Recording) error
+}
+
+// Request is one call, as every transport hands it to the engine.
+type Request struct {
+	Tool      string         `json:"tool"`
+	API       string         `json:"api"`
+	Arguments map[string]any `json:"arguments"`
+	Session   string         `json:"session,omitempty"`
+	// Client identifies the caller for rate limiting (an API key or address).
+	Client string `json:"-"`
+}
+
+// Result is the engine's answer to a call that reached dispatch (or was
+// refused the way the real API would refuse it).
+type Result struct {
+	Tool     string          `json:"tool"`
+	API      string          `json:"api"`
+	Response json.RawMessage `json:"response"`
+	// Status is the HTTP status the real API answers with (200 on success).
+	Status int    `json:"status"`
+	Source string `json:"source"`
+	// Key is the cache key, when a response store is configured.
+	Key     string `json:"key,omitempty"`
+	Session string `json:"session"`
+	Seq     int    `json:"seq"`
+	// UpstreamError notes why the real API was not used (record mode fallback).
+	UpstreamError string      `json:"upstream_error,omitempty"`
+	Violations    []Violation `json:"violations,omitempty"`
+
+	// API is the resolved API, for transports that need its documentation.
+	Resolved *toolset.API `json:"-"`
+}
+
+// Options configures an Engine.
+type Options struct {
+	Catalog    *toolset.Catalog
+	StandIns   StandIn
+	Mode       Mode
+	Recordings Recordings // needed by replay and record modes
+	Upstream   Upstream   // needed by record and live modes
+	Provenance Provenance // nil: no dependency checks
+	// Limits by standardized tool name ("*" for all tools).
+	Limits map[string]Limit
+	// LimitClock drives rate limits and quotas (default: the system clock).
+	LimitClock clock.Clock
+	// MaxSessions bounds the traced sessions (default 10,000), and
+	// MaxCallsPerSession each trace (default 1,000).
+	MaxSessions        int
+	MaxCallsPerSession int
+	// LooksLikeError keeps error-looking upstream answers out of recordings.
+	LooksLikeError func(body []byte) (reason string, bad bool)
+	Logger         *slog.Logger
+}
+
+// Engine runs the call pipeline. It is safe for concurrent use.
+type Engine struct {
+	opts     Options
+	catalog  *toolset.Catalog
+	sessions *sessions
+	limiter  *limiter
+	metrics  *Metrics
+	log      *slog.Logger
+}
+
+// New checks the options and builds an engine.
+func New(opts Options) (*Engine, error) {
+	if opts.Catalog == nil {
+		return nil, &ConfigError{Field: "catalog", Err: errors.New("no catalog")}
+	}
+	if opts.Mode == "" {
+		opts.Mode = ModeFake
+	}
+	switch opts.Mode {
+	case ModeFake:
+		if opts.StandIns == nil {
+			return nil, &ConfigError{Field: "mode", Err: errors.New("fake mode needs the stand-ins")}
+		}
+	case ModeReplay:
+		if opts.Recordings == nil {
+			return nil, &ConfigError{Field: "mode", Err: errors.New("replay mode needs a response store (-cache DIR)")}
+		}
+	case ModeRecord:
+		if opts.Recordings == nil || opts.Upstream == nil || opts.StandIns == nil {
+			return nil, &ConfigError{Field: "mode", Err: errors.New("record mode needs a response store, an upstream and the stand-ins")}
+		}
+	case ModeLive:
+		if opts.Upstream == nil {
+			return nil, &ConfigError{Field: "mode", Err: errors.New("live mode needs an upstream")}
+		}
+	default:
+		return nil, &ConfigError{Field: "mode", Err: fmt.Errorf("unknown mode %q", opts.Mode)}
+	}
+	if opts.LimitClock == nil {
+		opts.LimitClock = clock.Real{}
+	}
+	if opts.MaxSessions <= 0 {
+		opts.MaxSessions = 10000
+	}
+	if opts.MaxCallsPerSession <= 0 {
+		opts.MaxCallsPerSession = 1000
+	}
+	if opts.Logger == nil {
+		opts.Logger = slog.New(slog.DiscardHandler)
+	}
+	e := &Engine{opts: opts, catalog: opts.Catalog, log: opts.Logger, metrics: newMetrics()}
+	e.sessions = newSessions(opts.MaxSessions, opts.MaxCallsPerSession, func(id string) {
+		if opts.Provenance != nil {
+			opts.Provenance.Forget(id)
+		}
+	})
+	e.limiter = newLimiter(opts.Limits, opts.LimitClock, 100000)
+	return e, nil
+}
+
+// Catalog is the catalog the engine serves.
+func (e *Engine) Catalog() *toolset.Catalog { return e.catalog }
+
+// Mode is the engine's dispatch mode.
+func (e *Engine) Mode() Mode { return e.opts.Mode }
+
+// Metrics returns the engine's counters.
+func (e *Engine) Metrics() *Metrics { return e.metrics }
+
+// Session returns the trace of a session.
+func (e *Engine) Session(id string) (SessionTrace, bool) { return e.sessions.trace(id) }
+
+// Resolve finds the API a request names. The API may be given by name
+// (raw or standardized) with its tool, or as ToolBench's function name
+// "<api>_for_<tool>" with no tool.
+func (e *Engine) Resolve(tool, api string) (*toolset.API, error) {
+	if a := e.catalog.API(tool, api); a != nil {
+		return a, nil
+	}
+	if tool == "" {
+		if a := e.catalog.APIByFunction(api); a != nil {
+			return a, nil
+		}
+	}
+	nf := &NotFoundError{Tool: tool, API: api, ToolKnown: e.catalog.Tool(tool) != nil}
+	nf.Suggestions = e.catalog.Suggest(tool, api, 3)
+	return nil, nf
+}
+
+// Call runs one call through the pipeline: resolve → validate → dependency
+// check → rate limit → cache → dispatch by mode → record → provenance → trace.
+// Errors are typed: *NotFoundError, *toolset.ValidationError,
+// *RateLimitError, *ReplayMissError, *UpstreamError. A refusal the real API
+// would give (a fabricated ID, an API-level error) is a Result with its status.
+func (e *Engine) Call(ctx context.Context, req Request) (*Result, error) {
+	api, err := e.Resolve(req.Tool, req.API)
+	if err != nil {
+		e.metrics.count(req.Tool, "", "not_found")
+		return nil, err
+	}
+	tool := api.Tool.StandardizedName
+	args, err := api.Validate(req.Arguments)
+	if err != nil {
+		e.metrics.count(tool, api.Name, "invalid")
+		return nil, err
+	}
+	ss := e.sessions.get(req.Session)
+	seq := ss.reserve()
+	rec := CallRecord{Seq: seq, Tool: tool, API: api.Name, Arguments: canon.MustJSON(args)}
+	res := &Result{Tool: tool, API: api.Name, Session: req.Session, Seq: seq, Resolved: api}
+
+	if p := e.opts.Provenance; p != nil {
+		chk := p.Check(req.Session, api, args)
+		rec.Provided, rec.Violations = chk.Provided, chk.Violations
+		res.Violations = chk.Violations
+		if chk.Reject != nil {
+			body, err := canon.JSON(chk.Reject.Body)
+			if err != nil {
+				return nil, err
+			}
+			res.Status, res.Response, res.Source = chk.Reject.Status, body, SourceSandbox
+			rec.Status, rec.Source, rec.Rejected = res.Status, res.Source, true
+			e.sessions.append(ss, rec)
+			e.metrics.count(tool, api.Name, "rejected")
+			return res, nil
+		}
+	}
+
+	if err := e.limiter.allow(tool, req.Client); err != nil {
+		rec.Error = err.Error()
+		e.sessions.append(ss, rec)
+		e.metrics.count(tool, api.Name, "rate_limited")
+		return nil, err
+	}
+
+	if err := e.dispatch(ctx, api, args, req.Session, res); err != nil {
+		rec.Error = err.Error()
+		e.sessions.append(ss, rec)
+		e.metrics.count(tool, api.Name, "error")
+		return nil, err
+	}
+
+	if p := e.opts.Provenance; p != nil && res.Status >= 200 && res.Status < 300 {
+		p.Observe(req.Session, seq, api, args, res.Response)
+	}
+	rec.Status, rec.Source = res.Status, res.Source
+	e.sessions.append(ss, rec)
+	e.metrics.count(tool, api.Name, res.Source)
+	return res, nil
+}
+
+func (e *Engine) dispatch(ctx context.Context, api *toolset.API, args map[string]any, session string, res *Result) error {
+	tool := api.Tool.StandardizedName
+	var key string
+	if e.opts.Recordings != nil && e.opts.Mode != ModeFake {
+		key = e.opts.Recordings.Key(tool, api.Name, args)
+		res.Key = key
+	}
+	switch e.opts.Mode {
+	case ModeFake:
+		return e.standIn(ctx, api, args, session, res)
+	case ModeReplay, ModeRecord:
+		got, ok, err := e.opts.Recordings.Get(ctx, key)
+		if err != nil {
+			// A broken entry is reported and treated as a miss; it never
+			// poisons the call.
+			e.log.Warn("response store read failed", "key", key, "err", err)
+		}
+		if ok {
+			res.Status, res.Response, res.Source = got.Status, got.Response, SourceCache
+			if res.Status == 0 {
+				res.Status = http.StatusOK
+			}
+			return nil
+		}
+		if e.opts.Mode == ModeReplay {
+			return &ReplayMissError{Tool: tool, API: api.Name, Key: key, Arguments: string(canon.MustJSON(args))}
+		}
+		up, err := e.opts.Upstream.Do(ctx, api, args)
+		if err == nil && up.Status >= 200 && up.Status < 300 {
+			res.Status, res.Response, res.Source = up.Status, up.Body, SourceRemote
+			if reason, bad := e.looksLikeError(up.Body); bad {
+				res.UpstreamError = "not recorded: the answer looks like an error (" + reason + ")"
+				return nil
+			}
+			if perr := e.opts.Recordings.Put(ctx, key, tool, api.Name, args, Recording{Status: up.Status, Response: up.Body}); perr != nil {
+				// Serving goes on; the recording is lost, and says so.
+				e.log.Error("recording failed", "key", key, "err", perr)
+				res.UpstreamError = "not recorded: " + perr.Error()
+			}
+			return nil
+		}
+		note := upstreamNote(up, err)
+		if serr := e.standIn(ctx, api, args, session, res); serr != nil {
+			return serr
+		}
+		res.UpstreamError = note
+		return nil
+	case ModeLive:
+		up, err := e.opts.Upstream.Do(ctx, api, args)
+		if err != nil && up.Status == 0 {
+			return &UpstreamError{Tool: tool, API: api.Name, Err: err}
+		}
+		res.Status, res.Response, res.Source = up.Status, up.Body, SourceRemote
+		return nil
+	}
+	return fmt.Errorf("unknown mode %q", e.opts.Mode)
+}
+
+func (e *Engine) standIn(ctx context.Context, api *toolset.API, args map[string]any, session string, res *Result) error {
+	body, err := e.opts.StandIns.Call(ctx, api, args, session)
+	var apiErr *mocks.APIError
+	switch {
+	case errors.As(err, &apiErr):
+		b, merr := canon.JSON(apiErr.Body)
+		if merr != nil {
+			return merr
+		}
+		res.Status, res.Response, res.Source = apiErr.Status, b, SourceMock
+		return nil
+	case err != nil:
+		return err
+	}
+	res.Status, res.Response, res.Source = http.StatusOK, body, SourceMock
+	return nil
+}
+
+func (e *Engine) looksLikeError(body []byte) (string, bool) {
+	if e.opts.LooksLikeError == nil {
+		return "", false
+	}
+	return e.opts.LooksLikeError(body)
+}
+
+func upstreamNote(up UpstreamResponse, err error) string {
+	switch {
+	case err != nil && up.Status != 0:
+		return fmt.Sprintf("upstream answered %d (%v); the stand-in answered instead", up.Status, err)
+	case err != nil:
+		return fmt.Sprintf("upstream failed (%v); the stand-in answered instead", err)
+	default:
+		return fmt.Sprintf("upstream answered %d; the stand-in answered instead", up.Status)
+	}
+}

@@ -1,0 +1,80 @@
+package sandbox
+
+import (
+	"fmt"
+	"strings"
+	"time"
+)
+
+// NotFoundError reports an unknown tool or API, with close matches.
+type NotFoundError struct {
+	Tool, API   string
+	ToolKnown   bool
+	Suggestions []string
+}
+
+func (e *NotFoundError) Error() string {
+	what := fmt.Sprintf("unknown tool %q", e.Tool)
+	if e.ToolKnown {
+		what = fmt.Sprintf("tool %q has no API %q", e.Tool, e.API)
+	}
+	if len(e.Suggestions) > 0 {
+		what += "; did you mean " + strings.Join(e.Suggestions, ", ") + "?"
+	}
+	return what
+}
+
+// RateLimitError reports a call refused by a tool's rate limit or daily quota.
+type RateLimitError struct {
+	Tool       string
+	Client     string
+	RetryAfter time.Duration
+	// Quota is true when the daily quota, not the per-second rate, is exhausted.
+	Quota bool
+	Limit string // the limit that was hit, e.g. "5/s" or "500/day"
+}
+
+func (e *RateLimitError) Error() string {
+	kind := "rate limit"
+	if e.Quota {
+		kind = "daily quota"
+	}
+	return fmt.Sprintf("%s of %s exceeded for tool %q; retry after %s", kind, e.Limit, e.Tool, e.RetryAfter.Round(time.Second))
+}
+
+// ReplayMissError reports a call with no recording in replay mode.
+type ReplayMissError struct {
+	Tool, API string
+	Key       string
+	Arguments string // canonical JSON
+}
+
+func (e *ReplayMissError) Error() string {
+	return fmt.Sprintf("replay mode: no recording for %s.%s with arguments %s (key %s)", e.Tool, e.API, e.Arguments, e.Key)
+}
+
+// UpstreamError reports a failed call to the real API in live mode (in
+// record mode the stand-in answers instead and the error is noted).
+type UpstreamError struct {
+	Tool, API string
+	Status    int // 0 when no HTTP answer came back
+	Err       error
+}
+
+func (e *UpstreamError) Error() string {
+	if e.Status != 0 {
+		return fmt.Sprintf("upstream %s.%s answered %d: %v", e.Tool, e.API, e.Status, e.Err)
+	}
+	return fmt.Sprintf("upstream %s.%s: %v", e.Tool, e.API, e.Err)
+}
+
+func (e *UpstreamError) Unwrap() error { return e.Err }
+
+// ConfigError reports an engine misconfiguration found at start-up.
+type ConfigError struct {
+	Field string
+	Err   error
+}
+
+func (e *ConfigError) Error() string { return fmt.Sprintf("%s: %v", e.Field, e.Err) }
+func (e *ConfigError) Unwrap() error { return e.Err }
