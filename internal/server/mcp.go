@@ -26,7 +26,7 @@ func MCPServer(e *sandbox.Engine, version string) *mcp.Server {
 			desc = fmt.Sprintf("%s (tool %s: %s)", api.Description, api.Tool.Title, api.Tool.Description)
 		}
 		s.AddTool(&mcp.Tool{
-			Name:        api.FunctionName(),
+			Name:        toolset.ExportName(api, toolset.NameToolBench),
 			Title:       api.Tool.Title + ": " + api.Name,
 			Description: desc,
 			InputSchema: api.InputSchema(),

@@ -130,7 +130,7 @@ func (s *Server) tools(r *http.Request) (any, error) {
 	switch n := r.URL.Query().Get("naming"); n {
 	case "", "native":
 	case "toolbench":
-		opts.ToolBenchNames = true
+		opts.Style = toolset.NameToolBench
 	default:
 		return nil, newProblem(http.StatusBadRequest, "bad-naming", "Unknown naming", fmt.Sprintf("naming %q is not supported; use native or toolbench", n))
 	}

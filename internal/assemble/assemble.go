@@ -1,0 +1,167 @@
+// Package assemble wires the sandbox stack — catalog, stand-ins, dependency graph and provenance, response store, engine — the one way every command builds it.
+package assemble
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"log/slog"
+	"strings"
+
+	"github.com/understudy/understudy/cache"
+	"github.com/understudy/understudy/deps"
+	"github.com/understudy/understudy/fixtures"
+	"github.com/understudy/understudy/internal/clock"
+	"github.com/understudy/understudy/mocks"
+	"github.com/understudy/understudy/sandbox"
+	"github.com/understudy/understudy/toolset"
+)
+
+// Config chooses how the stack is built. The zero value is the offline
+// default: built-in tools, fake mode, frozen clock, dependencies enforced
+// for built-in tools and warned about for imported ones.
+type Config struct {
+	// Catalog to serve; nil loads the built-in toolset.
+	Catalog *toolset.Catalog
+	Mode    sandbox.Mode
+	// CacheDir is the response store directory; "" keeps responses in
+	// memory only. The built-in recordings are always read behind it.
+	CacheDir string
+	// Clock is the sandbox clock the stand-ins read (default frozen).
+	Clock    clock.Clock
+	Failures *mocks.FailurePolicy
+	// DepsPolicy overrides the dependency policy for every tool; "" means
+	// enforce for built-in tools and warn for imported ones.
+	DepsPolicy deps.Policy
+	// NoInference turns off dependency inference for imported tools.
+	NoInference bool
+	Limits      map[string]sandbox.Limit
+	Upstream    sandbox.Upstream
+	Logger      *slog.Logger
+}
+
+// Stack is a built sandbox.
+type Stack struct {
+	Catalog *toolset.Catalog
+	Engine  *sandbox.Engine
+	Graph   *deps.Graph
+	Tracker *deps.Tracker
+	Mocker  *mocks.Mocker
+	Cache   *cache.Cache
+	Store   *cache.Store // nil without CacheDir
+}
+
+// Build assembles the stack.
+func Build(cfg Config) (*Stack, error) {
+	if cfg.Logger == nil {
+		cfg.Logger = slog.New(slog.DiscardHandler)
+	}
+	if cfg.Clock == nil {
+		cfg.Clock = clock.Frozen()
+	}
+	st := &Stack{Catalog: cfg.Catalog}
+	if st.Catalog == nil {
+		c, err := toolset.Builtin()
+		if err != nil {
+			return nil, err
+		}
+		st.Catalog = c
+	}
+	world, err := mocks.DefaultWorld()
+	if err != nil {
+		return nil, fmt.Errorf("world: %w", err)
+	}
+	st.Mocker, err = mocks.New(mocks.Options{Clock: cfg.Clock, World: world, Failures: cfg.Failures})
+	if err != nil {
+		return nil, err
+	}
+	st.Graph, err = deps.Build(st.Catalog, deps.Options{Annotations: true, Infer: !cfg.NoInference})
+	if err != nil {
+		return nil, fmt.Errorf("dependency graph: %w", err)
+	}
+	st.Tracker = deps.NewTracker(st.Graph, deps.TrackerOptions{Policy: func(t *toolset.Tool) deps.Policy {
+		if cfg.DepsPolicy != "" {
+			return cfg.DepsPolicy
+		}
+		if IsBuiltin(t) {
+			return deps.Enforce
+		}
+		return deps.Warn
+	}})
+
+	warn := func(err error) { cfg.Logger.Warn("response store", "err", err) }
+	if cfg.CacheDir != "" {
+		st.Store, err = cache.Open(cfg.CacheDir, cache.Options{Warn: warn})
+		if err != nil {
+			return nil, err
+		}
+	}
+	var fallback cache.Reader
+	if rec, err := fs.Sub(fixtures.FS, "recordings"); err == nil {
+		if s, err := cache.OpenFS(rec, cache.Options{Warn: warn}); err == nil {
+			fallback = s
+		}
+	}
+	st.Cache, err = cache.NewCache(cache.CacheOptions{Store: st.Store, Fallback: fallback})
+	if err != nil {
+		return nil, err
+	}
+	st.Engine, err = sandbox.New(sandbox.Options{
+		Catalog:        st.Catalog,
+		StandIns:       st.Mocker,
+		Mode:           cfg.Mode,
+		Recordings:     Recordings{Cache: st.Cache},
+		Upstream:       cfg.Upstream,
+		Provenance:     st.Tracker,
+		Limits:         cfg.Limits,
+		LooksLikeError: cache.LooksLikeUpstreamError,
+		Logger:         cfg.Logger,
+	})
+	if err != nil {
+		return nil, errors.Join(err, st.Close())
+	}
+	return st, nil
+}
+
+// Close releases the response store.
+func (s *Stack) Close() error {
+	if s.Store != nil {
+		return s.Store.Close()
+	}
+	return nil
+}
+
+// IsBuiltin tells a tool of the embedded built-in toolset from an imported one.
+func IsBuiltin(t *toolset.Tool) bool {
+	return strings.HasPrefix(t.Source, "toolset/")
+}
+
+// Recordings adapts the cache to the engine's response store.
+type Recordings struct{ Cache *cache.Cache }
+
+var _ sandbox.Recordings = Recordings{}
+
+// Key is the cache key's hash.
+func (r Recordings) Key(tool, api string, args map[string]any) string {
+	return cache.KeyOf(tool, api, args).Hash()
+}
+
+// Get reads a recording by key hash.
+func (r Recordings) Get(ctx context.Context, key string) (sandbox.Recording, bool, error) {
+	k, err := cache.KeyFromHash(key)
+	if err != nil {
+		return sandbox.Recording{}, false, err
+	}
+	e, ok, err := r.Cache.Get(ctx, k)
+	if !ok {
+		return sandbox.Recording{}, false, err
+	}
+	return sandbox.Recording{Status: e.Status, Response: e.Response}, true, err
+}
+
+// Put records a response.
+func (r Recordings) Put(ctx context.Context, _ string, tool, api string, args map[string]any, rec sandbox.Recording) error {
+	k := cache.KeyOf(tool, api, args)
+	return r.Cache.Put(ctx, k, cache.Entry{Tool: tool, API: api, Arguments: []byte(k.Args()), Status: rec.Status, Response: rec.Response, Source: "remote"})
+}
