@@ -47,10 +47,14 @@ func (e *CycleError) Error() string {
 // status is complete (data->context->status=complete)".
 var untilRE = regexp.MustCompile(`(?i)until[^.]*?\(?([A-Za-z_][A-Za-z0-9_]*(?:(?:->|\.)[A-Za-z_][A-Za-z0-9_]*)+)\s*=\s*([A-Za-z0-9_]+)\)?`)
 
+var pollingHint = regexp.MustCompile(`(?i)call (?:the|this) (?:api|endpoint) (?:multiple times|repeatedly|again)|must call .{0,20}(?:multiple times|repeatedly)|poll(?:ing)? (?:this|the) (?:api|endpoint)`)
+
 // pollingCondition tells whether an API must be called repeatedly, and until what.
 func pollingCondition(a *toolset.API) (string, bool) {
+	// Only the API that asks to be called again is the polling step; the
+	// search that tells you to go and poll another endpoint is not.
 	d := a.Description
-	if !strings.Contains(strings.ToLower(d), "multiple times") && !strings.Contains(strings.ToLower(d), "until") {
+	if !pollingHint.MatchString(d) {
 		return "", false
 	}
 	m := untilRE.FindStringSubmatch(d)
@@ -115,6 +119,7 @@ func (g *Graph) plan(id string, stack []string, memo map[string][]string) ([]str
 	for _, param := range g.requiredDependentParams(id) {
 		var best []string
 		var bestFrom string
+		var cycle error
 		for _, e := range g.into[id] {
 			if e.Param != param || e.From == id {
 				continue
@@ -123,6 +128,9 @@ func (g *Graph) plan(id string, stack []string, memo map[string][]string) ([]str
 			if err != nil {
 				var ce *CycleError
 				if errors.As(err, &ce) {
+					if cycle == nil {
+						cycle = err
+					}
 					continue // another source may avoid the cycle
 				}
 				return nil, err
@@ -132,6 +140,9 @@ func (g *Graph) plan(id string, stack []string, memo map[string][]string) ([]str
 			}
 		}
 		if best == nil {
+			if cycle != nil {
+				return nil, cycle
+			}
 			return nil, &CycleError{Path: append(append([]string(nil), stack...), id)}
 		}
 		add(best)

@@ -1,0 +1,93 @@
+package mocks
+
+import (
+	"context"
+	"fmt"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/understudy/understudy/internal/imagegen"
+)
+
+// Stand-in for web_capture (website-screenshot6.p.rapidapi.com): a rendered
+// screenshot of one of the world's web sites, minted as an image the other
+// image APIs can fetch.
+
+func init() {
+	register("web_capture", "take_screenshot", takeScreenshot)
+	register("web_capture", "get_screenshot", getScreenshot)
+}
+
+func captureError(status int, msg string) error {
+	return &APIError{Status: status, Body: map[string]any{"status": "error", "message": msg}}
+}
+
+func takeScreenshot(_ context.Context, w *World, c *Call) (any, error) {
+	iw := part[*imageWorld](w, imagesPart)
+	raw := c.argString("url")
+	target := raw
+	if !strings.Contains(target, "://") {
+		target = "https://" + target // the service assumes https, like a browser's address bar
+	}
+	u, err := url.Parse(target)
+	if raw == "" || err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || !strings.Contains(u.Host, ".") {
+		return nil, captureError(400, fmt.Sprintf("Invalid URL: %q. Provide a full address such as https://www.example.com", raw))
+	}
+	width := c.argInt("width", 1280)
+	height := c.argInt("height", 720)
+	if width < imagegen.MinPageWidth || width > imagegen.MaxPageWidth {
+		return nil, captureError(400, fmt.Sprintf("width must be between %d and %d", imagegen.MinPageWidth, imagegen.MaxPageWidth))
+	}
+	if height < imagegen.MinPageHeight || height > imagegen.MaxPageHeight {
+		return nil, captureError(400, fmt.Sprintf("height must be between %d and %d", imagegen.MinPageHeight, imagegen.MaxPageHeight))
+	}
+	full := c.argBool("fullpage", false)
+	host := siteHost(u.Host)
+	site := iw.byHost[host]
+	if site == nil {
+		reason := "net::ERR_NAME_NOT_RESOLVED"
+		if iw.down[host] {
+			reason = "net::ERR_CONNECTION_TIMED_OUT"
+		}
+		return nil, captureError(422, fmt.Sprintf("Could not load the page: %s at %s", reason, target))
+	}
+	p, id := mint("screenshots", recipe{Op: "screenshot", Input: host, Args: map[string]any{"width": width, "height": height, "fullpage": full}, Ext: "png"})
+	imageStore.recipes.Add("id:screenshot:"+id, recipe{Op: "screenshot", Input: u.String(), Args: map[string]any{"path": p}, Ext: "png"})
+	return screenshotResponse(iw, id, p, u.String(), site, full, c.Now)
+}
+
+func screenshotResponse(iw *imageWorld, id, p, pageURL string, site *website, full bool, now time.Time) (any, error) {
+	rec, err := iw.fetch(mintedURL(p))
+	if err != nil {
+		return nil, err
+	}
+	b := rec.Img.Bounds()
+	return map[string]any{"status": "success", "data": map[string]any{
+		"screenshot_id": id,
+		"image_url":     rec.URL,
+		"url":           pageURL,
+		"title":         site.Title,
+		"width":         b.Dx(),
+		"height":        b.Dy(),
+		"fullpage":      full,
+		"format":        "png",
+		"size_bytes":    len(rec.Bytes),
+		"captured_at":   now.UTC().Format(time.RFC3339),
+	}}, nil
+}
+
+func getScreenshot(_ context.Context, w *World, c *Call) (any, error) {
+	iw := part[*imageWorld](w, imagesPart)
+	id := strings.TrimSpace(c.argString("screenshot_id"))
+	r, ok := imageStore.recipes.Get("id:screenshot:" + id)
+	if !ok {
+		return nil, captureError(404, fmt.Sprintf("Screenshot not found: no screenshot with id '%s'. Take one with take_screenshot first.", id))
+	}
+	p := r.Args["path"].(string)
+	shot, ok := imageStore.recipes.Get(p)
+	if !ok {
+		return nil, captureError(404, fmt.Sprintf("Screenshot not found: no screenshot with id '%s'. Take one with take_screenshot first.", id))
+	}
+	return screenshotResponse(iw, id, p, r.Input, iw.byHost[shot.Input], shot.Args["fullpage"] == true, c.Now)
+}

@@ -1,0 +1,204 @@
+package mocks
+
+import (
+	"context"
+	"fmt"
+	"image"
+	"math"
+	"strings"
+
+	"github.com/understudy/understudy/internal/imagegen"
+)
+
+// Stand-in for image_file_processing (own): real resizing, compression and
+// format conversion of catalog images and of images the image APIs minted.
+// Outputs are minted at deterministic URLs under /processed/.
+
+func init() {
+	register("image_file_processing", "image_info", imageInfo)
+	register("image_file_processing", "resize_image", resizeImage)
+	register("image_file_processing", "compress_image", compressImage)
+	register("image_file_processing", "convert_image_format", convertImageFormat)
+}
+
+// maxImageSide bounds the output of resize_image.
+const maxImageSide = 4096
+
+func processingError(code, msg string) error {
+	return &APIError{Status: 400, Body: map[string]any{"status": "error", "code": code, "message": msg}}
+}
+
+func (iw *imageWorld) fetchForProcessing(raw string) (*imageRec, error) {
+	rec, err := iw.fetch(raw)
+	if err == nil {
+		return rec, nil
+	}
+	fe, ok := err.(*fetchError)
+	if !ok {
+		return nil, err
+	}
+	if fe.NotImage {
+		return nil, processingError("NOT_AN_IMAGE", fmt.Sprintf("%s is not an image (content-type: text/html); supported inputs are PNG, JPEG and GIF", fe.URL))
+	}
+	return nil, processingError("FETCH_FAILED", fmt.Sprintf("Could not fetch image from %s: %s", fe.URL, fe.Reason))
+}
+
+var mimeTypes = map[string]string{"png": "image/png", "jpeg": "image/jpeg", "gif": "image/gif"}
+
+func colorMode(img image.Image) string {
+	switch img.(type) {
+	case *image.Gray, *image.Gray16:
+		return "L"
+	case *image.Paletted:
+		return "P"
+	}
+	if hasAlpha(img) {
+		return "RGBA"
+	}
+	return "RGB"
+}
+
+func imageInfo(_ context.Context, w *World, c *Call) (any, error) {
+	iw := part[*imageWorld](w, imagesPart)
+	rec, err := iw.fetchForProcessing(c.argString("image_url"))
+	if err != nil {
+		return nil, err
+	}
+	b := rec.Img.Bounds()
+	return map[string]any{"status": "ok", "data": map[string]any{
+		"url":          rec.URL,
+		"format":       rec.Format,
+		"mime_type":    mimeTypes[rec.Format],
+		"width":        b.Dx(),
+		"height":       b.Dy(),
+		"size_bytes":   len(rec.Bytes),
+		"color_mode":   colorMode(rec.Img),
+		"has_alpha":    hasAlpha(rec.Img),
+		"aspect_ratio": math.Round(float64(b.Dx())/float64(b.Dy())*1000) / 1000,
+		"megapixels":   math.Round(float64(b.Dx()*b.Dy())/1e6*1000) / 1000,
+	}}, nil
+}
+
+// sizeArg reads a pixel size argument; ok is false when it is absent.
+func sizeArg(c *Call, name string) (int, bool, error) {
+	if !c.has(name) || c.argString(name) == "" {
+		return 0, false, nil
+	}
+	f, ok := c.argFloat(name)
+	if !ok || f != math.Trunc(f) || f < 1 || f > maxImageSide {
+		return 0, true, processingError("INVALID_PARAMETER", fmt.Sprintf("%s must be a whole number of pixels between 1 and %d, got %q", name, maxImageSide, c.argString(name)))
+	}
+	return int(f), true, nil
+}
+
+func resizeImage(_ context.Context, w *World, c *Call) (any, error) {
+	iw := part[*imageWorld](w, imagesPart)
+	width, hasW, err := sizeArg(c, "width")
+	if err != nil {
+		return nil, err
+	}
+	if !hasW {
+		return nil, processingError("INVALID_PARAMETER", "width is required")
+	}
+	height, hasH, err := sizeArg(c, "height")
+	if err != nil {
+		return nil, err
+	}
+	keep := c.argBool("keep_aspect", true)
+	rec, err := iw.fetchForProcessing(c.argString("image_url"))
+	if err != nil {
+		return nil, err
+	}
+	b := rec.Img.Bounds()
+	switch {
+	case !hasH:
+		height = max(1, int(math.Round(float64(width)*float64(b.Dy())/float64(b.Dx()))))
+	case keep: // fit inside width×height
+		s := math.Min(float64(width)/float64(b.Dx()), float64(height)/float64(b.Dy()))
+		width = max(1, int(math.Round(float64(b.Dx())*s)))
+		height = max(1, int(math.Round(float64(b.Dy())*s)))
+	}
+	if height > maxImageSide || width > maxImageSide {
+		return nil, processingError("INVALID_PARAMETER", fmt.Sprintf("the output would be %d×%d; neither side may exceed %d pixels", width, height, maxImageSide))
+	}
+	r := recipe{Op: "resize", Input: rec.URL, Args: map[string]any{"width": width, "height": height}, Ext: imagegen.Ext(rec.Format)}
+	p, _ := mint("processed", r)
+	out, err := iw.fetch(mintedURL(p))
+	if err != nil {
+		return nil, err
+	}
+	return map[string]any{"status": "ok", "data": map[string]any{
+		"output_url": out.URL,
+		"width":      width,
+		"height":     height,
+		"format":     out.Format,
+		"size_bytes": len(out.Bytes),
+		"original":   map[string]any{"url": rec.URL, "width": b.Dx(), "height": b.Dy(), "size_bytes": len(rec.Bytes)},
+	}}, nil
+}
+
+func compressImage(_ context.Context, w *World, c *Call) (any, error) {
+	iw := part[*imageWorld](w, imagesPart)
+	quality := 75
+	if c.has("quality") && c.argString("quality") != "" {
+		f, ok := c.argFloat("quality")
+		if !ok || f != math.Trunc(f) || f < 1 || f > 100 {
+			return nil, processingError("INVALID_PARAMETER", fmt.Sprintf("quality must be a whole number from 1 to 100, got %q", c.argString("quality")))
+		}
+		quality = int(f)
+	}
+	rec, err := iw.fetchForProcessing(c.argString("image_url"))
+	if err != nil {
+		return nil, err
+	}
+	r := recipe{Op: "compress", Input: rec.URL, Args: map[string]any{"quality": quality}, Ext: imagegen.Ext(rec.Format)}
+	p, _ := mint("processed", r)
+	out, err := iw.fetch(mintedURL(p))
+	if err != nil {
+		return nil, err
+	}
+	b := out.Img.Bounds()
+	before, after := len(rec.Bytes), len(out.Bytes)
+	return map[string]any{"status": "ok", "data": map[string]any{
+		"output_url":             out.URL,
+		"format":                 out.Format,
+		"width":                  b.Dx(),
+		"height":                 b.Dy(),
+		"quality":                quality,
+		"original_size_bytes":    before,
+		"size_bytes":             after,
+		"size_reduction_percent": math.Round(float64(before-after)/float64(before)*1000) / 10,
+	}}, nil
+}
+
+func convertImageFormat(_ context.Context, w *World, c *Call) (any, error) {
+	iw := part[*imageWorld](w, imagesPart)
+	format := strings.ToLower(c.argString("format"))
+	switch format {
+	case "jpg":
+		format = "jpeg"
+	case "png", "jpeg", "gif":
+	default:
+		return nil, processingError("INVALID_PARAMETER", fmt.Sprintf("format must be one of png, jpeg, gif, got %q", c.argString("format")))
+	}
+	rec, err := iw.fetchForProcessing(c.argString("image_url"))
+	if err != nil {
+		return nil, err
+	}
+	r := recipe{Op: "convert", Input: rec.URL, Args: map[string]any{"format": format, "quality": 90}, Ext: imagegen.Ext(format)}
+	p, _ := mint("processed", r)
+	out, err := iw.fetch(mintedURL(p))
+	if err != nil {
+		return nil, err
+	}
+	b := out.Img.Bounds()
+	return map[string]any{"status": "ok", "data": map[string]any{
+		"output_url":    out.URL,
+		"format":        out.Format,
+		"mime_type":     mimeTypes[out.Format],
+		"source_format": rec.Format,
+		"width":         b.Dx(),
+		"height":        b.Dy(),
+		"size_bytes":    len(out.Bytes),
+	}}, nil
+}

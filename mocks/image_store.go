@@ -1,0 +1,579 @@
+package mocks
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"image"
+	"image/color"
+	"image/draw"
+	"image/gif"
+	"image/jpeg"
+	"image/png"
+	"math"
+	"sort"
+	"strings"
+
+	lru "github.com/hashicorp/golang-lru/v2"
+
+	"github.com/understudy/understudy/internal/canon"
+	"github.com/understudy/understudy/internal/imagegen"
+)
+
+// imageRec is an image as the image APIs see it: its encoding, pixels and
+// the facts about it (objects, text, foreground) in its own pixel space.
+type imageRec struct {
+	URL     string
+	Format  string // png, jpeg or gif
+	Bytes   []byte
+	Img     image.Image
+	Objects []imagegen.Object
+	Lines   []textLine
+	Mask    *image.Gray // the known foreground, nil when not known
+	Lang    string      // dominant language of the text, "" when none
+}
+
+// textLine is one line of text in an image, with translations when known.
+type textLine struct {
+	Text         string
+	Language     string
+	Box          imagegen.Box
+	Words        []imagegen.Word
+	Translations map[string]string
+}
+
+// recipe says how a minted image is made from its input, so that it can be
+// made again: minted URLs are deterministic, and the pixels follow from the
+// recipe.
+type recipe struct {
+	Op    string // resize, compress, convert, screenshot, nobg
+	Input string // input image URL, or the site URL for a screenshot
+	Args  map[string]any
+	Ext   string
+}
+
+// The minted-image store is process-wide: a minted URL is public, the same
+// call always mints the same URL, and any session may fetch it (as from a
+// CDN). Recipes are small and kept long; rendered images are cached briefly.
+var imageStore = struct {
+	recipes *lru.Cache[string, recipe] // image path or "id:<kind>:<id>" → recipe
+	images  *lru.Cache[string, *imageRec]
+}{
+	recipes: mustLRU[recipe](1 << 14),
+	images:  mustLRU[*imageRec](128),
+}
+
+func mustLRU[V any](n int) *lru.Cache[string, V] {
+	c, err := lru.New[string, V](n)
+	if err != nil {
+		panic(err)
+	}
+	return c
+}
+
+// mint records a recipe and returns the path of its output,
+// "<dir>/<hash>.<ext>", with the hash over the recipe.
+func mint(dir string, r recipe) (string, string) {
+	h := sha256.New()
+	h.Write([]byte(r.Op + "\x00" + r.Input + "\x00"))
+	h.Write(canon.MustJSON(r.Args))
+	id := hex.EncodeToString(h.Sum(nil))[:24]
+	p := dir + "/" + id + "." + r.Ext
+	imageStore.recipes.Add(p, r)
+	return p, id
+}
+
+// mintedURL is the public URL of a minted image path.
+func mintedURL(p string) string { return "https://" + imageHost + "/" + p }
+
+// maxRecipeDepth bounds chains of derived images (resize of compress of ...).
+const maxRecipeDepth = 32
+
+// fetch resolves an image URL: a catalog image, a thumbnail, or an image
+// minted by one of the image APIs.
+func (iw *imageWorld) fetch(raw string) (*imageRec, error) {
+	return iw.fetchDepth(raw, 0)
+}
+
+func (iw *imageWorld) fetchDepth(raw string, depth int) (*imageRec, error) {
+	u, err := iw.parseImageURL(raw)
+	if err != nil {
+		return nil, err
+	}
+	if depth > maxRecipeDepth {
+		return nil, &fetchError{URL: raw, Reason: "too many redirects"}
+	}
+	if im := iw.catalogImage(u.path); im != nil {
+		return iw.catalogRec(im)
+	}
+	if rec, ok := imageStore.images.Get(u.path); ok {
+		return rec, nil
+	}
+	var rec *imageRec
+	switch {
+	case strings.HasPrefix(u.path, "thumbs/"):
+		name := strings.TrimSuffix(strings.TrimPrefix(u.path, "thumbs/"), ".jpg")
+		im := iw.byName[name]
+		if im == nil || !strings.HasSuffix(u.path, ".jpg") {
+			return nil, &fetchError{URL: raw, Reason: "404 Not Found", Status: 404}
+		}
+		src, err := iw.catalogRec(im)
+		if err != nil {
+			return nil, err
+		}
+		w, h := thumbSize(im.Width, im.Height)
+		rec, err = resizeRec(src, w, h)
+		if err != nil {
+			return nil, err
+		}
+		rec, err = reencode(rec, "jpeg", 80)
+		if err != nil {
+			return nil, err
+		}
+	default:
+		r, ok := imageStore.recipes.Get(u.path)
+		if !ok {
+			return nil, &fetchError{URL: raw, Reason: "404 Not Found", Status: 404}
+		}
+		rec, err = iw.cook(r, depth)
+		if err != nil {
+			return nil, err
+		}
+	}
+	rec.URL = u.raw
+	imageStore.images.Add(u.path, rec)
+	return rec, nil
+}
+
+// thumbSize fits an image into 200×200, keeping its aspect ratio.
+func thumbSize(w, h int) (int, int) {
+	if w >= h {
+		return 200, max(1, h*200/w)
+	}
+	return max(1, w*200/h), 200
+}
+
+// thumbURL is the URL of a catalog image's thumbnail.
+func thumbURL(name string) string { return "https://" + imageHost + "/thumbs/" + name + ".jpg" }
+
+// catalogRec decodes a catalog image with its facts.
+func (iw *imageWorld) catalogRec(im *imagegen.Image) (*imageRec, error) {
+	key := "catalog/" + im.Name
+	if rec, ok := imageStore.images.Get(key); ok {
+		return rec, nil
+	}
+	b := iw.files[im.Name]
+	img, _, err := image.Decode(bytes.NewReader(b))
+	if err != nil {
+		return nil, fmt.Errorf("catalog image %s: %w", im.Name, err)
+	}
+	rec := &imageRec{URL: im.URL, Format: im.Format, Bytes: b, Img: img, Objects: im.Objects, Mask: iw.masks[im.Name]}
+	if im.Text != nil {
+		rec.Lang = im.Text.Language
+		for _, l := range im.Text.Lines {
+			rec.Lines = append(rec.Lines, textLine{Text: l.Text, Language: l.Language, Box: l.Box, Words: l.Words, Translations: l.Translations})
+		}
+	}
+	imageStore.images.Add(key, rec)
+	return rec, nil
+}
+
+// cook makes the image a recipe describes.
+func (iw *imageWorld) cook(r recipe, depth int) (*imageRec, error) {
+	if r.Op == "screenshot" {
+		site := iw.byHost[r.Input]
+		if site == nil {
+			return nil, fmt.Errorf("screenshot recipe for unknown site %q", r.Input)
+		}
+		return iw.screenshot(site, argsInt(r.Args, "width"), argsInt(r.Args, "height"), r.Args["fullpage"] == true)
+	}
+	in, err := iw.fetchDepth(r.Input, depth+1)
+	if err != nil {
+		return nil, err
+	}
+	switch r.Op {
+	case "resize":
+		return resizeRec(in, argsInt(r.Args, "width"), argsInt(r.Args, "height"))
+	case "compress":
+		return compressRec(in, argsInt(r.Args, "quality"))
+	case "convert":
+		return reencode(in, r.Args["format"].(string), argsInt(r.Args, "quality"))
+	case "nobg":
+		return removeBackground(in)
+	}
+	return nil, fmt.Errorf("unknown image recipe %q", r.Op)
+}
+
+func argsInt(m map[string]any, k string) int {
+	switch v := m[k].(type) {
+	case int:
+		return v
+	case float64:
+		return int(v)
+	}
+	return 0
+}
+
+// encodeImage writes img in format; quality applies to JPEG.
+func encodeImage(img image.Image, format string, quality int) ([]byte, error) {
+	var b bytes.Buffer
+	var err error
+	switch format {
+	case "png":
+		err = png.Encode(&b, img)
+	case "jpeg":
+		if quality <= 0 {
+			quality = 90
+		}
+		err = jpeg.Encode(&b, opaque(img), &jpeg.Options{Quality: quality})
+	case "gif":
+		err = gif.Encode(&b, img, &gif.Options{NumColors: 256})
+	default:
+		return nil, fmt.Errorf("unsupported output format %q", format)
+	}
+	return b.Bytes(), err
+}
+
+// opaque flattens transparency onto white, as converters do for JPEG.
+func opaque(img image.Image) image.Image {
+	if !hasAlpha(img) {
+		return img
+	}
+	return imagegen.Flatten(img, color.White)
+}
+
+// hasAlpha reports whether any pixel of img is not fully opaque.
+func hasAlpha(img image.Image) bool {
+	switch m := img.(type) {
+	case *image.YCbCr, *image.Gray:
+		return false
+	case *image.NRGBA:
+		for i := 3; i < len(m.Pix); i += 4 {
+			if m.Pix[i] != 0xff {
+				return true
+			}
+		}
+		return false
+	case *image.RGBA:
+		for i := 3; i < len(m.Pix); i += 4 {
+			if m.Pix[i] != 0xff {
+				return true
+			}
+		}
+		return false
+	}
+	b := img.Bounds()
+	for y := b.Min.Y; y < b.Max.Y; y++ {
+		for x := b.Min.X; x < b.Max.X; x++ {
+			if _, _, _, a := img.At(x, y).RGBA(); a != 0xffff {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// decodeRec re-reads encoded bytes, so a derived image has exactly the
+// pixels of its file (JPEG loss included).
+func decodeRec(in *imageRec, format string, b []byte) (*imageRec, error) {
+	img, _, err := image.Decode(bytes.NewReader(b))
+	if err != nil {
+		return nil, err
+	}
+	out := *in
+	out.Format, out.Bytes, out.Img = format, b, img
+	return &out, nil
+}
+
+// reencode converts an image to format, keeping its facts.
+func reencode(in *imageRec, format string, quality int) (*imageRec, error) {
+	b, err := encodeImage(in.Img, format, quality)
+	if err != nil {
+		return nil, err
+	}
+	return decodeRec(in, format, b)
+}
+
+// compressRec re-encodes an image in its own format, smaller: JPEG at the
+// quality, PNG reduced to a 256-colour palette below quality 90 (when it
+// has no transparency) and maximally deflated, GIF as it is.
+func compressRec(in *imageRec, quality int) (*imageRec, error) {
+	var b bytes.Buffer
+	switch in.Format {
+	case "jpeg":
+		if err := jpeg.Encode(&b, in.Img, &jpeg.Options{Quality: quality}); err != nil {
+			return nil, err
+		}
+	case "png":
+		img := in.Img
+		if quality < 90 && !hasAlpha(img) {
+			img = quantize(img)
+		}
+		if err := (&png.Encoder{CompressionLevel: png.BestCompression}).Encode(&b, img); err != nil {
+			return nil, err
+		}
+	default:
+		if err := gif.Encode(&b, in.Img, nil); err != nil {
+			return nil, err
+		}
+	}
+	return decodeRec(in, in.Format, b.Bytes())
+}
+
+// quantize maps an image onto the web-safe palette plus its own most common
+// colours, without dithering, which keeps flat areas flat.
+func quantize(img image.Image) *image.Paletted {
+	b := img.Bounds()
+	counts := map[color.RGBA]int{}
+	for y := b.Min.Y; y < b.Max.Y; y += 2 {
+		for x := b.Min.X; x < b.Max.X; x += 2 {
+			r, g, bb, _ := img.At(x, y).RGBA()
+			counts[color.RGBA{uint8(r >> 8), uint8(g >> 8), uint8(bb >> 8), 0xff}]++
+		}
+	}
+	type kv struct {
+		c color.RGBA
+		n int
+	}
+	all := make([]kv, 0, len(counts))
+	for c, n := range counts {
+		all = append(all, kv{c, n})
+	}
+	// Most common first; ties broken by the colour value so the palette
+	// does not depend on map order.
+	sort.Slice(all, func(i, j int) bool {
+		a, b := all[i], all[j]
+		if a.n != b.n {
+			return a.n > b.n
+		}
+		return rgbKey(a.c) < rgbKey(b.c)
+	})
+	pal := color.Palette{}
+	for _, e := range all {
+		if len(pal) == 256 {
+			break
+		}
+		pal = append(pal, e.c)
+	}
+	out := image.NewPaletted(image.Rect(0, 0, b.Dx(), b.Dy()), pal)
+	draw.Draw(out, out.Rect, img, b.Min, draw.Src)
+	return out
+}
+
+// resizeRec resamples an image to w×h and scales its facts to match.
+func resizeRec(in *imageRec, w, h int) (*imageRec, error) {
+	ib := in.Img.Bounds()
+	img := imagegen.Resize(in.Img, w, h)
+	b, err := encodeImage(img, in.Format, 90)
+	if err != nil {
+		return nil, err
+	}
+	out, err := decodeRec(in, in.Format, b)
+	if err != nil {
+		return nil, err
+	}
+	sx, sy := float64(w)/float64(ib.Dx()), float64(h)/float64(ib.Dy())
+	out.Objects = make([]imagegen.Object, len(in.Objects))
+	for i, o := range in.Objects {
+		o.Box = scaleBox(o.Box, sx, sy, 0, 0)
+		out.Objects[i] = o
+	}
+	out.Lines = make([]textLine, len(in.Lines))
+	for i, l := range in.Lines {
+		l.Box = scaleBox(l.Box, sx, sy, 0, 0)
+		ws := make([]imagegen.Word, len(l.Words))
+		for j, wd := range l.Words {
+			wd.Box = scaleBox(wd.Box, sx, sy, 0, 0)
+			ws[j] = wd
+		}
+		l.Words = ws
+		out.Lines[i] = l
+	}
+	if in.Mask != nil {
+		out.Mask = scaleMask(in.Mask, w, h)
+	}
+	return out, nil
+}
+
+// scaleBox maps a box by the scale factors and then the offset, rounding
+// outward-neutral (to the nearest pixel) and never to zero size.
+func scaleBox(b imagegen.Box, sx, sy float64, dx, dy int) imagegen.Box {
+	x0, y0 := int(math.Round(float64(b.X)*sx)), int(math.Round(float64(b.Y)*sy))
+	x1, y1 := int(math.Round(float64(b.X+b.Width)*sx)), int(math.Round(float64(b.Y+b.Height)*sy))
+	return imagegen.Box{X: x0 + dx, Y: y0 + dy, Width: max(1, x1-x0), Height: max(1, y1-y0)}
+}
+
+// scaleMask resamples a mask to w×h by nearest neighbour.
+func scaleMask(m *image.Gray, w, h int) *image.Gray {
+	out := image.NewGray(image.Rect(0, 0, w, h))
+	mw, mh := m.Rect.Dx(), m.Rect.Dy()
+	for y := 0; y < h; y++ {
+		sy := min(mh-1, y*mh/h)
+		for x := 0; x < w; x++ {
+			sx := min(mw-1, x*mw/w)
+			out.Pix[y*out.Stride+x] = m.Pix[sy*m.Stride+sx]
+		}
+	}
+	return out
+}
+
+// foreground returns the foreground mask of an image: the known one, or one
+// estimated by separating the pixels from the border's dominant colour.
+func foreground(in *imageRec) *image.Gray {
+	if in.Mask != nil {
+		return in.Mask
+	}
+	b := in.Img.Bounds()
+	counts := map[color.RGBA]int{}
+	var bg color.RGBA
+	best := -1
+	at := func(x, y int) color.RGBA {
+		r, g, bl, _ := in.Img.At(x, y).RGBA()
+		return color.RGBA{uint8(r >> 12 << 4), uint8(g >> 12 << 4), uint8(bl >> 12 << 4), 0xff}
+	}
+	for x := b.Min.X; x < b.Max.X; x++ {
+		for _, y := range []int{b.Min.Y, b.Max.Y - 1} {
+			c := at(x, y)
+			counts[c]++
+			if n := counts[c]; n > best || (n == best && rgbKey(c) < rgbKey(bg)) {
+				best, bg = n, c
+			}
+		}
+	}
+	m := image.NewGray(image.Rect(0, 0, b.Dx(), b.Dy()))
+	for y := b.Min.Y; y < b.Max.Y; y++ {
+		for x := b.Min.X; x < b.Max.X; x++ {
+			c := at(x, y)
+			d := absDiff(c.R, bg.R) + absDiff(c.G, bg.G) + absDiff(c.B, bg.B)
+			if d > 48 {
+				m.Pix[(y-b.Min.Y)*m.Stride+(x-b.Min.X)] = 0xff
+			}
+		}
+	}
+	return m
+}
+
+func rgbKey(c color.RGBA) uint32 { return uint32(c.R)<<16 | uint32(c.G)<<8 | uint32(c.B) }
+
+func absDiff(a, b uint8) int {
+	if a > b {
+		return int(a - b)
+	}
+	return int(b - a)
+}
+
+// removeBackground cuts the foreground out: a PNG whose alpha is the mask.
+func removeBackground(in *imageRec) (*imageRec, error) {
+	b := in.Img.Bounds()
+	mask := foreground(in)
+	out := image.NewNRGBA(image.Rect(0, 0, b.Dx(), b.Dy()))
+	draw.Draw(out, out.Rect, in.Img, b.Min, draw.Src)
+	for y := 0; y < b.Dy(); y++ {
+		for x := 0; x < b.Dx(); x++ {
+			if mask.Pix[y*mask.Stride+x] == 0 {
+				i := y*out.Stride + x*4
+				out.Pix[i], out.Pix[i+1], out.Pix[i+2], out.Pix[i+3] = 0, 0, 0, 0
+			}
+		}
+	}
+	enc, err := encodeImage(out, "png", 0)
+	if err != nil {
+		return nil, err
+	}
+	rec, err := decodeRec(in, "png", enc)
+	if err != nil {
+		return nil, err
+	}
+	rec.Mask = mask
+	return rec, nil
+}
+
+// maskBox is the bounding box of a mask's foreground and its coverage.
+func maskBox(m *image.Gray) (imagegen.Box, float64) {
+	r := image.Rectangle{}
+	n := 0
+	for y := 0; y < m.Rect.Dy(); y++ {
+		row := m.Pix[y*m.Stride:]
+		for x := 0; x < m.Rect.Dx(); x++ {
+			if row[x] != 0 {
+				r = r.Union(image.Rect(x, y, x+1, y+1))
+				n++
+			}
+		}
+	}
+	return imagegen.BoxOf(r), math.Round(float64(n)/float64(m.Rect.Dx()*m.Rect.Dy())*1000) / 1000
+}
+
+// screenshot renders a site's page and places the hero image's facts.
+func (iw *imageWorld) screenshot(site *website, width, height int, full bool) (*imageRec, error) {
+	pg := imagegen.Page{Host: site.host, Title: site.Title, Theme: site.theme}
+	var hero *imageRec
+	if site.HeroImage != "" {
+		var err error
+		hero, err = iw.catalogRec(iw.byName[site.HeroImage])
+		if err != nil {
+			return nil, err
+		}
+		pg.Hero = hero.Img
+	}
+	for _, l := range site.Lines {
+		pg.Lines = append(pg.Lines, l.Text)
+	}
+	shot := imagegen.RenderPage(pg, width, height, full)
+	rec := &imageRec{Format: "png", Img: shot.Image, Lang: site.Language}
+	for _, l := range shot.Lines {
+		tl := textLine{Text: l.Text, Language: site.Language, Box: l.Box, Words: l.Words}
+		switch {
+		case l.Source == -1:
+			tl.Language = ""
+		case l.Source >= 0:
+			tl.Translations = site.Lines[l.Source].Translations
+		}
+		rec.Lines = append(rec.Lines, tl)
+	}
+	img := shot.Image.Rect
+	if hero != nil && !shot.Hero.Empty() {
+		hb := hero.Img.Bounds()
+		sx, sy := float64(shot.Hero.Dx())/float64(hb.Dx()), float64(shot.Hero.Dy())/float64(hb.Dy())
+		for _, o := range hero.Objects {
+			o.Box = scaleBox(o.Box, sx, sy, shot.Hero.Min.X, shot.Hero.Min.Y)
+			if o.Box.Rect().In(img) {
+				rec.Objects = append(rec.Objects, o)
+			}
+		}
+		for _, l := range hero.Lines {
+			l.Box = scaleBox(l.Box, sx, sy, shot.Hero.Min.X, shot.Hero.Min.Y)
+			if !l.Box.Rect().In(img) {
+				continue
+			}
+			ws := make([]imagegen.Word, len(l.Words))
+			for j, wd := range l.Words {
+				wd.Box = scaleBox(wd.Box, sx, sy, shot.Hero.Min.X, shot.Hero.Min.Y)
+				ws[j] = wd
+			}
+			l.Words = ws
+			rec.Lines = append(rec.Lines, l)
+		}
+		if hero.Mask != nil {
+			m := image.NewGray(img)
+			vis := shot.Hero.Intersect(img)
+			sm := scaleMask(hero.Mask, shot.Hero.Dx(), shot.Hero.Dy())
+			draw.Draw(m, vis, sm, vis.Min.Sub(shot.Hero.Min), draw.Src)
+			rec.Mask = m
+		}
+	}
+	sort.SliceStable(rec.Lines, func(i, j int) bool {
+		a, b := rec.Lines[i].Box, rec.Lines[j].Box
+		if a.Y != b.Y {
+			return a.Y < b.Y
+		}
+		return a.X < b.X
+	})
+	b, err := encodeImage(shot.Image, "png", 0)
+	if err != nil {
+		return nil, err
+	}
+	rec.Bytes = b
+	return rec, nil
+}

@@ -1,0 +1,56 @@
+package mocks
+
+import (
+	"context"
+	"strings"
+)
+
+// Stand-in for web_search.image_search (google-search72.p.rapidapi.com): the
+// catalog's images ranked for the query by title, tags and description.
+
+func init() {
+	register("web_search", "image_search", imageSearch)
+}
+
+func imageSearch(_ context.Context, w *World, c *Call) (any, error) {
+	iw := part[*imageWorld](w, imagesPart)
+	q := c.argString("q")
+	if q == "" {
+		return nil, &APIError{Status: 400, Body: map[string]any{"status": "error", "message": "Missing required parameter: q"}}
+	}
+	num := c.argInt("num", 10)
+	num = max(1, min(num, 20))
+	hits := iw.searchImages(q)
+	items := []map[string]any{}
+	for i, im := range hits {
+		if i == num {
+			break
+		}
+		items = append(items, map[string]any{
+			"title":         im.Title,
+			"url":           im.URL,
+			"thumbnail":     thumbURL(im.Name),
+			"width":         im.Width,
+			"height":        im.Height,
+			"size_bytes":    im.Bytes,
+			"mime_type":     mimeTypes[im.Format],
+			"source_page":   im.SourcePage,
+			"source_domain": domainOf(im.SourcePage),
+			"description":   im.Description,
+		})
+	}
+	return map[string]any{
+		"status":        "success",
+		"query":         q,
+		"total_results": len(hits),
+		"data":          items,
+	}, nil
+}
+
+func domainOf(u string) string {
+	u = strings.TrimPrefix(strings.TrimPrefix(u, "https://"), "http://")
+	if i := strings.IndexByte(u, '/'); i >= 0 {
+		u = u[:i]
+	}
+	return strings.TrimPrefix(u, "www.")
+}
