@@ -38,6 +38,9 @@ type Instruction struct {
 
 	// Types II and III: the API to call ("tool.api").
 	TargetAPI string `json:"target_api,omitempty"`
+	// AlsoCorrect lists other APIs that answer the instruction equally well
+	// (never used as Task 2's perturbing APIs, accepted by Task 2).
+	AlsoCorrect []string `json:"also_correct,omitempty"`
 	// Type II: the gold call, and facts of the executed response the answer must state.
 	GoldCall      *GoldCall `json:"gold_call,omitempty"`
 	ExpectedFacts []string  `json:"expected_facts,omitempty"`

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	"github.com/getkin/kin-openapi/openapi3"
 )
@@ -83,6 +85,10 @@ type API struct {
 
 	// Tool is the tool that owns this API; set by the loaders.
 	Tool *Tool `json:"-"`
+
+	// validator is the compiled argument validator, built on the first
+	// Validate call. An API must not be changed after it has validated a call.
+	validator atomic.Pointer[validator]
 }
 
 // Tool is one RapidAPI-style tool: a host with a list of APIs.
@@ -100,6 +106,9 @@ type Tool struct {
 	// Source is the file the tool was loaded from, for error messages.
 	Source string `json:"-"`
 	APIs   []*API `json:"apis"`
+	// Notes records what a loader changed to make the source usable, such
+	// as a recursive schema cut at a depth; empty for a clean load.
+	Notes []string `json:"notes,omitempty"`
 }
 
 // Category groups tools, as RapidAPI does.
@@ -160,7 +169,13 @@ type Catalog struct {
 
 	byTool map[string]*Tool // standardized tool name → tool
 	byHost map[string]*Tool
-	byFunc map[string]*API // "<api>_for_<tool>" → API
+	byFunc map[string]*API // "<api>_for_<tool>" → API, also as cut to 64 characters
+
+	indexOnce sync.Once
+	index     *Index // BM25 over every API, built on the first Suggest/Search
+
+	exportOnce sync.Once
+	byExport   map[string]*API // OpenAI function name (either style) → API
 }
 
 // NewCatalog indexes tools into a catalog with categories and tools sorted
@@ -184,6 +199,11 @@ func NewCatalog(tools []*Tool) (*Catalog, error) {
 		for _, a := range t.APIs {
 			a.Tool = t
 			c.byFunc[a.FunctionName()] = a
+			if short := toolBenchFunctionName(a); short != a.FunctionName() {
+				if _, taken := c.byFunc[short]; !taken {
+					c.byFunc[short] = a
+				}
+			}
 		}
 		cat := cats[t.Category]
 		if cat == nil {
@@ -246,7 +266,8 @@ func (c *Catalog) API(tool, api string) *API {
 	return t.API(api)
 }
 
-// APIByFunction finds an API by its ToolBench function name "<api>_for_<tool>".
+// APIByFunction finds an API by its ToolBench function name "<api>_for_<tool>",
+// whole or cut to its last 64 characters as ToolBench sends it to models.
 func (c *Catalog) APIByFunction(fn string) *API {
 	if c == nil || c.byFunc == nil {
 		return nil

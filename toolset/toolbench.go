@@ -46,7 +46,7 @@ type apiFile struct {
 
 type paramFile struct {
 	Name        *string         `json:"name"`
-	Type        string          `json:"type"`
+	Type        json.RawMessage `json:"type"` // a string in real files; anything else counts as unknown
 	Description string          `json:"description"`
 	Default     json.RawMessage `json:"default"`
 	Enum        []any           `json:"x-enum"`
@@ -62,6 +62,19 @@ type paramFile struct {
 // MaxToolFileSize bounds one tool file; real ToolBench files stay well under 1 MiB.
 const MaxToolFileSize = 8 << 20
 
+// MaxDescriptionLen bounds one description (tool, API or parameter) in bytes.
+// The longest descriptions in ToolBench's 16,464 APIs are a few KiB; a
+// description past 64 KiB is a generated or corrupted file, and letting it
+// through would bloat every exported tool list and search index.
+const MaxDescriptionLen = 64 << 10
+
+func checkDescription(desc, field, source string) error {
+	if len(desc) > MaxDescriptionLen {
+		return &LoadError{File: source, Field: field, Err: fmt.Errorf("description is %d bytes, more than the %d-byte limit", len(desc), MaxDescriptionLen)}
+	}
+	return nil
+}
+
 // LoadToolBenchFile parses one ToolBench tool JSON document. category is the
 // tool's category (in ToolBench, the name of the folder holding the file);
 // source names the file in errors.
@@ -70,8 +83,13 @@ func LoadToolBenchFile(data []byte, category, source string) (*Tool, error) {
 		return nil, &LoadError{File: source, Err: fmt.Errorf("file is %d bytes, more than the %d-byte limit", len(data), MaxToolFileSize)}
 	}
 	var tf toolFile
-	if err := strictObject(data, &tf); err != nil {
-		return nil, &LoadError{File: source, Err: err}
+	if field, err := strictObject(data, &tf); err != nil {
+		return nil, &LoadError{File: source, Field: field, Err: err}
+	}
+	for _, d := range []struct{ text, field string }{{tf.ToolDescription, "tool_description"}, {tf.Description, "description"}} {
+		if err := checkDescription(d.text, d.field, source); err != nil {
+			return nil, err
+		}
 	}
 	t := &Tool{
 		StandardizedName: tf.StandardizedName,
@@ -133,11 +151,14 @@ func LoadToolBenchFile(data []byte, category, source string) (*Tool, error) {
 
 func loadToolBenchAPI(raw json.RawMessage, field, source string) (*API, error) {
 	var af apiFile
-	if err := strictObject(raw, &af); err != nil {
-		return nil, &LoadError{File: source, Field: field, Err: err}
+	if sub, err := strictObject(raw, &af); err != nil {
+		return nil, &LoadError{File: source, Field: joinField(field, sub), Err: err}
 	}
 	if af.Name == nil || strings.TrimSpace(*af.Name) == "" {
 		return nil, &LoadError{File: source, Field: field + ".name", Err: errors.New("missing: every API needs a name")}
+	}
+	if err := checkDescription(af.Description, field+".description", source); err != nil {
+		return nil, err
 	}
 	a := &API{
 		Name:        *af.Name,
@@ -194,22 +215,27 @@ func loadToolBenchAPI(raw json.RawMessage, field, source string) (*API, error) {
 
 func loadToolBenchParam(raw json.RawMessage, required bool, method string, pathParams map[string]bool, field, source string) (*Param, error) {
 	var pf paramFile
-	if err := strictObject(raw, &pf); err != nil {
-		return nil, &LoadError{File: source, Field: field, Err: err}
+	if sub, err := strictObject(raw, &pf); err != nil {
+		return nil, &LoadError{File: source, Field: joinField(field, sub), Err: err}
 	}
 	if pf.Name == nil || strings.TrimSpace(*pf.Name) == "" {
 		return nil, &LoadError{File: source, Field: field + ".name", Err: errors.New("missing: every parameter needs a name")}
 	}
+	if err := checkDescription(pf.Description, field+".description", source); err != nil {
+		return nil, err
+	}
+	var rawType string
+	_ = json.Unmarshal(pf.Type, &rawType) // a non-string type is an unknown type: a string parameter
 	p := &Param{
 		Name:        *pf.Name,
-		RawType:     pf.Type,
+		RawType:     rawType,
 		Description: pf.Description,
 		Required:    required,
 		Enum:        pf.Enum,
 		Format:      pf.Format,
 		Opaque:      pf.Opaque,
 	}
-	p.Kind, p.Format = kindOfToolBenchType(pf.Type, pf.Format)
+	p.Kind, p.Format = kindOfToolBenchType(rawType, pf.Format)
 	switch {
 	case pf.In != "":
 		switch Location(pf.In) {
@@ -256,6 +282,14 @@ func loadToolBenchParam(raw json.RawMessage, required bool, method string, pathP
 			}
 		}
 		p.Depends = many
+	}
+	if pf.Pattern != "" {
+		if _, err := regexp.Compile(pf.Pattern); err != nil {
+			return nil, &LoadError{File: source, Field: field + ".x-pattern", Err: fmt.Errorf("not a regular expression: %w", err)}
+		}
+	}
+	if pf.Minimum != nil && pf.Maximum != nil && *pf.Minimum > *pf.Maximum {
+		return nil, &LoadError{File: source, Field: field + ".x-minimum", Err: fmt.Errorf("%v is above x-maximum %v", *pf.Minimum, *pf.Maximum)}
 	}
 	p.Schema = paramSchema(p, pf.Minimum, pf.Maximum, pf.Pattern)
 	return p, nil
@@ -371,27 +405,148 @@ func pathTemplateParams(u string) map[string]bool {
 	return out
 }
 
-// strictObject decodes a JSON object, with errors that say what was wrong.
-func strictObject(data []byte, v any) error {
+// strictObject decodes a JSON object, with errors that say what was wrong
+// and where: field is the JSON path of the offending value relative to data
+// (e.g. "api_list[2].required_parameters[0]"), empty for the whole document.
+func strictObject(data []byte, v any) (field string, err error) {
 	d := bytes.TrimSpace(data)
 	if len(d) == 0 {
-		return errors.New("empty document, expected a JSON object")
+		return "", errors.New("empty document, expected a JSON object")
 	}
 	if d[0] != '{' {
-		return fmt.Errorf("expected a JSON object, found %q", string(d[:min(len(d), 16)]))
+		return "", fmt.Errorf("expected a JSON object, found %q", string(d[:min(len(d), 16)]))
 	}
 	if err := json.Unmarshal(d, v); err != nil {
 		var se *json.SyntaxError
 		if errors.As(err, &se) {
-			return fmt.Errorf("malformed JSON at byte %d: %v", se.Offset, err)
+			line, col := lineCol(d, se.Offset)
+			return jsonPathAt(d), fmt.Errorf("malformed JSON at line %d, column %d (byte %d): %v", line, col, se.Offset, err)
 		}
 		var te *json.UnmarshalTypeError
 		if errors.As(err, &te) {
-			return fmt.Errorf("field %q: expected %s, found JSON %s", te.Field, te.Type, te.Value)
+			return te.Field, fmt.Errorf("expected %s, found JSON %s", jsonTypeName(te.Type.Kind().String()), te.Value)
 		}
-		return err
+		return jsonPathAt(d), err
 	}
-	return nil
+	return "", nil
+}
+
+func jsonTypeName(goKind string) string {
+	switch goKind {
+	case "string":
+		return "a string"
+	case "slice":
+		return "an array"
+	case "map", "struct", "ptr":
+		return "an object"
+	case "bool":
+		return "a boolean"
+	case "float64", "int", "int64":
+		return "a number"
+	}
+	return goKind
+}
+
+// joinField appends a relative JSON path to a base path.
+func joinField(base, rel string) string {
+	switch {
+	case rel == "":
+		return base
+	case base == "":
+		return rel
+	case rel[0] == '[':
+		return base + rel
+	default:
+		return base + "." + rel
+	}
+}
+
+// lineCol turns a byte offset into a 1-based line and column.
+func lineCol(data []byte, offset int64) (line, col int) {
+	if offset > int64(len(data)) {
+		offset = int64(len(data))
+	}
+	if offset < 0 {
+		offset = 0
+	}
+	before := data[:offset]
+	line = bytes.Count(before, []byte("\n")) + 1
+	col = int(offset) - bytes.LastIndexByte(before, '\n')
+	return line, col
+}
+
+// jsonPathAt walks data token by token and returns the JSON path of the
+// value being read when the document stops being valid JSON, so that an
+// error in a 2,000-line tool file names "api_list[41].optional_parameters[3]"
+// rather than only a byte offset.
+func jsonPathAt(data []byte) string {
+	type frame struct {
+		array     bool
+		index     int
+		key       string
+		expectKey bool
+	}
+	var stack []*frame
+	path := func() string {
+		var b strings.Builder
+		for _, f := range stack {
+			switch {
+			case f.array && f.index >= 0:
+				fmt.Fprintf(&b, "[%d]", f.index)
+			case !f.array && f.key != "":
+				if b.Len() > 0 {
+					b.WriteByte('.')
+				}
+				b.WriteString(f.key)
+			}
+		}
+		return b.String()
+	}
+	startValue := func() {
+		if len(stack) == 0 {
+			return
+		}
+		top := stack[len(stack)-1]
+		if top.array {
+			top.index++
+		} else {
+			top.expectKey = true
+		}
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	for {
+		tok, err := dec.Token()
+		if err != nil {
+			return path()
+		}
+		switch t := tok.(type) {
+		case json.Delim:
+			switch t {
+			case '{':
+				startValue()
+				stack = append(stack, &frame{expectKey: true})
+			case '[':
+				startValue()
+				stack = append(stack, &frame{array: true, index: -1})
+			default:
+				if len(stack) > 0 {
+					stack = stack[:len(stack)-1]
+				}
+				if len(stack) == 0 {
+					return ""
+				}
+			}
+		default:
+			if len(stack) > 0 {
+				if top := stack[len(stack)-1]; !top.array && top.expectKey {
+					top.key, _ = t.(string)
+					top.expectKey = false
+					continue
+				}
+			}
+			startValue()
+		}
+	}
 }
 
 func firstNonEmpty(ss ...string) string {
@@ -412,10 +567,19 @@ func LoadToolBenchDir(fsys fs.FS, root string) ([]*Tool, error) {
 		if err != nil {
 			return &LoadError{File: p, Err: err}
 		}
-		if d.IsDir() || !strings.EqualFold(path.Ext(p), ".json") {
+		if d.IsDir() {
+			if p != root && strings.HasPrefix(d.Name(), ".") {
+				return fs.SkipDir // .git, .cache and the like
+			}
 			return nil
 		}
-		rel := strings.TrimPrefix(strings.TrimPrefix(p, root), "/")
+		if !strings.EqualFold(path.Ext(p), ".json") || strings.HasPrefix(d.Name(), ".") {
+			return nil // README.md, .DS_Store, schemas in other formats: not tools
+		}
+		rel := p
+		if root != "." {
+			rel = strings.TrimPrefix(strings.TrimPrefix(p, root), "/")
+		}
 		dir := path.Dir(rel)
 		if dir == "." || strings.HasPrefix(path.Base(p), "x-") {
 			return nil // only <Category>/<tool>.json are tools; top-level files are metadata

@@ -89,7 +89,9 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 	}()
 	r.Body = http.MaxBytesReader(w, r.Body, s.opts.MaxBody)
-	if host := r.Header.Get("X-RapidAPI-Host"); host != "" && !strings.HasPrefix(r.URL.Path, "/v1/") {
+	// RapidAPI clients always send X-RapidAPI-Host and our own clients never
+	// do, so the header alone decides (real APIs have /v1/ paths too).
+	if host := r.Header.Get("X-RapidAPI-Host"); host != "" {
 		s.serveWire(w, r, host)
 		return
 	}
@@ -272,7 +274,7 @@ func badJSON(what string, err error) *Problem {
 	if err == io.EOF {
 		err = errors.New("empty")
 	}
-	return newProblem(http.StatusBadRequest, "malformed-json", "Malformed JSON", fmt.Sprintf("%s: %v", what, err))
+	return newProblem(http.StatusBadRequest, "malformed-json", "Malformed JSON", fmt.Sprintf("Malformed JSON in %s: %v", what, err))
 }
 
 // clientID identifies a caller for rate limiting without keeping its key:

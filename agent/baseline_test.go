@@ -1,0 +1,342 @@
+package agent_test
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/understudy/understudy/agent"
+	"github.com/understudy/understudy/internal/clock"
+	"github.com/understudy/understudy/mocks"
+	"github.com/understudy/understudy/toolset"
+)
+
+func world(t testing.TB) *mocks.World {
+	t.Helper()
+	w, err := mocks.DefaultWorld()
+	require.NoError(t, err)
+	return w
+}
+
+func dates(ts []time.Time) []string {
+	var out []string
+	for _, t := range ts {
+		out = append(out, t.Format(time.DateOnly))
+	}
+	return out
+}
+
+func TestExtractFacts(t *testing.T) {
+	w := world(t)
+	now := clock.Default // Monday 2025-06-02
+	tests := []struct {
+		text  string
+		check func(t *testing.T, f *agent.Facts)
+	}{
+		{"Fly from Lisbon to London tomorrow", func(t *testing.T, f *agent.Facts) {
+			require.Equal(t, []string{"2025-06-03"}, dates(f.Dates))
+			require.Len(t, f.Places, 2)
+			require.Equal(t, "lisbon", f.Places[0].City.ID)
+			require.Equal(t, "origin", f.Places[0].Role)
+			require.Equal(t, "london", f.Places[1].City.ID)
+			require.Equal(t, "destination", f.Places[1].Role)
+		}},
+		{"Hotels in Paris from June 20 to June 23, 2025 for 2 adults", func(t *testing.T, f *agent.Facts) {
+			require.Equal(t, []string{"2025-06-20", "2025-06-23"}, dates(f.Dates))
+			require.Equal(t, "paris", f.Places[0].City.ID)
+			v, ok := f.Fill(agent.SlotParam{Name: "adults", Kind: "number"}, "")
+			require.True(t, ok)
+			require.Equal(t, 2.0, v)
+		}},
+		{"next Friday, in 3 days and this weekend; also 20/06/2025 and 2025-07-01", func(t *testing.T, f *agent.Facts) {
+			require.Equal(t, []string{"2025-06-06", "2025-06-05", "2025-06-07", "2025-06-20", "2025-07-01"}, dates(f.Dates))
+		}},
+		{"What was the date on 1 May?", func(t *testing.T, f *agent.Facts) {
+			// A date already past this year means next year's.
+			require.Equal(t, []string{"2026-05-01"}, dates(f.Dates))
+		}},
+		{"Convert 1,250.50 dollars to euros", func(t *testing.T, f *agent.Facts) {
+			require.Equal(t, []string{"USD", "EUR"}, f.Currencies)
+			require.Equal(t, 1250.5, f.Numbers[0].Value)
+		}},
+		{"How much is €80 in GBP?", func(t *testing.T, f *agent.Facts) {
+			require.Equal(t, []string{"EUR", "GBP"}, f.Currencies)
+		}},
+		{`Translate "good morning" into French`, func(t *testing.T, f *agent.Facts) {
+			require.Equal(t, []string{"good morning"}, f.Quoted)
+			require.Equal(t, []string{"fr"}, f.Languages)
+		}},
+		{"Screenshot https://example.org/a?b=1, mail me at ana@example.org, my IP is 203.0.113.7, land at LHR", func(t *testing.T, f *agent.Facts) {
+			require.Equal(t, []string{"https://example.org/a?b=1"}, f.URLs)
+			require.Equal(t, []string{"ana@example.org"}, f.Emails)
+			require.Equal(t, []string{"203.0.113.7"}, f.IPs)
+			require.Equal(t, []string{"LHR"}, f.IATA)
+		}},
+		{"Public holidays in Germany next year", func(t *testing.T, f *agent.Facts) {
+			require.Equal(t, "DE", f.Places[0].Country.Alpha2)
+			require.Equal(t, []int{2026}, f.Years)
+		}},
+		{"What is 15% of 80?", func(t *testing.T, f *agent.Facts) {
+			require.Equal(t, "15% of 80", f.Expression)
+		}},
+		{"Compute (1,250 * 1.23) / 3 for me, then add 2", func(t *testing.T, f *agent.Facts) {
+			require.Equal(t, "(1,250 * 1.23) / 3", f.Expression)
+		}},
+		{"weather in nyc", func(t *testing.T, f *agent.Facts) {
+			require.Empty(t, f.Places, "lower-case words are not taken for places")
+		}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.text, func(t *testing.T) {
+			tc.check(t, agent.ExtractFacts(tc.text, w, now))
+		})
+	}
+}
+
+func TestFill(t *testing.T) {
+	w := world(t)
+	f := agent.ExtractFacts("One-way flight from Porto to Madrid on 12 July, then back on 19 July; pay in EUR", w, clock.Default)
+	tests := []struct {
+		p    agent.SlotParam
+		role string
+		want any
+	}{
+		{agent.SlotParam{Name: "departDate", Description: "Format: YYYY-MM-DD"}, "", "2025-07-12"},
+		{agent.SlotParam{Name: "returnDate", Description: "Format: YYYY-MM-DD"}, "", "2025-07-19"},
+		{agent.SlotParam{Name: "query", Description: "Name of the location where the Airport is situated"}, "origin", "Porto"},
+		{agent.SlotParam{Name: "query", Description: "Name of the location where the Airport is situated"}, "destination", "Madrid"},
+		{agent.SlotParam{Name: "iata", Description: "IATA code of the airport"}, "destination", "MAD"},
+		{agent.SlotParam{Name: "countryCode", Description: "Two-letter ISO 3166-1 country code"}, "", "PT"},
+		{agent.SlotParam{Name: "timezone", Description: "IANA time zone"}, "destination", "Europe/Madrid"},
+		{agent.SlotParam{Name: "cabinClass", Enum: []any{"economy", "business"}}, "", nil},
+		{agent.SlotParam{Name: "currency", Description: "currency code (ISO 4217)"}, "", "EUR"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.p.Name+"/"+tc.role, func(t *testing.T) {
+			v, ok := f.Fill(tc.p, tc.role)
+			require.Equal(t, tc.want != nil, ok)
+			if tc.want != nil {
+				require.Equal(t, tc.want, v)
+			}
+		})
+	}
+}
+
+func newBaseline(t testing.TB) *agent.Baseline {
+	t.Helper()
+	st := mustStack(t)
+	b, err := agent.NewBaseline(st.Catalog, st.Graph)
+	require.NoError(t, err)
+	return b
+}
+
+// toolsNamed exports the named APIs ("tool.api").
+func toolsNamed(t testing.TB, ids ...string) []toolset.OpenAITool {
+	t.Helper()
+	c := mustStack(t).Catalog
+	var out []toolset.OpenAITool
+	for _, tl := range toolset.OpenAITools(c, toolset.ExportOptions{}) {
+		a := c.APIByExportName(tl.Function.Name)
+		for _, id := range ids {
+			if a.ID() == id {
+				out = append(out, tl)
+			}
+		}
+	}
+	require.Len(t, out, len(ids))
+	return out
+}
+
+func TestBaselineRunsTheFlightChain(t *testing.T) {
+	ts := newToolServer(t)
+	b := newBaseline(t)
+	s := &agent.ReAct{Agent: b, Executor: &agent.EngineExecutor{Engine: ts.Stack.Engine}}
+	tr, err := s.Solve(context.Background(), agent.Problem{ID: "bl-flight", Query: "Find a one-way flight from Lisbon to London on 20 June 2025.", Tools: toolsOf(ts.Stack.Catalog, "skyscanner80")})
+	require.NoError(t, err)
+	require.Equal(t, agent.OutcomeAnswer, tr.Outcome, tr.Error)
+	var apis []string
+	for _, c := range tr.Calls() {
+		require.True(t, c.OK(), "%s: %s", c.Function, c.Error)
+		apis = append(apis, strings.TrimPrefix(c.API, "skyscanner80."))
+	}
+	want := []string{"flights_auto_complete", "flights_auto_complete", "flights_search_one_way"}
+	for i := 0; i < flightPolls; i++ {
+		want = append(want, "flights_search_incomplete")
+	}
+	require.Equal(t, want, apis)
+	calls := tr.Calls()
+	require.JSONEq(t, `{"query":"Lisbon"}`, string(calls[0].Arguments))
+	require.JSONEq(t, `{"query":"London"}`, string(calls[1].Arguments))
+	var search map[string]any
+	require.NoError(t, json.Unmarshal(calls[2].Arguments, &search))
+	require.Equal(t, "2025-06-20", search["departDate"])
+	sess, ok := ts.Stack.Engine.Session(tr.Session)
+	require.True(t, ok)
+	require.Zero(t, sess.Violations, "every id came from a response")
+	require.Contains(t, tr.Answer, "itineraries")
+	require.Contains(t, tr.Answer, "#1 price.formatted: $")
+}
+
+func TestBaselineReplies(t *testing.T) {
+	b := newBaseline(t)
+	ctx := context.Background()
+	user := func(q string) []agent.Message { return []agent.Message{{Role: agent.RoleUser, Content: q}} }
+	tests := []struct {
+		name  string
+		msgs  []agent.Message
+		tools []toolset.OpenAITool
+		check func(t *testing.T, r agent.Reply)
+	}{
+		{
+			name:  "fills a simple call",
+			msgs:  user("What's the weather like in Lisbon right now?"),
+			tools: toolsNamed(t, "open_weather.city_weather", "currency_exchange.exchange", "calculator.calculate"),
+			check: func(t *testing.T, r agent.Reply) {
+				require.Len(t, r.ToolCalls, 1)
+				require.Equal(t, "open_weather-city_weather", r.ToolCalls[0].Name)
+				require.JSONEq(t, `{"city":"Lisbon"}`, string(r.ToolCalls[0].Arguments))
+			},
+		},
+		{
+			name:  "currency pair and amount",
+			msgs:  user("Convert 250 US dollars to euros at today's exchange rate."),
+			tools: toolsNamed(t, "open_weather.city_weather", "currency_exchange.exchange", "calculator.calculate"),
+			check: func(t *testing.T, r agent.Reply) {
+				require.Len(t, r.ToolCalls, 1)
+				require.Equal(t, "currency_exchange-exchange", r.ToolCalls[0].Name)
+				require.JSONEq(t, `{"from":"USD","to":"EUR","q":250}`, string(r.ToolCalls[0].Arguments))
+			},
+		},
+		{
+			name:  "asks for a missing value, naming the parameter",
+			msgs:  user("What's the weather like there right now?"),
+			tools: toolsNamed(t, "open_weather.city_weather"),
+			check: func(t *testing.T, r agent.Reply) {
+				require.Empty(t, r.ToolCalls)
+				require.Contains(t, r.Content, "city")
+				require.Contains(t, r.Content, "?")
+			},
+		},
+		{
+			name:  "asks for the origin of a flight, not for an id",
+			msgs:  user("Find me a one-way flight to London on 20 June 2025."),
+			tools: toolsOf(mustStack(t).Catalog, "skyscanner80"),
+			check: func(t *testing.T, r agent.Reply) {
+				require.Empty(t, r.ToolCalls)
+				require.Contains(t, r.Content, "origin")
+			},
+		},
+		{
+			name:  "no tool for a knowledge question",
+			msgs:  user("Explain why the sky is blue."),
+			tools: toolsNamed(t, "open_weather.city_weather", "web_search.web_search"),
+			check: func(t *testing.T, r agent.Reply) {
+				require.Empty(t, r.ToolCalls)
+				require.NotEmpty(t, r.Content)
+			},
+		},
+		{
+			name:  "no tools offered",
+			msgs:  user("Weather in Lisbon?"),
+			check: func(t *testing.T, r agent.Reply) { require.Empty(t, r.ToolCalls) },
+		},
+		{
+			name:  "no user message",
+			msgs:  []agent.Message{{Role: agent.RoleSystem, Content: "Be brief."}},
+			check: func(t *testing.T, r agent.Reply) { require.Equal(t, "What would you like me to do?", r.Content) },
+		},
+		{
+			name: "answers from a tool result",
+			msgs: append(user("Weather in Lisbon?"),
+				agent.Message{Role: agent.RoleAssistant, ToolCalls: []agent.ToolCall{{ID: "bl_0", Name: "open_weather-city_weather", Arguments: json.RawMessage(`{"city":"Lisbon"}`)}}},
+				agent.Message{Role: agent.RoleTool, ToolCallID: "bl_0", Content: `{"error":"","response":{"name":"Lisbon","main":{"temp":21.5,"humidity":60},"weather":[{"description":"clear sky","icon":"01d"}],"id":2267057}}`}),
+			tools: toolsNamed(t, "open_weather.city_weather"),
+			check: func(t *testing.T, r agent.Reply) {
+				require.Empty(t, r.ToolCalls)
+				require.Equal(t, "Here is what I found with open_weather-city_weather: name: Lisbon; main.temp: 21.5; main.humidity: 60; weather.description: clear sky.", r.Content)
+			},
+		},
+		{
+			name: "reports a failed call",
+			msgs: append(user("Weather in Lisbon?"),
+				agent.Message{Role: agent.RoleAssistant, ToolCalls: []agent.ToolCall{{ID: "bl_0", Name: "open_weather-city_weather", Arguments: json.RawMessage(`{"city":"Lisbon"}`)}}},
+				agent.Message{Role: agent.RoleTool, ToolCallID: "bl_0", Content: `{"error":"the API answered 500","response":{"message":"down"}}`}),
+			tools: toolsNamed(t, "open_weather.city_weather"),
+			check: func(t *testing.T, r agent.Reply) {
+				require.Contains(t, r.Content, "could not finish")
+				require.Contains(t, r.Content, "500")
+			},
+		},
+		{
+			name: "answers from results it did not ask for",
+			msgs: append(user("Weather in Lisbon?"),
+				agent.Message{Role: agent.RoleAssistant, ToolCalls: []agent.ToolCall{{ID: "x", Name: "open_weather-city_weather"}}},
+				agent.Message{Role: agent.RoleTool, ToolCallID: "x", Content: `{"temp": 20}`}),
+			tools: toolsNamed(t, "open_weather.city_weather"),
+			check: func(t *testing.T, r agent.Reply) {
+				require.Empty(t, r.ToolCalls)
+				require.Contains(t, r.Content, "temp: 20")
+			},
+		},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			r, err := b.Respond(ctx, tc.msgs, tc.tools)
+			require.NoError(t, err)
+			tc.check(t, r)
+			again, err := b.Respond(ctx, tc.msgs, tc.tools)
+			require.NoError(t, err)
+			require.Equal(t, r, again, "deterministic")
+		})
+	}
+}
+
+func TestBaselineWithoutCatalog(t *testing.T) {
+	// Tools the catalog does not know still get filled from their schemas.
+	b := &agent.Baseline{World: world(t)}
+	tools := []toolset.OpenAITool{{Type: "function", Function: toolset.OpenAIFunction{
+		Name: "get_forecast", Description: "Weather forecast for a city for a number of days.",
+		Parameters: map[string]any{"type": "object", "properties": map[string]any{
+			"city": map[string]any{"type": "string", "description": "City name"},
+			"days": map[string]any{"type": "integer", "description": "Number of days"},
+		}, "required": []any{"city", "days"}},
+	}}}
+	r, err := b.Respond(context.Background(), []agent.Message{{Role: agent.RoleUser, Content: "Give me the 3 day weather forecast for Tokyo."}}, tools)
+	require.NoError(t, err)
+	require.Len(t, r.ToolCalls, 1)
+	require.JSONEq(t, `{"city":"Tokyo","days":3}`, string(r.ToolCalls[0].Arguments))
+}
+
+func FuzzExtractFacts(f *testing.F) {
+	w := world(f)
+	for _, s := range []string{
+		"Fly from Lisbon to London tomorrow", "€80 in GBP", `"x" 'y' 1/2/2025 2025-13-45`, "in 99999999999999999999 days",
+		"next Monday 31 February", "LHR LAX 203.0.113.7 ::1 a@b.co https://x", "sqrt(2)^2 + 15% of 80",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		facts := agent.ExtractFacts(text, w, clock.Default)
+		for _, p := range []agent.SlotParam{{Name: "date"}, {Name: "query", Description: "city"}, {Name: "adults", Kind: "number"}, {Name: "from", Description: "currency"}, {Name: "lat"}} {
+			facts.Fill(p, "origin")
+		}
+	})
+}
+
+func BenchmarkBaselineRespond(b *testing.B) {
+	bl := newBaseline(b)
+	tools := toolsOf(mustStack(b).Catalog, "skyscanner80")
+	tools = append(tools, toolsOf(mustStack(b).Catalog, "booking_com")...)
+	msgs := []agent.Message{{Role: agent.RoleUser, Content: "Find a one-way flight from Lisbon to London on 20 June 2025 for 2 adults."}}
+	ctx := context.Background()
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := bl.Respond(ctx, msgs, tools); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -1,0 +1,240 @@
+package agent
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"strings"
+
+	"github.com/understudy/understudy/sandbox"
+	"github.com/understudy/understudy/toolset"
+)
+
+// EngineExecutor runs calls in-process on a sandbox engine. Function names
+// are mapped back to APIs with Catalog.APIByExportName (either naming
+// style) or as ToolBench's "<api>_for_<tool>".
+type EngineExecutor struct {
+	Engine *sandbox.Engine
+	// Client identifies the caller for the engine's rate limits.
+	Client string
+}
+
+var (
+	_ Executor = (*EngineExecutor)(nil)
+	_ Executor = (*HTTPExecutor)(nil)
+)
+
+// Execute runs one call through the engine's pipeline.
+func (x *EngineExecutor) Execute(ctx context.Context, session, function string, args json.RawMessage) (*Execution, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	c := x.Engine.Catalog()
+	api := c.APIByExportName(function)
+	if api == nil {
+		api = c.APIByFunction(function)
+	}
+	if api == nil {
+		tool, name := splitFunction(function)
+		return nil, &CallError{Kind: ErrUnknownFunction, Function: function,
+			Message:     fmt.Sprintf("there is no function %q", function) + suggestText(c.Suggest(tool, name, 3)),
+			Suggestions: c.Suggest(tool, name, 3)}
+	}
+	m, err := decodeArgs(function, args)
+	if err != nil {
+		return nil, err
+	}
+	res, err := x.Engine.Call(ctx, sandbox.Request{Tool: api.Tool.StandardizedName, API: api.Name, Arguments: m, Session: session, Client: x.Client})
+	if err != nil {
+		return nil, engineCallError(ctx, function, err)
+	}
+	return &Execution{API: api.ID(), Status: res.Status, Response: res.Response, Source: res.Source, Seq: res.Seq, Violations: res.Violations}, nil
+}
+
+// splitFunction reads a dotted export name "<tool>-<api>" (standardized
+// tool names never hold '-'); other names are given as the API alone.
+func splitFunction(name string) (tool, api string) {
+	if t, a, ok := strings.Cut(name, "-"); ok {
+		return t, a
+	}
+	return "", name
+}
+
+func suggestText(s []string) string {
+	if len(s) == 0 {
+		return ""
+	}
+	return "; did you mean " + strings.Join(s, ", ") + "?"
+}
+
+func decodeArgs(function string, args json.RawMessage) (map[string]any, error) {
+	var m map[string]any
+	if err := json.Unmarshal(args, &m); err != nil || m == nil {
+		reason := "arguments must be a JSON object"
+		if err != nil {
+			reason += ": " + err.Error()
+		}
+		return nil, &CallError{Kind: ErrInvalidArguments, Function: function, Message: reason, Err: err}
+	}
+	return m, nil
+}
+
+func engineCallError(ctx context.Context, function string, err error) error {
+	if ctx.Err() != nil {
+		return ctx.Err()
+	}
+	var (
+		nf *sandbox.NotFoundError
+		ve *toolset.ValidationError
+		rl *sandbox.RateLimitError
+		rm *sandbox.ReplayMissError
+		ue *sandbox.UpstreamError
+	)
+	ce := &CallError{Function: function, Message: err.Error(), Err: err}
+	switch {
+	case errors.As(err, &nf):
+		ce.Kind, ce.Suggestions = ErrUnknownFunction, nf.Suggestions
+	case errors.As(err, &ve):
+		ce.Kind, ce.Validation = ErrInvalidArguments, ve.Violations
+	case errors.As(err, &rl):
+		ce.Kind = ErrRateLimited
+	case errors.As(err, &rm):
+		ce.Kind = ErrNoRecording
+	case errors.As(err, &ue):
+		ce.Kind = ErrUpstream
+	default:
+		ce.Kind = ErrUpstream
+	}
+	return ce
+}
+
+// HTTPExecutor runs calls against a running tool server (POST /v1/call).
+type HTTPExecutor struct {
+	// BaseURL is the server root, e.g. "http://127.0.0.1:8080".
+	BaseURL string
+	// HTTPClient sends the requests; nil means http.DefaultClient.
+	HTTPClient *http.Client
+	// Catalog, when set, maps function names to tool and API exactly; else
+	// dotted names are split at the first '-' and other names are sent as
+	// ToolBench function names for the server to resolve.
+	Catalog *toolset.Catalog
+	// MaxResponseBytes bounds a response (default 32 MiB).
+	MaxResponseBytes int64
+}
+
+// callResult is the part of POST /v1/call's answer the executor reads.
+type callResult struct {
+	Tool       string              `json:"tool"`
+	API        string              `json:"api"`
+	Response   json.RawMessage     `json:"response"`
+	Status     int                 `json:"status"`
+	Source     string              `json:"source"`
+	Seq        int                 `json:"seq"`
+	Violations []sandbox.Violation `json:"violations"`
+}
+
+// problemBody is the part of a problem+json answer the executor reads.
+type problemBody struct {
+	Type        string              `json:"type"`
+	Title       string              `json:"title"`
+	Status      int                 `json:"status"`
+	Detail      string              `json:"detail"`
+	Validation  []toolset.Violation `json:"validation"`
+	Suggestions []string            `json:"suggestions"`
+}
+
+// Execute posts one call to the tool server.
+func (x *HTTPExecutor) Execute(ctx context.Context, session, function string, args json.RawMessage) (*Execution, error) {
+	tool, api := splitFunction(function)
+	if x.Catalog != nil {
+		if a := x.Catalog.APIByExportName(function); a != nil {
+			tool, api = a.Tool.StandardizedName, a.Name
+		}
+	}
+	if _, err := decodeArgs(function, args); err != nil {
+		return nil, err
+	}
+	body, err := json.Marshal(struct {
+		Tool      string          `json:"tool,omitempty"`
+		API       string          `json:"api"`
+		Arguments json.RawMessage `json:"arguments"`
+		Session   string          `json:"session,omitempty"`
+	}{tool, api, args, session})
+	if err != nil {
+		return nil, &CallError{Kind: ErrInvalidArguments, Function: function, Message: err.Error(), Err: err}
+	}
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, strings.TrimRight(x.BaseURL, "/")+"/v1/call", bytes.NewReader(body))
+	if err != nil {
+		return nil, &CallError{Kind: ErrTransport, Function: function, Message: err.Error(), Err: err}
+	}
+	req.Header.Set("Content-Type", "application/json")
+	hc := x.HTTPClient
+	if hc == nil {
+		hc = http.DefaultClient
+	}
+	resp, err := hc.Do(req)
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		return nil, &CallError{Kind: ErrTransport, Function: function, Message: "cannot reach the tool server: " + err.Error(), Err: err}
+	}
+	defer resp.Body.Close()
+	limit := x.MaxResponseBytes
+	if limit <= 0 {
+		limit = DefaultMaxResponseBytes
+	}
+	data, err := io.ReadAll(io.LimitReader(resp.Body, limit+1))
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		return nil, &CallError{Kind: ErrTransport, Function: function, Status: resp.StatusCode, Message: "reading the tool server's answer: " + err.Error(), Err: err}
+	}
+	if int64(len(data)) > limit {
+		return nil, &CallError{Kind: ErrTransport, Function: function, Status: resp.StatusCode, Message: fmt.Sprintf("the tool server's answer exceeds %d bytes", limit)}
+	}
+	if resp.StatusCode != http.StatusOK {
+		return nil, problemError(function, resp.StatusCode, data)
+	}
+	var r callResult
+	if err := json.Unmarshal(data, &r); err != nil {
+		return nil, &CallError{Kind: ErrTransport, Function: function, Status: resp.StatusCode, Message: "the tool server's answer is not a call result: " + err.Error(), Err: err}
+	}
+	id := r.API
+	if r.Tool != "" {
+		id = r.Tool + "." + r.API
+	}
+	return &Execution{API: id, Status: r.Status, Response: r.Response, Source: r.Source, Seq: r.Seq, Violations: r.Violations}, nil
+}
+
+// problemError reads a problem+json answer into a CallError.
+func problemError(function string, status int, data []byte) *CallError {
+	var p problemBody
+	_ = json.Unmarshal(data, &p)
+	msg := firstText(p.Detail, p.Title, clipText(strings.TrimSpace(string(data)), 300), http.StatusText(status))
+	ce := &CallError{Function: function, Status: status, Message: msg, Validation: p.Validation, Suggestions: p.Suggestions}
+	kind := p.Type
+	if i := strings.LastIndex(kind, "#problem-"); i >= 0 {
+		kind = kind[i+len("#problem-"):]
+	}
+	switch {
+	case kind == "unknown-api":
+		ce.Kind = ErrUnknownFunction
+	case kind == "invalid-arguments" || kind == "malformed-json":
+		ce.Kind = ErrInvalidArguments
+	case kind == "rate-limited" || status == http.StatusTooManyRequests:
+		ce.Kind = ErrRateLimited
+	case kind == "no-recording":
+		ce.Kind = ErrNoRecording
+	case kind == "upstream-failed":
+		ce.Kind = ErrUpstream
+	default:
+		ce.Kind = ErrTransport
+	}
+	return ce
+}

@@ -1,0 +1,625 @@
+package agent
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/understudy/understudy/sandbox"
+	"github.com/understudy/understudy/toolset"
+)
+
+// The multi-step solvers (ReAct and DFSDT) drive an Agent through a task:
+// they execute its tool calls through an Executor, feed the results back,
+// and stop at ToolLLM's Finish function, at the call budget, or on a fault.
+// A run always ends in a Trace with a recorded Outcome; faults of the model
+// or of a tool never abort the caller's run.
+
+// FinishName is ToolLLM's function that ends an attempt.
+const FinishName = "Finish"
+
+// Finish return types.
+const (
+	ReturnGiveAnswer = "give_answer"
+	ReturnGiveUp     = "give_up_and_restart"
+)
+
+// DefaultCallBudget is the number of tool calls a solver may make for one
+// query, as in AnyTool's DFSDT setup.
+const DefaultCallBudget = 10
+
+// DefaultMaxTurns bounds the model turns of one query, so a model that never
+// calls a tool or Finish still ends.
+const DefaultMaxTurns = 30
+
+// DefaultMaxObservation bounds the text of one tool result shown to the model.
+const DefaultMaxObservation = 8000
+
+// Outcomes of a solver run.
+const (
+	// OutcomeAnswer: the model gave a final answer (Finish give_answer, or plain text).
+	OutcomeAnswer = "answer"
+	// OutcomeGiveUp: the model gave up and no branch was left to try.
+	OutcomeGiveUp = "give_up"
+	// OutcomeBudget: the call budget ran out before an answer.
+	OutcomeBudget = "budget_exhausted"
+	// OutcomeTurnLimit: the model-turn limit ran out before an answer.
+	OutcomeTurnLimit = "turn_limit"
+	// OutcomeModelError: the model server failed (timeout, 429, 5xx,
+	// malformed or truncated response) after the client's retries.
+	OutcomeModelError = "model_error"
+	// OutcomeCancelled: the caller's context ended the run.
+	OutcomeCancelled = "cancelled"
+	// OutcomeInvalid: the problem could not be run (no query, a bad tool list).
+	OutcomeInvalid = "invalid_problem"
+)
+
+// FinishTool is the Finish function offered to the model beside the task's tools.
+func FinishTool() toolset.OpenAITool {
+	return toolset.OpenAITool{Type: "function", Function: toolset.OpenAIFunction{
+		Name: FinishName,
+		Description: "If you have obtained a result that answers the task, call this function with return_type give_answer " +
+			"and the final answer. If you cannot go on with the task from this state, call it with return_type " +
+			"give_up_and_restart. Always call this function at the end of an attempt: only the final answer is shown " +
+			"to the user, so it must hold all the information asked for.",
+		Parameters: map[string]any{
+			"type": "object",
+			"properties": map[string]any{
+				"return_type": map[string]any{"type": "string", "enum": []any{ReturnGiveAnswer, ReturnGiveUp}},
+				"final_answer": map[string]any{
+					"type":        "string",
+					"description": "The answer for the user; required when return_type is give_answer.",
+				},
+			},
+			"required": []any{"return_type"},
+		},
+	}}
+}
+
+// Problem is one query for a solver.
+type Problem struct {
+	// ID names the query in traces; it seeds the session id when Session is empty.
+	ID    string
+	Query string
+	// System is prepended to the solver's own system prompt when set.
+	System string
+	// Tools are the functions the model may call; Finish is added by the solver.
+	Tools []toolset.OpenAITool
+	// Session is the tool-server session the calls run in; empty derives
+	// one from ID and Query, so reruns of a query share nothing by accident
+	// and the same query always maps to the same session name.
+	Session string
+}
+
+// ProblemError reports a Problem a solver cannot run.
+type ProblemError struct{ Reason string }
+
+func (e *ProblemError) Error() string { return "agent: bad problem: " + e.Reason }
+
+func (p *Problem) check() error {
+	if strings.TrimSpace(p.Query) == "" {
+		return &ProblemError{Reason: "empty query"}
+	}
+	for i, t := range p.Tools {
+		if t.Function.Name == "" {
+			return &ProblemError{Reason: fmt.Sprintf("tools[%d] has no function name", i)}
+		}
+		if t.Function.Name == FinishName {
+			return &ProblemError{Reason: fmt.Sprintf("tools[%d] is named %s, which the solver reserves", i, FinishName)}
+		}
+	}
+	return nil
+}
+
+// SessionFor is the session a problem's calls run in.
+func (p *Problem) SessionFor(solver string) string {
+	if p.Session != "" {
+		return p.Session
+	}
+	h := sha256.Sum256([]byte(solver + "\x00" + p.ID + "\x00" + p.Query))
+	return solver + "-" + hex.EncodeToString(h[:8])
+}
+
+// Solver runs one query to an outcome.
+type Solver interface {
+	// Solve always returns a trace. The error is non-nil only for a bad
+	// Problem or when ctx ended the run (the trace then says cancelled).
+	Solve(ctx context.Context, p Problem) (*Trace, error)
+}
+
+// Trace is the record of one solver run: every model turn, every call with
+// its result, and how the run ended.
+type Trace struct {
+	Solver  string `json:"solver"`
+	ID      string `json:"id,omitempty"`
+	Session string `json:"session"`
+	Outcome string `json:"outcome"`
+	// Answer is the final answer (OutcomeAnswer only).
+	Answer string `json:"answer,omitempty"`
+	// Error describes a model failure, or why the last attempt gave up.
+	Error string `json:"error,omitempty"`
+	// Budget is the call budget; CallsUsed the calls counted against it.
+	Budget     int   `json:"budget"`
+	CallsUsed  int   `json:"calls_used"`
+	ModelTurns int   `json:"model_turns"`
+	Usage      Usage `json:"usage"`
+	// Restarts counts the branches abandoned by give_up_and_restart (DFSDT).
+	Restarts int    `json:"restarts,omitempty"`
+	Steps    []Step `json:"steps"`
+	// Path lists, root first, the indexes in Steps of the branch the run ended on.
+	Path []int `json:"path,omitempty"`
+}
+
+// Step is one model turn and what came of it.
+type Step struct {
+	// Parent is the index of the step whose state this turn continued, -1
+	// for the first turn of a branch from the query itself.
+	Parent int `json:"parent"`
+	Depth  int `json:"depth"`
+	// Diversified is set when the prompt listed earlier attempts from this state (DFSDT).
+	Diversified bool   `json:"diversified,omitempty"`
+	Reply       *Reply `json:"reply,omitempty"`
+	// Error is the model failure of this turn.
+	Error  string       `json:"error,omitempty"`
+	Calls  []CallRecord `json:"calls,omitempty"`
+	Finish *FinishCall  `json:"finish,omitempty"`
+	// Feedback is a note the solver sent back instead of a tool result
+	// (an unreadable reply, an invalid Finish).
+	Feedback string `json:"feedback,omitempty"`
+}
+
+// FinishCall is a call of Finish.
+type FinishCall struct {
+	ReturnType  string `json:"return_type"`
+	FinalAnswer string `json:"final_answer,omitempty"`
+}
+
+// Error kinds of a CallRecord.
+const (
+	ErrUnknownFunction  = "unknown_function"
+	ErrInvalidArguments = "invalid_arguments"
+	ErrAPI              = "api_error" // the API answered with a 4xx/5xx status (including dependency refusals)
+	ErrRateLimited      = "rate_limited"
+	ErrNoRecording      = "no_recording"
+	ErrUpstream         = "upstream"
+	ErrTransport        = "transport" // the tool server could not be reached
+	ErrBudget           = "budget_exhausted"
+	ErrUnreadable       = "unreadable_reply"
+)
+
+// CallRecord is one tool call as the model made it and as it was executed.
+type CallRecord struct {
+	ID           string          `json:"id"`
+	Function     string          `json:"function"`
+	Arguments    json.RawMessage `json:"arguments,omitempty"`
+	RawArguments string          `json:"raw_arguments,omitempty"`
+	// API is the resolved API ("tool.api"), empty for an unknown function.
+	API        string              `json:"api,omitempty"`
+	Status     int                 `json:"status,omitempty"`
+	Response   json.RawMessage     `json:"response,omitempty"`
+	Source     string              `json:"source,omitempty"`
+	Seq        int                 `json:"seq,omitempty"`
+	Violations []sandbox.Violation `json:"violations,omitempty"`
+	// ErrorKind and Error say why the call failed; empty on success.
+	ErrorKind string `json:"error_kind,omitempty"`
+	Error     string `json:"error,omitempty"`
+	// Counted is set when the call used a unit of the budget.
+	Counted bool `json:"counted"`
+	// Observation is the text the model was shown as the result.
+	Observation string `json:"observation"`
+}
+
+// OK tells whether the call reached the API and got a 2xx answer.
+func (c *CallRecord) OK() bool { return c.ErrorKind == "" && c.Status >= 200 && c.Status < 300 }
+
+// Calls returns every call of the run in order, across all branches.
+func (t *Trace) Calls() []CallRecord {
+	var out []CallRecord
+	for _, s := range t.Steps {
+		out = append(out, s.Calls...)
+	}
+	return out
+}
+
+// PathCalls returns the calls of the branch the run ended on, in order.
+func (t *Trace) PathCalls() []CallRecord {
+	var out []CallRecord
+	for _, i := range t.Path {
+		if i >= 0 && i < len(t.Steps) {
+			out = append(out, t.Steps[i].Calls...)
+		}
+	}
+	return out
+}
+
+// Executor runs one tool call by its exported function name in a session.
+// A call the API refused (4xx/5xx) is an Execution with that status; a
+// call that never reached the API is a *CallError; a context error is
+// returned as it is.
+type Executor interface {
+	Execute(ctx context.Context, session, function string, args json.RawMessage) (*Execution, error)
+}
+
+// Execution is a call that reached the API.
+type Execution struct {
+	API        string              `json:"api"` // "tool.api"
+	Status     int                 `json:"status"`
+	Response   json.RawMessage     `json:"response"`
+	Source     string              `json:"source,omitempty"`
+	Seq        int                 `json:"seq,omitempty"`
+	Violations []sandbox.Violation `json:"violations,omitempty"`
+}
+
+// CallError is a call that did not reach the API: an unknown function,
+// invalid arguments, a rate limit, a replay miss, a failed upstream or an
+// unreachable tool server.
+type CallError struct {
+	Kind     string
+	Function string
+	Message  string
+	// Status is the HTTP status the tool server answered, 0 in-process.
+	Status      int
+	Validation  []toolset.Violation
+	Suggestions []string
+	Err         error
+}
+
+func (e *CallError) Error() string {
+	return fmt.Sprintf("agent: call %s: %s: %s", e.Function, e.Kind, e.Message)
+}
+
+func (e *CallError) Unwrap() error { return e.Err }
+
+// limits holds the budget settings shared by the solvers.
+type limits struct {
+	budget, maxTurns, maxObs int
+}
+
+func newLimits(budget, maxTurns, maxObs int) limits {
+	if budget <= 0 {
+		budget = DefaultCallBudget
+	}
+	if maxTurns <= 0 {
+		maxTurns = DefaultMaxTurns
+	}
+	if maxObs <= 0 {
+		maxObs = DefaultMaxObservation
+	}
+	return limits{budget, maxTurns, maxObs}
+}
+
+// run is the state of one solver run, shared by ReAct and DFSDT.
+type run struct {
+	agent Agent
+	exec  Executor
+	lim   limits
+	tools []toolset.OpenAITool
+	trace *Trace
+}
+
+func newRun(name string, a Agent, x Executor, lim limits, p Problem) *run {
+	tools := append(append([]toolset.OpenAITool(nil), p.Tools...), FinishTool())
+	return &run{agent: a, exec: x, lim: lim, tools: tools, trace: &Trace{
+		Solver: name, ID: p.ID, Session: p.SessionFor(name), Budget: lim.budget, Steps: []Step{},
+	}}
+}
+
+// turnResult is what a model turn led to.
+type turnResult int
+
+const (
+	turnContinue turnResult = iota // the state grew; ask the model again
+	turnAnswer                     // a final answer
+	turnGiveUp                     // Finish give_up_and_restart
+	turnStop                       // budget, turn limit, model error or cancellation: the run is over
+)
+
+// turn asks the model once from msgs, executes what it asks for, and
+// returns the step's index, the grown conversation and what happened.
+func (r *run) turn(ctx context.Context, msgs []Message, parent, depth int, diversified bool) (int, []Message, turnResult, error) {
+	if r.trace.ModelTurns >= r.lim.maxTurns {
+		r.end(OutcomeTurnLimit, fmt.Sprintf("no answer after %d model turns", r.lim.maxTurns))
+		return -1, msgs, turnStop, nil
+	}
+	r.trace.ModelTurns++
+	idx := len(r.trace.Steps)
+	r.trace.Steps = append(r.trace.Steps, Step{Parent: parent, Depth: depth, Diversified: diversified})
+	step := &r.trace.Steps[idx]
+
+	reply, err := r.agent.Respond(ctx, msgs, r.tools)
+	if err != nil {
+		step.Error = err.Error()
+		if ctx.Err() != nil {
+			r.end(OutcomeCancelled, ctx.Err().Error())
+			return idx, msgs, turnStop, ctx.Err()
+		}
+		r.end(OutcomeModelError, err.Error())
+		return idx, msgs, turnStop, nil
+	}
+	r.addUsage(reply.Usage)
+	step.Reply = &reply
+
+	var finish *ToolCall
+	var calls []ToolCall
+	for i := range reply.ToolCalls {
+		if reply.ToolCalls[i].Name == FinishName && finish == nil {
+			finish = &reply.ToolCalls[i]
+			continue
+		}
+		calls = append(calls, reply.ToolCalls[i])
+	}
+
+	// A reply with nothing to act on: plain text is the answer; anything
+	// else is fed back and costs a call, so an unreadable model still ends.
+	if len(reply.ToolCalls) == 0 {
+		if reply.ParseError == "" && strings.TrimSpace(reply.Content) != "" {
+			r.trace.Answer = strings.TrimSpace(reply.Content)
+			r.end(OutcomeAnswer, "")
+			return idx, msgs, turnAnswer, nil
+		}
+		reason := reply.ParseError
+		if reason == "" {
+			reason = "the reply is empty"
+		}
+		step.Feedback = fmt.Sprintf("Your last reply could not be used: %s. Call one of the functions, or call %s to answer or give up.", reason, FinishName)
+		if !r.spend() {
+			return idx, msgs, turnStop, nil
+		}
+		out := append(cloneMessages(msgs),
+			Message{Role: RoleAssistant, Content: reply.Content},
+			Message{Role: RoleUser, Content: step.Feedback})
+		return idx, out, turnContinue, nil
+	}
+
+	out := append(cloneMessages(msgs), Message{Role: RoleAssistant, Content: reply.Content, ToolCalls: reply.ToolCalls})
+	for _, tc := range calls {
+		rec, err := r.call(ctx, tc)
+		if err != nil {
+			step.Calls = append(step.Calls, rec)
+			r.end(OutcomeCancelled, err.Error())
+			return idx, out, turnStop, err
+		}
+		step.Calls = append(step.Calls, rec)
+		out = append(out, Message{Role: RoleTool, ToolCallID: tc.ID, Name: tc.Name, Content: rec.Observation})
+	}
+
+	if r.trace.Outcome == OutcomeBudget {
+		return idx, out, turnStop, nil
+	}
+	if finish != nil {
+		fc, problem := parseFinish(*finish)
+		if problem != "" {
+			step.Feedback = problem
+			out = append(out, Message{Role: RoleTool, ToolCallID: finish.ID, Name: FinishName, Content: observationText(problem, nil)})
+			if !r.spend() {
+				return idx, out, turnStop, nil
+			}
+			return idx, out, turnContinue, nil
+		}
+		step.Finish = &fc
+		if fc.ReturnType == ReturnGiveAnswer {
+			r.trace.Answer = fc.FinalAnswer
+			r.end(OutcomeAnswer, "")
+			return idx, out, turnAnswer, nil
+		}
+		return idx, out, turnGiveUp, nil
+	}
+	return idx, out, turnContinue, nil
+}
+
+// call executes one tool call, counting it against the budget.
+func (r *run) call(ctx context.Context, tc ToolCall) (CallRecord, error) {
+	rec := CallRecord{ID: tc.ID, Function: tc.Name, Arguments: tc.Arguments, RawArguments: tc.RawArguments}
+	if !r.spend() {
+		rec.ErrorKind, rec.Error = ErrBudget, fmt.Sprintf("not executed: the budget of %d calls is used up", r.lim.budget)
+		rec.Observation = observationText(rec.Error, nil)
+		return rec, nil
+	}
+	rec.Counted = true
+	switch {
+	case tc.Name == "":
+		rec.ErrorKind, rec.Error = ErrUnknownFunction, "the call names no function"
+	case tc.ArgumentsError != "":
+		rec.ErrorKind, rec.Error = ErrInvalidArguments, tc.ArgumentsError
+	}
+	if rec.ErrorKind != "" {
+		rec.Observation = observationText(rec.Error, nil)
+		return rec, nil
+	}
+	args := tc.Arguments
+	if len(args) == 0 {
+		args = json.RawMessage("{}")
+	}
+	ex, err := r.exec.Execute(ctx, r.trace.Session, tc.Name, args)
+	if err != nil {
+		if ctx.Err() != nil {
+			rec.ErrorKind, rec.Error = ErrTransport, ctx.Err().Error()
+			rec.Observation = observationText(rec.Error, nil)
+			return rec, ctx.Err()
+		}
+		var ce *CallError
+		if errors.As(err, &ce) {
+			rec.ErrorKind, rec.Error = ce.Kind, ce.Message
+		} else {
+			rec.ErrorKind, rec.Error = ErrTransport, err.Error()
+		}
+		rec.Observation = observationText(rec.Error, nil)
+		return rec, nil
+	}
+	rec.API, rec.Status, rec.Response, rec.Source, rec.Seq, rec.Violations = ex.API, ex.Status, ex.Response, ex.Source, ex.Seq, ex.Violations
+	if ex.Status < 200 || ex.Status > 299 {
+		rec.ErrorKind = ErrAPI
+		rec.Error = fmt.Sprintf("the API answered %d", ex.Status)
+		for _, v := range ex.Violations {
+			if v.Enforced {
+				rec.Error += ": " + v.Message
+				break
+			}
+		}
+	}
+	rec.Observation = fitObservation(rec.Error, ex.Response, r.lim.maxObs)
+	return rec, nil
+}
+
+// fitObservation renders a tool result within max bytes. A response too
+// long is shortened as JSON, so the model still reads valid JSON: lists are
+// cut to their first items and long strings to their start, with a note
+// saying so; only when that is not enough is the text cut.
+func fitObservation(errText string, response json.RawMessage, max int) string {
+	full := observationText(errText, response)
+	if len(full) <= max {
+		return full
+	}
+	dec := json.NewDecoder(bytes.NewReader(response))
+	dec.UseNumber()
+	var doc any
+	if dec.Decode(&doc) == nil {
+		for _, keep := range []int{10, 5, 3, 2, 1} {
+			short, _ := json.Marshal(shrinkJSON(doc, keep, 300))
+			note := fmt.Sprintf("the response was shortened to fit: lists cut to their first %d items, long texts cut", keep)
+			if s := observationNote(errText, short, note); len(s) <= max {
+				return s
+			}
+		}
+	}
+	return clipObservation(full, max)
+}
+
+// shrinkJSON copies a decoded document with arrays cut to keep items and
+// strings to maxStr bytes.
+func shrinkJSON(v any, keep, maxStr int) any {
+	switch x := v.(type) {
+	case map[string]any:
+		out := make(map[string]any, len(x))
+		for k, e := range x {
+			out[k] = shrinkJSON(e, keep, maxStr)
+		}
+		return out
+	case []any:
+		n := min(len(x), keep)
+		out := make([]any, n)
+		for i := 0; i < n; i++ {
+			out[i] = shrinkJSON(x[i], keep, maxStr)
+		}
+		return out
+	case string:
+		return clipText(x, maxStr)
+	}
+	return v
+}
+
+// spend takes one call from the budget; when none is left it ends the run
+// with OutcomeBudget and returns false.
+func (r *run) spend() bool {
+	if r.trace.CallsUsed >= r.lim.budget {
+		r.end(OutcomeBudget, fmt.Sprintf("the budget of %d calls is used up", r.lim.budget))
+		return false
+	}
+	r.trace.CallsUsed++
+	return true
+}
+
+func (r *run) addUsage(u Usage) {
+	r.trace.Usage.PromptTokens += u.PromptTokens
+	r.trace.Usage.CompletionTokens += u.CompletionTokens
+	r.trace.Usage.TotalTokens += u.TotalTokens
+}
+
+// end records the outcome; the first outcome recorded wins.
+func (r *run) end(outcome, why string) {
+	if r.trace.Outcome != "" {
+		return
+	}
+	r.trace.Outcome = outcome
+	if why != "" {
+		r.trace.Error = why
+	}
+}
+
+func invalidTrace(solver string, p Problem, err error) *Trace {
+	return &Trace{Solver: solver, ID: p.ID, Outcome: OutcomeInvalid, Error: err.Error(), Steps: []Step{}}
+}
+
+// pathTo lists the step indexes from the root to step i.
+func (r *run) pathTo(i int) []int {
+	var path []int
+	for i >= 0 && i < len(r.trace.Steps) {
+		path = append([]int{i}, path...)
+		i = r.trace.Steps[i].Parent
+	}
+	return path
+}
+
+// parseFinish reads Finish's arguments; problem says what is wrong with them.
+func parseFinish(tc ToolCall) (FinishCall, string) {
+	if tc.ArgumentsError != "" {
+		return FinishCall{}, "Finish: " + tc.ArgumentsError
+	}
+	var fc FinishCall
+	if err := json.Unmarshal(tc.Arguments, &fc); err != nil {
+		return FinishCall{}, "Finish: arguments must be {\"return_type\": ..., \"final_answer\": ...}: " + err.Error()
+	}
+	fc.FinalAnswer = strings.TrimSpace(fc.FinalAnswer)
+	switch fc.ReturnType {
+	case ReturnGiveAnswer:
+		if fc.FinalAnswer == "" {
+			return FinishCall{}, "Finish: return_type give_answer needs a non-empty final_answer"
+		}
+	case ReturnGiveUp:
+	default:
+		return FinishCall{}, fmt.Sprintf("Finish: return_type %q is neither %s nor %s", fc.ReturnType, ReturnGiveAnswer, ReturnGiveUp)
+	}
+	return fc, ""
+}
+
+// observationText is a tool result as ToolBench shows it:
+// {"error": "...", "response": ...}.
+func observationText(errText string, response json.RawMessage) string {
+	return observationNote(errText, response, "")
+}
+
+// observationNote is observationText with a "note" field when note is set.
+func observationNote(errText string, response json.RawMessage, note string) string {
+	var buf bytes.Buffer
+	buf.WriteString(`{"error":`)
+	writeJSONString(&buf, errText)
+	buf.WriteString(`,"response":`)
+	var compact bytes.Buffer
+	if len(bytes.TrimSpace(response)) == 0 {
+		buf.WriteString(`""`)
+	} else if json.Compact(&compact, response) == nil {
+		buf.Write(compact.Bytes())
+	} else {
+		writeJSONString(&buf, string(response))
+	}
+	if note != "" {
+		buf.WriteString(`,"note":`)
+		writeJSONString(&buf, note)
+	}
+	buf.WriteString("}")
+	return buf.String()
+}
+
+func writeJSONString(buf *bytes.Buffer, s string) {
+	enc := json.NewEncoder(buf)
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(s)
+	buf.Truncate(buf.Len() - 1) // the encoder's newline
+}
+
+// clipObservation cuts an observation to n bytes, saying so.
+func clipObservation(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return clipText(s, n) + fmt.Sprintf(" [cut: %d of %d bytes shown]", n, len(s))
+}
+
+func cloneMessages(m []Message) []Message {
+	return append(make([]Message, 0, len(m)+4), m...)
+}

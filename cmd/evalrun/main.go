@@ -1,0 +1,189 @@
+// Command evalrun evaluates an agent on the eight tool-use tasks of seed 004 and prints the Table-5-style report.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"github.com/understudy/understudy/agent"
+	_ "github.com/understudy/understudy/agent/builtin" // the replay agent
+	"github.com/understudy/understudy/evaltasks"
+	"github.com/understudy/understudy/internal/assemble"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr, isTerminal(os.Stderr))
+	stop()
+	os.Exit(code)
+}
+
+func isTerminal(f *os.File) bool {
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}
+
+// Exit codes.
+const (
+	exitOK          = 0
+	exitFailed      = 1
+	exitUsage       = 2
+	exitInterrupted = 130
+)
+
+func run(ctx context.Context, args []string, stdout, stderr io.Writer, tty bool) int {
+	fs := flag.NewFlagSet("evalrun", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	var (
+		tasks       = fs.String("tasks", "all", "tasks to run: all, or a list such as 1,2,7 or 1-4,8")
+		agentName   = fs.String("agent", evaltasks.DefaultAgent(), "agent under test: baseline, oracle, openai, or another registered agent")
+		baseURL     = fs.String("base-url", "", "OpenAI-compatible API root for -agent openai, e.g. http://127.0.0.1:8000/v1")
+		model       = fs.String("model", "", "model name for -agent openai")
+		apiKeyEnv   = fs.String("api-key-env", "", "NAME of the environment variable holding the API key (empty: none)")
+		protocol    = fs.String("protocol", "native", "how tools reach the model: native (tool calls) or text (ReAct-style prompt)")
+		temperature = fs.Float64("temperature", 0, "sampling temperature")
+		maxTokens   = fs.Int("max-tokens", 0, "completion token limit (0: server default)")
+		timeout     = fs.Duration("timeout", agent.DefaultTimeout, "timeout of one model request")
+		retries     = fs.Int("retries", agent.DefaultMaxRetries, "retries of a failed model request")
+		dataDir     = fs.String("data", "", "instruction dataset directory of *.jsonl (default: the embedded dataset)")
+		sample      = fs.Int("sample", 0, "at most this many instances per task (0: all)")
+		seed        = fs.Uint64("seed", 0, "seed choosing the -sample instances")
+		concurrency = fs.Int("concurrency", 1, "instances evaluated at once")
+		budget      = fs.Int("budget", evaltasks.DefaultCallBudget, "call budget of a Task-7 instance")
+		outDir      = fs.String("out", "", "run directory (default: runs/<agent>-NNN, a new one each run)")
+		resume      = fs.Bool("resume", false, "continue the run in -out (default: the latest runs/<agent>-NNN)")
+		overwrite   = fs.Bool("overwrite", false, "start the run in -out again, discarding its results")
+		judgeURL    = fs.String("judge-url", "", "OpenAI-compatible API root of an LLM judge for tasks 3, 5, 6, 8 (default: rule scorers)")
+		judgeModel  = fs.String("judge-model", "", "judge model name")
+		judgeKeyEnv = fs.String("judge-api-key-env", "", "NAME of the environment variable holding the judge's API key")
+		judgeVotes  = fs.Int("judge-votes", evaltasks.MinJudgeVotes, "judge votes per instance (at least 3, majority)")
+		format      = fs.String("format", "table", "what to print: table or json (the report)")
+		quiet       = fs.Bool("quiet", false, "no progress reports")
+		validate    = fs.Bool("validate", false, "validate the instruction dataset (execute every gold annotation in the sandbox), print its counts and exit")
+	)
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return exitOK
+		}
+		return exitUsage
+	}
+	usage := func(format string, a ...any) int {
+		fmt.Fprintf(stderr, "evalrun: "+format+"\n", a...)
+		return exitUsage
+	}
+	if fs.NArg() > 0 {
+		return usage("unexpected arguments %q", fs.Args())
+	}
+	if *format != "table" && *format != "json" {
+		return usage("-format %q: want table or json", *format)
+	}
+	if *validate {
+		return validateDataset(ctx, *dataDir, stdout, stderr)
+	}
+	taskList, err := evaltasks.ParseTasks(*tasks)
+	if err != nil {
+		return usage("%v", err)
+	}
+	// The offline sandbox: the engine the calls run in, and the catalog
+	// and dependency graph agents may read.
+	st, err := assemble.Build(assemble.Config{})
+	if err != nil {
+		fmt.Fprintf(stderr, "evalrun: sandbox: %v\n", err)
+		return exitFailed
+	}
+	defer st.Close()
+	opts := evaltasks.AgentOptions{BaseURL: *baseURL, Model: *model, APIKeyEnv: *apiKeyEnv, Protocol: *protocol, Temperature: *temperature,
+		MaxTokens: *maxTokens, Timeout: *timeout, MaxRetries: *retries, Concurrency: *concurrency, Catalog: st.Catalog, Graph: st.Graph}
+	a, err := evaltasks.NewAgent(*agentName, opts)
+	if err != nil {
+		return usage("%v", err)
+	}
+	cfg := evaltasks.Config{Tasks: taskList, Agent: a, AgentName: *agentName, Model: *model, Sample: *sample, Seed: *seed,
+		Concurrency: *concurrency, Budget: *budget, Resume: *resume, Overwrite: *overwrite, TTY: tty, Stack: st}
+	if *dataDir != "" {
+		cfg.Data, cfg.DataDir = os.DirFS(*dataDir), "."
+	}
+	if *judgeURL != "" || *judgeModel != "" {
+		j, err := evaltasks.NewOpenAIJudge(evaltasks.AgentOptions{BaseURL: *judgeURL, Model: *judgeModel, APIKeyEnv: *judgeKeyEnv,
+			Timeout: *timeout, MaxRetries: *retries, Concurrency: *concurrency}, *judgeVotes)
+		if err != nil {
+			return usage("%v", err)
+		}
+		cfg.Judge = j
+	}
+	cfg.OutDir = *outDir
+	if cfg.OutDir == "" {
+		if *resume {
+			if cfg.OutDir = evaltasks.LatestRunDir("runs", *agentName); cfg.OutDir == "" {
+				return usage("-resume: no earlier run of %s under runs/; name it with -out", *agentName)
+			}
+		} else {
+			cfg.OutDir = evaltasks.NextRunDir("runs", *agentName)
+		}
+	}
+	if !*quiet {
+		cfg.Progress = stderr
+	}
+
+	start := time.Now()
+	rep, err := evaltasks.Run(ctx, cfg)
+	var interrupted *evaltasks.InterruptedError
+	if rep != nil {
+		if perr := printReport(stdout, rep, *format); perr != nil {
+			fmt.Fprintf(stderr, "evalrun: %v\n", perr)
+			return exitFailed
+		}
+	}
+	switch {
+	case errors.As(err, &interrupted):
+		fmt.Fprintf(stderr, "evalrun: %v; saved in %s, continue with -resume -out %s\n", err, cfg.OutDir, cfg.OutDir)
+		return exitInterrupted
+	case err != nil:
+		fmt.Fprintf(stderr, "evalrun: %v\n", err)
+		return exitFailed
+	}
+	if !*quiet {
+		fmt.Fprintf(stderr, "evalrun: results in %s (%s)\n", cfg.OutDir, time.Since(start).Round(time.Millisecond))
+	}
+	return exitOK
+}
+
+func printReport(w io.Writer, rep *evaltasks.Report, format string) error {
+	if format == "json" {
+		b, err := rep.JSON()
+		if err != nil {
+			return err
+		}
+		_, err = w.Write(b)
+		return err
+	}
+	return rep.WriteTable(w)
+}
+
+// validateDataset runs the dataset validator: the shipped dataset is held to
+// the paper's counts and full coverage, a -data directory only to correctness.
+func validateDataset(ctx context.Context, dataDir string, stdout, stderr io.Writer) int {
+	opts := evaltasks.ShippedOptions()
+	if dataDir != "" {
+		opts = evaltasks.ValidateOptions{FS: os.DirFS(dataDir), Dir: "."}
+	}
+	rep, err := evaltasks.Validate(ctx, opts)
+	if rep != nil {
+		if werr := rep.WriteSummary(stdout); werr != nil {
+			fmt.Fprintf(stderr, "evalrun: %v\n", werr)
+			return exitFailed
+		}
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "evalrun: %v\n", err)
+		return exitFailed
+	}
+	return exitOK
+}

@@ -1,0 +1,300 @@
+// Command toolserver serves the tool catalog to agents over HTTP (native, StableToolBench, RapidAPI wire) and MCP; -list describes the catalog and exits.
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/understudy/understudy/cache"
+	"github.com/understudy/understudy/deps"
+	"github.com/understudy/understudy/internal/assemble"
+	"github.com/understudy/understudy/internal/clock"
+	"github.com/understudy/understudy/internal/server"
+	"github.com/understudy/understudy/mocks"
+	"github.com/understudy/understudy/sandbox"
+	"github.com/understudy/understudy/toolset"
+)
+
+const version = "0.1.0"
+
+// pathList is a repeatable -catalog flag.
+type pathList []string
+
+func (p *pathList) String() string     { return strings.Join(*p, ",") }
+func (p *pathList) Set(v string) error { *p = append(*p, v); return nil }
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+type flags struct {
+	catalogs       pathList
+	list, asJSON   bool
+	noBuiltin      bool
+	addr           string
+	mode           string
+	cacheDir       string
+	now            string
+	limits         string
+	failures       string
+	depsPolicy     string
+	printDeps      string
+	stdio          bool
+	upstream       string
+	keyEnv         string
+	timeout        time.Duration
+	importSTB      string
+	maxBody        int64
+	noInfer        bool
+	ready          func(addr string) // tests learn the bound address
+	stdin          io.Reader
+	ctx            context.Context
+	shutdownWithin time.Duration
+}
+
+func run(args []string, stdout, stderr io.Writer) int {
+	return runWith(args, stdout, stderr, flags{})
+}
+
+func runWith(args []string, stdout, stderr io.Writer, f flags) int {
+	fs := flag.NewFlagSet("toolserver", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.BoolVar(&f.list, "list", false, "print a summary of the catalog and exit")
+	fs.BoolVar(&f.asJSON, "json", false, "with -list, print the catalog document (as served at GET /v1/catalog) instead")
+	fs.BoolVar(&f.noBuiltin, "no-builtin", false, "leave out the built-in tools; only -catalog paths are loaded")
+	fs.Var(&f.catalogs, "catalog", "a ToolBench folder (<Category>/<tool>.json), a ToolBench tool file or an OpenAPI 3 document to add; repeatable")
+	fs.StringVar(&f.addr, "addr", "127.0.0.1:8080", "address to serve HTTP on")
+	fs.StringVar(&f.mode, "mode", "fake", "where answers come from: fake (stand-ins), replay (recordings only), record (real API on a miss, then stored), live (real API every time)")
+	fs.StringVar(&f.cacheDir, "cache", "", "response store directory for recordings (replay/record/live); empty keeps them in memory")
+	fs.StringVar(&f.now, "now", "", `sandbox clock: RFC 3339 time or YYYY-MM-DD, or "real" (default: frozen at 2025-06-02T09:00:00Z)`)
+	fs.StringVar(&f.limits, "limit", "", `rate limits and daily quotas, e.g. "*=20/s;skyscanner80=2/s,burst=4,500/day"`)
+	fs.StringVar(&f.failures, "failures", "", `opt-in failure modes of the stand-ins, e.g. "latency=50ms,error_rate=0.05,seed=7;skyscanner80:rate_limit_rate=0.1"`)
+	fs.StringVar(&f.depsPolicy, "deps-policy", "", "dependency checks: enforce, warn or off (default: enforce for built-in tools, warn for imported ones)")
+	fs.BoolVar(&f.noInfer, "no-infer", false, "do not infer dependencies of imported tools from their documentation")
+	fs.StringVar(&f.printDeps, "deps", "", "print the dependency graph (json or dot) and exit")
+	fs.BoolVar(&f.stdio, "stdio", false, "serve MCP over standard input and output instead of HTTP")
+	fs.StringVar(&f.upstream, "upstream", "rapidapi", `real API for record/live modes: "rapidapi" (https://<host><path>) or the URL of a ToolBench-compatible server`)
+	fs.StringVar(&f.keyEnv, "key-env", "RAPIDAPI_KEY", "name of the environment variable holding the RapidAPI or ToolBench key")
+	fs.DurationVar(&f.timeout, "upstream-timeout", 15*time.Second, "timeout of one upstream attempt")
+	fs.StringVar(&f.importSTB, "import-stabletoolbench", "", "import a StableToolBench tool_response_cache folder into -cache and exit")
+	fs.Int64Var(&f.maxBody, "max-body", server.DefaultMaxBody, "largest request body accepted, in bytes")
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "toolserver: unexpected argument %q\n", fs.Arg(0))
+		return 2
+	}
+	fail := func(err error) int {
+		fmt.Fprintf(stderr, "toolserver: %v\n", err)
+		return 1
+	}
+	cat, err := toolset.Load(f.catalogs, !f.noBuiltin)
+	if err != nil {
+		return fail(err)
+	}
+	if f.list {
+		return list(cat, f.asJSON, stdout, stderr)
+	}
+	if f.importSTB != "" {
+		return importSTB(cat, f, stdout, stderr)
+	}
+
+	cfg, err := config(cat, f)
+	if err != nil {
+		fmt.Fprintf(stderr, "toolserver: %v\n", err)
+		return 2
+	}
+	st, err := assemble.Build(cfg)
+	if err != nil {
+		return fail(err)
+	}
+	defer st.Close()
+
+	switch f.printDeps {
+	case "":
+	case "json":
+		if err := st.Graph.WriteJSON(stdout); err != nil {
+			return fail(err)
+		}
+		return 0
+	case "dot":
+		if err := st.Graph.WriteDOT(stdout); err != nil {
+			return fail(err)
+		}
+		return 0
+	default:
+		fmt.Fprintf(stderr, "toolserver: -deps takes json or dot, not %q\n", f.printDeps)
+		return 2
+	}
+
+	ctx := f.ctx
+	if ctx == nil {
+		var stop context.CancelFunc
+		ctx, stop = signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+		defer stop()
+	}
+	mcpSrv := server.MCPServer(st.Engine, version)
+	if f.stdio {
+		var t mcp.Transport = &mcp.StdioTransport{}
+		if f.stdin != nil {
+			t = &mcp.IOTransport{Reader: io.NopCloser(f.stdin), Writer: nopWriteCloser{stdout}}
+		}
+		if err := mcpSrv.Run(ctx, t); err != nil && !errors.Is(err, context.Canceled) && !errors.Is(err, io.EOF) {
+			return fail(err)
+		}
+		return 0
+	}
+	h, err := server.New(st.Engine, server.Options{Deps: st.Graph, MCP: server.MCPHandler(mcpSrv), MaxBody: f.maxBody, Logger: cfg.Logger})
+	if err != nil {
+		return fail(err)
+	}
+	return serve(ctx, h, f, stderr)
+}
+
+type nopWriteCloser struct{ io.Writer }
+
+func (nopWriteCloser) Close() error { return nil }
+
+// config turns flags into the stack's configuration.
+func config(cat *toolset.Catalog, f flags) (assemble.Config, error) {
+	cfg := assemble.Config{Catalog: cat, CacheDir: f.cacheDir, NoInference: f.noInfer,
+		Logger: slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))}
+	var err error
+	if cfg.Mode, err = sandbox.ParseMode(f.mode); err != nil {
+		return cfg, err
+	}
+	if cfg.Clock, err = clock.Parse(f.now); err != nil {
+		return cfg, fmt.Errorf("-now: %w", err)
+	}
+	if f.limits != "" {
+		if cfg.Limits, err = sandbox.ParseLimits(f.limits); err != nil {
+			return cfg, fmt.Errorf("-limit: %w", err)
+		}
+	}
+	if f.failures != "" {
+		if cfg.Failures, err = mocks.ParseFailurePolicy(f.failures); err != nil {
+			return cfg, fmt.Errorf("-failures: %w", err)
+		}
+	}
+	if f.depsPolicy != "" {
+		if cfg.DepsPolicy, err = deps.ParsePolicy(f.depsPolicy); err != nil {
+			return cfg, fmt.Errorf("-deps-policy: %w", err)
+		}
+	}
+	if cfg.Mode == sandbox.ModeRecord || cfg.Mode == sandbox.ModeLive {
+		key := os.Getenv(f.keyEnv)
+		if key == "" {
+			return cfg, fmt.Errorf("-mode %s calls the real API: set the key in the environment variable %s (or name another with -key-env)", cfg.Mode, f.keyEnv)
+		}
+		opts := sandbox.RemoteOptions{Key: key, Timeout: f.timeout}
+		if f.upstream == "rapidapi" {
+			cfg.Upstream = sandbox.NewRapidAPI("", opts)
+		} else {
+			cfg.Upstream = sandbox.NewToolBenchServer(f.upstream, opts)
+		}
+	}
+	return cfg, nil
+}
+
+// serve runs the HTTP server until ctx ends, then drains it.
+func serve(ctx context.Context, h http.Handler, f flags, stderr io.Writer) int {
+	ln, err := net.Listen("tcp", f.addr)
+	if err != nil {
+		fmt.Fprintf(stderr, "toolserver: %v\n", err)
+		return 1
+	}
+	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 2 * time.Minute}
+	fmt.Fprintf(stderr, "toolserver: serving %s mode on http://%s (native /v1/call, /virtual, /rapidapi, RapidAPI wire, MCP at /mcp)\n", f.mode, ln.Addr())
+	if f.ready != nil {
+		f.ready(ln.Addr().String())
+	}
+	errc := make(chan error, 1)
+	go func() { errc <- srv.Serve(ln) }()
+	select {
+	case err := <-errc:
+		fmt.Fprintf(stderr, "toolserver: %v\n", err)
+		return 1
+	case <-ctx.Done():
+	}
+	within := f.shutdownWithin
+	if within == 0 {
+		within = 10 * time.Second
+	}
+	sctx, cancel := context.WithTimeout(context.Background(), within)
+	defer cancel()
+	if err := srv.Shutdown(sctx); err != nil {
+		fmt.Fprintf(stderr, "toolserver: shutdown: %v\n", err)
+		return 1
+	}
+	return 0
+}
+
+func list(cat *toolset.Catalog, asJSON bool, stdout, stderr io.Writer) int {
+	if asJSON {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		enc.SetEscapeHTML(false)
+		if err := enc.Encode(toolset.CatalogDocument(cat)); err != nil {
+			fmt.Fprintf(stderr, "toolserver: %v\n", err)
+			return 1
+		}
+		return 0
+	}
+	if err := toolset.WriteSummary(stdout, cat); err != nil {
+		fmt.Fprintf(stderr, "toolserver: %v\n", err)
+		return 1
+	}
+	return 0
+}
+
+// importSTB imports a StableToolBench cache into -cache, keying entries
+// the way the engine looks them up (validated arguments, defaults applied).
+func importSTB(cat *toolset.Catalog, f flags, stdout, stderr io.Writer) int {
+	if f.cacheDir == "" {
+		fmt.Fprintln(stderr, "toolserver: -import-stabletoolbench needs -cache DIR to import into")
+		return 2
+	}
+	store, err := cache.Open(f.cacheDir, cache.Options{})
+	if err != nil {
+		fmt.Fprintf(stderr, "toolserver: %v\n", err)
+		return 1
+	}
+	defer store.Close()
+	rep, err := cache.ImportStableToolBenchWith(f.importSTB, cache.ImportOptions{
+		Resolve: func(category, toolDir, apiFile string) (string, string, bool) {
+			tool := strings.TrimSuffix(toolDir, "_for_"+category)
+			api := strings.TrimSuffix(apiFile, ".json")
+			a := cat.API(tool, api)
+			if a == nil {
+				return "", "", false
+			}
+			return a.Tool.StandardizedName, a.Name, true
+		},
+		Normalize: func(tool, api string, args map[string]any) (map[string]any, error) {
+			return cat.API(tool, api).Validate(args)
+		},
+	}, store)
+	enc := json.NewEncoder(stdout)
+	enc.SetIndent("", "  ")
+	_ = enc.Encode(rep)
+	if err != nil {
+		fmt.Fprintf(stderr, "toolserver: %v\n", err)
+		return 1
+	}
+	return 0
+}

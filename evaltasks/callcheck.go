@@ -1,0 +1,347 @@
+package evaltasks
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"math"
+	"regexp"
+	"sort"
+	"strings"
+
+	"github.com/understudy/understudy/agent"
+	"github.com/understudy/understudy/toolset"
+)
+
+// Outcomes of checking a call (Task 4, and the call made in Tasks 1-3).
+const (
+	OutcomeCorrect       = "correct"
+	OutcomeNoCall        = "no_call"
+	OutcomeParseError    = "parse_error"
+	OutcomeWrongName     = "wrong_name"
+	OutcomeMissingArg    = "missing_argument"
+	OutcomeUnexpectedArg = "unexpected_argument"
+	OutcomeWrongType     = "wrong_type"
+	OutcomeWrongValue    = "wrong_value"
+)
+
+// CallCheck is the verdict on one call against a gold call.
+type CallCheck struct {
+	Outcome string `json:"outcome"`
+	// Param is the argument at fault, when one is.
+	Param  string `json:"param,omitempty"`
+	Detail string `json:"detail,omitempty"`
+}
+
+// decodeArguments reads a call's arguments as a JSON object, keeping
+// numbers as written (json.Number) so that 5 and 5.0 can be told apart.
+func decodeArguments(tc agent.ToolCall) (map[string]any, error) {
+	if tc.ArgumentsError != "" {
+		return nil, fmt.Errorf("arguments are not a JSON object: %s", tc.ArgumentsError)
+	}
+	raw := bytes.TrimSpace(tc.Arguments)
+	if len(raw) == 0 || string(raw) == "null" {
+		return map[string]any{}, nil
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	var args map[string]any
+	if err := dec.Decode(&args); err != nil {
+		return nil, fmt.Errorf("arguments are not a JSON object: %w", err)
+	}
+	if dec.More() {
+		return nil, fmt.Errorf("arguments hold more than one JSON value")
+	}
+	if args == nil {
+		args = map[string]any{}
+	}
+	return args, nil
+}
+
+// CheckCall checks a call against a gold call, BFCL-style: the right
+// function, every required argument present, no unexpected argument, each
+// value of the documented type, and each value among the acceptable ones
+// after normalisation (strings compared without case, spaces and
+// punctuation; numbers by value). An optional argument given at its
+// documented default counts as omitted. A null value counts as omitted.
+func CheckCall(cat *toolset.Catalog, gold *GoldCall, tc agent.ToolCall) CallCheck {
+	want := ResolveAPI(cat, gold.API)
+	got := cat.APIByExportName(tc.Name)
+	if want == nil {
+		return CallCheck{Outcome: OutcomeWrongName, Detail: fmt.Sprintf("gold API %q is not in the catalog", gold.API)}
+	}
+	if got != want {
+		return CallCheck{Outcome: OutcomeWrongName, Detail: fmt.Sprintf("called %q, want %q", tc.Name, toolset.ExportName(want, toolset.NameDotted))}
+	}
+	args, err := decodeArguments(tc)
+	if err != nil {
+		return CallCheck{Outcome: OutcomeParseError, Detail: err.Error()}
+	}
+	for name, v := range args {
+		if v == nil {
+			delete(args, name)
+		}
+	}
+	// Unexpected arguments: unknown to the API, or outside the gold call
+	// and not at their default.
+	for _, name := range sortedKeys(args) {
+		p := want.Param(name)
+		if p == nil {
+			return CallCheck{Outcome: OutcomeUnexpectedArg, Param: name, Detail: "the API has no such parameter"}
+		}
+		if _, ok := gold.Arguments[name]; ok {
+			continue
+		}
+		if atDefault(p, args[name]) {
+			delete(args, name)
+			continue
+		}
+		return CallCheck{Outcome: OutcomeUnexpectedArg, Param: name, Detail: fmt.Sprintf("%s is not part of the expected call", name)}
+	}
+	// Missing arguments: required by the gold call or by the API.
+	for _, name := range sortedKeys(gold.Arguments) {
+		if _, ok := args[name]; !ok && !gold.Arguments[name].Optional {
+			return CallCheck{Outcome: OutcomeMissingArg, Param: name}
+		}
+	}
+	for _, p := range want.Params {
+		if _, ok := args[p.Name]; !ok && p.Required {
+			if acc, inGold := gold.Arguments[p.Name]; !inGold || !acc.Optional {
+				return CallCheck{Outcome: OutcomeMissingArg, Param: p.Name}
+			}
+		}
+	}
+	for _, name := range sortedKeys(args) {
+		p, v := want.Param(name), args[name]
+		if !typeMatches(p.Kind, v) {
+			return CallCheck{Outcome: OutcomeWrongType, Param: name, Detail: fmt.Sprintf("%s given, want %s", jsonKind(v), p.Kind)}
+		}
+		acc := gold.Arguments[name]
+		if len(acc.Values) == 0 {
+			continue
+		}
+		ok := false
+		for _, a := range acc.Values {
+			if sameValue(a, v) {
+				ok = true
+				break
+			}
+		}
+		if !ok && acc.Optional && atDefault(p, v) {
+			ok = true
+		}
+		if !ok {
+			return CallCheck{Outcome: OutcomeWrongValue, Param: name, Detail: fmt.Sprintf("%s is not among the acceptable values %s", compactJSON(v), compactJSON(acc.Values))}
+		}
+	}
+	return CallCheck{Outcome: OutcomeCorrect}
+}
+
+// atDefault tells whether v is an optional parameter's documented default
+// (a required parameter's "default" is only an example value).
+func atDefault(p *toolset.Param, v any) bool {
+	return !p.Required && p.Default != nil && sameValue(p.Default, v)
+}
+
+// typeMatches checks a decoded value against a parameter kind. An integer
+// must be written without a fraction or exponent; a number may be any
+// number. An unknown kind accepts anything.
+func typeMatches(k toolset.Kind, v any) bool {
+	switch k {
+	case toolset.KindString:
+		_, ok := v.(string)
+		return ok
+	case toolset.KindInteger:
+		n, ok := v.(json.Number)
+		if !ok {
+			if f, isF := v.(float64); isF {
+				return f == math.Trunc(f)
+			}
+			return false
+		}
+		return !strings.ContainsAny(n.String(), ".eE")
+	case toolset.KindNumber:
+		switch v.(type) {
+		case json.Number, float64:
+			return true
+		}
+		return false
+	case toolset.KindBoolean:
+		_, ok := v.(bool)
+		return ok
+	case toolset.KindArray:
+		_, ok := v.([]any)
+		return ok
+	case toolset.KindObject:
+		_, ok := v.(map[string]any)
+		return ok
+	}
+	return true
+}
+
+func jsonKind(v any) string {
+	switch x := v.(type) {
+	case string:
+		return "string"
+	case json.Number:
+		if strings.ContainsAny(x.String(), ".eE") {
+			return "number"
+		}
+		return "integer"
+	case float64:
+		return "number"
+	case bool:
+		return "boolean"
+	case []any:
+		return "array"
+	case map[string]any:
+		return "object"
+	case nil:
+		return "null"
+	}
+	return fmt.Sprintf("%T", v)
+}
+
+// bfclPunct is what BFCL's standardize_string removes before comparing strings.
+var bfclPunct = regexp.MustCompile(`[ ,./\-_*^]`)
+
+func normString(s string) string {
+	return strings.ReplaceAll(strings.ToLower(bfclPunct.ReplaceAllString(s, "")), "'", `"`)
+}
+
+func toFloat(v any) (float64, bool) {
+	switch x := v.(type) {
+	case json.Number:
+		f, err := x.Float64()
+		return f, err == nil
+	case float64:
+		return x, true
+	case int:
+		return float64(x), true
+	case int64:
+		return float64(x), true
+	}
+	return 0, false
+}
+
+// sameValue compares an acceptable value with a given one after
+// normalisation. Arrays compare element by element in order; objects key
+// by key.
+func sameValue(want, got any) bool {
+	if wf, ok := toFloat(want); ok {
+		gf, ok := toFloat(got)
+		if !ok {
+			return false
+		}
+		return wf == gf || math.Abs(wf-gf) <= 1e-9*math.Max(math.Abs(wf), math.Abs(gf))
+	}
+	switch w := want.(type) {
+	case string:
+		g, ok := got.(string)
+		return ok && normString(w) == normString(g)
+	case bool:
+		g, ok := got.(bool)
+		return ok && w == g
+	case []any:
+		g, ok := got.([]any)
+		if !ok || len(g) != len(w) {
+			return false
+		}
+		for i := range w {
+			if !sameValue(w[i], g[i]) {
+				return false
+			}
+		}
+		return true
+	case map[string]any:
+		g, ok := got.(map[string]any)
+		if !ok || len(g) != len(w) {
+			return false
+		}
+		for k, wv := range w {
+			gv, ok := g[k]
+			if !ok || !sameValue(wv, gv) {
+				return false
+			}
+		}
+		return true
+	case nil:
+		return got == nil
+	}
+	return false
+}
+
+func compactJSON(v any) string {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Sprint(v)
+	}
+	return string(b)
+}
+
+// The mistake kinds of seed 004 §4 (Task 3) for calls made although
+// information was missing.
+const (
+	MistakeHallucinated = "hallucinated_value"
+	MistakePlaceholder  = "placeholder_value"
+	MistakeImprecise    = "imprecise_value"
+	MistakeMissingParam = "missing_parameter"
+)
+
+// Mistake is one wrong argument of a call made without the information it needs.
+type Mistake struct {
+	Kind  string `json:"kind"`
+	API   string `json:"api,omitempty"`
+	Param string `json:"param"`
+	Value any    `json:"value,omitempty"`
+}
+
+// placeholderRE recognises values that stand for a value instead of being
+// one: /path/to/image, <city>, {location}, YOUR_API_KEY, example.com, xxx.
+var placeholderRE = regexp.MustCompile(`(?i)(/path/to|path/to/|\bexample\.(com|org|net)\b|^\s*<[^>]*>\s*$|^\s*\{[^}]*\}\s*$|^\s*\[[^\]]*\]\s*$|\byour[_ -]|placeholder|^x{3,}$|^\s*\.{3}\s*$|^\s*(unknown|n/?a|none|null|tbd|todo|string|value|undefined|city|location|date|address|name|your location|user location|current location|here)\s*$|\buser'?s?[_ ](location|city|address|image|file)\b|\b(insert|specify|replace)\b|^0+$|^1970-01-01|^2000-01-01$)`)
+
+// classifyMistakes classifies the arguments of calls made for a Type-III
+// instruction: a required parameter left out is a missing parameter; a
+// value given for a parameter the user did not supply is a placeholder if
+// it looks like one, imprecise if it is taken from the instruction (a
+// country where a city is needed), and hallucinated otherwise.
+func classifyMistakes(cat *toolset.Catalog, in *Instruction, calls []agent.ToolCall) []Mistake {
+	var out []Mistake
+	text := newWordSet(in.Text)
+	missing := map[string]bool{}
+	for _, m := range in.Missing {
+		missing[m] = true
+	}
+	for _, tc := range calls {
+		api := cat.APIByExportName(tc.Name)
+		if api == nil {
+			continue
+		}
+		args, err := decodeArguments(tc)
+		if err != nil {
+			continue
+		}
+		for _, p := range api.Params {
+			v, given := args[p.Name]
+			if given && v == nil {
+				given = false
+			}
+			switch {
+			case !given && p.Required:
+				out = append(out, Mistake{Kind: MistakeMissingParam, API: api.ID(), Param: p.Name})
+			case given && missing[p.Name]:
+				s := fmt.Sprint(v)
+				kind := MistakeHallucinated
+				switch {
+				case placeholderRE.MatchString(s):
+					kind = MistakePlaceholder
+				case len(contentWords(s)) > 0 && text.coverage(s) >= 0.5:
+					kind = MistakeImprecise
+				}
+				out = append(out, Mistake{Kind: kind, API: api.ID(), Param: p.Name, Value: v})
+			}
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].API < out[j].API })
+	return out
+}

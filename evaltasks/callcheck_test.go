@@ -1,0 +1,119 @@
+package evaltasks
+
+import (
+	"encoding/json"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+	"github.com/understudy/understudy/agent"
+)
+
+func TestCheckCallMutations(t *testing.T) {
+	cat := testStack(t).Catalog
+	fx := &GoldCall{API: "currency_exchange.exchange", Arguments: map[string]Acceptable{
+		"from": {Values: []any{"USD"}},
+		"to":   {Values: []any{"EUR"}},
+		"q":    {Values: []any{2.5}, Optional: true},
+	}}
+	nearby := &GoldCall{API: "airport_info.nearby_airports", Arguments: map[string]Acceptable{
+		"lat": {Values: []any{48.8566}},
+		"lon": {Values: []any{2.3522}},
+	}}
+	flights := &GoldCall{API: "skyscanner80.flights_auto_complete", Arguments: map[string]Acceptable{
+		"query": {Values: []any{"New York", "NYC"}},
+	}}
+	tests := []struct {
+		name  string
+		gold  *GoldCall
+		fn    string
+		args  string
+		want  string
+		param string
+	}{
+		{"gold", fx, "currency_exchange-exchange", `{"from":"USD","to":"EUR","q":2.5}`, OutcomeCorrect, ""},
+		{"optional omitted", fx, "currency_exchange-exchange", `{"from":"USD","to":"EUR"}`, OutcomeCorrect, ""},
+		{"optional at its default", fx, "currency_exchange-exchange", `{"from":"USD","to":"EUR","q":1}`, OutcomeCorrect, ""},
+		{"optional outside the gold at its default", flights, "skyscanner80-flights_auto_complete", `{"query":"NYC","market":"US"}`, OutcomeCorrect, ""},
+		{"normalised string", flights, "skyscanner80-flights_auto_complete", `{"query":"new-york"}`, OutcomeCorrect, ""},
+		{"numbers compared by value", nearby, "airport_info-nearby_airports", `{"lat":48.85660,"lon":2.3522}`, OutcomeCorrect, ""},
+		{"toolbench name", fx, "exchange_for_currency_exchange", `{"from":"USD","to":"EUR"}`, OutcomeCorrect, ""},
+		{"null counts as omitted", fx, "currency_exchange-exchange", `{"from":"USD","to":"EUR","q":null}`, OutcomeCorrect, ""},
+
+		{"wrong name", fx, "currency_exchange-listquotes", `{}`, OutcomeWrongName, ""},
+		{"unknown name", fx, "exchange", `{"from":"USD","to":"EUR"}`, OutcomeWrongName, ""},
+		{"missing argument", fx, "currency_exchange-exchange", `{"from":"USD"}`, OutcomeMissingArg, "to"},
+		{"extra argument", fx, "currency_exchange-exchange", `{"from":"USD","to":"EUR","amount":3}`, OutcomeUnexpectedArg, "amount"},
+		{"optional outside the gold, not at its default", flights, "skyscanner80-flights_auto_complete", `{"query":"NYC","market":"UK"}`, OutcomeUnexpectedArg, "market"},
+		{"wrong type: string for a number", fx, "currency_exchange-exchange", `{"from":"USD","to":"EUR","q":"2.5"}`, OutcomeWrongType, "q"},
+		{"wrong type: number for a string", flights, "skyscanner80-flights_auto_complete", `{"query":5}`, OutcomeWrongType, "query"},
+		{"wrong value", fx, "currency_exchange-exchange", `{"from":"USD","to":"GBP"}`, OutcomeWrongValue, "to"},
+		{"wrong optional value", fx, "currency_exchange-exchange", `{"from":"USD","to":"EUR","q":3}`, OutcomeWrongValue, "q"},
+		{"wrong number", nearby, "airport_info-nearby_airports", `{"lat":48.85,"lon":2.3522}`, OutcomeWrongValue, "lat"},
+		{"not an object", fx, "currency_exchange-exchange", `["USD","EUR"]`, OutcomeParseError, ""},
+		{"truncated JSON", fx, "currency_exchange-exchange", `{"from":"USD",`, OutcomeParseError, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := CheckCall(cat, tt.gold, agent.ToolCall{Name: tt.fn, Arguments: json.RawMessage(tt.args)})
+			require.Equal(t, tt.want, got.Outcome, "%+v", got)
+			require.Equal(t, tt.param, got.Param)
+		})
+	}
+}
+
+func TestCheckCallIntegerKind(t *testing.T) {
+	require.True(t, typeMatches("integer", json.Number("5")))
+	require.False(t, typeMatches("integer", json.Number("5.5")))
+	require.False(t, typeMatches("integer", json.Number("5e0")))
+	require.False(t, typeMatches("integer", "5"))
+	require.True(t, typeMatches("number", json.Number("5")))
+	require.False(t, typeMatches("boolean", "true"))
+	require.True(t, typeMatches("", "anything"))
+}
+
+func TestArgumentsErrorIsParseError(t *testing.T) {
+	cat := testStack(t).Catalog
+	gold := &GoldCall{API: "calculator.calculate", Arguments: map[string]Acceptable{"expression": {Values: []any{"1+1"}}}}
+	got := CheckCall(cat, gold, agent.ToolCall{Name: "calculator-calculate", RawArguments: "expression=1+1", ArgumentsError: "not JSON"})
+	require.Equal(t, OutcomeParseError, got.Outcome)
+}
+
+func TestClassifyMistakes(t *testing.T) {
+	cat := testStack(t).Catalog
+	in := &Instruction{ID: "x", Type: TypeMissing, Text: "Convert my money into euros, I live in France.", TargetAPI: "currency_exchange.exchange", Missing: []string{"from"}}
+	tests := []struct {
+		name string
+		args string
+		want []Mistake
+	}{
+		{"hallucinated", `{"from":"USD","to":"EUR"}`, []Mistake{{Kind: MistakeHallucinated, API: "currency_exchange.exchange", Param: "from", Value: "USD"}}},
+		{"placeholder", `{"from":"<source currency>","to":"EUR"}`, []Mistake{{Kind: MistakePlaceholder, API: "currency_exchange.exchange", Param: "from", Value: "<source currency>"}}},
+		{"placeholder your_", `{"from":"YOUR_CURRENCY","to":"EUR"}`, []Mistake{{Kind: MistakePlaceholder, API: "currency_exchange.exchange", Param: "from", Value: "YOUR_CURRENCY"}}},
+		{"imprecise", `{"from":"France","to":"EUR"}`, []Mistake{{Kind: MistakeImprecise, API: "currency_exchange.exchange", Param: "from", Value: "France"}}},
+		{"missing parameter", `{"to":"EUR"}`, []Mistake{{Kind: MistakeMissingParam, API: "currency_exchange.exchange", Param: "from"}}},
+		{"a value the user gave is no mistake", `{"from":"GBP","to":"EUR","q":5}`, []Mistake{{Kind: MistakeHallucinated, API: "currency_exchange.exchange", Param: "from", Value: "GBP"}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := classifyMistakes(cat, in, []agent.ToolCall{{Name: "currency_exchange-exchange", Arguments: json.RawMessage(tt.args)}})
+			require.Equal(t, tt.want, got)
+		})
+	}
+}
+
+func FuzzCheckCall(f *testing.F) {
+	cat := testStack(f).Catalog
+	gold := &GoldCall{API: "currency_exchange.exchange", Arguments: map[string]Acceptable{
+		"from": {Values: []any{"USD"}}, "to": {Values: []any{"EUR"}}, "q": {Values: []any{2.5, []any{1.0}, map[string]any{"a": true}}, Optional: true},
+	}}
+	for _, s := range []string{`{"from":"USD","to":"EUR"}`, `{"q":[1,2]}`, `{"q":{"a":true}}`, `null`, `[]`, `{"from":1e999}`, ``} {
+		f.Add("currency_exchange-exchange", s)
+	}
+	f.Fuzz(func(t *testing.T, name, args string) {
+		tc := agent.ToolCall{Name: name, Arguments: json.RawMessage(args)}
+		got := CheckCall(cat, gold, tc)
+		require.NotEmpty(t, got.Outcome)
+		in := &Instruction{ID: "f", Text: "convert", TargetAPI: gold.API, Missing: []string{"from"}}
+		_ = classifyMistakes(cat, in, []agent.ToolCall{tc})
+	})
+}

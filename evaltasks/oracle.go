@@ -1,0 +1,102 @@
+package evaltasks
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/understudy/understudy/agent"
+	"github.com/understudy/understudy/toolset"
+)
+
+// oracleScript is what the oracle answers for an instance, from the gold
+// annotations alone.
+func (ev *evaluator) oracleScript(inst Instance) *agent.OracleScript {
+	in := inst.In
+	s := &agent.OracleScript{}
+	goldStep := func() {
+		if in.GoldCall == nil {
+			return
+		}
+		if a := ResolveAPI(ev.cat, in.GoldCall.API); a != nil {
+			s.Steps = []agent.OracleStep{{Name: toolset.ExportName(a, toolset.NameDotted), Arguments: goldArguments(in.GoldCall)}}
+		}
+	}
+	switch inst.Task {
+	case TaskDecide:
+		if inst.Positive {
+			goldStep()
+		} else {
+			s.Answer = in.ReferenceAnswer
+		}
+	case TaskSelect, TaskFill:
+		goldStep()
+	case TaskClarify:
+		s.Answer = ev.clarification(in)
+	case TaskIntrinsic:
+		s.Answer = in.ReferenceAnswer
+		if missed, _ := keyPoints(in.KeyPoints, s.Answer); len(missed) > 0 {
+			s.Answer += "\n\nIn short: " + strings.Join(in.KeyPoints, "; ") + "."
+		}
+	case TaskToolReturn:
+		s.Answer = "Here is what the result says: " + strings.Join(in.ExpectedFacts, "; ") + "."
+	case TaskChain:
+		for _, st := range in.Chain {
+			name := st.API
+			if a := ResolveAPI(ev.cat, st.API); a != nil {
+				name = toolset.ExportName(a, toolset.NameDotted)
+			}
+			os := agent.OracleStep{Name: name, Arguments: st.Arguments, Repeat: st.Repeat, Until: st.Until}
+			for param, b := range st.Bindings {
+				if os.Bindings == nil {
+					os.Bindings = map[string]agent.OracleSource{}
+				}
+				os.Bindings[param] = agent.OracleSource{Step: b.Step, Path: b.Path}
+			}
+			s.Steps = append(s.Steps, os)
+		}
+		s.Answer = "Done: every step of the request has been carried out."
+	case TaskPlan:
+		var b strings.Builder
+		b.WriteString("Plan:\n")
+		for i, st := range in.KeySteps {
+			b.WriteString(strconv.Itoa(i+1) + ". " + st + "\n")
+		}
+		b.WriteString("Tools: ")
+		for i, id := range in.GroupAPIs {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			if a := ResolveAPI(ev.cat, id); a != nil {
+				id = toolset.ExportName(a, toolset.NameDotted)
+			}
+			b.WriteString(id)
+		}
+		b.WriteString(".")
+		s.Answer = b.String()
+	}
+	return s
+}
+
+// clarification asks for each missing parameter by name and description.
+func (ev *evaluator) clarification(in *Instruction) string {
+	api := ResolveAPI(ev.cat, in.TargetAPI)
+	var parts []string
+	for _, m := range in.Missing {
+		part := strings.Join(splitName(m), " ")
+		if api != nil {
+			if p := api.Param(m); p != nil && p.Description != "" {
+				part += " (" + firstSentence(p.Description) + ")"
+			}
+		}
+		parts = append(parts, part)
+	}
+	return "I can help with that, but I need more information first. Could you tell me the " + strings.Join(parts, " and the ") + "?"
+}
+
+func firstSentence(s string) string {
+	s = strings.TrimSpace(s)
+	if i := strings.Index(s, ". "); i > 0 {
+		return s[:i]
+	}
+	return strings.TrimSuffix(s, ".")
+}

@@ -1,0 +1,139 @@
+package evaltasks
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"sync"
+
+	"github.com/understudy/understudy/agent"
+)
+
+// Result is one scored instance: a line of results.jsonl.
+type Result struct {
+	Key      string `json:"key"` // "T<task>/<instruction id>"
+	Task     int    `json:"task"`
+	Instance string `json:"instance"`
+	// Label is Task 1's class: "positive" (Type II) or "negative" (Type I).
+	Label string `json:"label,omitempty"`
+	// Called tells whether the (first) reply calls a tool.
+	Called  bool    `json:"called"`
+	Outcome string  `json:"outcome"`
+	Pass    bool    `json:"pass"`
+	Score   float64 `json:"score"`
+	Detail  string  `json:"detail,omitempty"`
+	// Missed lists the missing parameters not asked for (T3), key points
+	// (T5), facts (T6), or group APIs and key steps (T8) not found.
+	Missed   []string   `json:"missed,omitempty"`
+	Mistakes []Mistake  `json:"mistakes,omitempty"` // T3: calls made anyway
+	Check    *CallCheck `json:"check,omitempty"`    // T4
+	// Calls are the calls executed in Task 7, Matched the gold steps they matched.
+	Calls       []ExecutedCall `json:"calls,omitempty"`
+	Matched     int            `json:"matched,omitempty"`
+	ParseErrors int            `json:"parse_errors,omitempty"`
+	Judge       *JudgeRecord   `json:"judge,omitempty"`
+	// Tools are the APIs offered, in the order the agent saw them.
+	Tools    []string        `json:"tools,omitempty"`
+	Messages []agent.Message `json:"messages,omitempty"`
+	Reply    *agent.Reply    `json:"reply,omitempty"`
+	Usage    agent.Usage     `json:"usage"`
+	// Error is set when the instance could not be scored: a bad record
+	// (ErrorKind "data") or an agent failure ("agent", retried on resume).
+	Error     string `json:"error,omitempty"`
+	ErrorKind string `json:"error_kind,omitempty"`
+}
+
+// Error kinds of a result.
+const (
+	ErrorData  = "data"
+	ErrorAgent = "agent"
+)
+
+func (res *Result) addUsage(u agent.Usage) {
+	res.Usage.PromptTokens += u.PromptTokens
+	res.Usage.CompletionTokens += u.CompletionTokens
+	res.Usage.TotalTokens += u.TotalTokens
+}
+
+// resultsFile appends results, one JSON line each, synced to disk as each
+// completes so that an interrupted run loses nothing it finished.
+type resultsFile struct {
+	mu sync.Mutex
+	f  *os.File
+}
+
+// openResults opens results.jsonl for appending. A last line cut short by
+// a crash is removed first.
+func openResults(path string) (*resultsFile, error) {
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
+	if err != nil {
+		return nil, err
+	}
+	data, err := io.ReadAll(f)
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	if n := len(data); n > 0 && data[n-1] != '\n' {
+		keep := bytes.LastIndexByte(data, '\n') + 1
+		if err := f.Truncate(int64(keep)); err != nil {
+			f.Close()
+			return nil, fmt.Errorf("%s: cutting a partial last line: %w", path, err)
+		}
+	}
+	if _, err := f.Seek(0, io.SeekEnd); err != nil {
+		f.Close()
+		return nil, err
+	}
+	return &resultsFile{f: f}, nil
+}
+
+func (w *resultsFile) append(res *Result) error {
+	line, err := json.Marshal(res)
+	if err != nil {
+		return err
+	}
+	line = append(line, '\n')
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if _, err := w.f.Write(line); err != nil {
+		return err
+	}
+	return w.f.Sync()
+}
+
+func (w *resultsFile) close() error { return w.f.Close() }
+
+// ReadResults reads results.jsonl; a later line for the same key replaces
+// an earlier one (a retried instance). A last line cut short by a crash
+// (no newline) is ignored; a bad complete line is an error.
+func ReadResults(r io.Reader, file string) (map[string]*Result, error) {
+	out := map[string]*Result{}
+	br := bufio.NewReader(r)
+	for n := 1; ; n++ {
+		line, err := br.ReadBytes('\n')
+		if errors.Is(err, io.EOF) {
+			// A last line without its newline was cut short by a crash;
+			// its instance runs again.
+			return out, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+		if len(bytes.TrimSpace(line)) == 0 {
+			continue
+		}
+		var res Result
+		if err := json.Unmarshal(line, &res); err != nil {
+			return nil, &LineError{File: file, Line: n, Err: err}
+		}
+		if res.Key == "" {
+			return nil, &LineError{File: file, Line: n, Err: errors.New("a result without a key")}
+		}
+		out[res.Key] = &res
+	}
+}

@@ -1,0 +1,582 @@
+package evaltasks
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"hash/fnv"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/understudy/understudy/agent"
+	"github.com/understudy/understudy/fixtures"
+	"github.com/understudy/understudy/internal/assemble"
+	"github.com/understudy/understudy/internal/clock"
+	"github.com/understudy/understudy/sandbox"
+	"github.com/understudy/understudy/toolset"
+)
+
+// Config is one evaluation run.
+type Config struct {
+	// Tasks to run; nil means all eight.
+	Tasks []int
+	// Agent answers; AgentName and Model name it in the report.
+	Agent     agent.Agent
+	AgentName string
+	Model     string
+
+	// Instructions to evaluate; nil loads every *.jsonl under DataDir of
+	// Data (default: the embedded fixtures' "instructions").
+	Instructions []Instruction
+	Data         fs.FS
+	DataDir      string
+
+	// Sample keeps at most this many instances per task (0: all), chosen
+	// by Seed.
+	Sample int
+	Seed   uint64
+	// Concurrency is the number of instances evaluated at once (default 1).
+	Concurrency int
+	// Budget bounds the calls of a Task-7 instance (default DefaultCallBudget).
+	Budget int
+	// Judge, when set, scores Tasks 3, 5, 6 and 8 instead of the rules.
+	Judge *Judge
+
+	// OutDir receives results.jsonl, report.json and report.md; "" writes nothing.
+	OutDir string
+	// Resume continues the run in OutDir; Overwrite starts it again. With
+	// neither, an OutDir holding results is refused.
+	Resume    bool
+	Overwrite bool
+
+	// Stack is the sandbox to execute calls in; nil builds the default
+	// offline one (built-in tools, fake mode, frozen clock).
+	Stack *assemble.Stack
+
+	// Progress receives progress reports (nil: none); TTY draws a bar.
+	Progress io.Writer
+	TTY      bool
+	// Clock times the progress ETA (default: the system clock). It never
+	// reaches a result or report.
+	Clock clock.Clock
+}
+
+// InterruptedError reports a run stopped before every instance was scored;
+// everything scored so far is saved.
+type InterruptedError struct {
+	Done, Total int
+	Err         error
+}
+
+func (e *InterruptedError) Error() string {
+	return fmt.Sprintf("evaluation interrupted after %d of %d instances: %v", e.Done, e.Total, e.Err)
+}
+func (e *InterruptedError) Unwrap() error { return e.Err }
+
+// RunDirError reports an output directory that cannot be used as asked.
+type RunDirError struct {
+	Dir    string
+	Reason string
+}
+
+func (e *RunDirError) Error() string { return fmt.Sprintf("run directory %s: %s", e.Dir, e.Reason) }
+
+// Output file names inside a run directory.
+const (
+	ResultsFile  = "results.jsonl"
+	ReportFile   = "report.json"
+	MarkdownFile = "report.md"
+	ManifestFile = "run.json"
+)
+
+// evaluator holds what every instance needs.
+type evaluator struct {
+	cat    *toolset.Catalog
+	index  *toolset.Index
+	engine *sandbox.Engine
+	tools  map[string]toolset.OpenAITool // by API ID
+	budget int
+	judge  *Judge
+}
+
+func newEvaluator(st *assemble.Stack, budget int, judge *Judge) *evaluator {
+	ev := &evaluator{cat: st.Catalog, index: st.Catalog.Index(), engine: st.Engine, tools: map[string]toolset.OpenAITool{}, budget: budget, judge: judge}
+	apis := st.Catalog.APIs()
+	for i, t := range toolset.OpenAITools(st.Catalog, toolset.ExportOptions{Style: toolset.NameDotted}) {
+		ev.tools[apis[i].ID()] = t
+	}
+	if ev.budget <= 0 {
+		ev.budget = DefaultCallBudget
+	}
+	return ev
+}
+
+// manifest is run.json: what a resumed run must agree with.
+type manifest struct {
+	Agent   string `json:"agent"`
+	Model   string `json:"model,omitempty"`
+	Tasks   []int  `json:"tasks"`
+	Sample  int    `json:"sample,omitempty"`
+	Seed    uint64 `json:"seed"`
+	Budget  int    `json:"budget"`
+	Judge   string `json:"judge,omitempty"`
+	Dataset string `json:"dataset"`
+}
+
+// Run evaluates an agent: every instance of the chosen tasks, scored and
+// appended to results.jsonl as it completes, then report.json and
+// report.md. On cancellation it stops, writes the report of what was
+// completed and returns it with an *InterruptedError.
+func Run(ctx context.Context, cfg Config) (*Report, error) {
+	if cfg.Agent == nil {
+		return nil, errors.New("evaltasks: no agent")
+	}
+	tasks := cfg.Tasks
+	if len(tasks) == 0 {
+		tasks, _ = ParseTasks("")
+	}
+	ins := cfg.Instructions
+	if ins == nil {
+		var err error
+		if ins, err = loadData(cfg); err != nil {
+			return nil, err
+		}
+	}
+	digest := Digest(ins)
+	insts := sample(Instances(ins, tasks), cfg.Sample, cfg.Seed)
+	planned := map[int]int{}
+	for _, in := range insts {
+		planned[in.Task]++
+	}
+
+	st := cfg.Stack
+	if st == nil {
+		var err error
+		if st, err = assemble.Build(assemble.Config{}); err != nil {
+			return nil, fmt.Errorf("sandbox: %w", err)
+		}
+		defer st.Close()
+	}
+	ev := newEvaluator(st, cfg.Budget, cfg.Judge)
+	scorers := map[int]string{}
+	for _, t := range tasks {
+		if cfg.Judge.judges(t) {
+			scorers[t] = cfg.Judge.Name
+			if scorers[t] == "" {
+				scorers[t] = "judge"
+			}
+		}
+	}
+	name := cfg.AgentName
+	if name == "" {
+		name = "agent"
+	}
+
+	results := map[string]*Result{}
+	var out *resultsFile
+	if cfg.OutDir != "" {
+		m := manifest{Agent: name, Model: cfg.Model, Tasks: tasks, Sample: cfg.Sample, Seed: cfg.Seed, Budget: ev.budget, Dataset: digest}
+		if cfg.Judge != nil {
+			m.Judge = cfg.Judge.Name
+		}
+		var err error
+		if results, out, err = openRunDir(cfg, m); err != nil {
+			return nil, err
+		}
+		defer out.close()
+	}
+
+	var pending []Instance
+	for _, inst := range insts {
+		if r, ok := results[inst.Key()]; !ok || r.ErrorKind == ErrorAgent {
+			pending = append(pending, inst)
+		}
+	}
+	prog := newProgress(cfg.Progress, cfg.TTY, cfg.Clock, len(pending))
+
+	workers := cfg.Concurrency
+	if workers <= 0 {
+		workers = 1
+	}
+	jobs := make(chan Instance)
+	var (
+		mu       sync.Mutex
+		firstErr error
+		wg       sync.WaitGroup
+	)
+	runCtx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for inst := range jobs {
+				res, err := ev.runInstance(runCtx, cfg.Agent, inst)
+				if err != nil {
+					if runCtx.Err() == nil {
+						mu.Lock()
+						if firstErr == nil {
+							firstErr = err
+						}
+						mu.Unlock()
+						cancel()
+					}
+					continue
+				}
+				if out != nil {
+					if err := out.append(res); err != nil {
+						mu.Lock()
+						if firstErr == nil {
+							firstErr = fmt.Errorf("writing results: %w", err)
+						}
+						mu.Unlock()
+						cancel()
+						continue
+					}
+				}
+				mu.Lock()
+				results[res.Key] = res
+				mu.Unlock()
+				prog.tick()
+			}
+		}()
+	}
+feed:
+	for _, inst := range pending {
+		select {
+		case jobs <- inst:
+		case <-runCtx.Done():
+			break feed
+		}
+	}
+	close(jobs)
+	wg.Wait()
+	prog.finish()
+
+	// The report covers the planned instances only.
+	keep := map[string]*Result{}
+	for _, inst := range insts {
+		if r, ok := results[inst.Key()]; ok {
+			keep[inst.Key()] = r
+		}
+	}
+	rep := Aggregate(name, cfg.Model, digest, tasks, planned, keep, scorers)
+	if cfg.OutDir != "" {
+		if err := writeReport(cfg.OutDir, rep); err != nil {
+			return rep, errors.Join(firstErr, err)
+		}
+	}
+	if firstErr != nil {
+		return rep, firstErr
+	}
+	if err := ctx.Err(); err != nil {
+		return rep, &InterruptedError{Done: len(keep), Total: len(insts), Err: err}
+	}
+	return rep, nil
+}
+
+// runInstance evaluates one instance. It returns an error only when the
+// context is cancelled or the run must stop; a bad record or a failing
+// agent is a Result with Error set.
+func (ev *evaluator) runInstance(ctx context.Context, a agent.Agent, inst Instance) (*Result, error) {
+	res := &Result{Key: inst.Key(), Task: inst.Task, Instance: inst.In.ID}
+	if inst.Task == TaskDecide {
+		res.Label = "negative"
+		if inst.Positive {
+			res.Label = "positive"
+		}
+	}
+	v, err := ev.view(ctx, inst)
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		var de *DataError
+		if !errors.As(err, &de) {
+			return nil, err
+		}
+		res.Outcome, res.Error, res.ErrorKind = OutcomeError, err.Error(), ErrorData
+		return res, nil
+	}
+	res.Tools = v.offered
+	// The gold script rides in the context for the oracle, which may be
+	// wrapped (recorded, counted); other agents never read it.
+	actx := agent.WithOracleScript(ctx, ev.oracleScript(inst))
+	if inst.Task == TaskChain {
+		err = ev.runChain(actx, a, inst, v, res)
+	} else {
+		var r agent.Reply
+		r, err = a.Respond(actx, v.messages, v.tools)
+		if err == nil {
+			res.addUsage(r.Usage)
+			res.Reply = &r
+			res.Messages = append(append([]agent.Message(nil), v.messages...), agent.Message{Role: agent.RoleAssistant, Content: r.Content, ToolCalls: r.ToolCalls})
+			ev.score(inst, v, r, res)
+		}
+	}
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		res.Outcome, res.Error, res.ErrorKind = OutcomeError, err.Error(), ErrorAgent
+		res.Pass, res.Score = false, 0
+		return res, nil
+	}
+	if ev.judge.judges(inst.Task) && res.Reply != nil {
+		if _, bad := parseFailure(*res.Reply); !bad {
+			rec, err := ev.judge.judge(ctx, inst.Task, inst.In, res.Reply.Content, res.Pass)
+			if err != nil {
+				return nil, err
+			}
+			res.Judge = rec
+			res.Pass = rec.Pass
+			if inst.Task == TaskClarify || inst.Task == TaskToolReturn {
+				res.pass(rec.Pass)
+			}
+		}
+	}
+	return res, nil
+}
+
+// loadData reads the dataset the config names.
+func loadData(cfg Config) ([]Instruction, error) {
+	fsys, dir := cfg.Data, cfg.DataDir
+	if fsys == nil {
+		fsys = fixtures.FS
+		if dir == "" {
+			dir = "instructions"
+		}
+	}
+	if dir == "" {
+		dir = "."
+	}
+	ins, err := LoadDir(fsys, dir)
+	if err != nil {
+		return nil, fmt.Errorf("dataset: %w", err)
+	}
+	return ins, nil
+}
+
+// Digest identifies a dataset: SHA-256 over its records in ID order.
+func Digest(ins []Instruction) string {
+	idx := make([]int, len(ins))
+	for i := range idx {
+		idx[i] = i
+	}
+	sort.Slice(idx, func(a, b int) bool { return ins[idx[a]].ID < ins[idx[b]].ID })
+	h := sha256.New()
+	for _, i := range idx {
+		b, _ := json.Marshal(&ins[i])
+		h.Write(b)
+		h.Write([]byte{'\n'})
+	}
+	return "sha256:" + hex.EncodeToString(h.Sum(nil))[:16]
+}
+
+// sample keeps at most n instances per task, chosen by a hash of the seed
+// and the instance key, and keeps their order.
+func sample(insts []Instance, n int, seed uint64) []Instance {
+	if n <= 0 {
+		return insts
+	}
+	byTask := map[int][]int{}
+	for i, in := range insts {
+		byTask[in.Task] = append(byTask[in.Task], i)
+	}
+	keep := map[int]bool{}
+	for _, idx := range byTask {
+		if len(idx) <= n {
+			for _, i := range idx {
+				keep[i] = true
+			}
+			continue
+		}
+		rank := func(i int) uint64 {
+			h := fnv.New64a()
+			h.Write([]byte(strconv.FormatUint(seed, 10) + "/" + insts[i].Key()))
+			return h.Sum64()
+		}
+		sorted := append([]int(nil), idx...)
+		sort.Slice(sorted, func(a, b int) bool {
+			ra, rb := rank(sorted[a]), rank(sorted[b])
+			if ra != rb {
+				return ra < rb
+			}
+			return sorted[a] < sorted[b]
+		})
+		for _, i := range sorted[:n] {
+			keep[i] = true
+		}
+	}
+	var out []Instance
+	for i, in := range insts {
+		if keep[i] {
+			out = append(out, in)
+		}
+	}
+	return out
+}
+
+// openRunDir prepares the output directory: a fresh run writes its
+// manifest; a resumed one must match it and reads the results so far.
+func openRunDir(cfg Config, m manifest) (map[string]*Result, *resultsFile, error) {
+	dir := cfg.OutDir
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, nil, err
+	}
+	resultsPath := filepath.Join(dir, ResultsFile)
+	manifestPath := filepath.Join(dir, ManifestFile)
+	want, err := json.MarshalIndent(m, "", "  ")
+	if err != nil {
+		return nil, nil, err
+	}
+	want = append(want, '\n')
+	results := map[string]*Result{}
+	info, statErr := os.Stat(resultsPath)
+	hasResults := statErr == nil && info.Size() > 0
+	switch {
+	case cfg.Resume:
+		have, err := os.ReadFile(manifestPath)
+		if err == nil {
+			if !bytes.Equal(bytes.TrimSpace(have), bytes.TrimSpace(want)) {
+				return nil, nil, &RunDirError{Dir: dir, Reason: "its run.json differs from this run's settings (" + manifestDiff(have, m) + "); resume with the same flags, or start a new run"}
+			}
+		} else if !errors.Is(err, fs.ErrNotExist) {
+			return nil, nil, err
+		} else if hasResults {
+			return nil, nil, &RunDirError{Dir: dir, Reason: "results without a run.json; cannot check they belong to this run"}
+		}
+		if hasResults {
+			f, err := os.Open(resultsPath)
+			if err != nil {
+				return nil, nil, err
+			}
+			results, err = ReadResults(f, resultsPath)
+			f.Close()
+			if err != nil {
+				return nil, nil, err
+			}
+		}
+	case hasResults && !cfg.Overwrite:
+		return nil, nil, &RunDirError{Dir: dir, Reason: "it already holds results; pass -resume to continue that run or -overwrite to start again"}
+	case hasResults:
+		if err := os.Remove(resultsPath); err != nil {
+			return nil, nil, err
+		}
+	}
+	if err := writeAtomic(manifestPath, want); err != nil {
+		return nil, nil, err
+	}
+	out, err := openResults(resultsPath)
+	if err != nil {
+		return nil, nil, err
+	}
+	return results, out, nil
+}
+
+func manifestDiff(have []byte, want manifest) string {
+	var old manifest
+	if err := json.Unmarshal(have, &old); err != nil {
+		return "unreadable: " + err.Error()
+	}
+	var diffs []string
+	add := func(field string, a, b any) {
+		if fmt.Sprint(a) != fmt.Sprint(b) {
+			diffs = append(diffs, fmt.Sprintf("%s %v, now %v", field, a, b))
+		}
+	}
+	add("agent", old.Agent, want.Agent)
+	add("model", old.Model, want.Model)
+	add("tasks", old.Tasks, want.Tasks)
+	add("sample", old.Sample, want.Sample)
+	add("seed", old.Seed, want.Seed)
+	add("budget", old.Budget, want.Budget)
+	add("judge", old.Judge, want.Judge)
+	add("dataset", old.Dataset, want.Dataset)
+	return strings.Join(diffs, "; ")
+}
+
+func writeReport(dir string, rep *Report) error {
+	js, err := rep.JSON()
+	if err != nil {
+		return err
+	}
+	return errors.Join(writeAtomic(filepath.Join(dir, ReportFile), js), writeAtomic(filepath.Join(dir, MarkdownFile), rep.Markdown()))
+}
+
+// writeAtomic writes a file by temp file and rename, synced.
+func writeAtomic(path string, data []byte) error {
+	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
+	if err != nil {
+		return err
+	}
+	tmp := f.Name()
+	_, werr := f.Write(data)
+	serr := f.Sync()
+	cerr := f.Close()
+	if err := errors.Join(werr, serr, cerr); err != nil {
+		os.Remove(tmp)
+		return err
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		os.Remove(tmp)
+		return err
+	}
+	return nil
+}
+
+// NextRunDir returns base/<name>-NNN with the first number not yet used.
+func NextRunDir(base, name string) string {
+	for i := 1; ; i++ {
+		dir := filepath.Join(base, fmt.Sprintf("%s-%03d", sanitize(name), i))
+		if _, err := os.Stat(dir); errors.Is(err, fs.ErrNotExist) {
+			return dir
+		}
+	}
+}
+
+// LatestRunDir returns the highest-numbered base/<name>-NNN, or "".
+func LatestRunDir(base, name string) string {
+	entries, err := os.ReadDir(base)
+	if err != nil {
+		return ""
+	}
+	prefix := sanitize(name) + "-"
+	best, bestN := "", 0
+	for _, e := range entries {
+		num, ok := strings.CutPrefix(e.Name(), prefix)
+		if !ok || !e.IsDir() {
+			continue
+		}
+		if n, err := strconv.Atoi(num); err == nil && n > bestN {
+			best, bestN = filepath.Join(base, e.Name()), n
+		}
+	}
+	return best
+}
+
+func sanitize(name string) string {
+	var b strings.Builder
+	for _, r := range name {
+		switch {
+		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9', r == '-', r == '_', r == '.':
+			b.WriteRune(r)
+		default:
+			b.WriteByte('_')
+		}
+	}
+	if b.Len() == 0 {
+		return "run"
+	}
+	return b.String()
+}

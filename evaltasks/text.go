@@ -1,0 +1,235 @@
+package evaltasks
+
+import (
+	"regexp"
+	"strings"
+	"unicode"
+)
+
+// Text matching for the rule scorers: lower-cased words with a light
+// plural stemming, stop words dropped, and phrase coverage measured as the
+// share of a phrase's content words present in a reply.
+
+// stopWords are words that carry no content for coverage.
+var stopWords = map[string]bool{}
+
+func init() {
+	for _, w := range strings.Fields(`a an the and or but if of to in on at by for with from as is are was were be been being
+		it its this that these those there their them they he she his her you your yours we our us i me my mine
+		do does did done have has had can could would should will shall may might must yes so than then
+		what which who whom whose when where why how all any each some such very just also into onto about
+		please e g eg ie i.e e.g etc`) {
+		stopWords[w] = true
+	}
+}
+
+// words splits text into lower-case words of letters and digits; a
+// decimal point or comma between digits stays inside the number.
+func words(text string) []string {
+	var out []string
+	var b strings.Builder
+	rs := []rune(text)
+	flush := func() {
+		if b.Len() > 0 {
+			out = append(out, b.String())
+			b.Reset()
+		}
+	}
+	for i, r := range rs {
+		switch {
+		case unicode.IsLetter(r) || unicode.IsDigit(r):
+			b.WriteRune(unicode.ToLower(r))
+		case (r == '.' || r == ',') && i > 0 && i+1 < len(rs) && unicode.IsDigit(rs[i-1]) && unicode.IsDigit(rs[i+1]):
+			if r == '.' {
+				b.WriteRune(r)
+			} // a thousands separator is dropped: 1,234 reads 1234
+		default:
+			flush()
+		}
+	}
+	flush()
+	return out
+}
+
+// stem is a light English stemmer: plural endings only.
+func stem(w string) string {
+	switch {
+	case len(w) > 4 && strings.HasSuffix(w, "ies"):
+		return w[:len(w)-3] + "y"
+	case len(w) > 4 && strings.HasSuffix(w, "ses"):
+		return w[:len(w)-2]
+	case len(w) > 3 && strings.HasSuffix(w, "s") && !strings.HasSuffix(w, "ss") && !strings.HasSuffix(w, "us"):
+		return w[:len(w)-1]
+	}
+	return w
+}
+
+// contentWords are the stemmed words of text that are not stop words.
+func contentWords(text string) []string {
+	var out []string
+	for _, w := range words(text) {
+		if !stopWords[w] {
+			out = append(out, stem(w))
+		}
+	}
+	return out
+}
+
+// wordSet is the set of stemmed words of a reply.
+type wordSet map[string]bool
+
+func newWordSet(text string) wordSet {
+	s := wordSet{}
+	for _, w := range words(text) {
+		s[stem(w)] = true
+		s[w] = true
+	}
+	return s
+}
+
+// coverage is the share of phrase's distinct content words found in s (1
+// for a phrase without content words).
+func (s wordSet) coverage(phrase string) float64 {
+	cw := dedupe(contentWords(phrase))
+	if len(cw) == 0 {
+		return 1
+	}
+	n := 0
+	for _, w := range cw {
+		if s[w] {
+			n++
+		}
+	}
+	return float64(n) / float64(len(cw))
+}
+
+func dedupe(s []string) []string {
+	seen := map[string]bool{}
+	out := s[:0:0]
+	for _, x := range s {
+		if !seen[x] {
+			seen[x] = true
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+// normalized is text as lower-case words joined by single spaces, padded
+// with spaces so that phrase containment respects word boundaries.
+func normalized(text string) string { return " " + strings.Join(words(text), " ") + " " }
+
+// PhraseCovered is the share of a phrase's content words a reply must hold
+// for the phrase to count as stated.
+const PhraseCovered = 2.0 / 3
+
+// covers tells whether a reply states a phrase: the phrase appears
+// verbatim (up to case and punctuation), or enough of its content words do.
+func covers(reply string, set wordSet, phrase string) bool {
+	if n := normalized(phrase); strings.TrimSpace(n) != "" && strings.Contains(normalized(reply), n) {
+		return true
+	}
+	return set.coverage(phrase) >= PhraseCovered-1e-9
+}
+
+// splitName splits an identifier (snake_case, camelCase, kebab-case) into lower-case words.
+func splitName(name string) []string {
+	var out []string
+	var b strings.Builder
+	rs := []rune(name)
+	for i, r := range rs {
+		if !unicode.IsLetter(r) && !unicode.IsDigit(r) {
+			if b.Len() > 0 {
+				out = append(out, b.String())
+				b.Reset()
+			}
+			continue
+		}
+		if unicode.IsUpper(r) && b.Len() > 0 && i > 0 && (unicode.IsLower(rs[i-1]) || i+1 < len(rs) && unicode.IsLower(rs[i+1])) {
+			out = append(out, b.String())
+			b.Reset()
+		}
+		b.WriteRune(unicode.ToLower(r))
+	}
+	if b.Len() > 0 {
+		out = append(out, b.String())
+	}
+	return out
+}
+
+// Character-sensitive values must be copied exactly: URLs, e-mail
+// addresses, decimals and coordinates, and identifiers that mix letters
+// and digits.
+var (
+	urlRE     = regexp.MustCompile(`(?i)\b(?:https?|ftp)://[^\s"'<>()\[\]{}]+|\bwww\.[^\s"'<>()\[\]{}]+`)
+	emailRE   = regexp.MustCompile(`[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}`)
+	decimalRE = regexp.MustCompile(`-?\d+(?:\.\d+)+`)
+	idRE      = regexp.MustCompile(`\b[A-Za-z0-9_-]*(?:[A-Za-z][A-Za-z0-9_-]*\d|\d[A-Za-z0-9_-]*[A-Za-z])[A-Za-z0-9_-]*\b`)
+)
+
+// exactValues lists the character-sensitive values in text.
+func exactValues(text string) []string {
+	var out []string
+	rest := text
+	for _, re := range []*regexp.Regexp{urlRE, emailRE} {
+		for _, m := range re.FindAllString(rest, -1) {
+			out = append(out, strings.TrimRight(m, ".,;:!?"))
+		}
+		rest = re.ReplaceAllString(rest, " ")
+	}
+	for _, m := range decimalRE.FindAllString(rest, -1) {
+		out = append(out, m)
+	}
+	rest = decimalRE.ReplaceAllString(rest, " ")
+	for _, m := range idRE.FindAllString(rest, -1) {
+		// Short mixes such as "3rd", "5km" or "2025" are ordinary words.
+		if len(m) >= 5 {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// containsExact tells whether value appears in text verbatim, not as part
+// of a longer value (so "48.85" is not found in "48.8566").
+func containsExact(text, value string) bool {
+	if value == "" {
+		return false
+	}
+	for from := 0; from < len(text); {
+		i := strings.Index(text[from:], value)
+		if i < 0 {
+			return false
+		}
+		i += from
+		end := i + len(value)
+		if !continues(text, i-1, true) && !continues(text, end, false) {
+			return true
+		}
+		from = i + 1
+	}
+	return false
+}
+
+// continues tells whether the byte at i extends a value (a letter, digit,
+// or a '.'/'-'/'_' followed by one).
+func continues(text string, i int, before bool) bool {
+	if i < 0 || i >= len(text) {
+		return false
+	}
+	c := text[i]
+	if isAlnum(c) {
+		return true
+	}
+	if c == '.' || c == '-' || c == '_' || c == '/' {
+		if before {
+			return i > 0 && isAlnum(text[i-1]) && c != '/'
+		}
+		return i+1 < len(text) && isAlnum(text[i+1])
+	}
+	return false
+}
+
+func isAlnum(c byte) bool {
+	return c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= 0x80
+}

@@ -1,0 +1,595 @@
+package evaltasks
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"math"
+	"reflect"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/understudy/understudy/deps"
+	"github.com/understudy/understudy/sandbox"
+	"github.com/understudy/understudy/toolset"
+)
+
+// Scenarios are the application scenarios of the built-in toolset.
+var Scenarios = []string{"daily_life", "image_processing", "travel", "basic"}
+
+// checkText rejects texts that name an API the way only a developer would.
+func (v *validator) checkText(in *Instruction) {
+	if in.Scenario != "" && !valContains(Scenarios, in.Scenario) {
+		v.problem(in, "scenario", "%q is not one of %s", in.Scenario, strings.Join(Scenarios, ", "))
+	}
+	low := strings.ToLower(in.Text)
+	for _, a := range v.cat.APIs() {
+		for _, name := range []string{a.Name, a.Tool.StandardizedName, a.FunctionName()} {
+			if strings.Contains(name, "_") && strings.Contains(low, strings.ToLower(name)) {
+				v.problem(in, "text", "names the API identifier %q; users never name APIs", name)
+				return
+			}
+		}
+	}
+}
+
+func (v *validator) checkTypeI(in *Instruction) {
+	if in.TemptingAPI == "" {
+		v.problem(in, "tempting_api", "missing: a Type-I record names the API that looks relevant")
+	} else {
+		v.needAPI(in, "tempting_api", in.TemptingAPI)
+	}
+	if n := len(in.KeyPoints); n < 1 || n > 4 {
+		v.problem(in, "key_points", "has %d key points, want 1 to 4", n)
+	}
+	ref := strings.ToLower(in.ReferenceAnswer)
+	for i, kp := range in.KeyPoints {
+		if !strings.Contains(ref, strings.ToLower(kp)) {
+			v.problem(in, fmt.Sprintf("key_points[%d]", i), "%q does not appear in the reference answer", kp)
+		}
+	}
+	if in.GoldCall != nil || len(in.Chain) > 0 {
+		v.problem(in, "", "a Type-I record has no gold call")
+	}
+}
+
+// goldArgs is the gold call with the first acceptable value of every
+// argument that has one.
+func valGoldArgs(gc *GoldCall) map[string]any {
+	args := map[string]any{}
+	for name, acc := range gc.Arguments {
+		if len(acc.Values) > 0 {
+			args[name] = acc.Values[0]
+		}
+	}
+	return args
+}
+
+func (v *validator) checkTypeII(ctx context.Context, in *Instruction) {
+	api := v.needAPI(in, "target_api", in.TargetAPI)
+	if api == nil {
+		return
+	}
+	gc := in.GoldCall
+	if gc.API != in.TargetAPI {
+		v.problem(in, "gold_call.api", "%q is not the target API %q", gc.API, in.TargetAPI)
+		return
+	}
+	for _, id := range in.AlsoCorrect {
+		if id == in.TargetAPI {
+			v.problem(in, "also_correct", "lists the target API itself")
+		} else {
+			v.needAPI(in, "also_correct", id)
+		}
+	}
+	ok := true
+	names := make([]string, 0, len(gc.Arguments))
+	for name := range gc.Arguments {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		acc := gc.Arguments[name]
+		field := "gold_call.arguments." + name
+		p := api.Param(name)
+		switch {
+		case p == nil:
+			v.problem(in, field, "%s has no parameter %q", api.ID(), name)
+			ok = false
+		case p.Required && acc.Optional:
+			v.problem(in, field, "a required parameter cannot be optional")
+			ok = false
+		case len(acc.Values) == 0 && !acc.Optional:
+			v.problem(in, field, "no acceptable values")
+			ok = false
+		}
+	}
+	for _, p := range api.Params {
+		if _, given := gc.Arguments[p.Name]; p.Required && !given {
+			v.problem(in, "gold_call.arguments", "required parameter %q of %s is missing", p.Name, api.ID())
+			ok = false
+		}
+	}
+	if !ok {
+		return
+	}
+	base := valGoldArgs(gc)
+	if _, err := api.Validate(base); err != nil {
+		v.problem(in, "gold_call", "the gold call does not validate: %v", err)
+		return
+	}
+	// Every acceptable value must validate in place of the first one.
+	for _, name := range names {
+		for i, val := range gc.Arguments[name].Values {
+			if i == 0 {
+				continue
+			}
+			alt := valCopy(base)
+			alt[name] = val
+			if _, err := api.Validate(alt); err != nil {
+				v.problem(in, fmt.Sprintf("gold_call.arguments.%s.values[%d]", name, i), "acceptable value %v does not validate: %v", val, err)
+			}
+		}
+	}
+	session := "validate/" + in.ID
+	if len(in.Chain) > 0 {
+		// The steps that mint the opaque values the user quotes.
+		if _, ok := v.runChain(ctx, in, in.Chain, session, "chain"); !ok {
+			return
+		}
+	}
+	res, err := v.st.Engine.Call(ctx, sandbox.Request{Tool: api.Tool.StandardizedName, API: api.Name, Arguments: base, Session: session})
+	if err != nil {
+		v.problem(in, "gold_call", "executing %s: %v", valCall(api, base), err)
+		return
+	}
+	if res.Status < 200 || res.Status >= 300 {
+		v.problem(in, "gold_call", "%s answered %d: %s", valCall(api, base), res.Status, valTrunc(string(res.Response), 300))
+		return
+	}
+	var doc any
+	if err := json.Unmarshal(res.Response, &doc); err != nil {
+		v.problem(in, "gold_call", "%s answered a body that is not JSON: %v", valCall(api, base), err)
+		return
+	}
+	for i, f := range in.ExpectedFacts {
+		if strings.TrimSpace(f) == "" {
+			v.problem(in, fmt.Sprintf("expected_facts[%d]", i), "empty fact")
+		} else if !valFactIn(doc, f) {
+			v.problem(in, fmt.Sprintf("expected_facts[%d]", i), "%q does not appear in the response of %s", f, valCall(api, base))
+		}
+	}
+	v.checkPerturbing(in)
+}
+
+func (v *validator) checkPerturbing(in *Instruction) {
+	p1 := v.opts.Perturb(v.cat, v.ix, *in)
+	p2 := v.opts.Perturb(v.cat, v.ix, *in)
+	if !reflect.DeepEqual(p1, p2) {
+		v.problem(in, "perturbing", "not reproducible: %v then %v", p1, p2)
+	}
+	if len(p1) != 4 {
+		v.problem(in, "perturbing", "%d perturbing APIs, want 4: %v", len(p1), p1)
+	}
+	seen := map[string]bool{}
+	for _, id := range p1 {
+		switch {
+		case id == in.TargetAPI:
+			v.problem(in, "perturbing", "the target API %s is among the perturbing APIs", id)
+		case valContains(in.AlsoCorrect, id):
+			v.problem(in, "perturbing", "%s answers the instruction equally well (also_correct) but is a perturbing API", id)
+		case seen[id]:
+			v.problem(in, "perturbing", "%s appears twice", id)
+		case v.api(id) == nil:
+			v.problem(in, "perturbing", "unknown API %s", id)
+		}
+		seen[id] = true
+	}
+	v.rep.Perturbing[in.ID] = p1
+}
+
+func (v *validator) checkTypeIII(in *Instruction) {
+	api := v.needAPI(in, "target_api", in.TargetAPI)
+	if api == nil {
+		return
+	}
+	if in.GoldCall != nil {
+		v.problem(in, "gold_call", "a Type-III record has no gold call: information is missing")
+	}
+	for _, m := range in.Missing {
+		p := api.Param(m)
+		switch {
+		case p == nil:
+			v.problem(in, "missing", "%s has no parameter %q", api.ID(), m)
+		case !p.Required:
+			v.problem(in, "missing", "%q is optional in %s: nothing is missing", m, api.ID())
+		default:
+			if hint, found := valueHint(v.hints(), p, in.Text); found {
+				v.problem(in, "missing", "the text seems to give %s: %q", m, hint)
+			}
+		}
+	}
+	for _, name := range valKeys(in.Present) {
+		p := api.Param(name)
+		switch {
+		case p == nil:
+			v.problem(in, "present."+name, "%s has no parameter %q", api.ID(), name)
+		case valContains(in.Missing, name):
+			v.problem(in, "present."+name, "is also listed as missing")
+		case !valTextHas(in.Text, in.Present[name]):
+			v.problem(in, "present."+name, "value %v does not appear in the text", in.Present[name])
+		}
+	}
+	for _, p := range api.Params {
+		_, present := in.Present[p.Name]
+		if p.Required && !present && !valContains(in.Missing, p.Name) && p.Default == nil {
+			v.problem(in, "present", "required parameter %q of %s is neither present nor missing", p.Name, api.ID())
+		}
+	}
+}
+
+func (v *validator) checkTypeIV(ctx context.Context, in *Instruction) {
+	ok := true
+	for i, st := range in.Chain {
+		field := fmt.Sprintf("chain[%d]", i)
+		a := v.needAPI(in, field+".api", st.API)
+		if a == nil {
+			ok = false
+			continue
+		}
+		for _, param := range valKeys(st.Bindings) {
+			b := st.Bindings[param]
+			bf := field + ".bindings." + param
+			switch {
+			case a.Param(param) == nil:
+				v.problem(in, bf, "%s has no parameter %q", a.ID(), param)
+				ok = false
+			case b.Step < 0 || b.Step >= i:
+				v.problem(in, bf, "refers to step %d, which is not an earlier step", b.Step)
+				ok = false
+			case !v.isEdge(in.Chain[b.Step].API, a.ID(), param, b.Path):
+				v.problem(in, bf, "%s ← %s:%s is not a dependency of the catalog (edges into %s: %s)", param, in.Chain[b.Step].API, b.Path, a.ID(), v.edgesInto(a.ID()))
+				ok = false
+			}
+		}
+		for name := range st.Arguments {
+			if a.Param(name) == nil {
+				v.problem(in, field+".arguments."+name, "%s has no parameter %q", a.ID(), name)
+				ok = false
+			}
+			if _, bound := st.Bindings[name]; bound {
+				v.problem(in, field+".arguments."+name, "both a literal argument and a binding")
+				ok = false
+			}
+		}
+	}
+	bound := 0
+	for _, st := range in.Chain {
+		bound += len(st.Bindings)
+	}
+	if bound == 0 {
+		v.problem(in, "chain", "no step takes a value from an earlier step: not a dependency chain")
+		ok = false
+	}
+	if !ok {
+		return
+	}
+	results, ok := v.runChain(ctx, in, in.Chain, "validate/"+in.ID, "chain")
+	if !ok {
+		return
+	}
+	// The user cannot know an opaque value: it must not be in the text.
+	for i, st := range in.Chain {
+		a := v.api(st.API)
+		for param := range st.Bindings {
+			p := a.Param(param)
+			if p == nil || !p.Opaque {
+				continue
+			}
+			if k, ok := valScalar(results[i].args[param]); ok && len(k) > 3 && strings.Contains(in.Text, k) {
+				v.problem(in, fmt.Sprintf("chain[%d].bindings.%s", i, param), "the opaque value %q appears in the text; the user cannot know it", k)
+			}
+		}
+	}
+}
+
+func (v *validator) isEdge(from, to, param, path string) bool {
+	for _, e := range v.annot.Into(to) {
+		if e.From == from && e.Param == param && e.Path == path {
+			return true
+		}
+	}
+	return false
+}
+
+func (v *validator) edgesInto(to string) string {
+	var s []string
+	for _, e := range v.annot.Into(to) {
+		s = append(s, e.Param+" ← "+e.From+":"+e.Path)
+	}
+	if len(s) == 0 {
+		return "none"
+	}
+	return strings.Join(s, "; ")
+}
+
+type valStep struct {
+	args map[string]any
+	doc  any
+}
+
+// runChain executes steps in one session, resolving bindings from earlier
+// responses and polling repeatable steps; it reports the first failure.
+func (v *validator) runChain(ctx context.Context, in *Instruction, steps []GoldStep, session, field string) ([]valStep, bool) {
+	var out []valStep
+	for i, st := range steps {
+		f := fmt.Sprintf("%s[%d]", field, i)
+		a := v.api(st.API)
+		if a == nil {
+			v.problem(in, f+".api", "unknown API %q", st.API)
+			return out, false
+		}
+		args := valCopy(st.Arguments)
+		for _, param := range valKeys(st.Bindings) {
+			b := st.Bindings[param]
+			if b.Step < 0 || b.Step >= i {
+				v.problem(in, f+".bindings."+param, "refers to step %d, which is not an earlier step", b.Step)
+				return out, false
+			}
+			vals := deps.Values(out[b.Step].doc, b.Path)
+			if len(vals) == 0 {
+				v.problem(in, f+".bindings."+param, "no value at %s in the response of step %d (%s)", b.Path, b.Step, steps[b.Step].API)
+				return out, false
+			}
+			args[param] = vals[0]
+		}
+		var doc any
+		for calls := 1; ; calls++ {
+			res, err := v.st.Engine.Call(ctx, sandbox.Request{Tool: a.Tool.StandardizedName, API: a.Name, Arguments: args, Session: session})
+			if err != nil {
+				v.problem(in, f, "executing %s: %v", valCall(a, args), err)
+				return out, false
+			}
+			if res.Status < 200 || res.Status >= 300 {
+				v.problem(in, f, "%s answered %d: %s", valCall(a, args), res.Status, valTrunc(string(res.Response), 300))
+				return out, false
+			}
+			doc = nil
+			if err := json.Unmarshal(res.Response, &doc); err != nil {
+				v.problem(in, f, "%s answered a body that is not JSON: %v", valCall(a, args), err)
+				return out, false
+			}
+			if !st.Repeat || valUntil(doc, st.Until) {
+				break
+			}
+			if calls >= deps.MaxPolls {
+				v.problem(in, f, "%s: still not %s after %d calls", valCall(a, args), st.Until, calls)
+				return out, false
+			}
+		}
+		out = append(out, valStep{args: args, doc: doc})
+	}
+	return out, true
+}
+
+// untilHolds tells whether a polling condition "path == value" holds.
+func valUntil(doc any, until string) bool {
+	p, want, ok := strings.Cut(until, " == ")
+	if !ok {
+		return true
+	}
+	for _, val := range deps.Values(doc, p) {
+		if s, ok := valScalar(val); ok && s == want {
+			return true
+		}
+	}
+	return false
+}
+
+func (v *validator) checkTypeV(in *Instruction) {
+	members := v.groupMembers()
+	if _, ok := members[in.Group]; !ok {
+		v.problem(in, "group", "no API belongs to group %q (groups: %s)", in.Group, strings.Join(valKeys(members), ", "))
+		return
+	}
+	if len(in.GroupAPIs) < 2 {
+		v.problem(in, "group_apis", "a high-level plan needs at least 2 APIs, has %d", len(in.GroupAPIs))
+	}
+	seen := map[string]bool{}
+	for i, id := range in.GroupAPIs {
+		f := fmt.Sprintf("group_apis[%d]", i)
+		if seen[id] {
+			v.problem(in, f, "%s listed twice", id)
+		}
+		seen[id] = true
+		if a := v.needAPI(in, f, id); a != nil && !valContains(a.Groups, in.Group) {
+			v.problem(in, f, "%s is not in group %q (its groups: %v)", id, in.Group, a.Groups)
+		}
+	}
+	if n := len(in.KeySteps); n < 3 || n > 6 {
+		v.problem(in, "key_steps", "has %d key steps, want 3 to 6", n)
+	}
+	for i, s := range in.KeySteps {
+		if strings.TrimSpace(s) == "" {
+			v.problem(in, fmt.Sprintf("key_steps[%d]", i), "empty step")
+		}
+	}
+}
+
+func (v *validator) groupMembers() map[string][]string {
+	out := map[string][]string{}
+	for _, a := range v.cat.APIs() {
+		for _, g := range a.Groups {
+			out[g] = append(out[g], a.ID())
+		}
+	}
+	return out
+}
+
+func (v *validator) checkCounts() {
+	for _, t := range []int{TypeNoTool, TypeSufficient, TypeMissing, TypeDependencies, TypeHighLevel} {
+		if min := v.opts.MinCounts[t]; v.rep.ByType[t] < min {
+			v.problem(nil, "", "type %s: %d instructions, fewer than the %d of seed 004's Table 2", valRoman(t), v.rep.ByType[t], min)
+		}
+	}
+}
+
+// checkCoverage requires every API in Type II (MinTypeIIPerAPI times),
+// every API with a required parameter in Type III, every dependency pair
+// in Type IV and every coherent group in Type V.
+func (v *validator) checkCoverage(ins []Instruction) {
+	for _, a := range v.cat.APIs() {
+		c := v.rep.APICoverage[a.ID()]
+		if n := c[TypeSufficient]; n < MinTypeIIPerAPI {
+			v.problem(nil, "coverage", "%s: %d Type-II instructions, want at least %d", a.ID(), n, MinTypeIIPerAPI)
+		}
+		// An API needs a Type-III instruction when a user must give one of
+		// its required values; pagination (numbers with defaults) is not
+		// something a user is asked for.
+		required := false
+		for _, p := range a.Params {
+			paging := p.Default != nil && (p.Kind == toolset.KindNumber || p.Kind == toolset.KindInteger)
+			required = required || p.Required && !paging
+		}
+		if required && c[TypeMissing] == 0 {
+			v.problem(nil, "coverage", "%s has required parameters but no Type-III instruction", a.ID())
+		}
+	}
+	pairs := map[deps.Pair]bool{}
+	for _, in := range ins {
+		if in.Type != TypeDependencies {
+			continue
+		}
+		for _, st := range in.Chain {
+			for _, b := range st.Bindings {
+				if b.Step >= 0 && b.Step < len(in.Chain) {
+					pairs[deps.Pair{From: in.Chain[b.Step].API, To: st.API}] = true
+				}
+			}
+		}
+	}
+	for _, p := range v.annot.Pairs() {
+		if !pairs[p] {
+			v.problem(nil, "coverage", "dependency pair %s → %s has no Type-IV instruction", p.From, p.To)
+		}
+	}
+	groups := map[string]bool{}
+	for _, in := range ins {
+		if in.Type == TypeHighLevel {
+			groups[in.Group] = true
+		}
+	}
+	for _, g := range valKeys(v.groupMembers()) {
+		if !groups[g] {
+			v.problem(nil, "coverage", "group %q has no Type-V instruction", g)
+		}
+	}
+}
+
+// factIn tells whether a fact appears in a response: as a part of a string
+// leaf, or equal to a number or boolean leaf.
+func valFactIn(doc any, fact string) bool {
+	num, numErr := strconv.ParseFloat(fact, 64)
+	found := false
+	var walk func(v any)
+	walk = func(v any) {
+		if found {
+			return
+		}
+		switch x := v.(type) {
+		case map[string]any:
+			for _, e := range x {
+				walk(e)
+			}
+		case []any:
+			for _, e := range x {
+				walk(e)
+			}
+		case string:
+			found = strings.Contains(x, fact)
+		case float64:
+			found = numErr == nil && math.Abs(x-num) < 1e-9 || strconv.FormatFloat(x, 'f', -1, 64) == fact
+		case bool:
+			found = strconv.FormatBool(x) == fact
+		}
+	}
+	walk(doc)
+	return found
+}
+
+// textHas tells whether a value (or, for a list, one of its values)
+// appears in a text, case-insensitively.
+func valTextHas(text string, val any) bool {
+	if list, ok := val.([]any); ok {
+		for _, x := range list {
+			if valTextHas(text, x) {
+				return true
+			}
+		}
+		return false
+	}
+	s, ok := valScalar(val)
+	return ok && strings.Contains(strings.ToLower(text), strings.ToLower(s))
+}
+
+func valScalar(v any) (string, bool) {
+	switch x := v.(type) {
+	case string:
+		return x, true
+	case float64:
+		return strconv.FormatFloat(x, 'f', -1, 64), true
+	case int:
+		return strconv.Itoa(x), true
+	case bool:
+		return strconv.FormatBool(x), true
+	case json.Number:
+		return x.String(), true
+	}
+	return "", false
+}
+
+func valCall(a *toolset.API, args map[string]any) string {
+	b, _ := json.Marshal(args)
+	return a.ID() + string(b)
+}
+
+func valTrunc(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n] + "…"
+}
+
+func valCopy(m map[string]any) map[string]any {
+	out := make(map[string]any, len(m))
+	for k, v := range m {
+		out[k] = v
+	}
+	return out
+}
+
+func valKeys[V any](m map[string]V) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+func valContains(s []string, x string) bool {
+	for _, e := range s {
+		if e == x {
+			return true
+		}
+	}
+	return false
+}
+
+func valRoman(t int) string {
+	if t >= 1 && t <= 5 {
+		return []string{"I", "II", "III", "IV", "V"}[t-1]
+	}
+	return strconv.Itoa(t)
+}

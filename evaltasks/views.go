@@ -1,0 +1,228 @@
+package evaltasks
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"sort"
+
+	"github.com/understudy/understudy/agent"
+	"github.com/understudy/understudy/sandbox"
+	"github.com/understudy/understudy/toolset"
+)
+
+// ChainDistractors is the number of APIs Task 7 offers beside the tools of
+// the gold chain.
+const ChainDistractors = 3
+
+// PlanPrompt is the system message of Task 8, which expects a plan in text.
+const PlanPrompt = "You can use the tools listed. Before calling any of them, outline in text how you would solve the user's request: the steps, in order, and the tool functions each step uses."
+
+// view is what the agent is given for one instance.
+type view struct {
+	messages []agent.Message
+	tools    []toolset.OpenAITool
+	// offered are the IDs ("tool.api") of the APIs behind tools, in order.
+	offered []string
+}
+
+// DataError reports an instruction that does not fit the catalog or whose
+// gold call fails in the sandbox; the instance is recorded as an error.
+type DataError struct {
+	Instance string
+	Err      error
+}
+
+func (e *DataError) Error() string { return fmt.Sprintf("%s: %v", e.Instance, e.Err) }
+func (e *DataError) Unwrap() error { return e.Err }
+
+// view builds the messages and tools of an instance, as seed 004 §3.3
+// gives them to the agent.
+func (ev *evaluator) view(ctx context.Context, inst Instance) (view, error) {
+	in := inst.In
+	dataErr := func(format string, args ...any) (view, error) {
+		return view{}, &DataError{Instance: inst.Key(), Err: fmt.Errorf(format, args...)}
+	}
+	user := agent.Message{Role: agent.RoleUser, Content: in.Text}
+	switch inst.Task {
+	case TaskDecide, TaskIntrinsic, TaskClarify, TaskFill:
+		id := in.TargetAPI
+		if in.Type == TypeNoTool {
+			id = in.TemptingAPI
+		}
+		var ids []string
+		if id != "" {
+			a := ResolveAPI(ev.cat, id)
+			if a == nil {
+				return dataErr("API %q is not in the catalog", id)
+			}
+			ids = []string{a.ID()}
+		} else if hits := ev.index.Search(in.Text, 1); len(hits) > 0 {
+			// A Type-I record without a tempting API is offered the API
+			// whose documentation looks closest to the question.
+			ids = []string{hits[0].ID}
+		}
+		return ev.withTools([]agent.Message{user}, ids), nil
+	case TaskSelect:
+		target := ResolveAPI(ev.cat, in.TargetAPI)
+		if target == nil {
+			return dataErr("target API %q is not in the catalog", in.TargetAPI)
+		}
+		ids := append([]string{target.ID()}, PerturbingAPIs(ev.cat, ev.index, *in)...)
+		shuffleFor(inst.Key(), ids)
+		return ev.withTools([]agent.Message{user}, ids), nil
+	case TaskToolReturn:
+		return ev.toolReturnView(ctx, inst)
+	case TaskChain:
+		ids, err := ev.chainAPIs(inst)
+		if err != nil {
+			return view{}, &DataError{Instance: inst.Key(), Err: err}
+		}
+		return ev.withTools([]agent.Message{user}, ids), nil
+	case TaskPlan:
+		ids, err := ev.groupAPIs(in)
+		if err != nil {
+			return view{}, &DataError{Instance: inst.Key(), Err: err}
+		}
+		sys := agent.Message{Role: agent.RoleSystem, Content: PlanPrompt}
+		return ev.withTools([]agent.Message{sys, user}, ids), nil
+	}
+	return dataErr("unknown task %d", inst.Task)
+}
+
+func (ev *evaluator) withTools(msgs []agent.Message, ids []string) view {
+	v := view{messages: msgs}
+	for _, id := range ids {
+		if t, ok := ev.tools[id]; ok {
+			v.tools = append(v.tools, t)
+			v.offered = append(v.offered, id)
+		}
+	}
+	return v
+}
+
+// goldArguments are the arguments of a gold call: the first acceptable
+// value of each argument that lists one.
+func goldArguments(g *GoldCall) map[string]any {
+	args := map[string]any{}
+	for name, acc := range g.Arguments {
+		if len(acc.Values) > 0 {
+			args[name] = acc.Values[0]
+		}
+	}
+	return args
+}
+
+// toolReturnView is Task 6's conversation: the user message, an assistant
+// message calling the gold call, and the tool result the sandbox gives for
+// it (in a session of its own).
+func (ev *evaluator) toolReturnView(ctx context.Context, inst Instance) (view, error) {
+	in := inst.In
+	api := ResolveAPI(ev.cat, in.GoldCall.API)
+	if api == nil {
+		return view{}, &DataError{Instance: inst.Key(), Err: fmt.Errorf("gold call API %q is not in the catalog", in.GoldCall.API)}
+	}
+	args := goldArguments(in.GoldCall)
+	// A record whose gold call quotes opaque values carries the steps that
+	// mint them; they run first, in the same session, unseen by the agent.
+	if err := ev.runSteps(ctx, in.Chain, ev.session(inst)); err != nil {
+		if ctx.Err() != nil {
+			return view{}, ctx.Err()
+		}
+		return view{}, &DataError{Instance: inst.Key(), Err: fmt.Errorf("chain before the gold call: %w", err)}
+	}
+	res, err := ev.engine.Call(ctx, sandbox.Request{Tool: api.Tool.StandardizedName, API: api.Name, Arguments: args, Session: ev.session(inst)})
+	if err != nil {
+		if ctx.Err() != nil {
+			return view{}, ctx.Err()
+		}
+		return view{}, &DataError{Instance: inst.Key(), Err: fmt.Errorf("gold call: %w", err)}
+	}
+	if res.Status >= 400 {
+		return view{}, &DataError{Instance: inst.Key(), Err: fmt.Errorf("gold call answered %d: %s", res.Status, truncate(string(res.Response), 200))}
+	}
+	raw, err := json.Marshal(args)
+	if err != nil {
+		return view{}, &DataError{Instance: inst.Key(), Err: err}
+	}
+	name := toolset.ExportName(api, toolset.NameDotted)
+	msgs := []agent.Message{
+		{Role: agent.RoleUser, Content: in.Text},
+		{Role: agent.RoleAssistant, ToolCalls: []agent.ToolCall{{ID: "call_1", Name: name, Arguments: raw}}},
+		{Role: agent.RoleTool, ToolCallID: "call_1", Name: name, Content: string(res.Response)},
+	}
+	return ev.withTools(msgs, []string{api.ID()}), nil
+}
+
+// chainAPIs are Task 7's APIs: every API of the tools in the gold chain,
+// plus ChainDistractors APIs of other tools closest to the instruction,
+// shuffled by the instance.
+func (ev *evaluator) chainAPIs(inst Instance) ([]string, error) {
+	tools := map[*toolset.Tool]bool{}
+	for i, st := range inst.In.Chain {
+		a := ResolveAPI(ev.cat, st.API)
+		if a == nil {
+			return nil, fmt.Errorf("chain step %d: API %q is not in the catalog", i+1, st.API)
+		}
+		tools[a.Tool] = true
+	}
+	var ids []string
+	for _, a := range ev.cat.APIs() {
+		if tools[a.Tool] {
+			ids = append(ids, a.ID())
+		}
+	}
+	n := 0
+	for _, h := range ev.index.Search(inst.In.Text, ChainDistractors+len(ids)) {
+		if n == ChainDistractors {
+			break
+		}
+		if !tools[h.API.Tool] {
+			ids = append(ids, h.ID)
+			n++
+		}
+	}
+	shuffleFor(inst.Key(), ids)
+	return ids, nil
+}
+
+// groupAPIs are Task 8's APIs: the coherent group's APIs in the catalog
+// (x-group) and the record's group_apis, in catalog order.
+func (ev *evaluator) groupAPIs(in *Instruction) ([]string, error) {
+	want := map[string]bool{}
+	for _, id := range in.GroupAPIs {
+		a := ResolveAPI(ev.cat, id)
+		if a == nil {
+			return nil, fmt.Errorf("group API %q is not in the catalog", id)
+		}
+		want[a.ID()] = true
+	}
+	var ids []string
+	for _, a := range ev.cat.APIs() {
+		member := want[a.ID()]
+		for _, g := range a.Groups {
+			member = member || g == in.Group
+		}
+		if member {
+			ids = append(ids, a.ID())
+		}
+	}
+	return ids, nil
+}
+
+func truncate(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n] + "…"
+}
+
+// sortedKeys returns a map's keys in order.
+func sortedKeys[V any](m map[string]V) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}

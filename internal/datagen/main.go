@@ -1,0 +1,238 @@
+// Command datagen writes the instruction dataset (fixtures/instructions/type1…type5.jsonl) from authored phrasings, executing every gold call on the stand-ins to take the expected facts from their actual responses.
+//
+// Usage: go run ./internal/datagen [-out fixtures/instructions]
+//
+// The output is deterministic: the same code and fixtures give the same bytes.
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+
+	"github.com/understudy/understudy/deps"
+	"github.com/understudy/understudy/evaltasks"
+	"github.com/understudy/understudy/internal/assemble"
+	"github.com/understudy/understudy/mocks"
+	"github.com/understudy/understudy/sandbox"
+	"github.com/understudy/understudy/toolset"
+)
+
+func main() {
+	out := flag.String("out", "fixtures/instructions", "directory to write type1.jsonl … type5.jsonl into")
+	flag.Parse()
+	if err := run(*out); err != nil {
+		fmt.Fprintln(os.Stderr, "datagen:", err)
+		os.Exit(1)
+	}
+}
+
+// gen holds what every type's builder needs.
+type gen struct {
+	ctx   context.Context
+	st    *assemble.Stack
+	cat   *toolset.Catalog
+	graph *deps.Graph // annotations only
+	world *mocks.World
+	out   map[int][]evaltasks.Instruction
+	errs  []error
+	// dropped counts candidates left out as near-duplicates.
+	dropped int
+}
+
+func run(dir string) error {
+	st, err := assemble.Build(assemble.Config{})
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	g := &gen{ctx: context.Background(), st: st, cat: st.Catalog, out: map[int][]evaltasks.Instruction{}}
+	g.graph, err = deps.Build(st.Catalog, deps.Options{Annotations: true})
+	if err != nil {
+		return err
+	}
+	g.world, err = mocks.DefaultWorld()
+	if err != nil {
+		return err
+	}
+	g.typeI()
+	g.typeII()
+	g.typeIII()
+	g.typeIV()
+	g.typeV()
+	if len(g.errs) > 0 {
+		for _, e := range g.errs {
+			fmt.Fprintln(os.Stderr, "  ", e)
+		}
+		return fmt.Errorf("%d record(s) could not be built", len(g.errs))
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	for t := 1; t <= 5; t++ {
+		ins := g.out[t]
+		sort.SliceStable(ins, func(i, j int) bool { return ins[i].ID < ins[j].ID })
+		var b bytes.Buffer
+		enc := json.NewEncoder(&b)
+		enc.SetEscapeHTML(false)
+		for _, in := range ins {
+			if err := in.Check(); err != nil {
+				return err
+			}
+			if err := enc.Encode(in); err != nil {
+				return err
+			}
+		}
+		if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("type%d.jsonl", t)), b.Bytes(), 0o644); err != nil {
+			return err
+		}
+		fmt.Printf("type %d: %d instructions\n", t, len(ins))
+	}
+	fmt.Printf("near-duplicate candidates left out: %d\n", g.dropped)
+	return nil
+}
+
+func (g *gen) fail(format string, args ...any) { g.errs = append(g.errs, fmt.Errorf(format, args...)) }
+
+// add keeps a record unless it is a near-duplicate of one already kept
+// (the validator's own measure, with a margin).
+func (g *gen) add(in evaltasks.Instruction) bool {
+	in.Text = typo(in.ID, in.Text, in.Type != evaltasks.TypeMissing)
+	for _, prev := range g.out[in.Type] {
+		if evaltasks.TextSimilarity(prev.Text, in.Text) >= 0.75 {
+			g.dropped++
+			return false
+		}
+	}
+	g.out[in.Type] = append(g.out[in.Type], in)
+	return true
+}
+
+func (g *gen) api(id string) *toolset.API {
+	a := evaltasks.ResolveAPI(g.cat, id)
+	if a == nil {
+		g.fail("unknown API %s", id)
+	}
+	return a
+}
+
+func (g *gen) scenario(id string) string {
+	if a := g.api(id); a != nil {
+		return a.Tool.Scenario
+	}
+	return ""
+}
+
+// call executes one call in a session and decodes the response.
+func (g *gen) call(id string, args map[string]any, session string) (any, error) {
+	a := g.api(id)
+	if a == nil {
+		return nil, fmt.Errorf("unknown API %s", id)
+	}
+	res, err := g.st.Engine.Call(g.ctx, sandbox.Request{Tool: a.Tool.StandardizedName, API: a.Name, Arguments: args, Session: session})
+	if err != nil {
+		return nil, err
+	}
+	if res.Status >= 300 {
+		b, _ := json.Marshal(args)
+		return nil, fmt.Errorf("%s%s answered %d: %.300s", id, b, res.Status, res.Response)
+	}
+	var doc any
+	err = json.Unmarshal(res.Response, &doc)
+	return doc, err
+}
+
+// runChain executes gold steps in one session, returning each response.
+func (g *gen) runChain(steps []evaltasks.GoldStep, session string) ([]any, error) {
+	var docs []any
+	for i, st := range steps {
+		args := map[string]any{}
+		for k, v := range st.Arguments {
+			args[k] = v
+		}
+		for p, b := range st.Bindings {
+			vals := deps.Values(docs[b.Step], b.Path)
+			if len(vals) == 0 {
+				return docs, fmt.Errorf("step %d %s: nothing at %s", i, st.API, b.Path)
+			}
+			args[p] = vals[0]
+		}
+		var doc any
+		var err error
+		for n := 0; n < deps.MaxPolls; n++ {
+			doc, err = g.call(st.API, args, session)
+			if err != nil {
+				return docs, fmt.Errorf("step %d: %w", i, err)
+			}
+			if !st.Repeat || until(doc, st.Until) {
+				break
+			}
+		}
+		docs = append(docs, doc)
+	}
+	return docs, nil
+}
+
+func until(doc any, cond string) bool {
+	for i := 0; i+4 <= len(cond); i++ {
+		if cond[i:i+4] == " == " {
+			for _, v := range deps.Values(doc, cond[:i]) {
+				if s, ok := v.(string); ok && s == cond[i+4:] {
+					return true
+				}
+			}
+			return false
+		}
+	}
+	return true
+}
+
+// step builds a gold step; binds are "param<-stepIndex" resolved to the
+// annotated path from that step's API.
+func (g *gen) step(api string, args map[string]any, binds ...any) evaltasks.GoldStep {
+	st := evaltasks.GoldStep{API: api, Arguments: args}
+	for i := 0; i+1 < len(binds); i += 2 {
+		param := binds[i].(string)
+		st.Bindings = mapSet(st.Bindings, param, evaltasks.Binding{Step: binds[i+1].(int)})
+	}
+	if ch, err := g.graph.ChainFor(api); err == nil {
+		last := ch.Steps[len(ch.Steps)-1]
+		st.Repeat, st.Until = last.Repeat, last.Until
+	}
+	return st
+}
+
+// resolve fills each binding's path from the annotated edge between the
+// bound step's API and this one.
+func (g *gen) resolve(steps []evaltasks.GoldStep) []evaltasks.GoldStep {
+	for i := range steps {
+		for p, b := range steps[i].Bindings {
+			from := steps[b.Step].API
+			found := false
+			for _, e := range g.graph.Into(steps[i].API) {
+				if e.From == from && e.Param == p {
+					b.Path, found = e.Path, true
+					break
+				}
+			}
+			if !found {
+				g.fail("no edge %s → %s (%s)", from, steps[i].API, p)
+			}
+			steps[i].Bindings[p] = b
+		}
+	}
+	return steps
+}
+
+func mapSet[V any](m map[string]V, k string, v V) map[string]V {
+	if m == nil {
+		m = map[string]V{}
+	}
+	m[k] = v
+	return m
+}

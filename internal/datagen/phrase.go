@@ -1,0 +1,122 @@
+package main
+
+import (
+	"fmt"
+	"hash/fnv"
+	"strconv"
+	"strings"
+	"time"
+	"unicode"
+
+	"github.com/understudy/understudy/deps"
+	"github.com/understudy/understudy/evaltasks"
+	"github.com/understudy/understudy/internal/clock"
+)
+
+// today is the sandbox's frozen day (Monday 2025-06-02); relative dates in
+// the texts are resolved against it.
+var today = clock.Default
+
+// day returns the date n days from today as YYYY-MM-DD.
+func day(n int) string { return today.AddDate(0, 0, n).Format("2006-01-02") }
+
+// weekday returns the date of the next given weekday after today (this
+// week's when it is still ahead).
+func weekday(wd time.Weekday) string {
+	for n := 1; n <= 7; n++ {
+		if today.AddDate(0, 0, n).Weekday() == wd {
+			return day(n)
+		}
+	}
+	return day(7)
+}
+
+func hash(s string) uint64 {
+	h := fnv.New64a()
+	h.Write([]byte(s))
+	return h.Sum64()
+}
+
+// typo misspells one ordinary word in about one text in twenty, the way
+// fast typing does (two letters swapped); it never touches capitalised
+// words, numbers, quoted text or URLs, where the values are.
+func typo(id, text string, allow bool) string {
+	h := hash(id)
+	if !allow || h%20 != 7 {
+		return text
+	}
+	words := strings.Split(text, " ")
+	quoted := false
+	var cands []int
+	for i, w := range words {
+		q := strings.Count(w, `"`)%2 == 1 || strings.Count(w, "“")+strings.Count(w, "”") == 1
+		if !quoted && len(w) >= 6 && isPlainLower(w) {
+			cands = append(cands, i)
+		}
+		if q {
+			quoted = !quoted
+		}
+	}
+	if len(cands) == 0 {
+		return text
+	}
+	i := cands[int(h/20)%len(cands)]
+	r := []rune(words[i])
+	k := 1 + int(h/400)%(len(r)-3)
+	r[k], r[k+1] = r[k+1], r[k]
+	words[i] = string(r)
+	return strings.Join(words, " ")
+}
+
+func isPlainLower(w string) bool {
+	for _, r := range w {
+		if !unicode.IsLower(r) || r > unicode.MaxASCII {
+			return false
+		}
+	}
+	return true
+}
+
+// acc is a list of acceptable values; opt one that may be omitted.
+func acc(vals ...any) evaltasks.Acceptable { return evaltasks.Acceptable{Values: vals} }
+func opt(vals ...any) evaltasks.Acceptable {
+	return evaltasks.Acceptable{Values: vals, Optional: true}
+}
+
+// A is a gold call's arguments.
+type A map[string]evaltasks.Acceptable
+
+// M is literal arguments.
+type M map[string]any
+
+// facts reads the first value at each path of a response, as text.
+func facts(doc any, paths ...string) ([]string, error) {
+	var out []string
+	for _, p := range paths {
+		vals := deps.Values(doc, p)
+		if len(vals) == 0 {
+			return nil, fmt.Errorf("no value at %s", p)
+		}
+		s, ok := scalar(vals[0])
+		if !ok || s == "" {
+			return nil, fmt.Errorf("the value at %s is not a scalar: %v", p, vals[0])
+		}
+		out = append(out, s)
+	}
+	return out, nil
+}
+
+func scalar(v any) (string, bool) {
+	switch x := v.(type) {
+	case string:
+		return x, true
+	case float64:
+		return strconv.FormatFloat(x, 'f', -1, 64), true
+	case bool:
+		return strconv.FormatBool(x), true
+	}
+	return "", false
+}
+
+// pick chooses deterministically among variants by a key.
+func pick[T any](key string, vs []T) T { return vs[hash(key)%uint64(len(vs))] }

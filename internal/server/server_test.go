@@ -1,0 +1,243 @@
+package server_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/stretchr/testify/require"
+
+	"github.com/understudy/understudy/internal/assemble"
+	"github.com/understudy/understudy/internal/server"
+	"github.com/understudy/understudy/toolset"
+)
+
+// newServer starts the full stack on a real loopback listener.
+func newServer(t testing.TB, cfg assemble.Config) (*httptest.Server, *assemble.Stack) {
+	t.Helper()
+	st, err := assemble.Build(cfg)
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = st.Close() })
+	mcpSrv := server.MCPServer(st.Engine, "test")
+	h, err := server.New(st.Engine, server.Options{Deps: st.Graph, MCP: server.MCPHandler(mcpSrv), MaxBody: 64 << 10})
+	require.NoError(t, err)
+	ts := httptest.NewServer(h)
+	t.Cleanup(ts.Close)
+	return ts, st
+}
+
+func do(t testing.TB, method, url, contentType, body string, hdr map[string]string) (int, http.Header, []byte) {
+	t.Helper()
+	req, err := http.NewRequest(method, url, strings.NewReader(body))
+	require.NoError(t, err)
+	if contentType != "" {
+		req.Header.Set("Content-Type", contentType)
+	}
+	for k, v := range hdr {
+		req.Header.Set(k, v)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	require.NoError(t, err)
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	require.NoError(t, err)
+	return resp.StatusCode, resp.Header, b
+}
+
+const imageURL = "https://images.understudy.test/product_laptop.jpg"
+
+// TestTransportsAgree sends the same call through the native endpoint,
+// StableToolBench's /virtual, ToolBench's /rapidapi, the RapidAPI wire and
+// MCP, and requires the same payload from each.
+func TestTransportsAgree(t *testing.T) {
+	ts, _ := newServer(t, assemble.Config{})
+
+	code, _, body := do(t, "POST", ts.URL+"/v1/call", "application/json",
+		`{"tool":"image_file_processing","api":"resize_image","arguments":{"image_url":"`+imageURL+`","width":160}}`, nil)
+	require.Equal(t, 200, code, string(body))
+	var native struct {
+		Response json.RawMessage `json:"response"`
+		Source   string          `json:"source"`
+		Status   int             `json:"status"`
+	}
+	require.NoError(t, json.Unmarshal(body, &native))
+	require.Equal(t, "mock", native.Source)
+	require.Equal(t, 200, native.Status)
+	require.Contains(t, string(native.Response), "output_url")
+
+	for _, path := range []string{"/virtual", "/rapidapi"} {
+		// tool_input as a JSON string with the number as a string, the way ToolBench clients send it.
+		code, _, body = do(t, "POST", ts.URL+path, "application/json",
+			`{"category":"Media","tool_name":"image_file_processing","api_name":"resize_image","tool_input":"{\"image_url\": \"`+imageURL+`\", \"width\": \"160\"}","strip":"","toolbench_key":"k"}`, nil)
+		require.Equal(t, 200, code)
+		var tb struct {
+			Error    string          `json:"error"`
+			Response json.RawMessage `json:"response"`
+		}
+		require.NoError(t, json.Unmarshal(body, &tb))
+		require.Empty(t, tb.Error)
+		require.JSONEq(t, string(native.Response), string(tb.Response), path)
+	}
+
+	code, hdr, body := do(t, "GET", ts.URL+"/v1/resize?image_url="+imageURL+"&width=160", "", "",
+		map[string]string{"X-RapidAPI-Host": "image-file-processing.understudy.test", "X-RapidAPI-Key": "k"})
+	require.Equal(t, 200, code, string(body))
+	require.Equal(t, "mock", hdr.Get("X-Understudy-Source"))
+	require.JSONEq(t, string(native.Response), string(body))
+
+	cs := mcpClient(t, ts.URL+"/mcp")
+	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{
+		Name:      toolset.ExportName(apiOf(t, "image_file_processing", "resize_image"), toolset.NameToolBench),
+		Arguments: map[string]any{"image_url": imageURL, "width": 160},
+	})
+	require.NoError(t, err)
+	require.False(t, res.IsError)
+	require.JSONEq(t, string(native.Response), res.Content[0].(*mcp.TextContent).Text)
+}
+
+func apiOf(t testing.TB, tool, api string) *toolset.API {
+	c, err := toolset.Builtin()
+	require.NoError(t, err)
+	a := c.API(tool, api)
+	require.NotNil(t, a)
+	return a
+}
+
+func mcpClient(t testing.TB, endpoint string) *mcp.ClientSession {
+	t.Helper()
+	c := mcp.NewClient(&mcp.Implementation{Name: "test-client", Version: "1"}, nil)
+	cs, err := c.Connect(context.Background(), &mcp.StreamableClientTransport{Endpoint: endpoint}, nil)
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = cs.Close() })
+	return cs
+}
+
+func TestMCPListsToolsAndReportsErrors(t *testing.T) {
+	ts, st := newServer(t, assemble.Config{})
+	cs := mcpClient(t, ts.URL+"/mcp")
+	n := 0
+	for tool, err := range cs.Tools(context.Background(), nil) {
+		require.NoError(t, err)
+		require.NotNil(t, tool.InputSchema)
+		n++
+	}
+	require.Equal(t, len(st.Catalog.APIs()), n)
+
+	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{
+		Name:      toolset.ExportName(apiOf(t, "image_file_processing", "resize_image"), toolset.NameToolBench),
+		Arguments: map[string]any{"image_url": imageURL, "width": "wide"},
+	})
+	require.NoError(t, err)
+	require.True(t, res.IsError)
+	require.Contains(t, res.Content[0].(*mcp.TextContent).Text, "width")
+}
+
+func TestProblems(t *testing.T) {
+	ts, _ := newServer(t, assemble.Config{})
+	cases := []struct {
+		name, method, path, ctype, body string
+		hdr                             map[string]string
+		status                          int
+		contains                        []string
+	}{
+		{"malformed json", "POST", "/v1/call", "application/json", `{"tool": "calculator",`, nil, 400, []string{"malformed-json"}},
+		{"trailing data", "POST", "/v1/call", "application/json", `{"api":"x"} {}`, nil, 400, []string{"unexpected data"}},
+		{"wrong content type", "POST", "/v1/call", "text/plain", `{}`, nil, 415, []string{"unsupported-media-type"}},
+		{"oversized body", "POST", "/v1/call", "application/json", `{"api":"` + strings.Repeat("x", 70<<10) + `"}`, nil, 413, []string{"body-too-large"}},
+		{"missing api", "POST", "/v1/call", "application/json", `{"tool":"image_file_processing"}`, nil, 400, []string{`\"api\" is required`}},
+		{"arguments not an object", "POST", "/v1/call", "application/json", `{"tool":"image_file_processing","api":"image_info","arguments":[1]}`, nil, 400, []string{"JSON object"}},
+		{"unknown api", "POST", "/v1/call", "application/json", `{"tool":"image_file_processing","api":"resize_imgae","arguments":{}}`, nil, 404, []string{"unknown-api", "image_file_processing.resize_image"}},
+		{"path traversal name", "POST", "/v1/call", "application/json", `{"tool":"../../etc/passwd","api":"x","arguments":{}}`, nil, 404, []string{"unknown-api"}},
+		{"invalid arguments", "POST", "/v1/call", "application/json", `{"tool":"image_file_processing","api":"resize_image","arguments":{"width":"wide","bogus":1}}`, nil, 400,
+			[]string{`"validation"`, `"required"`, `"unknown"`, `"image_url"`, `"width"`}},
+		{"unknown session", "GET", "/v1/sessions/nope", "", "", nil, 404, []string{"unknown-session"}},
+		{"unknown tools format", "GET", "/v1/tools?format=yaml", "", "", nil, 400, []string{"bad-format"}},
+		{"unknown rapidapi host", "GET", "/anything", "", "", map[string]string{"X-RapidAPI-Host": "nope.p.rapidapi.com"}, 404, []string{"unknown-host"}},
+		{"unknown rapidapi path", "GET", "/v1/nothing", "", "", map[string]string{"X-RapidAPI-Host": "image-file-processing.understudy.test"}, 404, []string{"unknown-endpoint"}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			code, hdr, body := do(t, tc.method, ts.URL+tc.path, tc.ctype, tc.body, tc.hdr)
+			require.Equal(t, tc.status, code, string(body))
+			require.Equal(t, "application/problem+json", hdr.Get("Content-Type"))
+			var p map[string]any
+			require.NoError(t, json.Unmarshal(body, &p))
+			require.EqualValues(t, tc.status, p["status"])
+			require.NotEmpty(t, p["detail"])
+			for _, s := range tc.contains {
+				require.Contains(t, string(body), s)
+			}
+		})
+	}
+}
+
+func TestToolBenchErrorsKeepTheirShape(t *testing.T) {
+	ts, _ := newServer(t, assemble.Config{})
+	cases := []struct{ body, want string }{
+		{`{"category":"Media","tool_name":"image_file_processing","api_name":"resize_image","tool_input":"{\"width\": \"wide\"}"}`, "Invalid arguments"},
+		{`{"category":"Media","tool_name":"no_tool","api_name":"resize_image","tool_input":""}`, "Unknown API"},
+		{`{"category":"Media","tool_name":"image_file_processing","api_name":"image_info","tool_input":"{not json"}`, "arguments"},
+		{`not json at all`, "Malformed"},
+	}
+	for _, tc := range cases {
+		code, _, body := do(t, "POST", ts.URL+"/virtual", "application/json", tc.body, nil)
+		require.Equal(t, 200, code)
+		var tb map[string]any
+		require.NoError(t, json.Unmarshal(body, &tb))
+		require.Len(t, tb, 2, string(body))
+		require.Contains(t, tb["error"], tc.want)
+	}
+	// strip=truncate cuts long answers to 2048 characters, as ToolBench does.
+	code, _, body := do(t, "POST", ts.URL+"/virtual", "application/json",
+		`{"category":"Media","tool_name":"web_search","api_name":"image_search","tool_input":{"q":"street sign","num":10},"strip":"truncate"}`, nil)
+	require.Equal(t, 200, code)
+	var tb struct {
+		Response any `json:"response"`
+	}
+	require.NoError(t, json.Unmarshal(body, &tb))
+	if s, ok := tb.Response.(string); ok {
+		require.LessOrEqual(t, len([]rune(s)), 2048)
+	}
+}
+
+func TestReadEndpoints(t *testing.T) {
+	ts, st := newServer(t, assemble.Config{})
+	code, _, body := do(t, "GET", ts.URL+"/healthz", "", "", nil)
+	require.Equal(t, 200, code)
+	require.Contains(t, string(body), `"status":"ok"`)
+
+	code, _, body = do(t, "GET", ts.URL+"/v1/catalog", "", "", nil)
+	require.Equal(t, 200, code)
+	require.True(t, json.Valid(body))
+	require.Contains(t, string(body), "image_file_processing")
+
+	code, _, body = do(t, "GET", ts.URL+"/v1/tools?format=openai&naming=toolbench", "", "", nil)
+	require.Equal(t, 200, code)
+	var tools []toolset.OpenAITool
+	require.NoError(t, json.Unmarshal(body, &tools))
+	require.Len(t, tools, len(st.Catalog.APIs()))
+	require.Contains(t, string(body), "resize_image_for_image_file_processing")
+
+	code, _, body = do(t, "GET", ts.URL+"/v1/deps", "", "", nil)
+	require.Equal(t, 200, code)
+	require.Contains(t, string(body), `"pairs"`)
+	code, hdr, body := do(t, "GET", ts.URL+"/v1/deps?format=dot", "", "", nil)
+	require.Equal(t, 200, code)
+	require.Contains(t, hdr.Get("Content-Type"), "graphviz")
+	require.True(t, bytes.HasPrefix(body, []byte("digraph deps {")))
+
+	do(t, "POST", ts.URL+"/v1/call", "application/json", `{"tool":"image_file_processing","api":"image_info","arguments":{"image_url":"`+imageURL+`"},"session":"trace-me"}`, nil)
+	code, _, body = do(t, "GET", ts.URL+"/v1/sessions/trace-me", "", "", nil)
+	require.Equal(t, 200, code)
+	require.Contains(t, string(body), `"api":"image_info"`)
+
+	code, _, body = do(t, "GET", ts.URL+"/metrics", "", "", nil)
+	require.Equal(t, 200, code)
+	require.Contains(t, string(body), `understudy_calls_total{tool="image_file_processing",api="image_info",outcome="mock"} 1`)
+}

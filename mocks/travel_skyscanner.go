@@ -1,0 +1,1041 @@
+package mocks
+
+import (
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// The skyscanner80 stand-in: place auto-complete with opaque ids, flight
+// searches that answer "incomplete" first and must be polled, and itinerary
+// details, over the world's airports and airlines.
+
+const skyTool = "skyscanner80"
+
+func init() {
+	register(skyTool, "flights_auto_complete", skyAutoComplete)
+	register(skyTool, "flights_search_one_way", skySearchOneWay)
+	register(skyTool, "flights_search_roundtrip", skySearchRoundtrip)
+	register(skyTool, "flights_search_incomplete", skySearchIncomplete)
+	register(skyTool, "flights_detail", skyDetail)
+	register(skyTool, "get_config", skyGetConfig)
+}
+
+// State kinds of the flight search flow.
+const (
+	skySessionKind = "skyscanner80.session"
+	skyTokenKind   = "skyscanner80.token"
+	skyPollKind    = "skyscanner80.polls"
+)
+
+// skyError is skyscanner80's error body.
+func skyError(status int, msg string) *APIError {
+	return &APIError{Status: status, Body: map[string]any{"status": false, "message": msg}}
+}
+
+// skyPlaceID is the decoded form of an auto-complete id: the Skyscanner
+// code, the entity id and the entity id of the city for hotels.
+type skyPlaceID struct {
+	S string `json:"s"`
+	E string `json:"e"`
+	H string `json:"h"`
+}
+
+// skyEncodeID mints the opaque place id, base64 of compact JSON as the real API does.
+func skyEncodeID(s, e, h string) string {
+	b, _ := json.Marshal(skyPlaceID{S: s, E: e, H: h})
+	return base64.StdEncoding.EncodeToString(b)
+}
+
+// skyEndpoint is a resolved fromId/toId: a city (any of its airports) or one airport.
+type skyEndpoint struct {
+	place    *travelPlace
+	airport  *travelAirport // nil for a whole city
+	airports []*travelAirport
+}
+
+func (e skyEndpoint) key() string {
+	if e.airport != nil {
+		return e.airport.IATA
+	}
+	return e.place.SkyID
+}
+
+// skyDecodeID resolves an id minted by flights_auto_complete; anything else fails.
+func skyDecodeID(d *travelData, id string) (skyEndpoint, bool) {
+	id = strings.TrimSpace(id)
+	if id == "" || len(id) > 256 {
+		return skyEndpoint{}, false
+	}
+	var raw []byte
+	var err error
+	for _, enc := range []*base64.Encoding{base64.StdEncoding, base64.RawStdEncoding, base64.URLEncoding, base64.RawURLEncoding} {
+		if raw, err = enc.DecodeString(id); err == nil {
+			break
+		}
+	}
+	if err != nil {
+		return skyEndpoint{}, false
+	}
+	var p skyPlaceID
+	if json.Unmarshal(raw, &p) != nil {
+		return skyEndpoint{}, false
+	}
+	if a := d.airportBySkyEntity[p.E]; a != nil && a.IATA == p.S {
+		pl := d.placeByCity[a.city.ID]
+		if p.H != pl.SkyEntityID {
+			return skyEndpoint{}, false
+		}
+		return skyEndpoint{place: pl, airport: a, airports: []*travelAirport{a}}, true
+	}
+	if pl := d.placeBySkyEntity[p.E]; pl != nil && pl.SkyID == p.S && p.S != "" && p.H == pl.SkyEntityID {
+		as := pl.airports
+		if len(as) > 3 {
+			as = as[:3]
+		}
+		return skyEndpoint{place: pl, airports: as}, true
+	}
+	return skyEndpoint{}, false
+}
+
+// skyAirportTitle is the short airport name Skyscanner shows ("London Heathrow").
+func skyAirportTitle(a *travelAirport) string {
+	t := a.Name
+	for _, suf := range []string{" International Airport", " Airport"} {
+		t = strings.TrimSuffix(t, suf)
+	}
+	if !strings.Contains(fold(t), fold(a.city.ASCIIName)) && !strings.Contains(fold(t), fold(a.city.Name)) {
+		t = a.city.Name + " " + t
+	}
+	return t
+}
+
+func skyCityEntry(p *travelPlace) map[string]any {
+	id := skyEncodeID(p.SkyID, p.SkyEntityID, p.SkyEntityID)
+	return map[string]any{
+		"id": id,
+		"presentation": map[string]any{
+			"id": id, "title": p.city.Name, "suggestionTitle": p.city.Name + " (Any)", "subtitle": p.country.Name,
+		},
+		"navigation": map[string]any{
+			"entityId": p.SkyEntityID, "entityType": "CITY", "localizedName": p.city.Name,
+			"relevantFlightParams": map[string]any{"skyId": p.SkyID, "entityId": p.SkyEntityID, "flightPlaceType": "CITY", "localizedName": p.city.Name},
+			"relevantHotelParams":  map[string]any{"entityId": p.SkyEntityID, "entityType": "CITY", "localizedName": p.city.Name},
+		},
+	}
+}
+
+func skyAirportEntry(p *travelPlace, a *travelAirport) map[string]any {
+	id := skyEncodeID(a.IATA, a.SkyEntityID, p.SkyEntityID)
+	title := a.title
+	return map[string]any{
+		"id": id,
+		"presentation": map[string]any{
+			"id": id, "title": title, "suggestionTitle": title + " (" + a.IATA + ")", "subtitle": p.country.Name,
+		},
+		"navigation": map[string]any{
+			"entityId": a.SkyEntityID, "entityType": "AIRPORT", "localizedName": title,
+			"relevantFlightParams": map[string]any{"skyId": a.IATA, "entityId": a.SkyEntityID, "flightPlaceType": "AIRPORT", "localizedName": title},
+			"relevantHotelParams":  map[string]any{"entityId": p.SkyEntityID, "entityType": "CITY", "localizedName": p.city.Name},
+		},
+	}
+}
+
+func skyAutoComplete(_ context.Context, w *World, c *Call) (any, error) {
+	d := travel(w)
+	q := c.argString("query")
+	data := []any{}
+	seen := map[string]bool{}
+	add := func(key string, v map[string]any) {
+		if !seen[key] && len(data) < 10 {
+			seen[key] = true
+			data = append(data, v)
+		}
+	}
+	if fold(q) != "" {
+		// An IATA code names the airport first, then its city.
+		if a := d.airportByIATA[strings.ToUpper(q)]; a != nil && len(q) == 3 {
+			p := d.placeByCity[a.city.ID]
+			add(a.IATA, a.skyEntry)
+			add(p.CityID, p.skyEntry)
+		}
+		for _, city := range travelCities(w, q, 6) {
+			p := d.placeByCity[city.ID]
+			if p == nil || p.SkyID == "" {
+				continue
+			}
+			add(p.CityID, p.skyEntry)
+			for _, a := range p.airports {
+				add(a.IATA, a.skyEntry)
+			}
+		}
+		fq := fold(q)
+		if len(fq) >= 3 {
+			for _, a := range d.airports {
+				if strings.Contains(a.folded, fq) {
+					add(a.IATA, a.skyEntry)
+				}
+			}
+		}
+	}
+	return map[string]any{"status": true, "timestamp": travelTimestamp(c), "data": data}, nil
+}
+
+// skySearch is one flight search session.
+type skySearch struct {
+	SessionID string
+	Token     string
+	From, To  skyEndpoint
+	Depart    time.Time
+	Return    time.Time // zero for one-way
+	Adults    int
+	Cabin     string
+	Currency  string
+	DaysAhead int          // from the sandbox date to departure
+	Required  int          // polls of search-incomplete until complete
+	First     int          // itineraries on the first page
+	Options   []*skyOption // all itineraries, best first
+}
+
+// skyOption is one itinerary: one leg, or two for a round trip.
+type skyOption struct {
+	ID       string
+	Legs     []*skyLeg
+	PriceEUR float64
+	PriceID  string
+	Score    float64
+	Order    int   // reveal order: options with Order < revealed are shown
+	legsJSON []any // the legs as the searches show them; shared, read-only
+}
+
+type skyLeg struct {
+	ID       string
+	Segments []*skySegment
+	Carrier  *travelAirline
+}
+
+type skySegment struct {
+	From, To  *travelAirport
+	Dep, Arr  time.Time // instants; shown in the airports' local times
+	Carrier   *travelAirline
+	FlightNum string
+}
+
+func (l *skyLeg) from() *travelAirport { return l.Segments[0].From }
+func (l *skyLeg) to() *travelAirport   { return l.Segments[len(l.Segments)-1].To }
+func (l *skyLeg) dep() time.Time       { return l.Segments[0].Dep }
+func (l *skyLeg) arr() time.Time       { return l.Segments[len(l.Segments)-1].Arr }
+func (l *skyLeg) minutes() int         { return int(l.arr().Sub(l.dep()).Minutes()) }
+
+var skyCabins = map[string]float64{"economy": 1, "premium_economy": 1.7, "business": 3.6, "first": 6.2}
+
+// skyParseSearch validates the arguments shared by both searches.
+func skyParseSearch(w *World, c *Call, roundtrip bool) (*skySearch, error) {
+	d := travel(w)
+	from, ok := skyDecodeID(d, c.argString("fromId"))
+	if !ok {
+		return nil, skyError(400, "Invalid fromId")
+	}
+	to, ok := skyDecodeID(d, c.argString("toId"))
+	if !ok {
+		return nil, skyError(400, "Invalid toId")
+	}
+	if from.place == to.place {
+		return nil, skyError(400, "fromId and toId must be different locations")
+	}
+	dep, ok := travelDate(c.argString("departDate"))
+	if !ok {
+		return nil, skyError(400, "departDate must be in the format YYYY-MM-DD")
+	}
+	today := travelToday(c)
+	if dep.Before(today) {
+		return nil, skyError(400, "departDate must be today or a future date")
+	}
+	if dep.After(today.AddDate(1, 0, 0)) {
+		return nil, skyError(400, "departDate must be within the next 12 months")
+	}
+	s := &skySearch{From: from, To: to, Depart: dep, Adults: 1, Cabin: "economy", Currency: "USD", DaysAhead: int(dep.Sub(today).Hours() / 24)}
+	if roundtrip {
+		ret, ok := travelDate(c.argString("returnDate"))
+		if !ok {
+			return nil, skyError(400, "returnDate must be in the format YYYY-MM-DD")
+		}
+		if ret.Before(dep) {
+			return nil, skyError(400, "returnDate must be on or after departDate")
+		}
+		if ret.After(today.AddDate(1, 0, 0)) {
+			return nil, skyError(400, "returnDate must be within the next 12 months")
+		}
+		s.Return = ret
+	}
+	if c.has("adults") {
+		s.Adults = c.argInt("adults", 0)
+		if s.Adults < 1 || s.Adults > 8 {
+			return nil, skyError(400, "adults must be between 1 and 8")
+		}
+	}
+	if v := strings.ToLower(c.argString("cabinClass")); v != "" {
+		if _, ok := skyCabins[v]; !ok {
+			return nil, skyError(400, "cabinClass must be one of economy, premium_economy, business, first")
+		}
+		s.Cabin = v
+	}
+	if v := c.argString("currency"); v != "" {
+		cur, ok := w.Currency(v)
+		if !ok {
+			return nil, skyError(400, "Invalid currency")
+		}
+		s.Currency = cur.Code
+	}
+	return s, nil
+}
+
+func skySearchOneWay(_ context.Context, w *World, c *Call) (any, error) {
+	s, err := skyParseSearch(w, c, false)
+	if err != nil {
+		return nil, err
+	}
+	return skyStart(w, c, s), nil
+}
+
+func skySearchRoundtrip(_ context.Context, w *World, c *Call) (any, error) {
+	s, err := skyParseSearch(w, c, true)
+	if err != nil {
+		return nil, err
+	}
+	return skyStart(w, c, s), nil
+}
+
+// skyStart generates the search's itineraries, stores the session and
+// answers the first, incomplete page.
+func skyStart(w *World, c *Call, s *skySearch) any {
+	key := strings.Join([]string{s.From.key(), s.To.key(), s.Depart.Format(time.DateOnly), skyDateOrEmpty(s.Return), strconv.Itoa(s.Adults), s.Cabin}, "|")
+	h := travelHash("skyscanner80", key)
+	s.SessionID = "Cl" + base64.RawURLEncoding.EncodeToString(skyBytes(h, 0xC0FFEE, 4)) + "EAIaJAoiCgpkZXN0aW5hdGlvbhIUEhIKBAgBEAESCgoIOTU1NjUwNTU"
+	s.Token = "eyJhIjoi" + base64.RawURLEncoding.EncodeToString(skyBytes(h, 0x70CE, 3))
+	s.Required = 2 + int(h%2)
+	s.Options = skyCached(w, key+"|"+strconv.Itoa(s.DaysAhead), func() []*skyOption {
+		return skyGenerate(w, s, rand.New(rand.NewPCG(h, 0x5C7)))
+	})
+	s.First = max(1, len(s.Options)*2/5)
+	c.State.Put(skySessionKind, s.SessionID, s)
+	c.State.Put(skyTokenKind, s.Token, s)
+	c.State.Put(skyPollKind, s.SessionID, 0)
+	return skyResults(w, s, s.First, false, s.Currency, c)
+}
+
+// skyCached returns the options generated for key, generating them once;
+// the cache is dropped whole when it grows large.
+func skyCached(w *World, key string, gen func() []*skyOption) []*skyOption {
+	d := travel(w)
+	d.skyMu.Lock()
+	opts, ok := d.skyCache[key]
+	d.skyMu.Unlock()
+	if ok {
+		return opts
+	}
+	opts = gen()
+	d.skyMu.Lock()
+	if d.skyCache == nil || len(d.skyCache) >= 1024 {
+		d.skyCache = map[string][]*skyOption{}
+	}
+	d.skyCache[key] = opts
+	d.skyMu.Unlock()
+	return opts
+}
+
+func skyDateOrEmpty(t time.Time) string {
+	if t.IsZero() {
+		return ""
+	}
+	return t.Format(time.DateOnly)
+}
+
+// skyBytes expands a hash into n*8 pseudo-random hex characters.
+func skyBytes(h, salt uint64, n int) []byte {
+	r := rand.New(rand.NewPCG(h, salt))
+	out := make([]byte, 0, n*8)
+	for range n {
+		out = fmt.Appendf(out, "%08x", r.Uint32())
+	}
+	return out
+}
+
+func skySearchIncomplete(_ context.Context, w *World, c *Call) (any, error) {
+	id := c.argString("sessionId")
+	v, ok := c.State.Get(skySessionKind, id)
+	if !ok || id == "" {
+		return nil, skyError(400, "Invalid sessionId")
+	}
+	s := v.(*skySearch)
+	cur := s.Currency
+	if v := c.argString("currency"); v != "" {
+		k, ok := w.Currency(v)
+		if !ok {
+			return nil, skyError(400, "Invalid currency")
+		}
+		cur = k.Code
+	}
+	polls := c.State.Update(skyPollKind, id, func(old any, ok bool) any {
+		n, _ := old.(int)
+		return n + 1
+	}).(int)
+	if polls >= s.Required {
+		return skyResults(w, s, len(s.Options), true, cur, c), nil
+	}
+	shown := s.First + (len(s.Options)-s.First)*polls/s.Required
+	return skyResults(w, s, shown, false, cur, c), nil
+}
+
+// skyResults renders the first revealed options of a search, best first.
+func skyResults(w *World, s *skySearch, revealed int, complete bool, currency string, c *Call) any {
+	var shown []*skyOption
+	for _, o := range s.Options {
+		if o.Order < revealed {
+			shown = append(shown, o)
+		}
+	}
+	its := make([]any, 0, len(shown))
+	cheapest, fastest := skyExtremes(shown)
+	for _, o := range shown {
+		its = append(its, skyItinerary(w, s, o, currency, o == cheapest, o == fastest))
+	}
+	status := "incomplete"
+	if complete {
+		status = "complete"
+	}
+	return map[string]any{
+		"status":    true,
+		"timestamp": travelTimestamp(c),
+		"data": map[string]any{
+			"context":             map[string]any{"status": status, "sessionId": s.SessionID, "totalResults": len(its)},
+			"itineraries":         its,
+			"messages":            []any{},
+			"filterStats":         skyFilterStats(w, s, shown, currency),
+			"token":               s.Token,
+			"flightsSessionId":    s.SessionID,
+			"destinationImageUrl": "https://content.skyscnr.com/m/3719e8f4a5daf43d/original/Flights-Placeholder.jpg",
+		},
+	}
+}
+
+func skyExtremes(os []*skyOption) (cheapest, fastest *skyOption) {
+	for _, o := range os {
+		if cheapest == nil || o.PriceEUR < cheapest.PriceEUR {
+			cheapest = o
+		}
+		if fastest == nil || o.totalMinutes() < fastest.totalMinutes() {
+			fastest = o
+		}
+	}
+	return
+}
+
+func (o *skyOption) totalMinutes() int {
+	n := 0
+	for _, l := range o.Legs {
+		n += l.minutes()
+	}
+	return n
+}
+
+func skyFilterStats(w *World, s *skySearch, os []*skyOption, currency string) map[string]any {
+	carriers := map[string]*travelAirline{}
+	airports := map[string]*travelAirport{}
+	stops := map[int]float64{}
+	minDur, maxDur := 0, 0
+	for i, o := range os {
+		for _, l := range o.Legs {
+			for _, sg := range l.Segments {
+				carriers[sg.Carrier.Code] = sg.Carrier
+				airports[sg.From.IATA] = sg.From
+				airports[sg.To.IATA] = sg.To
+			}
+		}
+		n := len(o.Legs[0].Segments) - 1
+		if p, ok := stops[n]; !ok || o.PriceEUR < p {
+			stops[n] = o.PriceEUR
+		}
+		if m := o.totalMinutes(); i == 0 || m < minDur {
+			minDur = m
+		}
+		if m := o.totalMinutes(); m > maxDur {
+			maxDur = m
+		}
+	}
+	cs := []any{}
+	for _, code := range skySortedKeys(carriers) {
+		a := carriers[code]
+		cs = append(cs, map[string]any{"id": a.SkyID, "alternateId": a.Code, "logoUrl": skyLogo(a), "name": a.Name})
+	}
+	aps := []any{}
+	for _, code := range skySortedKeys(airports) {
+		a := airports[code]
+		aps = append(aps, map[string]any{"id": a.IATA, "entityId": a.SkyEntityID, "name": a.title, "city": a.city.Name})
+	}
+	stopStats := map[string]any{}
+	for n, name := range []string{"direct", "one", "twoOrMore"} {
+		p, ok := stops[n]
+		// Absent stop counts keep the field, empty, so every answer has one shape.
+		st := map[string]any{"isPresent": ok, "formattedPrice": ""}
+		if ok {
+			st["formattedPrice"] = skyFormat(w, travelFromEUR(w, p*float64(s.Adults), currency), currency)
+		}
+		stopStats[name] = st
+	}
+	return map[string]any{
+		"duration":   map[string]any{"min": minDur, "max": maxDur},
+		"airports":   aps,
+		"carriers":   cs,
+		"stopPrices": stopStats,
+	}
+}
+
+func skySortedKeys[V any](m map[string]V) []string {
+	ks := make([]string, 0, len(m))
+	for k := range m {
+		ks = append(ks, k)
+	}
+	sort.Strings(ks)
+	return ks
+}
+
+func skyLogo(a *travelAirline) string {
+	return "https://logos.skyscnr.com/images/airlines/favicon/" + a.Code + ".png"
+}
+
+// skyFormat renders a price the way the site does: symbol and whole units.
+func skyFormat(w *World, v float64, code string) string {
+	sym := code + " "
+	if cur, ok := w.Currency(code); ok && cur.Symbol != "" && cur.Symbol != code {
+		sym = cur.Symbol
+	}
+	n := int64(math.Round(v))
+	s := strconv.FormatInt(n, 10)
+	var b strings.Builder
+	for i, r := range s {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(r)
+	}
+	return sym + b.String()
+}
+
+func skyItinerary(w *World, s *skySearch, o *skyOption, currency string, cheapest, fastest bool) map[string]any {
+	tags := []any{}
+	if cheapest {
+		tags = append(tags, "cheapest")
+	}
+	if fastest {
+		tags = append(tags, "shortest")
+	}
+	price := travelFromEUR(w, o.PriceEUR*float64(s.Adults), currency)
+	return map[string]any{
+		"id":                      o.ID,
+		"price":                   map[string]any{"raw": price, "formatted": skyFormat(w, price, currency), "pricingOptionId": o.PriceID},
+		"legs":                    o.legsJSON,
+		"isSelfTransfer":          false,
+		"isProtectedSelfTransfer": false,
+		"farePolicy": map[string]any{
+			"isChangeAllowed": false, "isPartiallyChangeable": false, "isCancellationAllowed": false, "isPartiallyRefundable": false,
+		},
+		"fareAttributes":     map[string]any{},
+		"tags":               tags,
+		"isMashUp":           false,
+		"hasFlexibleOptions": !o.Legs[0].Carrier.LowCost,
+		"score":              travelRound(o.Score, 3),
+	}
+}
+
+func skyPlace(a *travelAirport) map[string]any {
+	return map[string]any{
+		"id": a.IATA, "entityId": a.SkyEntityID, "name": a.title, "displayCode": a.IATA,
+		"city": a.city.Name, "country": a.country.Name, "isHighlighted": false,
+	}
+}
+
+func skyLocal(t time.Time, a *travelAirport) string {
+	return t.In(a.loc).Format("2006-01-02T15:04:05")
+}
+
+func skyLegJSON(l *skyLeg) map[string]any {
+	segs := make([]any, len(l.Segments))
+	for i, sg := range l.Segments {
+		segs[i] = skySegmentJSON(sg)
+	}
+	from, to := l.from(), l.to()
+	dd := l.arr().In(to.loc)
+	sd := l.dep().In(from.loc)
+	delta := int(time.Date(dd.Year(), dd.Month(), dd.Day(), 0, 0, 0, 0, time.UTC).Sub(time.Date(sd.Year(), sd.Month(), sd.Day(), 0, 0, 0, 0, time.UTC)).Hours() / 24)
+	return map[string]any{
+		"id":                l.ID,
+		"origin":            skyPlace(from),
+		"destination":       skyPlace(to),
+		"durationInMinutes": l.minutes(),
+		"stopCount":         len(l.Segments) - 1,
+		"isSmallestStops":   len(l.Segments) == 1,
+		"departure":         skyLocal(l.dep(), from),
+		"arrival":           skyLocal(l.arr(), to),
+		"timeDeltaInDays":   delta,
+		"carriers": map[string]any{
+			"marketing":     []any{map[string]any{"id": l.Carrier.SkyID, "alternateId": l.Carrier.Code, "logoUrl": skyLogo(l.Carrier), "name": l.Carrier.Name}},
+			"operationType": "fully_operated",
+		},
+		"segments": segs,
+	}
+}
+
+func skySegPlace(a *travelAirport) map[string]any {
+	return map[string]any{
+		"flightPlaceId": a.IATA, "displayCode": a.IATA, "name": a.title, "type": "Airport", "country": a.country.Name,
+		"parent": map[string]any{"flightPlaceId": a.IATA, "displayCode": a.IATA, "name": a.city.Name, "type": "City"},
+	}
+}
+
+func skyCarrierJSON(a *travelAirline) map[string]any {
+	alliance := 0
+	switch a.Alliance {
+	case "Star Alliance":
+		alliance = -31999
+	case "oneworld":
+		alliance = -31998
+	case "SkyTeam":
+		alliance = -31997
+	}
+	return map[string]any{"id": a.SkyID, "name": a.Name, "alternateId": a.Code, "allianceId": alliance, "displayCode": a.Code}
+}
+
+func skySegmentJSON(sg *skySegment) map[string]any {
+	return map[string]any{
+		"id": fmt.Sprintf("%s-%s-%s-%s-%d", skyPlaceNum(sg.From), skyPlaceNum(sg.To),
+			sg.Dep.In(sg.From.loc).Format("0601021504"), sg.Arr.In(sg.To.loc).Format("0601021504"), sg.Carrier.SkyID),
+		"origin":            skySegPlace(sg.From),
+		"destination":       skySegPlace(sg.To),
+		"departure":         skyLocal(sg.Dep, sg.From),
+		"arrival":           skyLocal(sg.Arr, sg.To),
+		"durationInMinutes": int(sg.Arr.Sub(sg.Dep).Minutes()),
+		"flightNumber":      sg.FlightNum,
+		"marketingCarrier":  skyCarrierJSON(sg.Carrier),
+		"operatingCarrier":  skyCarrierJSON(sg.Carrier),
+	}
+}
+
+func skyPlaceNum(a *travelAirport) string { return strconv.Itoa(a.ID) }
+
+// skyRoute is one way of flying an origin-destination pair: a carrier and
+// its airports (two for a direct flight, three with a connection).
+type skyRoute struct {
+	carrier *travelAirline
+	stops   []*travelAirport
+}
+
+// skyRoutes lists plausible routes between two airports: carriers based at
+// either end fly direct, low-cost carriers of the same continent fly
+// short hops, and network carriers connect through their hubs.
+func skyRoutes(d *travelData, o, t *travelAirport) []skyRoute {
+	dist := DistanceKm(o.Lat, o.Lon, t.Lat, t.Lon)
+	var out []skyRoute
+	seen := map[string]bool{}
+	addDirect := func(a *travelAirline) {
+		if !seen[a.Code+"direct"] {
+			seen[a.Code+"direct"] = true
+			out = append(out, skyRoute{a, []*travelAirport{o, t}})
+		}
+	}
+	// Long flights need a hub at the far end too; nobody flies nonstop
+	// beyond about 14,500 km.
+	directOK := func(far *travelAirport) bool {
+		if dist <= 4500 {
+			return true
+		}
+		// Long haul flies between large airports only (Heathrow, not Stansted).
+		if o.Type != "large_airport" || t.Type != "large_airport" {
+			return false
+		}
+		if dist <= 9000 {
+			return true
+		}
+		if dist > 14500 {
+			return false
+		}
+		for _, a := range d.airlinesByHub[far.IATA] {
+			if !a.LowCost {
+				return true
+			}
+		}
+		return false
+	}
+	for _, ends := range [][2]*travelAirport{{o, t}, {t, o}} {
+		for _, a := range d.airlinesByHub[ends[0].IATA] {
+			if (a.LowCost && dist > 4500) || !directOK(ends[1]) {
+				continue
+			}
+			addDirect(a)
+		}
+	}
+	// Low-cost carriers fly short routes out of the countries they are based in.
+	if dist < 3500 && o.country.Region == t.country.Region {
+		for _, a := range d.airlines {
+			if a.LowCost && (d.airlineBasedIn(a, o.Country) || d.airlineBasedIn(a, t.Country)) {
+				addDirect(a)
+			}
+		}
+	}
+	type via struct {
+		r      skyRoute
+		detour float64
+	}
+	var vias []via
+	for _, a := range d.airlines {
+		if a.LowCost || seen[a.Code+"direct"] {
+			continue // a carrier that flies the route nonstop sells that
+		}
+		for _, hc := range a.Hubs {
+			h := d.airportByIATA[hc]
+			if h == o || h == t || h.city == o.city || h.city == t.city {
+				continue
+			}
+			d1, d2 := DistanceKm(o.Lat, o.Lon, h.Lat, h.Lon), DistanceKm(h.Lat, h.Lon, t.Lat, t.Lon)
+			if d1 < 250 || d2 < 250 {
+				continue
+			}
+			longOK := func(km float64, a, b *travelAirport) bool {
+				return km <= 4500 || (a.Type == "large_airport" && b.Type == "large_airport")
+			}
+			if !longOK(d1, o, h) || !longOK(d2, h, t) {
+				continue
+			}
+			if r := (d1 + d2) / dist; r <= 1.35 {
+				vias = append(vias, via{skyRoute{a, []*travelAirport{o, h, t}}, r})
+			}
+		}
+	}
+	sort.SliceStable(vias, func(i, j int) bool {
+		if vias[i].detour != vias[j].detour {
+			return vias[i].detour < vias[j].detour
+		}
+		return vias[i].r.carrier.Code < vias[j].r.carrier.Code
+	})
+	limit := 4
+	if len(out) == 0 {
+		limit = 6
+	}
+	for i := 0; i < len(vias) && i < limit; i++ {
+		out = append(out, vias[i].r)
+	}
+	if len(out) == 0 {
+		// Remote pairs: connect through the hub with the smallest detour.
+		best, bestR := skyRoute{}, math.Inf(1)
+		for _, a := range d.airlines {
+			for _, hc := range a.Hubs {
+				h := d.airportByIATA[hc]
+				if h == o || h == t || a.LowCost {
+					continue
+				}
+				r := DistanceKm(o.Lat, o.Lon, h.Lat, h.Lon) + DistanceKm(h.Lat, h.Lon, t.Lat, t.Lon)
+				if r < bestR {
+					best, bestR = skyRoute{a, []*travelAirport{o, h, t}}, r
+				}
+			}
+		}
+		if best.carrier != nil {
+			out = append(out, best)
+		}
+	}
+	return out
+}
+
+// airlineBasedIn reports whether an airline has a hub in a country.
+func (d *travelData) airlineBasedIn(a *travelAirline, country string) bool {
+	for _, h := range a.Hubs {
+		if d.airportByIATA[h].Country == country {
+			return true
+		}
+	}
+	return false
+}
+
+// skyFlightMinutes is block time from great-circle distance: taxi and climb
+// plus cruise at about 820 km/h, rounded to five minutes.
+func skyFlightMinutes(km float64) int {
+	m := 30 + km/820*60
+	return int(math.Round(m/5)) * 5
+}
+
+// skyFareEUR is a one-adult economy fare for a distance.
+func skyFareEUR(km float64) float64 {
+	switch {
+	case km < 1500:
+		return 39 + km*0.1
+	case km < 4000:
+		return 70 + km*0.08
+	default:
+		return 180 + km*0.052
+	}
+}
+
+// skyGenerate builds every itinerary of a search, best first, each with the
+// poll in which it is revealed.
+func skyGenerate(w *World, s *skySearch, rng *rand.Rand) []*skyOption {
+	d := travel(w)
+	type pair struct{ o, t *travelAirport }
+	var pairs []pair
+	for _, o := range s.From.airports {
+		for _, t := range s.To.airports {
+			pairs = append(pairs, pair{o, t})
+		}
+	}
+	var opts []*skyOption
+	for _, p := range pairs {
+		for _, r := range skyRoutes(d, p.o, p.t) {
+			n := 1 + rng.IntN(2)
+			for range n {
+				out := skyBuildLeg(r, s.Depart, rng)
+				o := &skyOption{Legs: []*skyLeg{out}}
+				fare := skyLegFare(r, s, rng)
+				if !s.Return.IsZero() {
+					back := skyRoute{r.carrier, skyReverse(r.stops)}
+					o.Legs = append(o.Legs, skyBuildLeg(back, s.Return, rng))
+					fare = (fare + skyLegFare(back, s, rng)) * 0.93
+				}
+				o.PriceEUR = travelRound(fare, 2)
+				opts = append(opts, o)
+			}
+		}
+	}
+	if len(opts) > 16 {
+		rng.Shuffle(len(opts), func(i, j int) { opts[i], opts[j] = opts[j], opts[i] })
+		opts = opts[:16]
+	}
+	// Score: price and time against the best of the search, as "best" sorting does.
+	minP, minT := math.Inf(1), math.Inf(1)
+	for _, o := range opts {
+		minP = math.Min(minP, o.PriceEUR)
+		minT = math.Min(minT, float64(o.totalMinutes()))
+	}
+	for _, o := range opts {
+		o.Score = 0.6*minP/o.PriceEUR + 0.4*minT/float64(o.totalMinutes())
+		var ids []string
+		for _, l := range o.Legs {
+			l.ID = skyLegID(l)
+			ids = append(ids, l.ID)
+		}
+		o.ID = strings.Join(ids, "|")
+		for _, l := range o.Legs {
+			o.legsJSON = append(o.legsJSON, skyLegJSON(l))
+		}
+		o.PriceID = base64.RawURLEncoding.EncodeToString(skyBytes(travelHash(o.ID, s.Cabin, strconv.Itoa(s.Adults)), 0x9A1D, 2))
+	}
+	sort.SliceStable(opts, func(i, j int) bool {
+		if opts[i].Score != opts[j].Score {
+			return opts[i].Score > opts[j].Score
+		}
+		return opts[i].ID < opts[j].ID
+	})
+	// Drop accidental duplicates (same flights drawn twice).
+	uniq := opts[:0]
+	seen := map[string]bool{}
+	for _, o := range opts {
+		if !seen[o.ID] {
+			seen[o.ID] = true
+			uniq = append(uniq, o)
+		}
+	}
+	opts = uniq
+	order := rng.Perm(len(opts))
+	for i, o := range opts {
+		o.Order = order[i]
+	}
+	return opts
+}
+
+func skyReverse(as []*travelAirport) []*travelAirport {
+	out := make([]*travelAirport, len(as))
+	for i, a := range as {
+		out[len(as)-1-i] = a
+	}
+	return out
+}
+
+// skyLegFare prices one leg for one adult in EUR.
+func skyLegFare(r skyRoute, s *skySearch, rng *rand.Rand) float64 {
+	km := 0.0
+	for i := 0; i+1 < len(r.stops); i++ {
+		km += DistanceKm(r.stops[i].Lat, r.stops[i].Lon, r.stops[i+1].Lat, r.stops[i+1].Lon)
+	}
+	f := skyFareEUR(km)
+	if r.carrier.LowCost {
+		f *= 0.6
+	}
+	if len(r.stops) > 2 {
+		f *= 0.86
+	}
+	f *= skyCabins[s.Cabin]
+	// Fares rise as departure nears.
+	switch {
+	case s.DaysAhead < 7:
+		f *= 1.4
+	case s.DaysAhead < 21:
+		f *= 1.15
+	case s.DaysAhead > 60:
+		f *= 0.93
+	}
+	f *= 0.82 + rng.Float64()*0.45
+	return f
+}
+
+// skyBuildLeg schedules a route on a local date at the origin.
+func skyBuildLeg(r skyRoute, date time.Time, rng *rand.Rand) *skyLeg {
+	o := r.stops[0]
+	hour := 6 + rng.IntN(16)
+	minute := 5 * rng.IntN(12)
+	dep := time.Date(date.Year(), date.Month(), date.Day(), hour, minute, 0, 0, o.loc)
+	leg := &skyLeg{Carrier: r.carrier}
+	for i := 0; i+1 < len(r.stops); i++ {
+		a, b := r.stops[i], r.stops[i+1]
+		dur := time.Duration(skyFlightMinutes(DistanceKm(a.Lat, a.Lon, b.Lat, b.Lon))) * time.Minute
+		arr := dep.Add(dur)
+		leg.Segments = append(leg.Segments, &skySegment{
+			From: a, To: b, Dep: dep, Arr: arr, Carrier: r.carrier,
+			FlightNum: strconv.Itoa(100 + rng.IntN(8900)),
+		})
+		dep = arr.Add(time.Duration(55+5*rng.IntN(30)) * time.Minute)
+	}
+	return leg
+}
+
+// skyLegID follows Skyscanner's leg ids:
+// <origin>-<YYMMDDHHMM>--<carrier>-<stops>-<destination>-<YYMMDDHHMM>.
+func skyLegID(l *skyLeg) string {
+	return fmt.Sprintf("%s-%s-%d-%d-%s-%s",
+		skyPlaceNum(l.from()), l.dep().In(l.from().loc).Format("0601021504"),
+		l.Carrier.SkyID, len(l.Segments)-1,
+		skyPlaceNum(l.to()), l.arr().In(l.to().loc).Format("0601021504"))
+}
+
+var skyAgents = []struct{ id, name string }{
+	{"trip", "Trip.com"}, {"edre", "eDreams"}, {"kiwi", "Kiwi.com"}, {"mytp", "Mytrip"}, {"expd", "Expedia"}, {"gotg", "Gotogate"},
+}
+
+func skyDetail(_ context.Context, w *World, c *Call) (any, error) {
+	tok := c.argString("token")
+	v, ok := c.State.Get(skyTokenKind, tok)
+	if !ok || tok == "" {
+		return nil, skyError(400, "Invalid token")
+	}
+	s := v.(*skySearch)
+	id := c.argString("itineraryId")
+	var o *skyOption
+	for _, x := range s.Options {
+		if x.ID == id {
+			o = x
+		}
+	}
+	if o == nil {
+		return nil, skyError(400, "Invalid itineraryId")
+	}
+	cur := s.Currency
+	if v := c.argString("currency"); v != "" {
+		k, ok := w.Currency(v)
+		if !ok {
+			return nil, skyError(400, "Invalid currency")
+		}
+		cur = k.Code
+	}
+	legs := make([]any, len(o.Legs))
+	for i, l := range o.Legs {
+		lj := skyLegJSON(l)
+		legs[i] = map[string]any{
+			"id": lj["id"], "origin": lj["origin"], "destination": lj["destination"], "segments": lj["segments"],
+			"duration": lj["durationInMinutes"], "stopCount": lj["stopCount"], "departure": lj["departure"],
+			"arrival": lj["arrival"], "dayChange": lj["timeDeltaInDays"],
+		}
+	}
+	rng := rand.New(rand.NewPCG(travelHash(o.ID, s.Token), 0xDE7A))
+	base := o.PriceEUR * float64(s.Adults)
+	carrier := o.Legs[0].Carrier
+	type offer struct {
+		id, name  string
+		isCarrier bool
+		eur       float64
+	}
+	offers := []offer{{strings.ToLower(carrier.Code) + "a", carrier.Name, true, base}}
+	for _, i := range rng.Perm(len(skyAgents))[:2] {
+		offers = append(offers, offer{skyAgents[i].id, skyAgents[i].name, false, base * (0.96 + rng.Float64()*0.1)})
+	}
+	sort.SliceStable(offers, func(i, j int) bool { return offers[i].eur < offers[j].eur })
+	pos := make([]any, len(offers))
+	for i, of := range offers {
+		price := travelFromEUR(w, of.eur, cur)
+		pos[i] = map[string]any{
+			"id":         base64.RawURLEncoding.EncodeToString(skyBytes(travelHash(o.PriceID, of.id), 0xA6E7, 2)),
+			"totalPrice": price,
+			"agents": []any{map[string]any{
+				"id": of.id, "name": of.name, "isCarrier": of.isCarrier, "bookingProposition": "PBOOK",
+				"url":          "https://www.skyscanner.net/transport_deeplink/4.0/UK/en-GB/" + cur + "/" + of.id + "/" + strconv.Itoa(len(o.Legs)) + "/" + o.ID,
+				"price":        price,
+				"rating":       map[string]any{"value": travelRound(3.6+rng.Float64()*1.2, 1), "count": 500 + rng.IntN(40000)},
+				"updateStatus": "current", "isDirectDeepLink": of.isCarrier,
+			}},
+		}
+	}
+	return map[string]any{
+		"status":    true,
+		"timestamp": travelTimestamp(c),
+		"data": map[string]any{
+			"itinerary": map[string]any{
+				"legs":               legs,
+				"pricingOptions":     pos,
+				"isTransferRequired": false,
+				"destinationImage":   "https://content.skyscnr.com/m/" + strconv.FormatUint(travelHash(o.Legs[0].to().city.ID)%1e15, 16) + "/original/" + o.Legs[0].to().city.ID + ".jpg",
+				"operatingCarrierSafetyAttributes": []any{map[string]any{
+					"carrierID": carrier.SkyID, "carrierName": carrier.Name, "faceMasksCompulsory": nil,
+					"aircraftDeepCleanedDaily": nil, "attendantsWearPPE": nil, "cleaningPacksProvided": nil, "foodServiceChanges": nil, "safetyUrl": nil,
+				}},
+				"flexibleTicketPolicies": []any{},
+			},
+			"pollingCompleted": true,
+		},
+	}, nil
+}
+
+// skyMarkets maps countries to Skyscanner's market codes where they differ.
+var skyMarkets = map[string]string{"GB": "UK"}
+
+func skyGetConfig(_ context.Context, w *World, c *Call) (any, error) {
+	data := []any{}
+	for _, k := range w.Countries() {
+		cur, ok := w.Currency(k.Currency)
+		if !ok {
+			continue
+		}
+		market := k.Alpha2
+		if m, ok := skyMarkets[market]; ok {
+			market = m
+		}
+		lang := "en"
+		if len(k.Languages) > 0 {
+			lang = k.Languages[0]
+		}
+		site := "www.skyscanner" + k.TLD
+		switch k.Alpha2 {
+		case "US":
+			site = "www.skyscanner.com"
+		case "GB":
+			site = "www.skyscanner.net"
+		}
+		data = append(data, map[string]any{
+			"country": k.Name, "countryCode": k.Alpha2, "market": market, "locale": lang + "-" + k.Alpha2,
+			"currencyTitle": cur.Name, "currency": cur.Code, "currencySymbol": cur.Symbol, "site": site,
+		})
+	}
+	return map[string]any{"status": true, "timestamp": travelTimestamp(c), "data": data}, nil
+}

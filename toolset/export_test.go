@@ -1,0 +1,237 @@
+package toolset
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"testing"
+
+	"github.com/getkin/kin-openapi/openapi3"
+	"github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/stretchr/testify/require"
+)
+
+var update = flag.Bool("update", false, "rewrite golden files")
+
+// goldenCatalog is the small catalog behind the golden files: the
+// ToolBench testdata tree, the petstore and the cyclic document.
+func goldenCatalog(t testing.TB) *Catalog {
+	c, err := Load([]string{"testdata/toolbench", "testdata/openapi/petstore.yaml", "testdata/openapi/cyclic.json"}, false)
+	require.NoError(t, err)
+	return c
+}
+
+// golden compares got with testdata/golden/name, rewriting it with -update.
+func golden(t *testing.T, name string, got []byte) {
+	t.Helper()
+	p := filepath.Join("testdata", "golden", name)
+	if *update {
+		require.NoError(t, os.MkdirAll(filepath.Dir(p), 0o755))
+		require.NoError(t, os.WriteFile(p, got, 0o644))
+	}
+	want, err := os.ReadFile(p)
+	require.NoError(t, err, "run go test ./toolset -run %s -update to create it", t.Name())
+	require.Equal(t, string(want), string(got), "output differs from %s; rerun with -update if the change is intended", p)
+}
+
+func marshalIndent(t *testing.T, v any) []byte {
+	t.Helper()
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	require.NoError(t, enc.Encode(v))
+	return buf.Bytes()
+}
+
+func TestOpenAIToolsGolden(t *testing.T) {
+	c := goldenCatalog(t)
+	for _, tc := range []struct {
+		file string
+		opts ExportOptions
+	}{
+		{"openai_dotted.json", ExportOptions{}},
+		{"openai_toolbench.json", ExportOptions{Style: NameToolBench, MaxDescription: 256}},
+	} {
+		t.Run(tc.file, func(t *testing.T) {
+			tools := OpenAITools(c, tc.opts)
+			require.Len(t, tools, len(c.APIs()))
+			seen := map[string]bool{}
+			for _, tl := range tools {
+				require.Equal(t, "function", tl.Type)
+				require.Regexp(t, `^[a-zA-Z0-9_-]{1,64}$`, tl.Function.Name)
+				require.False(t, seen[tl.Function.Name], "duplicate name %s", tl.Function.Name)
+				seen[tl.Function.Name] = true
+				require.NotNil(t, c.APIByExportName(tl.Function.Name), tl.Function.Name)
+				require.Contains(t, tl.Function.Description, "This is the subfunction for tool")
+			}
+			golden(t, tc.file, marshalIndent(t, tools))
+		})
+	}
+	a := c.API("fare_finder", "search_fares")
+	require.Equal(t, "fare_finder-search_fares", ExportName(a, NameDotted))
+	require.Equal(t, "search_fares_for_fare_finder", ExportName(a, NameToolBench))
+}
+
+func TestExportNamesLong(t *testing.T) {
+	long := &Tool{Name: "An extremely long tool name that goes on and on and on", Category: "X"}
+	cjk := &Tool{Name: "天气预报", Category: "X"}
+	long.APIs = []*API{{Name: "and an equally long api name that never seems to end", Tool: long}}
+	cjk.APIs = []*API{{Name: "查询", Tool: cjk}, {Name: "查找", Tool: cjk}}
+	c, err := NewCatalog([]*Tool{long, cjk})
+	require.NoError(t, err)
+	names := map[string]bool{}
+	for _, a := range c.APIs() {
+		for _, st := range []NameStyle{NameDotted, NameToolBench} {
+			n := ExportName(a, st)
+			require.Regexp(t, `^[a-zA-Z0-9_-]{1,64}$`, n)
+			require.Same(t, a, c.APIByExportName(n), n)
+			names[n] = true
+		}
+	}
+	require.Len(t, names, 6, "every API keeps distinct names")
+	// ToolBench cuts from the front, keeping the tool's end of the name.
+	n := ExportName(long.APIs[0], NameToolBench)
+	require.Len(t, n, 64)
+	require.Regexp(t, `_for_an_extremely_long_tool_name_that_goes_on_and_on_and_on$`, n)
+	require.Same(t, long.APIs[0], c.APIByFunction(n))
+}
+
+// TestOpenAIParametersAreJSONSchema compiles every exported parameter
+// schema with a JSON Schema 2020-12 implementation (which checks it against
+// the meta-schema), then checks that arguments Validate accepts are valid
+// against it and a few it refuses are not.
+func TestOpenAIParametersAreJSONSchema(t *testing.T) {
+	c := goldenCatalog(t)
+	schemas := map[string]*jsonschema.Schema{}
+	for i, tl := range OpenAITools(c, ExportOptions{}) {
+		b, err := json.Marshal(tl.Function.Parameters)
+		require.NoError(t, err)
+		doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(b))
+		require.NoError(t, err)
+		comp := jsonschema.NewCompiler()
+		comp.DefaultDraft(jsonschema.Draft2020)
+		comp.AssertFormat()
+		url := fmt.Sprintf("mem://tool%d.json", i)
+		require.NoError(t, comp.AddResource(url, doc))
+		sch, err := comp.Compile(url)
+		require.NoError(t, err, "%s: %s", tl.Function.Name, b)
+		schemas[tl.Function.Name] = sch
+	}
+	check := func(fn string, args map[string]any, valid bool) {
+		t.Helper()
+		b, err := json.Marshal(args)
+		require.NoError(t, err)
+		v, err := jsonschema.UnmarshalJSON(bytes.NewReader(b))
+		require.NoError(t, err)
+		err = schemas[fn].Validate(v)
+		if valid {
+			require.NoError(t, err)
+		} else {
+			require.Error(t, err)
+		}
+	}
+	fare := c.API("fare_finder", "search_fares")
+	ok, err := fare.Validate(map[string]any{"from": "LHR", "to": "JFK", "date": "2025-03-01", "adults": "2", "contact": "a@b.example", "filters": `{"stops": 0}`})
+	require.NoError(t, err)
+	check("fare_finder-search_fares", ok, true)
+	check("fare_finder-search_fares", map[string]any{"from": "LHR", "to": "JFK"}, false)
+	check("fare_finder-search_fares", map[string]any{"from": "LHR", "to": "JFK", "date": "2025-03-01", "cabin": "premium"}, false)
+	check("fare_finder-search_fares", map[string]any{"from": "LHR", "to": "JFK", "date": "2025-03-01", "extra": 1}, false)
+	check("pet_store-addpet", map[string]any{"name": "rex", "photoUrls": []any{}}, true)
+	check("pet_store-addpet", map[string]any{"name": "rex"}, false)
+}
+
+func TestOpenAPIDocumentGolden(t *testing.T) {
+	c := goldenCatalog(t)
+	doc := OpenAPIDocument(c)
+	require.NoError(t, doc.Validate(context.Background()))
+	require.Equal(t, "3.0.3", doc.OpenAPI)
+
+	ops := map[string]*openapi3.Operation{}
+	for _, p := range doc.Paths.InMatchingOrder() {
+		for _, op := range doc.Paths.Value(p).Operations() {
+			ops[op.OperationID] = op
+		}
+	}
+	require.Len(t, ops, len(c.APIs()))
+	get := ops["quick_weather.Forecast by id"]
+	require.NotNil(t, get)
+	require.Equal(t, []string{"Weather", "quick_weather"}, get.Tags)
+	require.Equal(t, "path", get.Parameters[0].Value.In)
+	fare := ops["fare_finder.search_fares"]
+	require.NotNil(t, fare.RequestBody, "body params become a JSON body")
+	require.Contains(t, fare.RequestBody.Value.Content["application/json"].Schema.Value.Properties, "from")
+
+	b, err := json.MarshalIndent(doc, "", "  ")
+	require.NoError(t, err)
+	golden(t, "openapi.json", append(b, '\n'))
+
+	// The document reloads through kin-openapi unchanged in substance.
+	back, err := openapi3.NewLoader().LoadFromData(b)
+	require.NoError(t, err)
+	require.NoError(t, back.Validate(context.Background()))
+}
+
+func TestOpenAPIDocumentAwkwardPaths(t *testing.T) {
+	tool := &Tool{Name: "Awkward", Category: "X", APIs: []*API{
+		{Name: "a", Method: "GET", Path: "/items/{id}", Params: []*Param{{Name: "q", Kind: KindString, In: InQuery}}},                                               // {id} undeclared
+		{Name: "b", Method: "GET", Path: "/items/{id}", Params: []*Param{{Name: "id", Kind: KindString, In: InPath}}},                                               // same path
+		{Name: "c", Method: "FETCH", Path: "", Params: []*Param{{Name: "slug", Kind: KindString, In: InPath}}},                                                      // path param not in template
+		{Name: "d", Method: "GET", Path: "/x y?z", ExampleResponse: json.RawMessage(`{"a": 1}`), ResponseSchema: &openapi3.Schema{Type: &openapi3.Types{"string"}}}, // example contradicts schema
+		{Name: "e", Method: "POST", Path: "/e", Params: []*Param{{Name: "n", Kind: KindString, In: InBody, Schema: &openapi3.Schema{Type: &openapi3.Types{"string"}, Pattern: "(["}}}},
+	}}
+	c, err := NewCatalog([]*Tool{tool})
+	require.NoError(t, err)
+	doc := OpenAPIDocument(c)
+	require.NoError(t, doc.Validate(context.Background()))
+	paths := doc.Paths.Keys()
+	require.ElementsMatch(t, []string{"/awkward/items/id", "/awkward/items/{id}", "/awkward/{slug}", "/awkward/x_yz", "/awkward/e"}, paths)
+	require.NotNil(t, doc.Paths.Value("/awkward/{slug}").Post, "unknown method FETCH exported as POST")
+	media := doc.Paths.Value("/awkward/x_yz").Get.Responses.Value("200").Value.Content["application/json"]
+	require.Nil(t, media.Example, "an example contradicting its schema is not an example")
+	require.Equal(t, map[string]any{"a": 1.0}, media.Extensions["x-example"])
+	n := doc.Paths.Value("/awkward/e").Post.RequestBody.Value.Content["application/json"].Schema.Value.Properties["n"].Value
+	require.Empty(t, n.Pattern, "an invalid schema falls back to the bare kind")
+	require.Contains(t, n.Description, "documented schema dropped")
+}
+
+func TestCatalogDocumentAndSummaryGolden(t *testing.T) {
+	c := goldenCatalog(t)
+	doc := CatalogDocument(c)
+	require.Equal(t, 5, doc.Tools)
+	require.Equal(t, 12, doc.APIs)
+	b1 := marshalIndent(t, doc)
+	b2 := marshalIndent(t, CatalogDocument(goldenCatalog(t)))
+	require.Equal(t, string(b1), string(b2), "deterministic")
+	golden(t, "catalog.json", b1)
+
+	var buf bytes.Buffer
+	require.NoError(t, WriteSummary(&buf, c))
+	require.Regexp(t, regexp.MustCompile(`Dependencies: 6 \(source API, dependent API\) pairs`), buf.String())
+	golden(t, "summary.txt", buf.Bytes())
+
+	require.Equal(t, [][2]string{
+		{"fare_finder.search_fares", "fare_finder.fare_rules"},
+		{"pet_store.findPetsByStatus", "pet_store.delete_pet_petId"},
+		{"pet_store.findPetsByStatus", "pet_store.getPetById"},
+		{"pet_store.findPetsByStatus", "pet_store.place_order"},
+		{"quick_weather.Search locations", "fare_finder.fare_rules"},
+		{"quick_weather.Search locations", "quick_weather.Forecast by id"},
+	}, c.DependencyPairs())
+}
+
+func TestSummaryReportsUnresolved(t *testing.T) {
+	tool := &Tool{Name: "lonely", Category: "X", APIs: []*API{{Name: "a", Params: []*Param{{Name: "id", Depends: []Dependency{{Tool: "ghost", API: "list", Path: "[].id"}}}}}}}
+	c, err := NewCatalog([]*Tool{tool})
+	require.NoError(t, err)
+	var buf bytes.Buffer
+	require.NoError(t, WriteSummary(&buf, c))
+	require.Contains(t, buf.String(), "unresolved: lonely.a(id) ← ghost.list")
+	require.Empty(t, c.DependencyPairs())
+}

@@ -1,0 +1,132 @@
+package toolset
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/understudy/understudy/fixtures"
+)
+
+// builtinRoot is the folder of fixtures.FS holding the built-in tool tree.
+const builtinRoot = "toolset"
+
+// BuiltinTools parses the built-in tool files embedded in the binary. Every
+// call returns fresh tools, so callers may merge them into their own catalog.
+func BuiltinTools() ([]*Tool, error) {
+	tools, err := LoadToolBenchDir(fixtures.FS, builtinRoot)
+	if err != nil {
+		return nil, fmt.Errorf("built-in toolset: %w", err)
+	}
+	return tools, nil
+}
+
+// Builtin is the catalog of the built-in toolset (fixtures/toolset).
+func Builtin() (*Catalog, error) {
+	tools, err := BuiltinTools()
+	if err != nil {
+		return nil, err
+	}
+	return NewCatalog(tools)
+}
+
+// Load builds one catalog from the built-in tools (when withBuiltin) and
+// every path given. A path is a ToolBench tree ("<Category>/<tool>.json"
+// under a folder), a single ToolBench tool file (its category is the name of
+// the folder holding it), or an OpenAPI 3 document (.json, .yaml or .yml;
+// a .json file is OpenAPI when its top-level object has an "openapi" key).
+// Two tools with the same standardized name are an error naming both files.
+func Load(paths []string, withBuiltin bool) (*Catalog, error) {
+	var tools []*Tool
+	if withBuiltin {
+		b, err := BuiltinTools()
+		if err != nil {
+			return nil, err
+		}
+		tools = append(tools, b...)
+	}
+	for _, p := range paths {
+		ts, err := LoadPath(p)
+		if err != nil {
+			return nil, err
+		}
+		tools = append(tools, ts...)
+	}
+	return NewCatalog(tools)
+}
+
+// LoadPath loads the tools of one folder or file; see Load.
+func LoadPath(p string) ([]*Tool, error) {
+	info, err := os.Stat(p)
+	if err != nil {
+		return nil, &LoadError{File: p, Err: err}
+	}
+	if info.IsDir() {
+		tools, err := LoadToolBenchDir(os.DirFS(p), ".")
+		if err != nil {
+			var le *LoadError
+			if errors.As(err, &le) {
+				le.File = filepath.Join(p, filepath.FromSlash(le.File))
+			}
+			return nil, err
+		}
+		for _, t := range tools {
+			t.Source = filepath.Join(p, filepath.FromSlash(t.Source))
+		}
+		return tools, nil
+	}
+	if info.Size() > MaxToolFileSize {
+		return nil, &LoadError{File: p, Err: fmt.Errorf("file is %d bytes, more than the %d-byte limit", info.Size(), MaxToolFileSize)}
+	}
+	data, err := os.ReadFile(p)
+	if err != nil {
+		return nil, &LoadError{File: p, Err: err}
+	}
+	switch strings.ToLower(filepath.Ext(p)) {
+	case ".yaml", ".yml":
+		t, err := LoadOpenAPI(data, p)
+		if err != nil {
+			return nil, err
+		}
+		return []*Tool{t}, nil
+	case ".json":
+		if isOpenAPIJSON(data) {
+			t, err := LoadOpenAPI(data, p)
+			if err != nil {
+				return nil, err
+			}
+			return []*Tool{t}, nil
+		}
+		category := filepath.Base(filepath.Dir(p))
+		if category == "." || category == string(filepath.Separator) || category == "" {
+			category = "Other"
+		}
+		t, err := LoadToolBenchFile(data, category, p)
+		if err != nil {
+			return nil, err
+		}
+		return []*Tool{t}, nil
+	default:
+		return nil, &LoadError{File: p, Err: errors.New("not a tool file: expected a folder, a .json ToolBench tool or an OpenAPI .json/.yaml/.yml document")}
+	}
+}
+
+// isOpenAPIJSON reports whether a JSON document's top-level object carries
+// an "openapi" or "swagger" key.
+func isOpenAPIJSON(data []byte) bool {
+	d := bytes.TrimSpace(data)
+	if len(d) == 0 || d[0] != '{' {
+		return false
+	}
+	var top map[string]json.RawMessage
+	if json.Unmarshal(d, &top) != nil {
+		return false
+	}
+	_, oas := top["openapi"]
+	_, swagger := top["swagger"]
+	return oas || swagger
+}

@@ -1,0 +1,182 @@
+package toolset
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"testing/fstest"
+
+	"github.com/stretchr/testify/require"
+)
+
+func TestLoadToolBenchQuirks(t *testing.T) {
+	tools, err := LoadPath("testdata/toolbench")
+	require.NoError(t, err)
+	require.Len(t, tools, 3, "README.md and notes.txt are skipped")
+	c, err := NewCatalog(tools)
+	require.NoError(t, err)
+
+	qw := c.Tool("Quick Weather")
+	require.NotNil(t, qw, `"name" instead of "tool_name"`)
+	require.Equal(t, "quick_weather", qw.StandardizedName)
+	require.Equal(t, "Weather", qw.Category)
+	require.Equal(t, "quick-weather.p.rapidapi.com", qw.Host)
+	require.Equal(t, filepath.Join("testdata", "toolbench", "Weather", "quick_weather.json"), qw.Source)
+
+	cur := qw.API("current_weather")
+	require.NotNil(t, cur, "found by standardized name")
+	require.Equal(t, KindNumber, cur.Param("days").Kind)
+	require.Equal(t, 1.0, cur.Param("days").Default, `"1" becomes a number`)
+	require.Equal(t, false, cur.Param("details").Default)
+	require.Nil(t, cur.Param("point").Default, `"" is no default`)
+	require.Equal(t, KindString, cur.Param("point").Kind, "unknown type is a string")
+	require.Empty(t, cur.Param("days").Description)
+	require.JSONEq(t, `{"city": "London", "temp_c": 11.5, "humidity": 81}`, string(cur.ExampleResponse), "test_endpoint as a JSON string")
+	require.Nil(t, cur.ResponseSchema, `"schema": ""`)
+	require.Equal(t, []string{"daily_briefing"}, cur.Groups)
+
+	fc := qw.API("Forecast by id")
+	require.Equal(t, InPath, fc.Param("location_id").In)
+	require.True(t, fc.Param("location_id").Opaque)
+	require.Equal(t, []Dependency{{API: "Search locations", Path: "data[].id"}}, fc.Param("location_id").Depends)
+	require.Equal(t, "date", fc.Param("date").Format)
+	require.NotNil(t, fc.ResponseSchema)
+	require.Equal(t, []string{"daily_briefing", "trip_planning"}, fc.Groups)
+	require.Empty(t, fc.Description)
+
+	ff := c.Tool("fare_finder")
+	require.Equal(t, "own", ff.Origin)
+	require.Equal(t, InBody, ff.API("search_fares").Param("from").In, "POST params travel in the body")
+	require.Equal(t, KindInteger, ff.API("search_fares").Param("seats").Kind)
+
+	empty := c.Tool("placeholder_tool")
+	require.Empty(t, empty.APIs, "null api_list")
+	require.Equal(t, c.API("fare_finder", "fare_rules"), c.APIByFunction("fare_rules_for_fare_finder"))
+}
+
+// writeTree writes files (slash paths → content) under a new temp dir.
+func writeTree(t *testing.T, files map[string]string) string {
+	t.Helper()
+	dir := t.TempDir()
+	for name, body := range files {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		require.NoError(t, os.MkdirAll(filepath.Dir(p), 0o755))
+		require.NoError(t, os.WriteFile(p, []byte(body), 0o644))
+	}
+	return dir
+}
+
+func TestLoadToolBenchBadInput(t *testing.T) {
+	huge := strings.Repeat("x", MaxDescriptionLen+1)
+	for _, tc := range []struct {
+		name  string
+		body  string
+		field string
+		msg   string
+	}{
+		{"malformed JSON in a parameter", `{"tool_name": "t", "api_list": [{"name": "a", "required_parameters": [{"name": "q", "type": "STRING",, }]}]}`,
+			"api_list[0].required_parameters[0].type", "malformed JSON at line 1"},
+		{"malformed JSON on line 3", "{\n  \"tool_name\": \"t\",\n  \"api_list\": [}\n}", "api_list", "line 3"},
+		{"truncated file", `{"tool_name": "t", "api_list": [{"name": "a"`, "api_list[0].name", "malformed JSON"},
+		{"not an object", `["t"]`, "", "expected a JSON object"},
+		{"empty file", ``, "", "empty document"},
+		{"duplicate API names", `{"tool_name": "t", "api_list": [{"name": "Get Items"}, {"name": "x"}, {"name": "get_items"}]}`,
+			"api_list[2].name", `duplicate API name "get_items" (same as api_list[0])`},
+		{"missing tool name", `{"tool_description": "d", "api_list": []}`, "tool_name", "missing"},
+		{"blank tool name", `{"tool_name": "  ", "api_list": []}`, "tool_name", "missing"},
+		{"missing API name", `{"tool_name": "t", "api_list": [{"url": "https://x/y"}]}`, "api_list[0].name", "missing"},
+		{"missing parameter name", `{"tool_name": "t", "api_list": [{"name": "a", "optional_parameters": [{"type": "STRING"}]}]}`,
+			"api_list[0].optional_parameters[0].name", "missing"},
+		{"duplicate parameter", `{"tool_name": "t", "api_list": [{"name": "a", "required_parameters": [{"name": "q"}], "optional_parameters": [{"name": "q"}]}]}`,
+			"api_list[0].optional_parameters[0].name", `duplicate parameter "q"`},
+		{"huge tool description", `{"tool_name": "t", "tool_description": "` + huge + `"}`, "tool_description", "more than the 65536-byte limit"},
+		{"huge API description", `{"tool_name": "t", "api_list": [{"name": "a", "description": "` + huge + `"}]}`, "api_list[0].description", "65536-byte limit"},
+		{"huge parameter description", `{"tool_name": "t", "api_list": [{"name": "a", "required_parameters": [{"name": "q", "description": "` + huge + `"}]}]}`,
+			"api_list[0].required_parameters[0].description", "65536-byte limit"},
+		{"name of the wrong type", `{"tool_name": "t", "api_list": [{"name": 42}]}`, "api_list[0].name", "expected a string"},
+		{"api_list not an array", `{"tool_name": "t", "api_list": {"name": "a"}}`, "api_list", "must be an array"},
+		{"parameter not an object", `{"tool_name": "t", "api_list": [{"name": "a", "required_parameters": ["q"]}]}`,
+			"api_list[0].required_parameters[0]", "expected a JSON object"},
+		{"bad x-in", `{"tool_name": "t", "api_list": [{"name": "a", "required_parameters": [{"name": "q", "x-in": "cookie"}]}]}`,
+			"api_list[0].required_parameters[0].x-in", "not one of"},
+		{"bad x-depends", `{"tool_name": "t", "api_list": [{"name": "a", "required_parameters": [{"name": "q", "x-depends": [{"api": "b"}]}]}]}`,
+			"api_list[0].required_parameters[0].x-depends[0]", "needs both api and path"},
+		{"bad x-pattern", `{"tool_name": "t", "api_list": [{"name": "a", "required_parameters": [{"name": "q", "x-pattern": "(["}]}]}`,
+			"api_list[0].required_parameters[0].x-pattern", "not a regular expression"},
+		{"bad x-group", `{"tool_name": "t", "api_list": [{"name": "a", "x-group": 5}]}`, "api_list[0].x-group", "group name"},
+		{"x-enum not an array", `{"tool_name": "t", "api_list": [{"name": "a", "required_parameters": [{"name": "q", "x-enum": "a|b"}]}]}`,
+			"api_list[0].required_parameters[0].x-enum", "expected an array"},
+		{"bounds crossed", `{"tool_name": "t", "api_list": [{"name": "a", "required_parameters": [{"name": "q", "x-minimum": 5, "x-maximum": 1}]}]}`,
+			"api_list[0].required_parameters[0].x-minimum", "above x-maximum"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := LoadToolBenchFile([]byte(tc.body), "Cat", "Cat/tool.json")
+			var le *LoadError
+			require.True(t, errors.As(err, &le), "want a *LoadError, got %v", err)
+			require.Equal(t, "Cat/tool.json", le.File)
+			require.Equal(t, tc.field, le.Field, "%v", err)
+			require.Contains(t, err.Error(), tc.msg)
+			require.True(t, strings.HasPrefix(err.Error(), "Cat/tool.json"), "%v", err)
+		})
+	}
+}
+
+func TestLoadToolBenchDirSkipsAndNames(t *testing.T) {
+	good := `{"tool_name": "Good", "api_list": [{"name": "a"}]}`
+	dir := writeTree(t, map[string]string{
+		"Data/good.json":        good,
+		"Data/README.md":        "# not a tool",
+		"Data/logo.png":         "\x89PNG",
+		"Data/.DS_Store":        "junk",
+		".git/config.json":      "not json at all",
+		"index.json":            `{"metadata": true}`,
+		"Data/x-groups.json":    `{"groups": []}`,
+		"Other/nested/two.json": `{"tool_name": "Two"}`,
+	})
+	tools, err := LoadPath(dir)
+	require.NoError(t, err)
+	require.Len(t, tools, 2)
+	require.Equal(t, "Data", tools[0].Category)
+	require.Equal(t, "nested", tools[1].Category, "category is the folder holding the file")
+
+	bad := writeTree(t, map[string]string{
+		"Data/good.json":   good,
+		"Travel/bad.json":  `{"tool_name": "Bad", "api_list": [{"name": "a"}, {"name": "A"}]}`,
+		"Travel/notes.txt": "skipped",
+	})
+	_, err = LoadPath(bad)
+	var le *LoadError
+	require.ErrorAs(t, err, &le)
+	require.Equal(t, filepath.Join(bad, "Travel", "bad.json"), le.File)
+	require.Equal(t, "api_list[1].name", le.Field)
+
+	// The same tree through an fs.FS names the file relative to the FS.
+	_, err = LoadToolBenchDir(fstest.MapFS{"tools/Travel/bad.json": {Data: []byte(`{"tool_name": 1}`)}}, "tools")
+	require.ErrorAs(t, err, &le)
+	require.Equal(t, "tools/Travel/bad.json", le.File)
+	require.Equal(t, "tool_name", le.Field)
+}
+
+func TestLoadPaths(t *testing.T) {
+	c, err := Load([]string{"testdata/toolbench", "testdata/openapi/petstore.yaml", "testdata/openapi/cyclic.json"}, false)
+	require.NoError(t, err)
+	require.Len(t, c.Tools(), 5)
+	require.NotNil(t, c.Tool("pet_store"))
+
+	single := writeTree(t, map[string]string{"Finance/fx.json": `{"tool_name": "FX", "api_list": [{"name": "rate"}]}`})
+	tools, err := LoadPath(filepath.Join(single, "Finance", "fx.json"))
+	require.NoError(t, err)
+	require.Equal(t, "Finance", tools[0].Category)
+
+	_, err = Load([]string{"testdata/toolbench", filepath.Join(single, "Finance", "fx.json"), "testdata/toolbench/Travel/fare_finder.json"}, false)
+	require.ErrorContains(t, err, "clashes with")
+
+	for _, p := range []string{"testdata/nope", "testdata/toolbench/README.md"} {
+		_, err := LoadPath(p)
+		var le *LoadError
+		require.ErrorAs(t, err, &le)
+		require.Equal(t, p, le.File)
+	}
+}

@@ -1,0 +1,149 @@
+package toolset
+
+import (
+	"fmt"
+	"hash/fnv"
+	"regexp"
+	"strings"
+)
+
+// NameStyle chooses how exported function names are spelt.
+type NameStyle int
+
+const (
+	// NameDotted is "<tool>-<api>", the catalog ID "<tool>.<api>" with the
+	// dot (not allowed in function names) spelt as '-', which standardized
+	// names never contain.
+	NameDotted NameStyle = iota
+	// NameToolBench is ToolBench's "<api>_for_<tool>", cut to its last 64
+	// characters as ToolBench does.
+	NameToolBench
+)
+
+// ExportOptions tunes OpenAITools.
+type ExportOptions struct {
+	Style NameStyle
+	// MaxDescription cuts each API description to this many bytes before it
+	// is combined with the tool's (ToolBench uses 256); 0 means 1024.
+	MaxDescription int
+}
+
+// functionNameRE is the rule OpenAI (and most providers) apply to function names.
+var functionNameRE = regexp.MustCompile(`^[a-zA-Z0-9_-]{1,64}$`)
+
+// OpenAITools exports every API as an OpenAI function tool, in catalog order.
+// The description combines tool and API the way ToolBench's prompts do:
+//
+//	This is the subfunction for tool "<tool>", you can use this tool.The description of this function is: "<api description>"
+//
+// with the tool's own description appended in the dotted style (ToolBench
+// puts it in the system prompt instead).
+func OpenAITools(c *Catalog, opts ExportOptions) []OpenAITool {
+	max := opts.MaxDescription
+	if max <= 0 {
+		max = 1024
+	}
+	var out []OpenAITool
+	for _, a := range c.APIs() {
+		out = append(out, OpenAITool{Type: "function", Function: OpenAIFunction{
+			Name:        ExportName(a, opts.Style),
+			Description: exportDescription(a, opts.Style, max),
+			Parameters:  a.InputSchema(),
+		}})
+	}
+	return out
+}
+
+func exportDescription(a *API, style NameStyle, max int) string {
+	tool := ""
+	if a.Tool != nil {
+		tool = a.Tool.StandardizedName
+	}
+	var b strings.Builder
+	// ToolBench's template, verbatim (no space after "tool.", no escaping).
+	b.WriteString(`This is the subfunction for tool "` + tool + `", you can use this tool.`)
+	if d := strings.TrimSpace(cut(a.Description, max)); d != "" {
+		b.WriteString(`The description of this function is: "` + d + `"`)
+	}
+	if style == NameDotted && a.Tool != nil {
+		if td := strings.TrimSpace(cut(a.Tool.Description, max)); td != "" {
+			b.WriteString(` The tool is described as: "` + td + `"`)
+		}
+	}
+	return b.String()
+}
+
+// cut shortens s to at most n bytes without splitting a UTF-8 sequence.
+func cut(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && n < len(s) && s[n]&0xC0 == 0x80 {
+		n--
+	}
+	return s[:n]
+}
+
+// ExportName is the function name an API is exported under; it always
+// matches ^[a-zA-Z0-9_-]{1,64}$. Catalog.APIByExportName reverses it.
+func ExportName(a *API, style NameStyle) string {
+	if style == NameToolBench {
+		return toolBenchFunctionName(a)
+	}
+	tool := ""
+	if a.Tool != nil {
+		tool = a.Tool.StandardizedName
+	}
+	name := tool + "-" + StandardizeAPIName(a.Name)
+	if functionNameRE.MatchString(name) {
+		return name
+	}
+	return hashedName(name, a)
+}
+
+// hashedName keeps a readable, cleaned prefix of a name that is too long or
+// holds characters (CJK) a function name cannot carry, and makes it unique
+// with a hash of the API's ID.
+func hashedName(name string, a *API) string {
+	h := fnv.New32a()
+	h.Write([]byte(a.ID()))
+	suffix := fmt.Sprintf("_%08x", h.Sum32())
+	clean := unsafeNameChars.ReplaceAllString(name, "_")
+	if len(clean) > maxAPINameLen-len(suffix) {
+		clean = clean[:maxAPINameLen-len(suffix)]
+	}
+	return clean + suffix
+}
+
+// toolBenchFunctionName is FunctionName as ToolBench sends it to a model:
+// its last 64 characters. A name with characters outside [a-zA-Z0-9_-]
+// (ToolBench keeps CJK ideographs) is cleaned and made unique by a hash.
+func toolBenchFunctionName(a *API) string {
+	name := a.FunctionName()
+	if unsafeNameChars.MatchString(name) || name == "" {
+		return hashedName(name, a)
+	}
+	if len(name) > maxAPINameLen {
+		name = name[len(name)-maxAPINameLen:]
+	}
+	return name
+}
+
+// APIByExportName finds an API by the name OpenAITools exported it under,
+// in either style.
+func (c *Catalog) APIByExportName(name string) *API {
+	if c == nil {
+		return nil
+	}
+	c.exportOnce.Do(func() {
+		c.byExport = map[string]*API{}
+		for _, a := range c.APIs() {
+			for _, st := range []NameStyle{NameDotted, NameToolBench} {
+				if _, taken := c.byExport[ExportName(a, st)]; !taken {
+					c.byExport[ExportName(a, st)] = a
+				}
+			}
+		}
+	})
+	return c.byExport[name]
+}

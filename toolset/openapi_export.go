@@ -1,0 +1,243 @@
+package toolset
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/getkin/kin-openapi/openapi3"
+)
+
+// OpenAPIDocument describes the whole catalog as one OpenAPI 3.0.3
+// document that passes kin-openapi's doc.Validate. Each API is one
+// operation:
+//   - path "/<tool><api path>", the tool's standardized name in front so
+//     that tools sharing a path ("/search") stay apart; when two APIs of a
+//     tool still share method and path, "/<api>" is appended. Path template
+//     variables with no path parameter are spelt literally, and path
+//     parameters missing from the template are appended as "/{name}";
+//   - operationId is the API's ID, "<tool>.<api>"; tags are its category
+//     and tool; x-rapidapi-host and x-original-path keep the real address;
+//   - query, path and header parameters by location, body parameters as
+//     the properties of one JSON request body;
+//   - a 200 JSON response with the response schema and example. A schema
+//     kin-openapi rejects is replaced by an empty one (any value) and an
+//     example that does not match its schema is kept as x-example.
+func OpenAPIDocument(c *Catalog) *openapi3.T {
+	doc := &openapi3.T{
+		OpenAPI: "3.0.3",
+		Info: &openapi3.Info{
+			Title:       "Understudy catalog",
+			Description: "Every tool of the catalog; operationId is \"<tool>.<api>\".",
+			Version:     "1.0.0",
+		},
+		Paths: openapi3.NewPaths(),
+	}
+	tags := map[string]string{}
+	for _, t := range c.Tools() {
+		tags[t.Category] = "Category " + t.Category
+		tags[t.StandardizedName] = firstNonEmpty(cut(t.Description, 1024), "Tool "+t.Name)
+		used := map[string]bool{}
+		for _, a := range t.APIs {
+			p := exportPath(a, used)
+			item := doc.Paths.Value(p)
+			if item == nil {
+				item = &openapi3.PathItem{}
+				doc.Paths.Set(p, item)
+			}
+			item.SetOperation(exportMethod(a.Method), exportOperation(a))
+		}
+	}
+	for _, name := range sortedKeys(tags) {
+		doc.Tags = append(doc.Tags, &openapi3.Tag{Name: name, Description: tags[name]})
+	}
+	return doc
+}
+
+// exportMethod maps an API's method onto one OpenAPI 3.0 knows; anything
+// else is POST.
+func exportMethod(m string) string {
+	m = strings.ToUpper(m)
+	for _, known := range httpMethods {
+		if m == known {
+			return m
+		}
+	}
+	return "POST"
+}
+
+func exportPath(a *API, used map[string]bool) string {
+	declared := map[string]bool{}
+	for _, p := range a.Params {
+		if p.In == InPath {
+			declared[p.Name] = true
+		}
+	}
+	path := a.Path
+	if !strings.HasPrefix(path, "/") {
+		path = "/" + path
+	}
+	inTemplate := map[string]bool{}
+	path = pathTemplateRE.ReplaceAllStringFunc(path, func(m string) string {
+		name := m[1 : len(m)-1]
+		if declared[name] && !inTemplate[name] {
+			inTemplate[name] = true
+			return m
+		}
+		return name
+	})
+	path = cleanLiterals(path)
+	for _, p := range a.Params {
+		if p.In == InPath && !inTemplate[p.Name] {
+			path = strings.TrimRight(path, "/") + "/{" + p.Name + "}"
+			inTemplate[p.Name] = true
+		}
+	}
+	tool := "tool"
+	if a.Tool != nil {
+		tool = a.Tool.StandardizedName
+	}
+	full := "/" + tool + strings.TrimRight(path, "/")
+	key := exportMethod(a.Method) + " " + templateShape(full)
+	if used[key] {
+		full += "/" + StandardizeAPIName(a.Name)
+		key = exportMethod(a.Method) + " " + templateShape(full)
+	}
+	used[key] = true
+	return full
+}
+
+// templateShape is a path with its variable names erased: two paths with
+// the same shape conflict in OpenAPI.
+func templateShape(p string) string {
+	return pathTemplateRE.ReplaceAllString(p, "{}")
+}
+
+func exportOperation(a *API) *openapi3.Operation {
+	op := &openapi3.Operation{
+		OperationID: a.ID(),
+		Summary:     cut(firstLine(a.Description), 120),
+		Description: a.Description,
+		Responses:   openapi3.NewResponses(),
+		Extensions:  map[string]any{"x-original-path": a.Path},
+	}
+	if a.Tool != nil {
+		op.Tags = []string{a.Tool.Category, a.Tool.StandardizedName}
+		if a.Tool.Host != "" {
+			op.Extensions["x-rapidapi-host"] = a.Tool.Host
+		}
+	}
+	if len(a.Groups) > 0 {
+		op.Extensions["x-group"] = a.Groups
+	}
+	body := &openapi3.Schema{Type: &openapi3.Types{"object"}, Properties: openapi3.Schemas{}}
+	for _, p := range a.Params {
+		s := exportSchema(p.Schema, p)
+		if p.In == InBody || p.In == "" {
+			body.Properties[p.Name] = openapi3.NewSchemaRef("", s)
+			if p.Required {
+				body.Required = append(body.Required, p.Name)
+			}
+			continue
+		}
+		param := &openapi3.Parameter{Name: p.Name, In: string(p.In), Required: p.Required || p.In == InPath, Description: p.Description, Schema: openapi3.NewSchemaRef("", s)}
+		if len(p.Depends) > 0 {
+			param.Extensions = map[string]any{"x-depends": p.Depends}
+		}
+		if p.Opaque {
+			if param.Extensions == nil {
+				param.Extensions = map[string]any{}
+			}
+			param.Extensions["x-opaque"] = true
+		}
+		op.Parameters = append(op.Parameters, &openapi3.ParameterRef{Value: param})
+	}
+	if len(body.Properties) > 0 {
+		op.RequestBody = &openapi3.RequestBodyRef{Value: openapi3.NewRequestBody().
+			WithRequired(len(body.Required) > 0).
+			WithJSONSchema(body)}
+	}
+	resp := openapi3.NewResponse().WithDescription("Successful response")
+	media := &openapi3.MediaType{Schema: openapi3.NewSchemaRef("", &openapi3.Schema{})}
+	if a.ResponseSchema != nil {
+		media.Schema = openapi3.NewSchemaRef("", exportSchema(a.ResponseSchema, nil))
+	}
+	if len(a.ExampleResponse) > 0 {
+		var ex any
+		if json.Unmarshal(a.ExampleResponse, &ex) == nil {
+			if media.Schema.Value.IsMatching(ex) {
+				media.Example = ex
+			} else {
+				media.Extensions = map[string]any{"x-example": ex}
+			}
+		}
+	}
+	resp.Content = openapi3.Content{"application/json": media}
+	op.Responses.Set("200", &openapi3.ResponseRef{Value: resp})
+	return op
+}
+
+// exportSchema returns a schema kin-openapi accepts for a 3.0 document:
+// the given one when it validates (with a default or example that does
+// not match dropped), else one built from the parameter's kind.
+func exportSchema(s *openapi3.Schema, p *Param) *openapi3.Schema {
+	fallback := func() *openapi3.Schema {
+		if p == nil {
+			return &openapi3.Schema{Description: "(documented schema is not valid OpenAPI 3.0)"}
+		}
+		return &openapi3.Schema{Type: &openapi3.Types{string(kindOr(p.Kind))}, Description: p.Description}
+	}
+	if s == nil {
+		return fallback()
+	}
+	cp := *s
+	if p != nil && cp.Description == "" {
+		cp.Description = p.Description
+	}
+	if cp.Default != nil && !(&openapi3.Schema{Type: cp.Type, Enum: cp.Enum, Format: cp.Format, Pattern: cp.Pattern, Min: cp.Min, Max: cp.Max}).IsMatching(cp.Default) {
+		cp.Default = nil
+	}
+	ctx := context.Background()
+	if err := cp.Validate(ctx); err != nil {
+		// Most often an example or a default that does not match: retry without.
+		cp.Example, cp.Default = nil, nil
+		if err := cp.Validate(ctx); err != nil {
+			out := fallback()
+			out.Description = strings.TrimSpace(out.Description + fmt.Sprintf(" (documented schema dropped: %v)", cut(err.Error(), 200)))
+			return out
+		}
+	}
+	return &cp
+}
+
+func kindOr(k Kind) Kind {
+	if k == "" {
+		return KindString
+	}
+	return k
+}
+
+func firstLine(s string) string {
+	s = strings.TrimSpace(s)
+	if i := strings.IndexAny(s, "\r\n"); i >= 0 {
+		s = s[:i]
+	}
+	return s
+}
+
+// literalReplacer drops what a path cannot carry outside a template.
+var literalReplacer = strings.NewReplacer("{", "", "}", "", "?", "", "#", "", " ", "_")
+
+// cleanLiterals cleans the text between path templates.
+func cleanLiterals(path string) string {
+	var b strings.Builder
+	last := 0
+	for _, m := range pathTemplateRE.FindAllStringIndex(path, -1) {
+		b.WriteString(literalReplacer.Replace(path[last:m[0]]))
+		b.WriteString(path[m[0]:m[1]])
+		last = m[1]
+	}
+	b.WriteString(literalReplacer.Replace(path[last:]))
+	return b.String()
+}

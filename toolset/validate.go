@@ -1,0 +1,487 @@
+package toolset
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"net/mail"
+	"net/url"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/getkin/kin-openapi/openapi3"
+)
+
+// Validate checks a call's arguments against the API's parameters and
+// returns them normalised, or a *ValidationError listing every violation
+// (never only the first): required, unknown, type, enum, format (date,
+// date-time, email, uri), minimum, maximum, pattern, and whatever else the
+// parameter's schema says (minLength, maxItems, nested required, ...).
+//
+// ToolBench's types are loose and models copy them loosely, so a few
+// coercions are lenient; each is applied before the schema check and shows
+// in the returned arguments:
+//
+//	param kind        accepted                          becomes
+//	number, integer   a string holding a JSON number     the number ("5" → 5, " 2.5 " → 2.5)
+//	boolean           "true" / "false", any case, trimmed the boolean
+//	string            a number or a boolean              its JSON text (5 → "5", true → "true")
+//	object            a string holding a JSON object     the object
+//	any               null                               absent (then "required" if it is)
+//
+// Refused (reported as type violations): "" or "5px" or "0x10" or "NaN" for
+// a number, "2.5" for an integer, "yes", "1", 1 or 0 for a boolean, arrays
+// and objects for a string, a scalar for an array. Numbers of any Go type
+// (int, json.Number, ...) become float64.
+//
+// Defaults are applied: an optional parameter that is absent gets its
+// documented default, so that a call leaning on a default and one spelling
+// it out normalise to the same arguments (and the same cache key). The
+// defaults of required parameters are examples in ToolBench files and are
+// never applied. The caller's map is not modified.
+//
+// The validator is compiled once per API, on the first call, and cached.
+func (a *API) Validate(args map[string]any) (map[string]any, error) {
+	v := a.validator.Load()
+	if v == nil {
+		v = compileValidator(a)
+		a.validator.Store(v)
+	}
+	return v.validate(a, args)
+}
+
+// validator is an API's compiled argument check.
+type validator struct {
+	params   []compiledParam // in the API's order
+	byName   map[string]int
+	names    string // "a, b, c" for messages
+	options  []openapi3.SchemaValidationOption
+	required []int
+}
+
+type compiledParam struct {
+	p      *Param
+	kind   Kind
+	schema *openapi3.Schema // validated once at compile time
+	simple bool             // a bare type with nothing else to check
+}
+
+// formatValidators adds the formats kin-openapi leaves to the user; date and
+// date-time are built in. They are passed per validation, never registered
+// globally.
+var formatValidators = map[string]openapi3.StringFormatValidator{
+	"email": openapi3.NewCallbackValidator(func(s string) error {
+		addr, err := mail.ParseAddress(s)
+		if err != nil || addr.Address != s {
+			return errors.New("not an e-mail address")
+		}
+		return nil
+	}),
+	"uri": openapi3.NewCallbackValidator(func(s string) error {
+		u, err := url.Parse(s)
+		if err != nil || u.Scheme == "" {
+			return errors.New("not an absolute URI")
+		}
+		return nil
+	}),
+	"url": openapi3.NewCallbackValidator(func(s string) error {
+		u, err := url.Parse(s)
+		if err != nil || u.Scheme == "" || u.Host == "" {
+			return errors.New("not an absolute URL")
+		}
+		return nil
+	}),
+}
+
+var validationOptions = []openapi3.SchemaValidationOption{
+	openapi3.MultiErrors(),
+	openapi3.VisitAsRequest(),
+	openapi3.WithStringFormatValidators(formatValidators),
+}
+
+func compileValidator(a *API) *validator {
+	v := &validator{byName: make(map[string]int, len(a.Params)), options: validationOptions}
+	names := make([]string, 0, len(a.Params))
+	for i, p := range a.Params {
+		cp := compiledParam{p: p, kind: p.Kind, schema: p.Schema}
+		if cp.kind == "" {
+			cp.kind = KindString
+		}
+		if cp.schema == nil || cp.schema.Validate(context.Background()) != nil {
+			// A schema kin-openapi cannot vouch for would make VisitJSON's
+			// behaviour undefined: fall back to the bare kind.
+			cp.schema = &openapi3.Schema{Type: &openapi3.Types{string(cp.kind)}, Enum: p.Enum}
+		}
+		cp.simple = isBareType(cp.schema)
+		v.params = append(v.params, cp)
+		v.byName[p.Name] = i
+		names = append(names, p.Name)
+		if p.Required {
+			v.required = append(v.required, i)
+		}
+	}
+	v.names = strings.Join(names, ", ")
+	return v
+}
+
+// isBareType reports a schema that says nothing but a scalar type, the
+// common case in ToolBench files; its check needs no schema walk.
+func isBareType(s *openapi3.Schema) bool {
+	if s.Type == nil || len(*s.Type) != 1 {
+		return false
+	}
+	switch (*s.Type)[0] {
+	case "string", "number", "boolean":
+	default:
+		return false
+	}
+	return s.Format == "" && s.Pattern == "" && len(s.Enum) == 0 && s.Min == nil && s.Max == nil &&
+		s.MinLength == 0 && s.MaxLength == nil && !s.Nullable && s.Not == nil &&
+		len(s.AllOf) == 0 && len(s.AnyOf) == 0 && len(s.OneOf) == 0 && s.MultipleOf == nil &&
+		!s.ExclusiveMin.IsSet() && !s.ExclusiveMax.IsSet() && s.Always == nil
+}
+
+func (v *validator) validate(a *API, args map[string]any) (map[string]any, error) {
+	out := make(map[string]any, len(v.params))
+	var violations []Violation
+	for name, raw := range args {
+		i, ok := v.byName[name]
+		if !ok {
+			violations = append(violations, v.unknown(name))
+			continue
+		}
+		if raw == nil {
+			continue // null is absent
+		}
+		cp := &v.params[i]
+		val, ok := coerce(raw, cp.kind)
+		if !ok {
+			violations = append(violations, Violation{Location: []string{name}, Code: "type", Message: fmt.Sprintf("expected %s, got %s", kindPhrase(cp.kind), jsonTypeOf(raw))})
+			continue
+		}
+		if !cp.simple || !bareTypeMatches(cp.kind, val) {
+			if err := cp.schema.VisitJSON(val, v.options...); err != nil {
+				violations = appendSchemaViolations(violations, name, err)
+				continue
+			}
+		}
+		out[name] = val
+	}
+	for _, i := range v.required {
+		p := v.params[i].p
+		if args[p.Name] == nil {
+			violations = append(violations, Violation{Location: []string{p.Name}, Code: "required", Message: fmt.Sprintf("required argument %q is missing", p.Name)})
+		}
+	}
+	if len(violations) > 0 {
+		sort.SliceStable(violations, func(i, j int) bool {
+			li, lj := strings.Join(violations[i].Location, "\x00"), strings.Join(violations[j].Location, "\x00")
+			if li != lj {
+				return li < lj
+			}
+			if violations[i].Code != violations[j].Code {
+				return violations[i].Code < violations[j].Code
+			}
+			return violations[i].Message < violations[j].Message
+		})
+		return nil, &ValidationError{API: a.ID(), Violations: violations}
+	}
+	for i := range v.params {
+		p := v.params[i].p
+		if _, present := out[p.Name]; present || p.Required || p.Default == nil {
+			continue
+		}
+		out[p.Name] = copyJSON(p.Default)
+	}
+	return out, nil
+}
+
+func (v *validator) unknown(name string) Violation {
+	msg := fmt.Sprintf("unknown argument %q", name)
+	if best, d := "", len(name)/2+1; len(v.params) > 0 {
+		for _, cp := range v.params {
+			if e := levenshtein(strings.ToLower(name), strings.ToLower(cp.p.Name)); e < d {
+				best, d = cp.p.Name, e
+			}
+		}
+		if best != "" {
+			msg += fmt.Sprintf(" (did you mean %q?)", best)
+		}
+		msg += "; the API takes: " + v.names
+	} else {
+		msg += "; the API takes no arguments"
+	}
+	return Violation{Location: []string{name}, Code: "unknown", Message: msg}
+}
+
+// bareTypeMatches is the whole check of a bare-typed schema.
+func bareTypeMatches(k Kind, v any) bool {
+	switch k {
+	case KindString:
+		_, ok := v.(string)
+		return ok
+	case KindNumber:
+		f, ok := v.(float64)
+		return ok && !math.IsNaN(f) && !math.IsInf(f, 0)
+	case KindBoolean:
+		_, ok := v.(bool)
+		return ok
+	}
+	return false
+}
+
+// coerce applies the lenient coercions documented on Validate. ok is false
+// when the value cannot be the parameter's kind; values that are the right
+// kind but otherwise wrong are left to the schema.
+func coerce(v any, k Kind) (any, bool) {
+	v = plainNumber(v)
+	switch k {
+	case KindNumber, KindInteger:
+		switch x := v.(type) {
+		case float64:
+			return x, true
+		case string:
+			f, ok := parseJSONNumber(strings.TrimSpace(x))
+			return f, ok
+		}
+		return v, false
+	case KindBoolean:
+		switch x := v.(type) {
+		case bool:
+			return x, true
+		case string:
+			switch strings.ToLower(strings.TrimSpace(x)) {
+			case "true":
+				return true, true
+			case "false":
+				return false, true
+			}
+		}
+		return v, false
+	case KindString:
+		switch x := v.(type) {
+		case string:
+			return x, true
+		case float64:
+			return strconv.FormatFloat(x, 'f', -1, 64), true
+		case bool:
+			return strconv.FormatBool(x), true
+		}
+		return v, false
+	case KindObject:
+		switch x := v.(type) {
+		case map[string]any:
+			return normaliseJSON(x), true
+		case string:
+			var m map[string]any
+			if s := strings.TrimSpace(x); strings.HasPrefix(s, "{") && json.Unmarshal([]byte(s), &m) == nil {
+				return m, true
+			}
+		}
+		return v, false
+	case KindArray:
+		if x, ok := v.([]any); ok {
+			return normaliseJSON(x), true
+		}
+		return v, false
+	}
+	return normaliseJSON(v), true
+}
+
+// plainNumber turns Go's other number types into float64.
+func plainNumber(v any) any {
+	switch x := v.(type) {
+	case int:
+		return float64(x)
+	case int32:
+		return float64(x)
+	case int64:
+		return float64(x)
+	case float32:
+		return float64(x)
+	case json.Number:
+		if f, ok := parseJSONNumber(string(x)); ok {
+			return f
+		}
+	}
+	return v
+}
+
+// normaliseJSON turns numbers nested in arrays and objects into float64.
+func normaliseJSON(v any) any {
+	switch x := v.(type) {
+	case map[string]any:
+		out := make(map[string]any, len(x))
+		for k, e := range x {
+			out[k] = normaliseJSON(e)
+		}
+		return out
+	case []any:
+		out := make([]any, len(x))
+		for i, e := range x {
+			out[i] = normaliseJSON(e)
+		}
+		return out
+	}
+	return plainNumber(v)
+}
+
+// copyJSON copies a default so that callers cannot mutate the catalog's.
+func copyJSON(v any) any {
+	switch v.(type) {
+	case map[string]any, []any:
+		return normaliseJSON(v)
+	}
+	return plainNumber(v)
+}
+
+// parseJSONNumber accepts exactly JSON's number grammar (no hex, no
+// underscores, no Inf or NaN, no leading '+' or '.').
+func parseJSONNumber(s string) (float64, bool) {
+	if !isJSONNumber(s) {
+		return 0, false
+	}
+	f, err := strconv.ParseFloat(s, 64)
+	if err != nil || math.IsInf(f, 0) {
+		return 0, false
+	}
+	return f, true
+}
+
+func isJSONNumber(s string) bool {
+	i, n := 0, len(s)
+	if i < n && s[i] == '-' {
+		i++
+	}
+	switch {
+	case i < n && s[i] == '0':
+		i++
+	case i < n && s[i] >= '1' && s[i] <= '9':
+		for i < n && s[i] >= '0' && s[i] <= '9' {
+			i++
+		}
+	default:
+		return false
+	}
+	if i < n && s[i] == '.' {
+		i++
+		start := i
+		for i < n && s[i] >= '0' && s[i] <= '9' {
+			i++
+		}
+		if i == start {
+			return false
+		}
+	}
+	if i < n && (s[i] == 'e' || s[i] == 'E') {
+		i++
+		if i < n && (s[i] == '+' || s[i] == '-') {
+			i++
+		}
+		start := i
+		for i < n && s[i] >= '0' && s[i] <= '9' {
+			i++
+		}
+		if i == start {
+			return false
+		}
+	}
+	return i == n
+}
+
+func kindPhrase(k Kind) string {
+	switch k {
+	case KindInteger:
+		return "an integer"
+	case KindArray:
+		return "an array"
+	case KindObject:
+		return "an object"
+	default:
+		return "a " + string(k)
+	}
+}
+
+func jsonTypeOf(v any) string {
+	switch x := v.(type) {
+	case nil:
+		return "null"
+	case string:
+		if len(x) > 40 {
+			x = x[:40] + "…"
+		}
+		return fmt.Sprintf("the string %q", x)
+	case bool:
+		return "a boolean"
+	case float64, float32, int, int32, int64, json.Number:
+		return "a number"
+	case []any:
+		return "an array"
+	case map[string]any:
+		return "an object"
+	}
+	return fmt.Sprintf("a %T", v)
+}
+
+// schemaCodes maps kin-openapi's schema fields onto violation codes.
+var schemaCodes = map[string]string{
+	"properties":       "unknown",
+	"exclusiveMinimum": "minimum",
+	"exclusiveMaximum": "maximum",
+	"nullable":         "type",
+}
+
+// appendSchemaViolations flattens a kin-openapi validation error into violations.
+func appendSchemaViolations(vs []Violation, name string, err error) []Violation {
+	var me openapi3.MultiError
+	if errors.As(err, &me) {
+		for _, e := range me {
+			vs = appendSchemaViolations(vs, name, e)
+		}
+		return vs
+	}
+	var se *openapi3.SchemaError
+	if !errors.As(err, &se) {
+		return append(vs, Violation{Location: []string{name}, Code: "invalid", Message: err.Error()})
+	}
+	loc := append([]string{name}, se.JSONPointer()...)
+	code := se.SchemaField
+	if c, ok := schemaCodes[code]; ok {
+		code = c
+	}
+	if code == "" {
+		code = "invalid"
+	}
+	msg := se.Reason
+	if msg == "" {
+		msg = se.Error()
+	}
+	return append(vs, Violation{Location: loc, Code: code, Message: msg})
+}
+
+// levenshtein is the edit distance between two strings, by bytes.
+func levenshtein(a, b string) int {
+	if a == b {
+		return 0
+	}
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}

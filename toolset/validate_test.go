@@ -1,0 +1,260 @@
+package toolset
+
+import (
+	"encoding/json"
+	"errors"
+	"testing"
+
+	"github.com/getkin/kin-openapi/openapi3"
+	"github.com/stretchr/testify/require"
+)
+
+// fareAPI is fare_finder.search_fares from testdata: string, number,
+// integer, boolean, object and array params, with pattern, format, enum,
+// minimum/maximum and defaults.
+func fareAPI(t testing.TB) *API {
+	c, err := Load([]string{"testdata/toolbench"}, false)
+	require.NoError(t, err)
+	a := c.API("fare_finder", "search_fares")
+	require.NotNil(t, a)
+	return a
+}
+
+func requireViolations(t *testing.T, err error, want ...Violation) {
+	t.Helper()
+	var ve *ValidationError
+	require.True(t, errors.As(err, &ve), "want a *ValidationError, got %v", err)
+	require.Len(t, ve.Violations, len(want), "%v", ve.Violations)
+	for i, w := range want {
+		require.Equal(t, w.Location, ve.Violations[i].Location, "violation %d: %v", i, ve.Violations[i])
+		require.Equal(t, w.Code, ve.Violations[i].Code, "violation %d: %v", i, ve.Violations[i])
+		require.NotEmpty(t, ve.Violations[i].Message)
+	}
+}
+
+func TestValidateCoercions(t *testing.T) {
+	a := fareAPI(t)
+	base := func(extra map[string]any) map[string]any {
+		m := map[string]any{"from": "LHR", "to": "JFK", "date": "2025-03-01"}
+		for k, v := range extra {
+			m[k] = v
+		}
+		return m
+	}
+	for _, tc := range []struct {
+		name  string
+		param string
+		in    any
+		want  any    // the normalised value when accepted
+		code  string // the violation code when refused
+	}{
+		// number
+		{"number from string", "adults", "5", 5.0, ""},
+		{"number from padded string", "adults", " 2.5 ", 2.5, ""},
+		{"number from exponent string", "adults", "2e0", 2.0, ""},
+		{"number from int", "adults", 3, 3.0, ""},
+		{"number from json.Number", "adults", json.Number("4"), 4.0, ""},
+		{"number refuses empty", "adults", "", nil, "type"},
+		{"number refuses units", "adults", "5px", nil, "type"},
+		{"number refuses hex", "adults", "0x5", nil, "type"},
+		{"number refuses NaN", "adults", "NaN", nil, "type"},
+		{"number refuses Inf", "adults", "Inf", nil, "type"},
+		{"number refuses plus", "adults", "+5", nil, "type"},
+		{"number refuses bool", "adults", true, nil, "type"},
+		{"number refuses array", "adults", []any{1.0}, nil, "type"},
+		// integer
+		{"integer from string", "seats", "3", 3.0, ""},
+		{"integer refuses fraction", "seats", "2.5", nil, "type"},
+		{"integer refuses fraction number", "seats", 2.5, nil, "type"},
+		// boolean
+		{"boolean from string", "flexible", "true", true, ""},
+		{"boolean from any case", "flexible", " FALSE ", false, ""},
+		{"boolean refuses yes", "flexible", "yes", nil, "type"},
+		{"boolean refuses 1 string", "flexible", "1", nil, "type"},
+		{"boolean refuses 1", "flexible", 1, nil, "type"},
+		// string
+		{"null is absent", "contact", nil, nil, ""},
+		{"string from int", "to", 5, "5", "pattern"},
+		{"string from float", "from", 2.5, "2.5", "pattern"},
+		{"string from bool", "cabin", true, "true", "enum"},
+		{"string refuses array", "from", []any{"LHR"}, nil, "type"},
+		{"string refuses object", "from", map[string]any{"a": 1.0}, nil, "type"},
+		// object
+		{"object from object", "filters", map[string]any{"stops": 0}, map[string]any{"stops": 0.0}, ""},
+		{"object from JSON string", "filters", `{"stops": 1}`, map[string]any{"stops": 1.0}, ""},
+		{"object refuses other string", "filters", "stops=1", nil, "type"},
+		// array
+		{"array kept", "carriers", []any{"BA", 7}, []any{"BA", 7.0}, ""},
+		{"array refuses scalar", "carriers", "BA", nil, "type"},
+		{"array refuses comma string", "carriers", "BA,AF", nil, "type"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			args := base(map[string]any{tc.param: tc.in})
+			got, err := a.Validate(args)
+			switch {
+			case tc.in == nil:
+				require.NoError(t, err)
+				_, present := got[tc.param]
+				require.False(t, present, "null is absent")
+			case tc.code == "":
+				require.NoError(t, err)
+				require.Equal(t, tc.want, got[tc.param])
+			default:
+				requireViolations(t, err, Violation{Location: []string{tc.param}, Code: tc.code})
+			}
+		})
+	}
+}
+
+func TestValidateViolations(t *testing.T) {
+	a := fareAPI(t)
+	for _, tc := range []struct {
+		name string
+		args map[string]any
+		want []Violation
+	}{
+		{"every violation at once", map[string]any{
+			"to": "jfk", "date": "01/03/2025", "adults": 12, "cabin": "premium", "contact": "not-an-email",
+			"callback": "just text", "seats": 0, "depart_after": "2025-03-01 10:00", "bogus": 1, "fromm": "LHR",
+		}, []Violation{
+			{Location: []string{"adults"}, Code: "maximum"},
+			{Location: []string{"bogus"}, Code: "unknown"},
+			{Location: []string{"cabin"}, Code: "enum"},
+			{Location: []string{"callback"}, Code: "format"},
+			{Location: []string{"contact"}, Code: "format"},
+			{Location: []string{"date"}, Code: "format"},
+			{Location: []string{"depart_after"}, Code: "format"},
+			{Location: []string{"from"}, Code: "required"},
+			{Location: []string{"fromm"}, Code: "unknown"},
+			{Location: []string{"seats"}, Code: "minimum"},
+			{Location: []string{"to"}, Code: "pattern"},
+		}},
+		{"required only", map[string]any{}, []Violation{
+			{Location: []string{"date"}, Code: "required"},
+			{Location: []string{"from"}, Code: "required"},
+			{Location: []string{"to"}, Code: "required"},
+		}},
+		{"null required is missing", map[string]any{"from": nil, "to": "JFK", "date": "2025-03-01"}, []Violation{
+			{Location: []string{"from"}, Code: "required"},
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := a.Validate(tc.args)
+			requireViolations(t, err, tc.want...)
+		})
+	}
+
+	_, err := a.Validate(map[string]any{"fromm": "LHR", "to": "JFK", "date": "2025-03-01", "from": "LHR"})
+	require.ErrorContains(t, err, `did you mean "from"`)
+	require.ErrorContains(t, err, "fare_finder.search_fares")
+}
+
+func TestValidateNormalises(t *testing.T) {
+	a := fareAPI(t)
+	valid := map[string]any{
+		"from": "LHR", "to": "JFK", "date": "2025-03-01", "contact": "a@b.example", "callback": "https://x.example/cb",
+		"depart_after": "2025-03-01T10:00:00Z", "seats": 2,
+	}
+	got, err := a.Validate(valid)
+	require.NoError(t, err)
+	// Defaults of absent optionals are applied; the caller's map is untouched.
+	require.Equal(t, 1.0, got["adults"])
+	require.Equal(t, "economy", got["cabin"])
+	require.Equal(t, 2.0, got["seats"])
+	_, touched := valid["adults"]
+	require.False(t, touched)
+	_, flexible := got["flexible"]
+	require.False(t, flexible, "no default, stays absent")
+
+	// A call leaning on defaults and one spelling them out, in any form, agree.
+	spelt, err := a.Validate(map[string]any{
+		"from": "LHR", "to": "JFK", "date": "2025-03-01", "contact": "a@b.example", "callback": "https://x.example/cb",
+		"depart_after": "2025-03-01T10:00:00Z", "seats": "2", "adults": "1", "cabin": "economy",
+	})
+	require.NoError(t, err)
+	require.Equal(t, got, spelt)
+
+	// Required defaults are examples and are not applied.
+	_, err = a.Validate(map[string]any{"date": "2025-03-01"})
+	requireViolations(t, err, Violation{Location: []string{"from"}, Code: "required"}, Violation{Location: []string{"to"}, Code: "required"})
+
+	// Nil args are an empty call.
+	_, err = a.Validate(nil)
+	require.Error(t, err)
+}
+
+func TestValidateOpenAPISchemas(t *testing.T) {
+	tools, err := LoadPath("testdata/openapi/petstore.yaml")
+	require.NoError(t, err)
+	c, err := NewCatalog(tools)
+	require.NoError(t, err)
+	add := c.API("pet_store", "addPet")
+	_, err = add.Validate(map[string]any{"name": "rex", "photoUrls": []any{"https://img.example/rex.png"}, "category": map[string]any{"id": 1, "name": "dogs"}})
+	require.NoError(t, err)
+	_, err = add.Validate(map[string]any{"name": "rex", "photoUrls": []any{"not a uri"}, "category": map[string]any{"id": "one"}, "status": "lost"})
+	requireViolations(t, err,
+		Violation{Location: []string{"category", "id"}, Code: "type"},
+		Violation{Location: []string{"photoUrls", "0"}, Code: "format"},
+		Violation{Location: []string{"status"}, Code: "enum"},
+	)
+	order := c.API("pet_store", "place_order")
+	require.NotNil(t, order)
+	got, err := order.Validate(map[string]any{"petId": "7", "quantity": 3})
+	require.NoError(t, err)
+	require.Equal(t, 7.0, got["petId"])
+	_, err = order.Validate(map[string]any{"petId": 7, "quantity": 30, "email": "x"})
+	requireViolations(t, err, Violation{Location: []string{"email"}, Code: "format"}, Violation{Location: []string{"quantity"}, Code: "maximum"})
+	find := c.API("pet_store", "findPetsByStatus")
+	got, err = find.Validate(nil)
+	require.NoError(t, err)
+	require.Equal(t, map[string]any{"status": "available", "limit": 20.0}, got)
+	notes := c.API("pet_store", "putNotes")
+	_, err = notes.Validate(map[string]any{"body": "hello"})
+	require.NoError(t, err)
+	none := &API{Name: "none"}
+	_, err = none.Validate(map[string]any{"x": 1})
+	require.ErrorContains(t, err, "takes no arguments")
+}
+
+// BenchmarkValidate3Params is a typical ToolBench call: three bare-typed
+// parameters, one of them a number sent as a string.
+func BenchmarkValidate3Params(b *testing.B) {
+	a := &API{Name: "search", Tool: &Tool{StandardizedName: "t"}, Params: []*Param{
+		{Name: "q", Kind: KindString, Required: true},
+		{Name: "limit", Kind: KindNumber, Default: 10.0},
+		{Name: "safe", Kind: KindBoolean},
+	}}
+	for _, p := range a.Params {
+		p.Schema = paramSchema(p, nil, nil, "")
+	}
+	args := map[string]any{"q": "hotels in paris", "limit": "5", "safe": true}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := a.Validate(args); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkValidate3ParamsRich needs kin-openapi for every argument:
+// a pattern, an enum and a bounded number.
+func BenchmarkValidate3ParamsRich(b *testing.B) {
+	a := fareAPI(b)
+	args := map[string]any{"from": "LHR", "to": "JFK", "date": "2025-03-01"}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := a.Validate(args); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func TestValidateInvalidSchemaFallsBack(t *testing.T) {
+	a := &API{Name: "x", Params: []*Param{{Name: "n", Kind: KindString, Required: true,
+		Schema: &openapi3.Schema{Type: &openapi3.Types{"string"}, Pattern: "(["}}}}
+	got, err := a.Validate(map[string]any{"n": "anything"})
+	require.NoError(t, err, "a pattern that does not compile is not applied")
+	require.Equal(t, "anything", got["n"])
+	_, err = a.Validate(map[string]any{"n": []any{}})
+	requireViolations(t, err, Violation{Location: []string{"n"}, Code: "type"})
+}
