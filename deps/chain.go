@@ -81,20 +81,42 @@ func (g *Graph) ChainFor(apiID string) (Chain, error) {
 	index := map[string]int{}
 	ch := Chain{Target: apiID}
 	for _, id := range order {
-		index[id] = len(ch.Steps)
 		st := Step{API: id}
+		used := map[Binding]bool{}
 		for _, e := range g.chosenEdges(id, memo) {
 			if st.Bindings == nil {
 				st.Bindings = map[string]Binding{}
 			}
-			st.Bindings[e.Param] = Binding{Step: index[e.From], Path: e.Path}
+			b := Binding{Step: index[e.From], Path: e.Path}
+			if used[b] {
+				// Two parameters from the same place (fromId and toId from
+				// auto-complete) need two calls of the source, not one value twice.
+				src := ch.Steps[b.Step]
+				src.Bindings = copyBindings(src.Bindings)
+				b.Step = len(ch.Steps)
+				ch.Steps = append(ch.Steps, src)
+			}
+			used[b] = true
+			st.Bindings[e.Param] = b
 		}
+		index[id] = len(ch.Steps)
 		if until, ok := pollingCondition(g.apis[id]); ok {
 			st.Repeat, st.Until = true, until
 		}
 		ch.Steps = append(ch.Steps, st)
 	}
 	return ch, nil
+}
+
+func copyBindings(m map[string]Binding) map[string]Binding {
+	if m == nil {
+		return nil
+	}
+	out := make(map[string]Binding, len(m))
+	for k, v := range m {
+		out[k] = v
+	}
+	return out
 }
 
 // plan returns the call order (sources first, target last) for an API.
@@ -238,9 +260,9 @@ const MaxPolls = 10
 
 // Run executes a chain in one session. args gives the values of
 // parameters that no binding fills (user-known values such as a city or a
-// date); bound parameters take the first value at their path in the
-// earlier step's response.
-func (g *Graph) Run(ctx context.Context, c Caller, ch Chain, session string, args func(api *toolset.API) map[string]any) ([]StepResult, error) {
+// date) for step i; bound parameters take the first value at their path in
+// the earlier step's response.
+func (g *Graph) Run(ctx context.Context, c Caller, ch Chain, session string, args func(i int, api *toolset.API) map[string]any) ([]StepResult, error) {
 	var out []StepResult
 	var docs []any
 	for i, st := range ch.Steps {
@@ -250,7 +272,7 @@ func (g *Graph) Run(ctx context.Context, c Caller, ch Chain, session string, arg
 		}
 		a := map[string]any{}
 		if args != nil {
-			for k, v := range args(api) {
+			for k, v := range args(i, api) {
 				a[k] = v
 			}
 		}

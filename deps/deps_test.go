@@ -132,8 +132,9 @@ func TestChainWithPolling(t *testing.T) {
 	require.NoError(t, err)
 	require.JSONEq(t, `{"target":"mini_flights.flights_search_incomplete","steps":[
 		{"api":"mini_flights.flights_auto_complete"},
-		{"api":"mini_flights.flights_search_one_way","bindings":{"fromId":{"step":0,"path":"data[].id"},"toId":{"step":0,"path":"data[].id"}}},
-		{"api":"mini_flights.flights_search_incomplete","bindings":{"sessionId":{"step":1,"path":"data.context.sessionId"}},"repeat":true,"until":"data.context.status == complete"}
+		{"api":"mini_flights.flights_auto_complete"},
+		{"api":"mini_flights.flights_search_one_way","bindings":{"fromId":{"step":0,"path":"data[].id"},"toId":{"step":1,"path":"data[].id"}}},
+		{"api":"mini_flights.flights_search_incomplete","bindings":{"sessionId":{"step":2,"path":"data.context.sessionId"}},"repeat":true,"until":"data.context.status == complete"}
 	]}`, string(got))
 
 	single, err := g.ChainFor("mini_flights.airport_info")
@@ -217,7 +218,7 @@ func TestRunChainPollsUntilComplete(t *testing.T) {
 		"flights_search_one_way":    {`{"data":{"context":{"status":"incomplete","sessionId":"S9"}}}`},
 		"flights_search_incomplete": {`{"data":{"context":{"status":"incomplete"}}}`, `{"data":{"context":{"status":"incomplete"}}}`, `{"data":{"context":{"status":"complete"}}}`},
 	}}
-	steps, err := g.Run(context.Background(), c, ch, "s", func(a *toolset.API) map[string]any {
+	steps, err := g.Run(context.Background(), c, ch, "s", func(_ int, a *toolset.API) map[string]any {
 		if a.Name == "flights_auto_complete" {
 			return map[string]any{"query": "London"}
 		}
@@ -227,16 +228,17 @@ func TestRunChainPollsUntilComplete(t *testing.T) {
 		return nil
 	})
 	require.NoError(t, err)
-	require.Len(t, steps, 3)
-	require.Equal(t, "X", steps[1].Arguments["fromId"])
-	require.Equal(t, "S9", steps[2].Arguments["sessionId"])
-	require.Equal(t, 3, steps[2].Calls)
+	require.Len(t, steps, 4)
+	require.Equal(t, "X", steps[2].Arguments["fromId"])
+	require.Equal(t, "X", steps[2].Arguments["toId"])
+	require.Equal(t, "S9", steps[3].Arguments["sessionId"])
+	require.Equal(t, 3, steps[3].Calls)
 
 	c = &scripted{calls: map[string]int{}, responses: map[string][]string{"flights_auto_complete": {`{"data":[]}`}}}
 	_, err = g.Run(context.Background(), c, ch, "s", nil)
 	var ee *deps.ExecError
 	require.ErrorAs(t, err, &ee)
-	require.Equal(t, 1, ee.Step)
+	require.Equal(t, 2, ee.Step)
 	require.Contains(t, err.Error(), "data[].id")
 }
 

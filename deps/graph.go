@@ -41,7 +41,7 @@ type Options struct {
 	// Infer adds edges inferred from documentation for parameters that have
 	// no annotation.
 	Infer bool
-	// MinConfidence drops inferred edges below it (default 0.5).
+	// MinConfidence drops inferred edges below it (default 0.6).
 	MinConfidence float64
 }
 
@@ -49,7 +49,7 @@ type Options struct {
 // parameters without them. An annotation naming an unknown API is an error.
 func Build(c *toolset.Catalog, opts Options) (*Graph, error) {
 	if opts.MinConfidence == 0 {
-		opts.MinConfidence = 0.5
+		opts.MinConfidence = 0.6
 	}
 	g := &Graph{catalog: c, apis: map[string]*toolset.API{}, into: map[string][]Edge{}, outOf: map[string][]Edge{}}
 	for _, a := range c.APIs() {

@@ -14,6 +14,10 @@ const (
 	confCuedMention  = 0.95 // "can be retrieved from `X`", "returned by X", ".../x/list endpoint"
 	confMention      = 0.7  // the parameter's description names a sibling API
 	confNameMatch    = 0.6  // a sibling API's response has a field named like the parameter
+	// optionalFactor scales the confidence of an edge into an optional
+	// parameter: the API works without it, so documentation that points
+	// at a source (a config or language list) is a hint, not a dependency.
+	optionalFactor = 0.6
 	maxLeavesScanned = 5000
 )
 
@@ -54,7 +58,7 @@ func Infer(c *toolset.Catalog) []Edge {
 			if len(found) == 0 {
 				found = inferFromNames(b, p, examples)
 			}
-			out = append(out, found...)
+			out = append(out, dropToolNameEchoes(found)...)
 		}
 	}
 	sort.SliceStable(out, func(i, j int) bool {
@@ -86,19 +90,25 @@ func inferFromText(b *toolset.API, p *toolset.Param, apis []*toolset.API, byName
 		if pos < 0 {
 			continue
 		}
-		// A name shared by APIs of several tools ("search") counts for
-		// another tool only when the text also names that tool.
+		// Another tool's API counts when the text names it exactly (in
+		// backticks), names its tool too, or names it by a distinctive
+		// compound name after a cue; a plain word like "search" is prose.
 		if a.Tool != b.Tool {
-			if len(byName[toolset.StandardizeAPIName(a.Name)]) > 1 && !strings.Contains(norm, "_"+a.Tool.StandardizedName+"_") {
+			toolNamed := strings.Contains(norm, "_"+a.Tool.StandardizedName+"_") || strings.Contains(norm, "_"+toolset.Standardize(a.Tool.Title)+"_")
+			distinctive := strings.Contains(toolset.StandardizeAPIName(a.Name), "_")
+			if len(byName[toolset.StandardizeAPIName(a.Name)]) > 1 && !toolNamed {
 				continue
 			}
-			if how == "plain" && !strings.Contains(norm, "_"+a.Tool.StandardizedName+"_") && !cuedBefore(cueIdx, pos) {
+			if how != "backtick" && !toolNamed && !(distinctive && cuedBefore(cueIdx, pos)) {
 				continue
 			}
 		}
 		conf := confMention
 		if how == "backtick" || how == "path" || cuedBefore(cueIdx, pos) {
 			conf = confCuedMention
+		}
+		if !p.Required {
+			conf *= optionalFactor
 		}
 		if seen[a.ID()] {
 			continue
@@ -285,4 +295,26 @@ func inferFromNames(b *toolset.API, p *toolset.Param, examples map[string]any) [
 func looksOpaque(name string) bool {
 	l := strings.ToLower(name)
 	return strings.HasSuffix(l, "id") || strings.HasSuffix(l, "_ids") || strings.HasSuffix(l, "token") || strings.HasSuffix(l, "session") || strings.HasSuffix(l, "sessionid")
+}
+
+// dropToolNameEchoes removes an API whose name is its tool's name (web_search
+// of the tool web_search) when the same text also names another API of that
+// tool: the text named the tool, and the other API is the source.
+func dropToolNameEchoes(es []Edge) []Edge {
+	var out []Edge
+	for _, e := range es {
+		tool, api, _ := strings.Cut(e.From, ".")
+		echo := false
+		if tool == api {
+			for _, o := range es {
+				if o.From != e.From && strings.HasPrefix(o.From, tool+".") {
+					echo = true
+				}
+			}
+		}
+		if !echo {
+			out = append(out, e)
+		}
+	}
+	return out
 }
