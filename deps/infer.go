@@ -11,13 +11,13 @@ import (
 
 // Confidence of each kind of evidence an inferred edge can rest on.
 const (
-	confCuedMention  = 0.95 // "can be retrieved from `X`", "returned by X", ".../x/list endpoint"
-	confMention      = 0.7  // the parameter's description names a sibling API
-	confNameMatch    = 0.6  // a sibling API's response has a field named like the parameter
+	confCuedMention = 0.95 // "can be retrieved from `X`", "returned by X", ".../x/list endpoint"
+	confMention     = 0.7  // the parameter's description names a sibling API
+	confNameMatch   = 0.6  // a sibling API's response has a field named like the parameter
 	// optionalFactor scales the confidence of an edge into an optional
 	// parameter: the API works without it, so documentation that points
 	// at a source (a config or language list) is a hint, not a dependency.
-	optionalFactor = 0.6
+	optionalFactor   = 0.6
 	maxLeavesScanned = 5000
 )
 
