@@ -86,7 +86,10 @@ func (s *sessions) append(ss *session, rec CallRecord) {
 	defer ss.mu.Unlock()
 	ss.calls = append(ss.calls, rec)
 	if len(ss.calls) > s.maxCalls {
-		n := len(ss.calls) - s.maxCalls
+		// Drop a quarter at a time so a long session does not copy its
+		// whole trace on every call.
+		n := len(ss.calls) - s.maxCalls + max(s.maxCalls/4, 1)
+		n = min(n, len(ss.calls)-1)
 		ss.calls = append(ss.calls[:0:0], ss.calls[n:]...)
 		ss.dropped += n
 	}
