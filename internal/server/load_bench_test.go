@@ -165,4 +165,3 @@ func BenchmarkEngineFake(b *testing.B) {
 		})
 	}
 }
-
