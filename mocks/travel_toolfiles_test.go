@@ -25,6 +25,7 @@ var travelPlan = map[string][]string{
 	"skyscanner80.flights_detail.itineraryId":            {"skyscanner80.flights_search_one_way:data.itineraries[].id", "skyscanner80.flights_search_roundtrip:data.itineraries[].id", "skyscanner80.flights_search_incomplete:data.itineraries[].id"},
 	"skyscanner80.flights_detail.token":                  {"skyscanner80.flights_search_one_way:data.token", "skyscanner80.flights_search_roundtrip:data.token", "skyscanner80.flights_search_incomplete:data.token"},
 	"booking_com.search_hotels.dest_id":                  {"booking_com.search_hotel_destination:data[].dest_id"},
+	"booking_com.search_hotels.search_type":              {"booking_com.search_hotel_destination:data[].search_type"},
 	"booking_com.get_hotel_details.hotel_id":             {"booking_com.search_hotels:data.hotels[].hotel_id"},
 	"booking_com.get_room_list.hotel_id":                 {"booking_com.search_hotels:data.hotels[].hotel_id"},
 	"booking_com.get_hotel_reviews.hotel_id":             {"booking_com.search_hotels:data.hotels[].hotel_id"},
