@@ -117,7 +117,7 @@ func (Oracle) Respond(ctx context.Context, messages []Message, _ []toolset.OpenA
 	next := 0
 	for next < len(s.Steps) && calls[next] > 0 {
 		st := s.Steps[next]
-		if st.Repeat && calls[next] < MaxOraclePolls && !untilHolds(results[next], st.Until) {
+		if st.Repeat && calls[next] < MaxOraclePolls && !deps.UntilHolds(results[next], st.Until) {
 			break // poll again
 		}
 		next++
@@ -161,17 +161,3 @@ func oracleStep(id string) (int, bool) {
 	return n, err == nil && n >= 0
 }
 
-// untilHolds reads a polling condition "path == value" against a result.
-func untilHolds(doc any, until string) bool {
-	path, want, ok := strings.Cut(until, "==")
-	if !ok {
-		return true
-	}
-	path, want = strings.TrimSpace(path), strings.TrimSpace(want)
-	for _, v := range deps.Values(doc, path) {
-		if fmt.Sprint(v) == want {
-			return true
-		}
-	}
-	return false
-}

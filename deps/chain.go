@@ -300,7 +300,7 @@ func (g *Graph) Run(ctx context.Context, c Caller, ch Chain, session string, arg
 			}
 			doc = nil
 			_ = json.Unmarshal(res.Response, &doc)
-			if !st.Repeat || untilHolds(doc, st.Until) {
+			if !st.Repeat || UntilHolds(doc, st.Until) {
 				break
 			}
 			if sr.Calls >= MaxPolls {
@@ -313,11 +313,14 @@ func (g *Graph) Run(ctx context.Context, c Caller, ch Chain, session string, arg
 	return out, nil
 }
 
-func untilHolds(doc any, until string) bool {
-	path, want, ok := strings.Cut(until, " == ")
+// UntilHolds tells whether a polling condition "path == value" holds in a
+// decoded response (a condition without "==" always holds).
+func UntilHolds(doc any, until string) bool {
+	path, want, ok := strings.Cut(until, "==")
 	if !ok {
 		return true
 	}
+	path, want = strings.TrimSpace(path), strings.TrimSpace(want)
 	for _, v := range Values(doc, path) {
 		if k, ok := scalarKey(v); ok && k == want {
 			return true

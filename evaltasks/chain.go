@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"net/http"
 	"strconv"
-	"strings"
 
 	"github.com/understudy/understudy/agent"
 	"github.com/understudy/understudy/deps"
@@ -229,7 +228,7 @@ func (ev *evaluator) runSteps(ctx context.Context, steps []GoldStep, session str
 			}
 			doc = nil
 			_ = json.Unmarshal(res.Response, &doc)
-			if !st.Repeat || untilHolds(doc, st.Until) || calls >= deps.MaxPolls {
+			if !st.Repeat || deps.UntilHolds(doc, st.Until) || calls >= deps.MaxPolls {
 				break
 			}
 		}
@@ -238,17 +237,3 @@ func (ev *evaluator) runSteps(ctx context.Context, steps []GoldStep, session str
 	return nil
 }
 
-// untilHolds reads a polling condition "path == value" against a response.
-func untilHolds(doc any, until string) bool {
-	path, want, ok := strings.Cut(until, "==")
-	if !ok {
-		return true
-	}
-	path, want = strings.TrimSpace(path), strings.TrimSpace(want)
-	for _, v := range deps.Values(doc, path) {
-		if fmt.Sprint(v) == want {
-			return true
-		}
-	}
-	return false
-}

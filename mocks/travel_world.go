@@ -506,26 +506,7 @@ func travelCities(w *World, q string, limit int) []*City {
 	}
 	var hits []hit
 	for _, p := range travel(w).places {
-		best := -1
-		for i, k := range p.keys {
-			alias := i >= 2
-			r := -1
-			switch {
-			case k == fq:
-				r = 0
-			case strings.HasPrefix(k, fq) && !alias:
-				r = 1
-			case strings.HasPrefix(k, fq):
-				r = 2
-			case strings.Contains(k, " "+fq):
-				r = 3
-			case strings.Contains(k, fq):
-				r = 4
-			}
-			if r >= 0 && (best < 0 || r < best) {
-				best = r
-			}
-		}
+		best := matchRank(p.keys, fq)
 		if best >= 0 && p.city != first {
 			hits = append(hits, hit{p.city, best})
 		}

@@ -60,7 +60,8 @@ type City struct {
 	Airports   []string `json:"airports"` // IATA codes of the main airports, busiest first
 
 	loc          *time.Location
-	latR, cosLat float64 // latitude in radians and its cosine, for distances
+	latR, cosLat float64  // latitude in radians and its cosine, for distances
+	folded       []string // keys(), folded once: SearchCities runs on every search call
 }
 
 // Location returns the city's time zone.
@@ -316,6 +317,7 @@ func (w *World) indexCities(cs []*City) error {
 		c.loc = loc
 		c.latR = c.Lat * math.Pi / 180
 		c.cosLat = math.Cos(c.latR)
+		c.folded = c.keys()
 		w.cityByID[c.ID] = c
 		for _, a := range c.Airports {
 			if !isUpperCode(a, 3) {
@@ -344,11 +346,41 @@ func (w *World) indexCities(cs []*City) error {
 
 // keys are the folded names a city is found by.
 func (c *City) keys() []string {
+	if c.folded != nil {
+		return c.folded
+	}
 	out := []string{fold(c.Name), fold(c.ASCIIName)}
 	for _, a := range c.Aliases {
 		out = append(out, fold(a))
 	}
 	return out
+}
+
+// matchRank ranks how well folded keys (name, ASCII name, aliases...) match
+// a folded query: 0 exact, 1 name prefix, 2 alias prefix, 3 word prefix,
+// 4 substring, -1 no match.
+func matchRank(keys []string, q string) int {
+	best := -1
+	for i, k := range keys {
+		alias := i >= 2
+		r := -1
+		switch {
+		case k == q:
+			r = 0
+		case strings.HasPrefix(k, q) && !alias:
+			r = 1
+		case strings.HasPrefix(k, q):
+			r = 2
+		case strings.Contains(k, " "+q):
+			r = 3
+		case strings.Contains(k, q):
+			r = 4
+		}
+		if r >= 0 && (best < 0 || r < best) {
+			best = r
+		}
+	}
+	return best
 }
 
 // morePopulous orders cities by population, then id, so ties break stably.
@@ -489,26 +521,7 @@ func (w *World) SearchCities(query string, limit int) []*City {
 	}
 	var hits []hit
 	for _, c := range w.cities {
-		best := -1
-		for i, k := range c.keys() {
-			alias := i >= 2
-			r := -1
-			switch {
-			case k == q:
-				r = 0
-			case strings.HasPrefix(k, q) && !alias:
-				r = 1
-			case strings.HasPrefix(k, q):
-				r = 2
-			case strings.Contains(k, " "+q):
-				r = 3
-			case strings.Contains(k, q):
-				r = 4
-			}
-			if r >= 0 && (best < 0 || r < best) {
-				best = r
-			}
-		}
+		best := matchRank(c.keys(), q)
 		if best >= 0 {
 			hits = append(hits, hit{c, best})
 		}
