@@ -160,4 +160,3 @@ func oracleStep(id string) (int, bool) {
 	n, err := strconv.Atoi(step)
 	return n, err == nil && n >= 0
 }
-

@@ -236,4 +236,3 @@ func (ev *evaluator) runSteps(ctx context.Context, steps []GoldStep, session str
 	}
 	return nil
 }
-
