@@ -28,9 +28,11 @@ func removeBackgroundAPI(_ context.Context, w *World, c *Call) (any, error) {
 		}
 		return nil, &APIError{Status: 400, Body: map[string]any{"error": "Failed to download image", "details": details, "image_url": fe.URL}}
 	}
-	p, id := mint("nobg", recipe{Op: "nobg", Input: rec.URL, Args: map[string]any{}, Ext: "png"})
-	imageStore.recipes.Add("id:nobg:"+id, recipe{Op: "nobg", Input: rec.URL, Args: map[string]any{"path": p}, Ext: "png"})
-	return removalResult(iw, id, p, rec.URL)
+	p, id, err := mintStep(rec, imageStep{op: "nobg"}, "png")
+	if err != nil {
+		return nil, &APIError{Status: 400, Body: map[string]any{"error": "Invalid image", "details": err.Error(), "image_url": rec.URL}}
+	}
+	return removalResult(iw, id, p, mintedURL(rec.Path))
 }
 
 func removalResult(iw *imageWorld, id, p, source string) (any, error) {
@@ -56,9 +58,26 @@ func removalResult(iw *imageWorld, id, p, source string) (any, error) {
 func getRemovalResult(_ context.Context, w *World, c *Call) (any, error) {
 	iw := part[*imageWorld](w, imagesPart)
 	id := strings.TrimSpace(c.argString("result_id"))
-	r, ok := imageStore.recipes.Get("id:nobg:" + id)
-	if !ok {
+	// The id is the result's recipe; any process can make the result again.
+	key := id
+	if newID, ok := resolveLegacy("nobg", id); ok {
+		key = newID
+	}
+	s, ok := decodeImageID(key)
+	if !ok || s.dir() != "nobg" {
 		return nil, &APIError{Status: 404, Body: map[string]any{"error": "Result not found", "details": "No background removal result with id '" + id + "'. Results are created by remove_background.", "result_id": id}}
 	}
-	return removalResult(iw, id, r.Args["path"].(string), r.Input)
+	srcPath := strings.TrimPrefix(s.Source, "c ")
+	if ps, ok := s.parent(); ok {
+		in, err := iw.cook(ps)
+		if err != nil {
+			return nil, err
+		}
+		srcPath = in.Path
+	}
+	out, err := removalResult(iw, id, mintedPath(s, "png"), mintedURL(srcPath))
+	if err != nil {
+		return nil, &APIError{Status: 404, Body: map[string]any{"error": "Result not found", "details": "No background removal result with id '" + id + "'. Results are created by remove_background.", "result_id": id}}
+	}
+	return out, nil
 }

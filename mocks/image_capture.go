@@ -19,6 +19,9 @@ func init() {
 	register("web_capture", "get_screenshot", getScreenshot)
 }
 
+// maxPageURLLen bounds the page address a screenshot id carries.
+const maxPageURLLen = 512
+
 func captureError(status int, msg string) error {
 	return &APIError{Status: status, Body: map[string]any{"status": "error", "message": msg}}
 }
@@ -52,9 +55,12 @@ func takeScreenshot(_ context.Context, w *World, c *Call) (any, error) {
 		}
 		return nil, captureError(422, fmt.Sprintf("Could not load the page: %s at %s", reason, target))
 	}
-	p, id := mint("screenshots", recipe{Op: "screenshot", Input: host, Args: map[string]any{"width": width, "height": height, "fullpage": full}, Ext: "png"})
-	imageStore.recipes.Add("id:screenshot:"+id, recipe{Op: "screenshot", Input: u.String(), Args: map[string]any{"path": p}, Ext: "png"})
-	return screenshotResponse(iw, id, p, u.String(), site, full, c.Now)
+	page := u.String()
+	if len(page) > maxPageURLLen {
+		return nil, captureError(400, fmt.Sprintf("Invalid URL: the address is longer than %d characters", maxPageURLLen))
+	}
+	p, id := mintScreenshot(screenshotSource{host: host, width: width, height: height, full: full, pageURL: page})
+	return screenshotResponse(iw, id, p, page, site, full, c.Now)
 }
 
 func screenshotResponse(iw *imageWorld, id, p, pageURL string, site *website, full bool, now time.Time) (any, error) {
@@ -80,14 +86,19 @@ func screenshotResponse(iw *imageWorld, id, p, pageURL string, site *website, fu
 func getScreenshot(_ context.Context, w *World, c *Call) (any, error) {
 	iw := part[*imageWorld](w, imagesPart)
 	id := strings.TrimSpace(c.argString("screenshot_id"))
-	r, ok := imageStore.recipes.Get("id:screenshot:" + id)
-	if !ok {
+	// The id is the screenshot's recipe; any process can render it again.
+	key := id
+	if newID, ok := resolveLegacy("screenshots", id); ok {
+		key = newID
+	}
+	s, ok := decodeImageID(key)
+	var src screenshotSource
+	if ok && len(s.Steps) == 0 {
+		src, ok = parseScreenshotSource(s.Source)
+	}
+	if !ok || len(s.Steps) != 0 || iw.byHost[src.host] == nil {
 		return nil, captureError(404, fmt.Sprintf("Screenshot not found: no screenshot with id '%s'. Take one with take_screenshot first.", id))
 	}
-	p := r.Args["path"].(string)
-	shot, ok := imageStore.recipes.Get(p)
-	if !ok {
-		return nil, captureError(404, fmt.Sprintf("Screenshot not found: no screenshot with id '%s'. Take one with take_screenshot first.", id))
-	}
-	return screenshotResponse(iw, id, p, r.Input, iw.byHost[shot.Input], shot.Args["fullpage"] == true, c.Now)
+	p, _ := mintScreenshot(src)
+	return screenshotResponse(iw, id, p, src.pageURL, iw.byHost[src.host], src.full, c.Now)
 }

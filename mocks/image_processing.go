@@ -6,8 +6,6 @@ import (
 	"image"
 	"math"
 	"strings"
-
-	"github.com/understudy/understudy/internal/imagegen"
 )
 
 // Stand-in for image_file_processing (own): real resizing, compression and
@@ -56,6 +54,15 @@ func colorMode(img image.Image) string {
 		return "RGBA"
 	}
 	return "RGB"
+}
+
+// process mints the image a step makes of in and fetches it.
+func (iw *imageWorld) process(in *imageRec, st imageStep, outFormat string) (*imageRec, error) {
+	p, _, err := mintStep(in, st, outFormat)
+	if err != nil {
+		return nil, processingError("INVALID_PARAMETER", err.Error())
+	}
+	return iw.fetch(mintedURL(p))
 }
 
 func imageInfo(_ context.Context, w *World, c *Call) (any, error) {
@@ -121,9 +128,7 @@ func resizeImage(_ context.Context, w *World, c *Call) (any, error) {
 	if height > maxImageSide || width > maxImageSide {
 		return nil, processingError("INVALID_PARAMETER", fmt.Sprintf("the output would be %d×%d; neither side may exceed %d pixels", width, height, maxImageSide))
 	}
-	r := recipe{Op: "resize", Input: rec.URL, Args: map[string]any{"width": width, "height": height}, Ext: imagegen.Ext(rec.Format)}
-	p, _ := mint("processed", r)
-	out, err := iw.fetch(mintedURL(p))
+	out, err := iw.process(rec, imageStep{op: "resize", width: width, height: height}, rec.Format)
 	if err != nil {
 		return nil, err
 	}
@@ -151,9 +156,7 @@ func compressImage(_ context.Context, w *World, c *Call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	r := recipe{Op: "compress", Input: rec.URL, Args: map[string]any{"quality": quality}, Ext: imagegen.Ext(rec.Format)}
-	p, _ := mint("processed", r)
-	out, err := iw.fetch(mintedURL(p))
+	out, err := iw.process(rec, imageStep{op: "compress", quality: quality}, rec.Format)
 	if err != nil {
 		return nil, err
 	}
@@ -185,9 +188,7 @@ func convertImageFormat(_ context.Context, w *World, c *Call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	r := recipe{Op: "convert", Input: rec.URL, Args: map[string]any{"format": format, "quality": 90}, Ext: imagegen.Ext(format)}
-	p, _ := mint("processed", r)
-	out, err := iw.fetch(mintedURL(p))
+	out, err := iw.process(rec, imageStep{op: "convert", format: format, quality: 90}, format)
 	if err != nil {
 		return nil, err
 	}

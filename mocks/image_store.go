@@ -2,8 +2,7 @@ package mocks
 
 import (
 	"bytes"
-	"crypto/sha256"
-	"encoding/hex"
+	"errors"
 	"fmt"
 	"image"
 	"image/color"
@@ -12,12 +11,12 @@ import (
 	"image/jpeg"
 	"image/png"
 	"math"
+	"path"
 	"sort"
 	"strings"
 
 	lru "github.com/hashicorp/golang-lru/v2"
 
-	"github.com/understudy/understudy/internal/canon"
 	"github.com/understudy/understudy/internal/imagegen"
 )
 
@@ -25,6 +24,7 @@ import (
 // the facts about it (objects, text, foreground) in its own pixel space.
 type imageRec struct {
 	URL     string
+	Path    string // canonical path on the image host
 	Format  string // png, jpeg or gif
 	Bytes   []byte
 	Img     image.Image
@@ -43,26 +43,11 @@ type textLine struct {
 	Translations map[string]string
 }
 
-// recipe says how a minted image is made from its input, so that it can be
-// made again: minted URLs are deterministic, and the pixels follow from the
-// recipe.
-type recipe struct {
-	Op    string // resize, compress, convert, screenshot, nobg
-	Input string // input image URL, or the site URL for a screenshot
-	Args  map[string]any
-	Ext   string
-}
-
-// The minted-image store is process-wide: a minted URL is public, the same
-// call always mints the same URL, and any session may fetch it (as from a
-// CDN). Recipes are small and kept long; rendered images are cached briefly.
-var imageStore = struct {
-	recipes *lru.Cache[string, recipe] // image path or "id:<kind>:<id>" → recipe
-	images  *lru.Cache[string, *imageRec]
-}{
-	recipes: mustLRU[recipe](1 << 14),
-	images:  mustLRU[*imageRec](128),
-}
+// The rendered-image cache is process-wide and keyed by what fully
+// determines an image (a catalog path or a recipe), so it only saves work:
+// what a fetch returns never depends on what was fetched before. Cached
+// records are shared and never modified; fetch hands out copies.
+var imageCache = mustLRU[*imageRec](128)
 
 func mustLRU[V any](n int) *lru.Cache[string, V] {
 	c, err := lru.New[string, V](n)
@@ -72,77 +57,82 @@ func mustLRU[V any](n int) *lru.Cache[string, V] {
 	return c
 }
 
-// mint records a recipe and returns the path of its output,
-// "<dir>/<hash>.<ext>", with the hash over the recipe.
-func mint(dir string, r recipe) (string, string) {
-	h := sha256.New()
-	h.Write([]byte(r.Op + "\x00" + r.Input + "\x00"))
-	h.Write(canon.MustJSON(r.Args))
-	id := hex.EncodeToString(h.Sum(nil))[:24]
-	p := dir + "/" + id + "." + r.Ext
-	imageStore.recipes.Add(p, r)
-	return p, id
-}
-
 // mintedURL is the public URL of a minted image path.
 func mintedURL(p string) string { return "https://" + imageHost + "/" + p }
 
-// maxRecipeDepth bounds chains of derived images (resize of compress of ...).
-const maxRecipeDepth = 32
-
 // fetch resolves an image URL: a catalog image, a thumbnail, or an image
-// minted by one of the image APIs.
+// minted by one of the image APIs. The record's URL is the URL as given and
+// its Path the canonical path.
 func (iw *imageWorld) fetch(raw string) (*imageRec, error) {
-	return iw.fetchDepth(raw, 0)
-}
-
-func (iw *imageWorld) fetchDepth(raw string, depth int) (*imageRec, error) {
 	u, err := iw.parseImageURL(raw)
 	if err != nil {
 		return nil, err
 	}
-	if depth > maxRecipeDepth {
-		return nil, &fetchError{URL: raw, Reason: "too many redirects"}
+	rec, err := iw.fetchPath(u.path)
+	if err != nil {
+		var fe *fetchError
+		if errors.As(err, &fe) && fe.URL == "" {
+			fe.URL = raw
+		}
+		return nil, err
 	}
-	if im := iw.catalogImage(u.path); im != nil {
+	if iw.catalogImage(u.path) == nil {
+		out := *rec
+		out.URL = u.raw
+		rec = &out
+	}
+	return rec, nil
+}
+
+// imageNotFound is the fetch error of a path nothing is served at.
+func imageNotFound() error { return &fetchError{Reason: "404 Not Found", Status: 404} }
+
+// fetchPath resolves a canonical image path.
+func (iw *imageWorld) fetchPath(p string) (*imageRec, error) {
+	if im := iw.catalogImage(p); im != nil {
 		return iw.catalogRec(im)
 	}
-	if rec, ok := imageStore.images.Get(u.path); ok {
+	if strings.HasPrefix(p, "thumbs/") {
+		return iw.thumbRec(p)
+	}
+	s, ok := specOfMinted(p)
+	if !ok {
+		return nil, imageNotFound()
+	}
+	rec, err := iw.cook(s)
+	if err != nil {
+		return nil, err
+	}
+	if path.Ext(p) != "."+imagegen.Ext(rec.Format) {
+		return nil, imageNotFound()
+	}
+	return rec, nil
+}
+
+// thumbRec makes a catalog image's 200-pixel JPEG thumbnail.
+func (iw *imageWorld) thumbRec(p string) (*imageRec, error) {
+	if rec, ok := imageCache.Get(p); ok {
 		return rec, nil
 	}
-	var rec *imageRec
-	switch {
-	case strings.HasPrefix(u.path, "thumbs/"):
-		name := strings.TrimSuffix(strings.TrimPrefix(u.path, "thumbs/"), ".jpg")
-		im := iw.byName[name]
-		if im == nil || !strings.HasSuffix(u.path, ".jpg") {
-			return nil, &fetchError{URL: raw, Reason: "404 Not Found", Status: 404}
-		}
-		src, err := iw.catalogRec(im)
-		if err != nil {
-			return nil, err
-		}
-		w, h := thumbSize(im.Width, im.Height)
-		rec, err = resizeRec(src, w, h)
-		if err != nil {
-			return nil, err
-		}
-		rec, err = reencode(rec, "jpeg", 80)
-		if err != nil {
-			return nil, err
-		}
-	default:
-		r, ok := imageStore.recipes.Get(u.path)
-		if !ok {
-			return nil, &fetchError{URL: raw, Reason: "404 Not Found", Status: 404}
-		}
-		rec, err = iw.cook(r, depth)
-		if err != nil {
-			return nil, err
-		}
+	name := strings.TrimSuffix(strings.TrimPrefix(p, "thumbs/"), ".jpg")
+	im := iw.byName[name]
+	if im == nil || !strings.HasSuffix(p, ".jpg") {
+		return nil, imageNotFound()
 	}
-	rec.URL = u.raw
-	imageStore.images.Add(u.path, rec)
+	src, err := iw.catalogRec(im)
+	if err != nil {
+		return nil, err
+	}
+	w, h := thumbSize(im.Width, im.Height)
+	rec, err := resizeRec(src, w, h)
+	if err != nil {
+		return nil, err
+	}
+	if rec, err = reencode(rec, "jpeg", 80); err != nil {
+		return nil, err
+	}
+	rec.URL, rec.Path = mintedURL(p), p
+	imageCache.Add(p, rec)
 	return rec, nil
 }
 
@@ -160,7 +150,7 @@ func thumbURL(name string) string { return "https://" + imageHost + "/thumbs/" +
 // catalogRec decodes a catalog image with its facts.
 func (iw *imageWorld) catalogRec(im *imagegen.Image) (*imageRec, error) {
 	key := "catalog/" + im.Name
-	if rec, ok := imageStore.images.Get(key); ok {
+	if rec, ok := imageCache.Get(key); ok {
 		return rec, nil
 	}
 	b := iw.files[im.Name]
@@ -168,51 +158,61 @@ func (iw *imageWorld) catalogRec(im *imagegen.Image) (*imageRec, error) {
 	if err != nil {
 		return nil, fmt.Errorf("catalog image %s: %w", im.Name, err)
 	}
-	rec := &imageRec{URL: im.URL, Format: im.Format, Bytes: b, Img: img, Objects: im.Objects, Mask: iw.masks[im.Name]}
+	rec := &imageRec{URL: im.URL, Path: strings.TrimPrefix(im.URL, "https://"+imageHost+"/"), Format: im.Format, Bytes: b, Img: img, Objects: im.Objects, Mask: iw.masks[im.Name]}
 	if im.Text != nil {
 		rec.Lang = im.Text.Language
 		for _, l := range im.Text.Lines {
 			rec.Lines = append(rec.Lines, textLine{Text: l.Text, Language: l.Language, Box: l.Box, Words: l.Words, Translations: l.Translations})
 		}
 	}
-	imageStore.images.Add(key, rec)
+	imageCache.Add(key, rec)
 	return rec, nil
 }
 
-// cook makes the image a recipe describes.
-func (iw *imageWorld) cook(r recipe, depth int) (*imageRec, error) {
-	if r.Op == "screenshot" {
-		site := iw.byHost[r.Input]
-		if site == nil {
-			return nil, fmt.Errorf("screenshot recipe for unknown site %q", r.Input)
-		}
-		return iw.screenshot(site, argsInt(r.Args, "width"), argsInt(r.Args, "height"), r.Args["fullpage"] == true)
+// cook makes the image a recipe describes: the source, then each step.
+func (iw *imageWorld) cook(s imageSpec) (*imageRec, error) {
+	key := "recipe/" + s.text()
+	if rec, ok := imageCache.Get(key); ok {
+		return rec, nil
 	}
-	in, err := iw.fetchDepth(r.Input, depth+1)
+	var rec *imageRec
+	var err error
+	if len(s.Steps) == 0 {
+		src, ok := parseScreenshotSource(s.Source)
+		site := iw.byHost[src.host]
+		if !ok || site == nil {
+			return nil, imageNotFound()
+		}
+		rec, err = iw.screenshot(site, src.width, src.height, src.full)
+	} else {
+		var in *imageRec
+		if ps, ok := s.parent(); ok {
+			in, err = iw.cook(ps)
+		} else {
+			in, err = iw.fetchPath(strings.TrimPrefix(s.Source, "c "))
+		}
+		if err != nil {
+			return nil, err
+		}
+		st, _ := parseStep(s.Steps[len(s.Steps)-1])
+		switch st.op {
+		case "resize":
+			rec, err = resizeRec(in, st.width, st.height)
+		case "compress":
+			rec, err = compressRec(in, st.quality)
+		case "convert":
+			rec, err = reencode(in, st.format, st.quality)
+		default:
+			rec, err = removeBackground(in)
+		}
+	}
 	if err != nil {
 		return nil, err
 	}
-	switch r.Op {
-	case "resize":
-		return resizeRec(in, argsInt(r.Args, "width"), argsInt(r.Args, "height"))
-	case "compress":
-		return compressRec(in, argsInt(r.Args, "quality"))
-	case "convert":
-		return reencode(in, r.Args["format"].(string), argsInt(r.Args, "quality"))
-	case "nobg":
-		return removeBackground(in)
-	}
-	return nil, fmt.Errorf("unknown image recipe %q", r.Op)
-}
-
-func argsInt(m map[string]any, k string) int {
-	switch v := m[k].(type) {
-	case int:
-		return v
-	case float64:
-		return int(v)
-	}
-	return 0
+	rec.Path = mintedPath(s, rec.Format)
+	rec.URL = mintedURL(rec.Path)
+	imageCache.Add(key, rec)
+	return rec, nil
 }
 
 // encodeImage writes img in format; quality applies to JPEG.

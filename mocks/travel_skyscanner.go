@@ -321,34 +321,16 @@ func skyStart(w *World, c *Call, s *skySearch) any {
 	s.SessionID = "Cl" + base64.RawURLEncoding.EncodeToString(skyBytes(h, 0xC0FFEE, 4)) + "EAIaJAoiCgpkZXN0aW5hdGlvbhIUEhIKBAgBEAESCgoIOTU1NjUwNTU"
 	s.Token = "eyJhIjoi" + base64.RawURLEncoding.EncodeToString(skyBytes(h, 0x70CE, 3))
 	s.Required = 2 + int(h%2)
-	s.Options = skyCached(w, key+"|"+strconv.Itoa(s.DaysAhead), func() []*skyOption {
-		return skyGenerate(w, s, rand.New(rand.NewPCG(h, 0x5C7)))
-	})
+	// Generated afresh for every search: a process-wide cache keyed by
+	// anything less than every input of the generation (the endpoints'
+	// airports, the sandbox date) would make a search answer depend on
+	// which search ran first in the process.
+	s.Options = skyGenerate(w, s, rand.New(rand.NewPCG(h, 0x5C7)))
 	s.First = max(1, len(s.Options)*2/5)
 	c.State.Put(skySessionKind, s.SessionID, s)
 	c.State.Put(skyTokenKind, s.Token, s)
 	c.State.Put(skyPollKind, s.SessionID, 0)
 	return skyResults(w, s, s.First, false, s.Currency, c)
-}
-
-// skyCached returns the options generated for key, generating them once;
-// the cache is dropped whole when it grows large.
-func skyCached(w *World, key string, gen func() []*skyOption) []*skyOption {
-	d := travel(w)
-	d.skyMu.Lock()
-	opts, ok := d.skyCache[key]
-	d.skyMu.Unlock()
-	if ok {
-		return opts
-	}
-	opts = gen()
-	d.skyMu.Lock()
-	if d.skyCache == nil || len(d.skyCache) >= 1024 {
-		d.skyCache = map[string][]*skyOption{}
-	}
-	d.skyCache[key] = opts
-	d.skyMu.Unlock()
-	return opts
 }
 
 func skyDateOrEmpty(t time.Time) string {

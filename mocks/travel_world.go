@@ -9,7 +9,6 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 )
 
@@ -174,11 +173,6 @@ type travelData struct {
 	attractions        []*travelAttraction
 	attractionByID     map[string]*travelAttraction
 	reviews            travelReviewBank
-
-	// skyCache keeps generated flight searches: generation is a pure
-	// function of the search, and polling re-renders the same options.
-	skyMu    sync.Mutex
-	skyCache map[string][]*skyOption
 }
 
 // travel returns the loaded travel part.
