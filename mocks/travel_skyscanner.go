@@ -10,7 +10,10 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
+
+	"github.com/hashicorp/golang-lru/v2/simplelru"
 )
 
 // The skyscanner80 stand-in: place auto-complete with opaque ids, flight
@@ -321,11 +324,7 @@ func skyStart(w *World, c *Call, s *skySearch) any {
 	s.SessionID = "Cl" + base64.RawURLEncoding.EncodeToString(skyBytes(h, 0xC0FFEE, 4)) + "EAIaJAoiCgpkZXN0aW5hdGlvbhIUEhIKBAgBEAESCgoIOTU1NjUwNTU"
 	s.Token = "eyJhIjoi" + base64.RawURLEncoding.EncodeToString(skyBytes(h, 0x70CE, 3))
 	s.Required = 2 + int(h%2)
-	// Generated afresh for every search: a process-wide cache keyed by
-	// anything less than every input of the generation (the endpoints'
-	// airports, the sandbox date) would make a search answer depend on
-	// which search ran first in the process.
-	s.Options = skyGenerate(w, s, rand.New(rand.NewPCG(h, 0x5C7)))
+	s.Options = skyOptionsFor(w, s, h)
 	s.First = max(1, len(s.Options)*2/5)
 	c.State.Put(skySessionKind, s.SessionID, s)
 	c.State.Put(skyTokenKind, s.Token, s)
@@ -1020,4 +1019,45 @@ func skyGetConfig(_ context.Context, w *World, c *Call) (any, error) {
 		})
 	}
 	return map[string]any{"status": true, "timestamp": travelTimestamp(c), "data": data}, nil
+}
+
+// skyGenerated memoises generated itineraries (generation is the costly
+// part of a search). The key holds every input of skyGenerate — both
+// endpoints' airports, the dates, cabin, adults, days ahead and the seed —
+// so an answer never depends on which search ran first. Options are never
+// modified after generation, so sessions can share them.
+var skyGenerated = struct {
+	sync.Mutex
+	lru *simplelru.LRU[string, []*skyOption]
+}{lru: must(simplelru.NewLRU[string, []*skyOption](512, nil))}
+
+func must[T any](v T, err error) T {
+	if err != nil {
+		panic(err)
+	}
+	return v
+}
+
+func skyOptionsFor(w *World, s *skySearch, seed uint64) []*skyOption {
+	var b strings.Builder
+	for _, e := range []skyEndpoint{s.From, s.To} {
+		for _, a := range e.airports {
+			b.WriteString(a.IATA)
+			b.WriteByte(',')
+		}
+		b.WriteByte('|')
+	}
+	fmt.Fprintf(&b, "%s|%s|%d|%s|%d|%d|%p", s.Depart.Format(time.RFC3339), skyDateOrEmpty(s.Return), s.Adults, s.Cabin, s.DaysAhead, seed, w)
+	key := b.String()
+	skyGenerated.Lock()
+	opts, ok := skyGenerated.lru.Get(key)
+	skyGenerated.Unlock()
+	if ok {
+		return opts
+	}
+	opts = skyGenerate(w, s, rand.New(rand.NewPCG(seed, 0x5C7)))
+	skyGenerated.Lock()
+	skyGenerated.lru.Add(key, opts)
+	skyGenerated.Unlock()
+	return opts
 }
