@@ -106,6 +106,14 @@ func (b *Baseline) Respond(ctx context.Context, messages []Message, tools []tool
 	query := messages[qi].Content
 	results, order := readResults(messages[qi+1:])
 	offered := b.offered(tools)
+	if wantsPlan(messages) && len(messages[qi+1:]) == 0 {
+		return Reply{Content: b.planText(query, offered)}, nil
+	}
+	if len(order) == 0 {
+		if a, ok := knownAnswer(query, b.World); ok {
+			return Reply{Content: a}, nil
+		}
+	}
 	facts := ExtractFacts(query, b.World, now)
 
 	target, steps := b.choose(query, facts, offered)

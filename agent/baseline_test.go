@@ -321,7 +321,7 @@ func FuzzExtractFacts(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, text string) {
 		facts := agent.ExtractFacts(text, w, clock.Default)
-		for _, p := range []agent.SlotParam{{Name: "date"}, {Name: "query", Description: "city"}, {Name: "adults", Kind: "number"}, {Name: "from", Description: "currency"}, {Name: "lat"}} {
+		for _, p := range []agent.SlotParam{{Name: "date"}, {Name: "query", Description: "city"}, {Name: "adults", Kind: "number"}, {Name: "from", Description: "currency"}, {Name: "lat"}, {Name: "hotel_id", Kind: "integer"}, {Name: "token"}, {Name: "toId"}} {
 			facts.Fill(p, "origin")
 		}
 	})
@@ -339,4 +339,115 @@ func BenchmarkBaselineRespond(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+}
+
+func TestBaselineAnswersFromKnowledge(t *testing.T) {
+	b := newBaseline(t)
+	tests := []struct {
+		name, tool, query string
+		want              []string // substrings of the answer; nil means a tool call
+	}{
+		{"capital", "iso_codes.country_by_code", "Quick one: what is the capital city of Portugal?", []string{"Lisbon"}},
+		{"capital lower case", "web_search.web_search", "japan's capital is which city again?", []string{"Tokyo"}},
+		{"currency", "currency_exchange.exchange", "Which currency will I need when I travel to Japan?", []string{"Yen"}},
+		{"language", "iso_codes.language_codes", "What language do they speak in Brazil?", []string{"Portuguese"}},
+		{"calling code", "iso_codes.country_by_code", "What's the phone prefix for Germany?", []string{"+49"}},
+		{"time zone", "world_time.timezone_info", "Which time zone is Lisbon in?", []string{"Europe/Lisbon"}},
+		{"climate normals", "open_weather.city_weather", "Is Lisbon usually warm in August?", []string{"August", "°C"}},
+		{"phrase", "google_translate.translate", `What's "thank you" in German?`, []string{"danke"}},
+		{"arithmetic", "calculator.calculate", "What is 12 times 7?", []string{"84"}},
+		{"percentage", "calculator.calculate", "what's 20% of 150?", []string{"30"}},
+		{"sharing", "calculator.calculate", "We split 90 euros between 3 people; how much each?", []string{"30"}},
+		{"length", "calculator.calculate", "How many miles is 10 km?", []string{"6.2 miles"}},
+		{"temperature", "calculator.calculate", "What's 30 degrees Celsius in Fahrenheit?", []string{"86"}},
+		{"time units", "calculator.calculate", "How many minutes are in 3 hours?", []string{"180"}},
+		// Questions about the present, records and real work go to the tool.
+		{"weather now", "open_weather.city_weather", "What's the weather in Lisbon right now?", nil},
+		{"full record", "iso_codes.country_by_code", "Give me the full country record for Portugal, with its capital.", nil},
+		{"two facts", "iso_codes.country_by_code", "What's the capital and the calling code of Spain?", nil},
+		{"hard arithmetic", "calculator.calculate", "What's 1,250 times 1.23?", nil},
+		{"imperative arithmetic", "calculator.calculate", "Calculate 15% of 80 for me.", nil},
+		{"translation request", "google_translate.translate", `Translate "where is the station" into Italian.`, nil},
+		{"zone details", "world_time.timezone_info", "Tell me about the Europe/Paris zone: its offset and DST.", nil},
+		{"airport within a distance", "airport_info.nearby_airports", "Which airports are within 100 km of Porto?", nil},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			r, err := b.Respond(context.Background(), []agent.Message{{Role: agent.RoleUser, Content: tc.query}}, toolsNamed(t, tc.tool))
+			require.NoError(t, err)
+			if tc.want == nil {
+				require.NotEmpty(t, r.ToolCalls, r.Content)
+				return
+			}
+			require.Empty(t, r.ToolCalls)
+			for _, w := range tc.want {
+				require.Contains(t, r.Content, w)
+			}
+		})
+	}
+}
+
+func TestBaselinePlans(t *testing.T) {
+	b := newBaseline(t)
+	sys := agent.Message{Role: agent.RoleSystem, Content: "You can use the tools listed. Before calling any of them, outline in text how you would solve the user's request: the steps, in order, and the tool functions each step uses."}
+	tools := toolsNamed(t, "skyscanner80.flights_auto_complete", "skyscanner80.flights_search_one_way", "open_weather.city_weather", "currency_exchange.exchange")
+	r, err := b.Respond(context.Background(), []agent.Message{sys, {Role: agent.RoleUser, Content: "I'm flying from Lisbon to Rome on 20 June; find me a flight, and what's the weather there?"}}, tools)
+	require.NoError(t, err)
+	require.Empty(t, r.ToolCalls)
+	require.Contains(t, r.Content, "1. ")
+	search := strings.Index(r.Content, "skyscanner80-flights_search_one_way")
+	places := strings.Index(r.Content, "skyscanner80-flights_auto_complete")
+	weather := strings.Index(r.Content, "open_weather-city_weather")
+	require.GreaterOrEqual(t, search, 0, r.Content)
+	require.GreaterOrEqual(t, weather, 0, r.Content)
+	require.GreaterOrEqual(t, places, 0, r.Content)
+	require.Less(t, places, search, "the place IDs come before the search that needs them:\n%s", r.Content)
+
+	// Without the system message the same request is acted on.
+	r, err = b.Respond(context.Background(), []agent.Message{{Role: agent.RoleUser, Content: "What's the weather in Rome right now?"}}, tools)
+	require.NoError(t, err)
+	require.NotEmpty(t, r.ToolCalls)
+}
+
+func TestFillQuotedIDs(t *testing.T) {
+	w := world(t)
+	tests := []struct {
+		text string
+		p    agent.SlotParam
+		role string
+		want any
+	}{
+		{"Show me the reviews of hotel 4410127 please", agent.SlotParam{Name: "hotel_id", Kind: "integer"}, "", int64(4410127)},
+		{"What goes into recipe #4512?", agent.SlotParam{Name: "id", Kind: "integer"}, "", int64(4512)},
+		{"Hotels in dest_id -553173 from 2025-09-01 to 2025-09-04", agent.SlotParam{Name: "dest_id"}, "", "-553173"},
+		{"Is job a1b2c3d4e5f6g7h8 finished?", agent.SlotParam{Name: "result_id"}, "", "a1b2c3d4e5f6g7h8"},
+		{"From eyJzIjoiQUFBIiwiZSI6IjEifQ to eyJzIjoiQkJCIiwiZSI6IjIifQ on 2025-09-01", agent.SlotParam{Name: "toId"}, "destination", "eyJzIjoiQkJCIiwiZSI6IjIifQ"},
+		{"From eyJzIjoiQUFBIiwiZSI6IjEifQ to eyJzIjoiQkJCIiwiZSI6IjIifQ on 2025-09-01", agent.SlotParam{Name: "fromId"}, "origin", "eyJzIjoiQUFBIiwiZSI6IjEifQ"},
+		{"Itinerary 111-2509011000--222-0-333-2509011200, token eyJhIjoiMTIzNDU2Nzg5MCJ9", agent.SlotParam{Name: "token"}, "", "eyJhIjoiMTIzNDU2Nzg5MCJ9"},
+		{"Itinerary 111-2509011000--222-0-333-2509011200, token eyJhIjoiMTIzNDU2Nzg5MCJ9", agent.SlotParam{Name: "itineraryId"}, "", "111-2509011000--222-0-333-2509011200"},
+		// Years, dates, small counts and URLs are not IDs.
+		{"Rooms for 2 adults in 2026, 2025-09-01 to 2025-09-03", agent.SlotParam{Name: "hotel_id", Kind: "integer"}, "", nil},
+		{"Look at https://images.example.test/photo_123456.jpg", agent.SlotParam{Name: "result_id"}, "", nil},
+	}
+	for _, tc := range tests {
+		t.Run(tc.p.Name+"/"+tc.text, func(t *testing.T) {
+			v, ok := agent.ExtractFacts(tc.text, w, clock.Default).Fill(tc.p, tc.role)
+			require.Equal(t, tc.want != nil, ok, "got %v", v)
+			if tc.want != nil {
+				require.Equal(t, tc.want, v)
+			}
+		})
+	}
+}
+
+func FuzzBaselineKnowledge(f *testing.F) {
+	b := newBaseline(f)
+	for _, s := range []string{"What is 3 times 4?", "capital of Peru?", "5 km in miles", `"hello" in French`, "-1 x -1", "Is Oslo usually cold in Jan?"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, q string) {
+		if _, err := b.Respond(context.Background(), []agent.Message{{Role: agent.RoleUser, Content: q}}, nil); err != nil {
+			t.Fatal(err)
+		}
+	})
 }

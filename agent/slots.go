@@ -608,6 +608,8 @@ func (f *Facts) Fill(p SlotParam, role string) (any, bool) {
 		return first(f.IPs)
 	case has(name, "url") || name == "image" || has(desc, "url of"):
 		return first(f.URLs)
+	case idParam(p.Name):
+		return f.fillID(p, role)
 	case has(name, "date") || name == "dt" || p.Format == "date" || has(desc, "yyyy-mm-dd"):
 		return f.fillDate(name)
 	case name == "year":
@@ -645,6 +647,9 @@ func (f *Facts) Fill(p SlotParam, role string) (any, bool) {
 	case name == "expression" || has(desc, "expression"):
 		if f.Expression != "" {
 			return f.Expression, true
+		}
+		if e := wordExpression(f.Text); e != "" {
+			return e, true
 		}
 		return firstQuoted(f)
 	case name == "code" && has(desc, "program", "python"):
@@ -844,4 +849,127 @@ func keywords(text string) string {
 		}
 	}
 	return strings.Join(kept, " ")
+}
+
+var (
+	// idTokenRE finds opaque values a user quotes: "8970809", "-2167973",
+	// "eyJzIjoi...", "23963-2506201815--31722-0-39431-2506210630".
+	idTokenRE = regexp.MustCompile(`-?[A-Za-z0-9][A-Za-z0-9_\-=+/|]{2,}`)
+	// idCueRE is a word that introduces an ID: "hotel 8970809", "recipe #9338".
+	idCueRE = regexp.MustCompile(`(?i)\b(id|ids|hotel|recipe|attraction|location|story|job|itinerary|destination|place|result|number|no)\b[\s#:.]*$|#\s*$`)
+	// tokenCueRE introduces a session token: "token eyJh...".
+	tokenCueRE = regexp.MustCompile(`(?i)\btoken\b[^A-Za-z0-9]{0,12}$`)
+)
+
+// idParam tells whether a parameter takes an opaque identifier or token.
+func idParam(name string) bool {
+	n := strings.ToLower(name)
+	return n == "id" || strings.HasSuffix(n, "_id") || strings.HasSuffix(n, "id") && name != strings.ToLower(name) ||
+		strings.HasSuffix(n, "ids") && name != strings.ToLower(name) || n == "token" || strings.HasSuffix(n, "_token")
+}
+
+// idCandidate is one opaque value quoted in an instruction.
+type idCandidate struct {
+	value string
+	token bool // introduced as a token
+}
+
+// idCandidates lists the opaque values of the instruction in order: long
+// mixed strings, and numbers of four digits or more (or after a cue word
+// such as "hotel" or "#"); dates, URLs, e-mail addresses and IPs are not IDs.
+func (f *Facts) idCandidates() []idCandidate {
+	var out []idCandidate
+	for _, m := range idTokenRE.FindAllStringIndex(f.Text, -1) {
+		v := strings.TrimRight(f.Text[m[0]:m[1]], "-|/")
+		before := f.Text[:m[0]]
+		if !strings.ContainsAny(v, "0123456789") || isoDateRE.MatchString(v) || strings.Contains(v, "://") ||
+			strings.HasSuffix(before, "/") || strings.HasSuffix(before, ".") || strings.HasSuffix(before, "@") ||
+			containsString(f.IPs, v) || m[0] > 0 && (isAlnumByte(f.Text[m[0]-1]) || f.Text[m[0]-1] == '_') {
+			continue
+		}
+		digits := strings.TrimLeft(v, "-")
+		pure := strings.Trim(digits, "0123456789") == ""
+		cued := idCueRE.MatchString(before)
+		switch {
+		case pure && len(digits) >= 5, pure && len(digits) >= 3 && cued:
+		case pure && len(digits) == 4:
+			if n, _ := strconv.Atoi(digits); n >= 1900 && n <= 2100 && !cued {
+				continue // a year
+			}
+		case !pure && len(v) >= 10 && !regexp.MustCompile(`^\d+(\.\d+)?[a-zA-Z]+$`).MatchString(v):
+		default:
+			continue
+		}
+		out = append(out, idCandidate{value: v, token: tokenCueRE.MatchString(before)})
+	}
+	return out
+}
+
+func isAlnumByte(c byte) bool {
+	return c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
+}
+
+// fillID fills an opaque identifier the user quotes: a token for a token
+// parameter, the first ID for an origin, the second for a destination.
+func (f *Facts) fillID(p SlotParam, role string) (any, bool) {
+	cands := f.idCandidates()
+	name := strings.ToLower(p.Name)
+	var ids, tokens []string
+	for _, c := range cands {
+		if c.token {
+			tokens = append(tokens, c.value)
+		} else {
+			ids = append(ids, c.value)
+		}
+	}
+	var v string
+	switch {
+	case strings.Contains(name, "token"):
+		if len(tokens) == 0 {
+			return nil, false
+		}
+		v = tokens[0]
+	case role == roleDestination && !strings.HasPrefix(name, "dest"):
+		if len(ids) < 2 {
+			return nil, false
+		}
+		v = ids[1]
+	default:
+		if len(ids) == 0 {
+			return nil, false
+		}
+		v = ids[0]
+	}
+	if p.Kind == "integer" || p.Kind == "number" {
+		n, err := strconv.ParseFloat(v, 64)
+		if err != nil {
+			return nil, false
+		}
+		if p.Kind == "integer" {
+			return int64(n), true
+		}
+		return n, true
+	}
+	return v, true
+}
+
+// opWords spells arithmetic in symbols: "1,250 times 1.23" → "1250 * 1.23".
+var opWords = strings.NewReplacer(" multiplied by ", " * ", " times ", " * ", " plus ", " + ", " minus ", " - ",
+	" divided by ", " / ", " over ", " / ", "square root of ", "sqrt(")
+
+// wordExpression reads an arithmetic expression written in words, "" if none.
+func wordExpression(text string) string {
+	t := regexp.MustCompile(`(\d),(\d{3})`).ReplaceAllString(" "+strings.ToLower(text)+" ", "$1$2")
+	t = opWords.Replace(t)
+	best := ""
+	for _, m := range expressionRE.FindAllString(t, -1) {
+		m = strings.TrimSpace(m)
+		if strings.Count(m, "(") > strings.Count(m, ")") {
+			m += ")"
+		}
+		if (strings.ContainsAny(m, "+-*/^%") || strings.HasPrefix(m, "sqrt")) && len(m) > len(best) {
+			best = m
+		}
+	}
+	return best
 }
