@@ -3,7 +3,6 @@ package mocks
 import (
 	"context"
 	"encoding/json"
-	"flag"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -18,17 +17,6 @@ import (
 	"github.com/understudy/understudy/internal/clock"
 	"github.com/understudy/understudy/toolset"
 )
-
-func init() {
-	if flag.Lookup("update") == nil {
-		flag.Bool("update", false, "rewrite golden files")
-	}
-}
-
-func basicUpdate() bool {
-	f := flag.Lookup("update")
-	return f != nil && f.Value.String() == "true"
-}
 
 // basicTools are the tool files of the basic slice, by standardized name.
 var basicTools = map[string]string{
@@ -179,7 +167,7 @@ func basicGolden(t *testing.T, tool string, cases []basicCase) {
 	b, err := canon.JSON(out)
 	require.NoError(t, err)
 	path := filepath.Join("testdata", "basic_"+tool+".json")
-	if basicUpdate() {
+	if *update {
 		require.NoError(t, os.MkdirAll("testdata", 0o755))
 		require.NoError(t, os.WriteFile(path, append(b, '\n'), 0o644))
 	}

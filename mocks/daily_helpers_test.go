@@ -3,7 +3,6 @@ package mocks
 import (
 	"context"
 	"encoding/json"
-	"flag"
 	"os"
 	"path/filepath"
 	"sync"
@@ -14,19 +13,6 @@ import (
 	"github.com/understudy/understudy/internal/canon"
 	"github.com/understudy/understudy/internal/clock"
 )
-
-// The -update flag may also be declared by other test files of this
-// package; register it only once.
-func init() {
-	if flag.Lookup("update") == nil {
-		flag.Bool("update", false, "rewrite golden files")
-	}
-}
-
-func dailyUpdate() bool {
-	f := flag.Lookup("update")
-	return f != nil && f.Value.String() == "true"
-}
 
 var (
 	dailyWorldOnce sync.Once
@@ -104,7 +90,7 @@ func dailyGolden(t *testing.T, name string, cases []dailyGoldenCase) {
 	b, err := canon.JSON(out)
 	require.NoError(t, err)
 	path := filepath.Join("testdata", name)
-	if dailyUpdate() {
+	if *update {
 		require.NoError(t, os.MkdirAll("testdata", 0o755))
 		require.NoError(t, os.WriteFile(path, append(b, '\n'), 0o644))
 	}

@@ -20,6 +20,7 @@ import (
 	"github.com/understudy/understudy/toolset"
 )
 
+// update rewrites the golden files of every stand-in test in this package.
 var update = flag.Bool("update", false, "rewrite golden files")
 
 const exampleResponse = `{

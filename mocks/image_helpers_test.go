@@ -3,7 +3,6 @@ package mocks
 import (
 	"context"
 	"encoding/json"
-	"flag"
 	"io/fs"
 	"sync"
 	"testing"
@@ -13,17 +12,6 @@ import (
 	"github.com/understudy/understudy/fixtures"
 	"github.com/understudy/understudy/internal/clock"
 )
-
-func init() {
-	if flag.Lookup("update") == nil {
-		flag.Bool("update", false, "rewrite golden files")
-	}
-}
-
-func imageUpdate() bool {
-	f := flag.Lookup("update")
-	return f != nil && f.Value.String() == "true"
-}
 
 var imageWorldOnce = sync.OnceValues(func() (*World, error) {
 	sub, err := fs.Sub(fixtures.FS, "world")

@@ -381,7 +381,7 @@ func TestImageGolden(t *testing.T) {
 	got, err := json.MarshalIndent(sample, "", "  ")
 	require.NoError(t, err)
 	path := filepath.Join("testdata", "image_responses.golden.json")
-	if imageUpdate() {
+	if *update {
 		require.NoError(t, os.MkdirAll("testdata", 0o755))
 		require.NoError(t, os.WriteFile(path, got, 0o644))
 	}

@@ -3,7 +3,6 @@ package mocks
 import (
 	"context"
 	"encoding/json"
-	"flag"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -20,18 +19,6 @@ import (
 	"github.com/understudy/understudy/internal/clock"
 	"github.com/understudy/understudy/toolset"
 )
-
-// The -update flag may be declared by other test files of this package too.
-func init() {
-	if flag.Lookup("update") == nil {
-		flag.Bool("update", false, "rewrite golden files")
-	}
-}
-
-func travelUpdate() bool {
-	f := flag.Lookup("update")
-	return f != nil && f.Value.String() == "true"
-}
 
 var travelWorldOnce = sync.OnceValues(func() (*World, error) {
 	sub, err := fs.Sub(fixtures.FS, "world")
@@ -175,7 +162,7 @@ func travelGolden(t *testing.T, name string, v any) {
 	b, err := canon.JSON(v)
 	require.NoError(t, err)
 	path := filepath.Join("testdata", name)
-	if travelUpdate() {
+	if *update {
 		require.NoError(t, os.MkdirAll("testdata", 0o755))
 		require.NoError(t, os.WriteFile(path, append(b, '\n'), 0o644))
 	}
