@@ -159,6 +159,8 @@ func TestProblems(t *testing.T) {
 		{"unknown session", "GET", "/v1/sessions/nope", "", "", nil, 404, []string{"unknown-session"}},
 		{"unknown tools format", "GET", "/v1/tools?format=yaml", "", "", nil, 400, []string{"bad-format"}},
 		{"unknown rapidapi host", "GET", "/anything", "", "", map[string]string{"X-RapidAPI-Host": "nope.p.rapidapi.com"}, 404, []string{"unknown-host"}},
+		{"rapidapi wire validated as HTTP", "GET", "/v1/resize?width=wide", "", "", map[string]string{"X-RapidAPI-Host": "image-file-processing.understudy.test"}, 400,
+			[]string{`"validation"`, `parameter \"width\" in query`, `parameter \"image_url\" in query`}},
 		{"unknown rapidapi path", "GET", "/v1/nothing", "", "", map[string]string{"X-RapidAPI-Host": "image-file-processing.understudy.test"}, 404, []string{"unknown-endpoint"}},
 	}
 	for _, tc := range cases {

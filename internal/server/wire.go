@@ -1,9 +1,14 @@
 package server
 
 import (
+	"errors"
 	"net/http"
 	"net/url"
 	"strings"
+
+	"github.com/getkin/kin-openapi/openapi3"
+	"github.com/getkin/kin-openapi/openapi3filter"
+	"github.com/getkin/kin-openapi/routers"
 
 	"github.com/understudy/understudy/sandbox"
 	"github.com/understudy/understudy/toolset"
@@ -13,6 +18,10 @@ import (
 // It is a map built once at load time, not a regex router.
 type rapidWire struct {
 	byHost map[string][]wireRoute
+	// routes are the APIs' operations in the catalog's OpenAPI document, for
+	// validating a wire request as HTTP (parameter locations, styles and
+	// types) before its arguments reach the engine.
+	routes map[*toolset.API]*routers.Route
 }
 
 type wireRoute struct {
@@ -22,7 +31,16 @@ type wireRoute struct {
 }
 
 func newRapidWire(c *toolset.Catalog) *rapidWire {
-	rw := &rapidWire{byHost: map[string][]wireRoute{}}
+	rw := &rapidWire{byHost: map[string][]wireRoute{}, routes: map[*toolset.API]*routers.Route{}}
+	doc := toolset.OpenAPIDocument(c)
+	for path, item := range doc.Paths.Map() {
+		for method, op := range item.Operations() {
+			tool, api, _ := strings.Cut(op.OperationID, ".")
+			if a := c.API(tool, api); a != nil {
+				rw.routes[a] = &routers.Route{Spec: doc, Path: path, PathItem: item, Method: method, Operation: op}
+			}
+		}
+	}
 	for _, t := range c.Tools() {
 		if t.Host == "" {
 			continue
@@ -100,6 +118,10 @@ func (s *Server) serveWire(w http.ResponseWriter, r *http.Request, host string) 
 		writeProblem(w, newProblem(http.StatusNotFound, "unknown-endpoint", "Endpoint does not exist", r.Method+" "+r.URL.Path+" is not an endpoint of "+host))
 		return
 	}
+	if err := s.wire.validate(r, api, pathParams); err != nil {
+		writeProblem(w, problemOf(err))
+		return
+	}
 	args, err := wireArguments(r, api, pathParams)
 	if err != nil {
 		writeProblem(w, problemOf(err))
@@ -160,4 +182,45 @@ func wireArguments(r *http.Request, api *toolset.API, pathParams map[string]stri
 		}
 	}
 	return args, nil
+}
+
+// validate checks the HTTP request against the API's operation with
+// kin-openapi's openapi3filter: every parameter problem is listed. The body
+// is left to the engine, which reads it as arguments.
+func (rw *rapidWire) validate(r *http.Request, api *toolset.API, pathParams map[string]string) error {
+	route, ok := rw.routes[api]
+	if !ok {
+		return nil
+	}
+	err := openapi3filter.ValidateRequest(r.Context(), &openapi3filter.RequestValidationInput{
+		Request: r, PathParams: pathParams, Route: route,
+		Options: &openapi3filter.Options{MultiError: true, ExcludeRequestBody: true, AuthenticationFunc: openapi3filter.NoopAuthenticationFunc},
+	})
+	if err == nil {
+		return nil
+	}
+	ve := &toolset.ValidationError{API: api.ID()}
+	var collect func(error)
+	collect = func(err error) {
+		var me openapi3.MultiError
+		var re *openapi3filter.RequestError
+		switch {
+		case errors.As(err, &me):
+			for _, e := range me {
+				collect(e)
+			}
+		case errors.As(err, &re) && re.Parameter != nil:
+			code := "invalid"
+			if errors.Is(re.Err, openapi3filter.ErrInvalidRequired) {
+				code = "required"
+			} else if re.Reason != "" && strings.Contains(re.Reason, "type") {
+				code = "type"
+			}
+			ve.Violations = append(ve.Violations, toolset.Violation{Location: []string{re.Parameter.Name}, Code: code, Message: re.Error()})
+		default:
+			ve.Violations = append(ve.Violations, toolset.Violation{Location: []string{"request"}, Code: "invalid", Message: err.Error()})
+		}
+	}
+	collect(err)
+	return ve
 }
