@@ -164,16 +164,7 @@ func basicGolden(t *testing.T, tool string, cases []basicCase) {
 	for _, c := range cases {
 		out[c.name] = json.RawMessage(basicBytes(t, tool, c.api, c.args))
 	}
-	b, err := canon.JSON(out)
-	require.NoError(t, err)
-	path := filepath.Join("testdata", "basic_"+tool+".json")
-	if *update {
-		require.NoError(t, os.MkdirAll("testdata", 0o755))
-		require.NoError(t, os.WriteFile(path, append(b, '\n'), 0o644))
-	}
-	want, err := os.ReadFile(path)
-	require.NoError(t, err, "golden file missing; run with -update")
-	require.Equal(t, string(want), string(b)+"\n")
+	goldenJSON(t, "basic_"+tool+".json", out)
 }
 
 // TestBasicDumpExamples writes every API's response to its documented

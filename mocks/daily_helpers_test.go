@@ -3,8 +3,6 @@ package mocks
 import (
 	"context"
 	"encoding/json"
-	"os"
-	"path/filepath"
 	"sync"
 	"testing"
 	"time"
@@ -87,16 +85,7 @@ func dailyGolden(t *testing.T, name string, cases []dailyGoldenCase) {
 		}
 		out[gc.name] = v
 	}
-	b, err := canon.JSON(out)
-	require.NoError(t, err)
-	path := filepath.Join("testdata", name)
-	if *update {
-		require.NoError(t, os.MkdirAll("testdata", 0o755))
-		require.NoError(t, os.WriteFile(path, append(b, '\n'), 0o644))
-	}
-	want, err := os.ReadFile(path)
-	require.NoError(t, err, "golden file missing; run with -update")
-	require.Equal(t, string(want), string(b)+"\n")
+	goldenJSON(t, name, out)
 }
 
 type dailyGoldenCase struct {

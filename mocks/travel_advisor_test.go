@@ -102,7 +102,7 @@ func TestTravelAdvisorDeterministic(t *testing.T) {
 
 func TestTravelAdvisorGolden(t *testing.T) {
 	s := newTravelSession(t)
-	travelGolden(t, "travel_travel_advisor.golden.json", map[string]any{
+	goldenJSON(t, "travel_travel_advisor.golden.json", map[string]any{
 		"search":  s.ok(taTool, "locations_search", map[string]any{"query": "Lisbon"}),
 		"list":    s.ok(taTool, "attractions_list", map[string]any{"location_id": "189158"}),
 		"details": s.ok(taTool, "attractions_get_details", map[string]any{"location_id": "195285"}),

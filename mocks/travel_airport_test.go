@@ -72,7 +72,7 @@ func TestNearbyAirports(t *testing.T) {
 
 func TestAirportGolden(t *testing.T) {
 	s := newTravelSession(t)
-	travelGolden(t, "travel_airport_info.golden.json", map[string]any{
+	goldenJSON(t, "travel_airport_info.golden.json", map[string]any{
 		"airport_lis": s.ok(apTool, "airport", map[string]any{"iata": "LIS"}),
 		"airport_nrt": s.ok(apTool, "airport", map[string]any{"iata": "NRT"}),
 		"nearby_rome": s.ok(apTool, "nearby_airports", map[string]any{"lat": 41.9028, "lon": 12.4964, "radius_km": 50}),

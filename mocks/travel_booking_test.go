@@ -173,7 +173,7 @@ func TestBookingGolden(t *testing.T) {
 	out["reviews"] = s.ok(bkTool, "get_hotel_reviews", map[string]any{"hotel_id": id})
 	out["photos"] = s.ok(bkTool, "get_hotel_photos", map[string]any{"hotel_id": id})
 	out["error_past"] = s.fails(400, bkTool, "search_hotels", map[string]any{"dest_id": "-2167973", "search_type": "CITY", "arrival_date": "2025-01-01", "departure_date": "2025-01-02"})
-	travelGolden(t, "travel_booking_com.golden.json", out)
+	goldenJSON(t, "travel_booking_com.golden.json", out)
 }
 
 // FuzzBookingStay throws arbitrary dates and counts at the stay parser

@@ -50,7 +50,7 @@ func TestCurrencyListQuotes(t *testing.T) {
 
 func TestCurrencyGolden(t *testing.T) {
 	s := newTravelSession(t)
-	travelGolden(t, "travel_currency_exchange.golden.json", map[string]any{
+	goldenJSON(t, "travel_currency_exchange.golden.json", map[string]any{
 		"usd_eur":    s.ok(fxTool, "exchange", map[string]any{"from": "USD", "to": "EUR", "q": 1.0}),
 		"gbp_jpy":    s.ok(fxTool, "exchange", map[string]any{"from": "GBP", "to": "JPY"}),
 		"listquotes": s.ok(fxTool, "listquotes", nil),

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -154,21 +153,6 @@ var travelToolsOnce = sync.OnceValues(func() (map[string]*toolset.Tool, error) {
 var travelToolFiles = []string{
 	"Travel/skyscanner80.json", "Travel/booking_com.json", "Travel/travel_advisor.json",
 	"Travel/airport_info.json", "Finance/currency_exchange.json",
-}
-
-// travelGolden compares v with (or with -update rewrites) testdata/name.
-func travelGolden(t *testing.T, name string, v any) {
-	t.Helper()
-	b, err := canon.JSON(v)
-	require.NoError(t, err)
-	path := filepath.Join("testdata", name)
-	if *update {
-		require.NoError(t, os.MkdirAll("testdata", 0o755))
-		require.NoError(t, os.WriteFile(path, append(b, '\n'), 0o644))
-	}
-	want, err := os.ReadFile(path)
-	require.NoError(t, err, "golden file missing; run with -update")
-	require.Equal(t, string(want), string(b)+"\n")
 }
 
 // raw runs one API without converting the response, for benchmarks; args

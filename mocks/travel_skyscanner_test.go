@@ -237,7 +237,7 @@ func TestSkyscannerGolden(t *testing.T) {
 	out["incomplete_final"] = last
 	out["detail"] = s.ok(skyTool, "flights_detail", map[string]any{"itineraryId": travelGet(t, last, "data.itineraries[0].id"), "token": travelGet(t, first, "data.token")})
 	out["error_from_id"] = s.fails(400, skyTool, "flights_search_one_way", map[string]any{"fromId": "bm9wZQ==", "toId": lon, "departDate": "2025-06-20"})
-	travelGolden(t, "travel_skyscanner80.golden.json", out)
+	goldenJSON(t, "travel_skyscanner80.golden.json", out)
 }
 
 // FuzzSkyDecodeID feeds arbitrary ids to the decoder: it never panics and
