@@ -1,6 +1,8 @@
 package agent
 
 import (
+	"github.com/understudy/understudy/internal/retry"
+
 	"bytes"
 	"context"
 	"crypto/sha256"
@@ -14,7 +16,6 @@ import (
 	"net/http"
 	"net/url"
 	"os"
-	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -195,7 +196,7 @@ func NewOpenAIClient(cfg OpenAIConfig) (*OpenAIClient, error) {
 		c.http = &http.Client{}
 	}
 	if c.sleep == nil {
-		c.sleep = sleepContext
+		c.sleep = retry.Sleep
 	}
 	if c.clock == nil {
 		c.clock = clock.Real{}
@@ -489,7 +490,7 @@ func (c *OpenAIClient) attempt(ctx context.Context, body []byte) ([]byte, error)
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
 		e := parseAPIError(resp.StatusCode, data)
 		e.Message = c.redact(e.Message)
-		e.RetryAfter = retryAfter(resp.Header, c.clock.Now())
+		e.RetryAfter = retry.After(resp.Header, c.clock.Now())
 		return nil, e
 	}
 	return data, nil
@@ -553,46 +554,6 @@ func (c *OpenAIClient) backoff(attempt int) time.Duration {
 	j := time.Duration(c.rng.Int64N(int64(half) + 1))
 	c.mu.Unlock()
 	return half + j
-}
-
-// retryAfter reads retry-after-ms (OpenAI) or Retry-After in seconds or as
-// an HTTP-date; 0 when absent, unreadable or in the past.
-func retryAfter(h http.Header, now time.Time) time.Duration {
-	if v := strings.TrimSpace(h.Get("Retry-After-Ms")); v != "" {
-		if ms, err := strconv.ParseFloat(v, 64); err == nil && ms > 0 && ms < 1e12 {
-			return time.Duration(ms * float64(time.Millisecond))
-		}
-	}
-	v := strings.TrimSpace(h.Get("Retry-After"))
-	if v == "" {
-		return 0
-	}
-	if s, err := strconv.ParseFloat(v, 64); err == nil {
-		if s > 0 && s < 1e9 {
-			return time.Duration(s * float64(time.Second))
-		}
-		return 0
-	}
-	if t, err := http.ParseTime(v); err == nil {
-		if d := t.Sub(now); d > 0 {
-			return d
-		}
-	}
-	return 0
-}
-
-func sleepContext(ctx context.Context, d time.Duration) error {
-	if d <= 0 {
-		return ctx.Err()
-	}
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-t.C:
-		return nil
-	}
 }
 
 // redact removes the API key from text that came from elsewhere (a server

@@ -1,6 +1,8 @@
 package agent
 
 import (
+	"github.com/understudy/understudy/internal/retry"
+
 	"bytes"
 	"encoding/json"
 	"errors"
@@ -247,7 +249,7 @@ func TestRetryAfter(t *testing.T) {
 			for k, v := range tt.header {
 				h.Set(k, v)
 			}
-			require.Equal(t, tt.want, retryAfter(h, now))
+			require.Equal(t, tt.want, retry.After(h, now))
 		})
 	}
 }

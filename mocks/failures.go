@@ -1,6 +1,8 @@
 package mocks
 
 import (
+	"github.com/understudy/understudy/internal/retry"
+
 	"context"
 	"errors"
 	"fmt"
@@ -127,7 +129,7 @@ func (p *FailurePolicy) before(ctx context.Context, tool string, seed, attempt u
 	if delay > 0 {
 		sleep := p.Sleep
 		if sleep == nil {
-			sleep = timerSleep
+			sleep = retry.Sleep
 		}
 		if err := sleep(ctx, delay); err != nil {
 			return err
@@ -146,17 +148,6 @@ func (p *FailurePolicy) before(ctx context.Context, tool string, seed, attempt u
 		return &APIError{Status: e.status, Body: e.body}
 	}
 	return nil
-}
-
-func timerSleep(ctx context.Context, d time.Duration) error {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
-	}
 }
 
 // splitMix64 is SplitMix64: a tiny, fast, well-mixed generator for the few

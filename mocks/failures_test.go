@@ -133,13 +133,6 @@ func TestFailurePolicyNil(t *testing.T) {
 	require.NoError(t, (&FailurePolicy{}).before(context.Background(), "x", 1, 0))
 }
 
-func TestTimerSleep(t *testing.T) {
-	ctx, cancel := context.WithCancel(context.Background())
-	cancel()
-	require.ErrorIs(t, timerSleep(ctx, time.Hour), context.Canceled, "a cancelled context stops the wait at once")
-	require.NoError(t, timerSleep(context.Background(), time.Nanosecond))
-}
-
 func FuzzTruncate(f *testing.F) {
 	f.Add([]byte(`{"a":"é日本"}`), 3)
 	f.Add([]byte{0xff, 0xfe, 'a'}, 1)

@@ -1,6 +1,8 @@
 package sandbox
 
 import (
+	"github.com/understudy/understudy/internal/retry"
+
 	"bytes"
 	"context"
 	"encoding/json"
@@ -75,18 +77,7 @@ func (o *RemoteOptions) defaults() {
 		o.Client = &http.Client{}
 	}
 	if o.Sleep == nil {
-		o.Sleep = sleepCtx
-	}
-}
-
-func sleepCtx(ctx context.Context, d time.Duration) error {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-t.C:
-		return nil
+		o.Sleep = retry.Sleep
 	}
 }
 
@@ -286,22 +277,7 @@ func attempt1(ctx context.Context, o *RemoteOptions, build func(context.Context)
 	if len(data) > MaxUpstreamBody {
 		return UpstreamResponse{Status: resp.StatusCode}, 0, fmt.Errorf("answer larger than %d bytes", MaxUpstreamBody)
 	}
-	return UpstreamResponse{Status: resp.StatusCode, Body: asJSON(data)}, retryAfter(resp.Header.Get("Retry-After")), nil
-}
-
-// retryAfter reads a Retry-After header: seconds or an HTTP date.
-func retryAfter(h string) time.Duration {
-	h = strings.TrimSpace(h)
-	if h == "" {
-		return 0
-	}
-	if n, err := strconv.Atoi(h); err == nil && n >= 0 {
-		return time.Duration(n) * time.Second
-	}
-	if t, err := http.ParseTime(h); err == nil {
-		return time.Until(t)
-	}
-	return 0
+	return UpstreamResponse{Status: resp.StatusCode, Body: asJSON(data)}, retry.After(resp.Header, time.Now()), nil
 }
 
 // asJSON keeps a JSON answer as is and wraps anything else as a JSON string.
