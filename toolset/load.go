@@ -22,6 +22,9 @@ func BuiltinTools() ([]*Tool, error) {
 	if err != nil {
 		return nil, fmt.Errorf("built-in toolset: %w", err)
 	}
+	for _, t := range tools {
+		t.Builtin = true
+	}
 	return tools, nil
 }
 

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io/fs"
 	"log/slog"
-	"strings"
 
 	"github.com/understudy/understudy/cache"
 	"github.com/understudy/understudy/deps"
@@ -84,7 +83,7 @@ func Build(cfg Config) (*Stack, error) {
 		if cfg.DepsPolicy != "" {
 			return cfg.DepsPolicy
 		}
-		if IsBuiltin(t) {
+		if t.Builtin {
 			return deps.Enforce
 		}
 		return deps.Warn
@@ -130,11 +129,6 @@ func (s *Stack) Close() error {
 		return s.Store.Close()
 	}
 	return nil
-}
-
-// IsBuiltin tells a tool of the embedded built-in toolset from an imported one.
-func IsBuiltin(t *toolset.Tool) bool {
-	return strings.HasPrefix(t.Source, "toolset/")
 }
 
 // Recordings adapts the cache to the engine's response store.
