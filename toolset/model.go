@@ -106,8 +106,8 @@ type Tool struct {
 	// Source is the file the tool was loaded from, for error messages.
 	Source string `json:"-"`
 	// Builtin marks the tools of the embedded built-in toolset.
-	Builtin bool `json:"builtin,omitempty"`
-	APIs   []*API `json:"apis"`
+	Builtin bool   `json:"builtin,omitempty"`
+	APIs    []*API `json:"apis"`
 	// Notes records what a loader changed to make the source usable, such
 	// as a recursive schema cut at a depth; empty for a clean load.
 	Notes []string `json:"notes,omitempty"`
