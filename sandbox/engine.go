@@ -96,9 +96,6 @@ type Result struct {
 	// UpstreamError notes why the real API was not used (record mode fallback).
 	UpstreamError string      `json:"upstream_error,omitempty"`
 	Violations    []Violation `json:"violations,omitempty"`
-
-	// API is the resolved API, for transports that need its documentation.
-	Resolved *toolset.API `json:"-"`
 }
 
 // Options configures an Engine.
@@ -231,7 +228,7 @@ func (e *Engine) Call(ctx context.Context, req Request) (*Result, error) {
 	ss := e.sessions.get(req.Session)
 	seq := ss.reserve()
 	rec := CallRecord{Seq: seq, Tool: tool, API: api.Name, Arguments: canon.MustJSON(args)}
-	res := &Result{Tool: tool, API: api.Name, Session: req.Session, Seq: seq, Resolved: api}
+	res := &Result{Tool: tool, API: api.Name, Session: req.Session, Seq: seq}
 
 	if p := e.opts.Provenance; p != nil {
 		chk := p.Check(req.Session, api, args)
