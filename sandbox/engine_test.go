@@ -363,3 +363,26 @@ func TestNewRejectsIncompleteModes(t *testing.T) {
 	_, err = sandbox.ParseMode("offline")
 	require.Error(t, err)
 }
+
+// TestRecordIntoReadOnlyStoreKeepsServing: a store that cannot be written
+// loses the recording, says so in the result, and the call is still served.
+func TestRecordIntoReadOnlyStoreKeepsServing(t *testing.T) {
+	ctx := context.Background()
+	up := newUpstream(t, func(w http.ResponseWriter, r *http.Request) { _, _ = w.Write([]byte(`{"temp_c": 18}`)) })
+	store, err := cache.Open(t.TempDir(), cache.Options{ReadOnly: true})
+	require.NoError(t, err)
+	defer store.Close()
+	c, err := cache.NewCache(cache.CacheOptions{Store: store})
+	require.NoError(t, err)
+	m, err := mocks.New(mocks.Options{})
+	require.NoError(t, err)
+	e, err := sandbox.New(sandbox.Options{Catalog: demoCatalog(t), StandIns: m, Mode: sandbox.ModeRecord,
+		Recordings: assemble.Recordings{Cache: c}, Upstream: sandbox.NewRapidAPI(up.URL, sandbox.RemoteOptions{Retries: -1, Sleep: noSleep, PerSecond: 1000})})
+	require.NoError(t, err)
+	res, err := e.Call(ctx, sandbox.Request{Tool: "demo_weather", API: "current", Arguments: map[string]any{"city": "Lisbon"}})
+	require.NoError(t, err)
+	require.Equal(t, sandbox.SourceRemote, res.Source)
+	require.JSONEq(t, `{"temp_c": 18}`, string(res.Response))
+	require.Contains(t, res.UpstreamError, "not recorded")
+	require.Zero(t, store.Len())
+}
