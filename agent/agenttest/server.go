@@ -100,6 +100,9 @@ type Server struct {
 	srv     *httptest.Server
 	closing chan struct{}
 
+	// policy, when set, answers every request instead of a script (see NewPolicyServer).
+	policy func(ChatRequest) (Turn, error)
+
 	mu          sync.Mutex
 	script      []Turn
 	next        int
@@ -122,6 +125,27 @@ func NewServer(t testing.TB, script ...Turn) *Server {
 		}
 	})
 	return s
+}
+
+// NewPolicyServer starts a server that answers every request with the turn
+// policy computes from it, for as many requests as come: a model that
+// follows a fixed strategy. Requests are counted (Count), not kept.
+func NewPolicyServer(t testing.TB, policy func(ChatRequest) (Turn, error)) *Server {
+	t.Helper()
+	s := &Server{t: t, policy: policy, closing: make(chan struct{})}
+	s.srv = httptest.NewServer(http.HandlerFunc(s.handle))
+	t.Cleanup(func() {
+		close(s.closing)
+		s.srv.Close()
+	})
+	return s
+}
+
+// Count is the number of requests received so far.
+func (s *Server) Count() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.next
 }
 
 // URL is the API root, "http://127.0.0.1:<port>/v1".
@@ -174,6 +198,13 @@ func (s *Server) handle(w http.ResponseWriter, r *http.Request) {
 
 	s.mu.Lock()
 	n := s.next
+	if s.policy != nil {
+		// A policy server may answer thousands of requests: count them, keep none.
+		s.next++
+		s.mu.Unlock()
+		s.answer(w, r, n, req, Turn{Reply: s.policy})
+		return
+	}
 	s.received = append(s.received, Received{Request: req, Body: body, Header: r.Header.Clone()})
 	if n >= len(s.script) {
 		s.mu.Unlock()
@@ -184,7 +215,12 @@ func (s *Server) handle(w http.ResponseWriter, r *http.Request) {
 	turn := s.script[n]
 	s.next++
 	s.mu.Unlock()
+	s.answer(w, r, n, req, turn)
+}
 
+// answer writes turn n of the conversation as the reply to req.
+func (s *Server) answer(w http.ResponseWriter, r *http.Request, n int, req ChatRequest, turn Turn) {
+	var err error
 	if turn.Check != nil {
 		if err := turn.Check(req); err != nil {
 			s.t.Errorf("agenttest: turn %d: request check failed: %v", n+1, err)

@@ -133,3 +133,23 @@ func TestServerFaults(t *testing.T) {
 	require.Equal(t, 200, status)
 	require.Equal(t, `{"choices":`, body)
 }
+
+func TestPolicyServerAnswersEveryRequestFromItsPolicy(t *testing.T) {
+	s := NewPolicyServer(t, func(req ChatRequest) (Turn, error) {
+		last := req.Messages[len(req.Messages)-1].Content
+		if last == "fail" {
+			return Fail(400, "context too long"), nil
+		}
+		return Text("echo: " + last), nil
+	})
+	for i := 0; i < 3; i++ {
+		status, body := post(t, s.URL(), minimal)
+		require.Equal(t, 200, status)
+		require.Contains(t, body, `"content":"echo: hi"`)
+	}
+	status, body := post(t, s.URL(), `{"model":"m","messages":[{"role":"user","content":"fail"}],"temperature":0}`)
+	require.Equal(t, 400, status)
+	require.Contains(t, body, "context too long")
+	require.Equal(t, 4, s.Count())
+	require.Empty(t, s.Requests(), "a policy server keeps no requests")
+}
