@@ -30,7 +30,7 @@ type TaskSpec struct {
 
 // Tasks lists the eight tasks in order.
 var Tasks = []TaskSpec{
-	{TaskDecide, "Deciding whether to use tools", []int{TypeNoTool, TypeSufficient}, []string{"precision", "recall", "f1"}},
+	{TaskDecide, "Deciding whether to use tools", []int{TypeNoTool, TypeSufficient}, []string{"precision", "recall", "f1", "macro_f1"}},
 	{TaskSelect, "Tool selection", []int{TypeSufficient}, []string{"accuracy"}},
 	{TaskClarify, "Requesting user to clarify missing info", []int{TypeMissing}, []string{"percentage"}},
 	{TaskFill, "Filling parameter values", []int{TypeSufficient}, []string{"precision"}},
