@@ -10,7 +10,7 @@ import (
 	"text/tabwriter"
 )
 
-// Report is the run's summary: seed 004's Table 5 for one agent.
+// Report is the run's summary: Table 5 of the evaluation paper for one agent.
 type Report struct {
 	Agent string `json:"agent"`
 	Model string `json:"model,omitempty"`
@@ -323,7 +323,8 @@ func (t TaskReport) valueCell(metric, none string) string {
 // WriteTable prints the Table-5-style table: tasks × metrics, with an
 // errors column and a line per task with errors when any instance ended in one.
 func (r *Report) WriteTable(w io.Writer) error {
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	var tb bytes.Buffer
+	tw := tabwriter.NewWriter(&tb, 0, 0, 2, ' ', 0)
 	errCol := r.hasErrors()
 	head := "Task\tMetric\t" + r.label() + "\tn\t"
 	if errCol {
@@ -347,6 +348,12 @@ func (r *Report) WriteTable(w io.Writer) error {
 	}
 	if err := tw.Flush(); err != nil {
 		return err
+	}
+	// Empty cells leave trailing blanks, which editors strip from copies.
+	for _, line := range strings.SplitAfter(tb.String(), "\n") {
+		if line != "" {
+			fmt.Fprintln(w, strings.TrimRight(line, " \n"))
+		}
 	}
 	for _, t := range r.Tasks {
 		if t.Errors > 0 {

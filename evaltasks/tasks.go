@@ -7,7 +7,7 @@ import (
 	"strings"
 )
 
-// The eight evaluation tasks of seed 004 (Table 1).
+// The eight tasks of the evaluation paper (§3.4, Table 1).
 const (
 	TaskDecide     = 1 // deciding whether to use tools (Types I and II)
 	TaskSelect     = 2 // tool selection (Type II)
@@ -20,7 +20,7 @@ const (
 )
 
 // TaskSpec describes one task: its name, the instruction types it uses and
-// the metrics of seed 004's Table 5.
+// the metrics of Table 5 of the evaluation paper.
 type TaskSpec struct {
 	ID      int
 	Name    string

@@ -1,4 +1,4 @@
-// Command evalrun evaluates an agent on the eight tool-use tasks of seed 004 and prints the Table-5-style report.
+// Command evalrun evaluates an agent on the eight tool-use tasks of the evaluation paper (§3.4) and prints the Table-5-style report.
 package main
 
 import (
