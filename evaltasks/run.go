@@ -283,7 +283,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 					cancel()
 				}
 				mu.Unlock()
-				prog.tick()
+				prog.tick(res.Error != "")
 			}
 		}()
 	}

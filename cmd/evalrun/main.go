@@ -54,7 +54,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, tty bool)
 		timeout     = fs.Duration("timeout", agent.DefaultTimeout, "timeout of one model request")
 		retries     = fs.Int("retries", agent.DefaultMaxRetries, "retries of a failed model request")
 		dataDir     = fs.String("data", "", "instruction dataset directory of *.jsonl (default: the embedded dataset)")
-		sample      = fs.Int("sample", 0, "at most this many instances per task (0: all)")
+		sample      = fs.Int("sample", 0, "at most this many instances per task, stratified by instruction type, scenario and API (0: all)")
 		seed        = fs.Uint64("seed", 0, "seed choosing the -sample instances")
 		concurrency = fs.Int("concurrency", 1, "instances evaluated at once")
 		budget      = fs.Int("budget", evaltasks.DefaultCallBudget, "call budget of a Task-7 instance")
@@ -145,6 +145,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, tty bool)
 		fmt.Fprintf(stderr, "evalrun: %v\n", err)
 		if *baseURL != "" {
 			fmt.Fprintf(stderr, "evalrun: is the model server running and answering at %s?\n", *baseURL)
+		}
+		if unreachable.Kind == evaltasks.ErrorTimeout {
+			fmt.Fprintf(stderr, "evalrun: a model that is only slow needs a longer -timeout (now %v)\n", *timeout)
 		}
 		return exitFailed
 	}

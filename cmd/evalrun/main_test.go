@@ -91,8 +91,9 @@ func TestAgentErrorsFailTheRun(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			srv := script()
 			var out, errb bytes.Buffer
-			args := append([]string{"-agent", "openai", "-base-url", srv.URL(), "-model", "m", "-tasks", "2", "-data", mini, "-out", t.TempDir(), "-quiet"}, tt.extra...)
+			args := append([]string{"-agent", "openai", "-base-url", srv.URL(), "-model", "m", "-tasks", "2", "-data", mini, "-out", t.TempDir()}, tt.extra...)
 			require.Equal(t, tt.code, run(context.Background(), args, &out, &errb, false), errb.String())
+			require.Contains(t, errb.String(), "evalrun: 3/3 instances (100%), 2 errors\n", "progress counts the errors as they come")
 			require.Equal(t, `Task    Metric    openai (m)  n  errors  scorer
 Task 2  Accuracy  0.33        3  2       rules
 Task 2: 2 of 3 instances ended in an error (http_400 2); they score as failures.
@@ -127,6 +128,9 @@ func TestUnreachableModelServer(t *testing.T) {
 			require.Contains(t, errb.String(), "never reached its model server")
 			require.Contains(t, errb.String(), `"`+tt.kind+`" errors`)
 			require.Contains(t, errb.String(), "is the model server running and answering at "+tt.url)
+			if tt.kind == "timeout" {
+				require.Contains(t, errb.String(), "longer -timeout (now 200ms)")
+			}
 		})
 	}
 }
