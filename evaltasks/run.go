@@ -42,7 +42,7 @@ type Config struct {
 	DataDir      string
 
 	// Sample keeps at most this many instances per task (0: all), chosen
-	// by Seed.
+	// by Seed and stratified by instruction type, scenario and API.
 	Sample int
 	Seed   uint64
 	// Concurrency is the number of instances evaluated at once (default 1).

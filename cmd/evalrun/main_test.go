@@ -157,8 +157,28 @@ func TestInterruptedRunSaves(t *testing.T) {
 	code := run(ctx, []string{"-agent", "oracle", "-data", mini, "-out", dir, "-quiet"}, &out, &errb, false)
 	require.Equal(t, exitInterrupted, code, errb.String())
 	require.Contains(t, errb.String(), "-resume")
-	_, err := os.Stat(filepath.Join(dir, "report.json"))
+	b, err := os.ReadFile(filepath.Join(dir, "report.json"))
 	require.NoError(t, err)
+	var rep struct {
+		Complete *bool `json:"complete"`
+		Tasks    []struct {
+			Planned int                `json:"planned"`
+			N       int                `json:"n"`
+			Metrics map[string]float64 `json:"metrics"`
+		} `json:"tasks"`
+	}
+	require.NoError(t, json.Unmarshal(b, &rep))
+	require.NotNil(t, rep.Complete)
+	require.False(t, *rep.Complete)
+	require.Len(t, rep.Tasks, 8)
+	// A worker may take an instance before it sees the cancellation.
+	done, planned := 0, 0
+	for _, tr := range rep.Tasks {
+		require.Positive(t, tr.Planned)
+		done, planned = done+tr.N, planned+tr.Planned
+	}
+	require.Less(t, done, planned)
+	require.Contains(t, out.String(), "(incomplete run: instances not run score as failures; resume it with -resume)")
 }
 
 var update = flag.Bool("update", false, "rewrite the report block of README.md from a real run")
