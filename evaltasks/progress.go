@@ -20,7 +20,10 @@ type progress struct {
 	start time.Time
 	total int
 	done  int
-	shown int // plain mode: last 5% step printed
+	// errors counts the instances that ended in an error, shown so that a
+	// failing endpoint is noticed before the run ends.
+	errors int
+	shown  int // plain mode: last 5% step printed
 }
 
 func newProgress(w io.Writer, tty bool, c clock.Clock, total int) *progress {
@@ -30,14 +33,28 @@ func newProgress(w io.Writer, tty bool, c clock.Clock, total int) *progress {
 	return &progress{w: w, tty: tty, clock: c, start: c.Now(), total: total, shown: -1}
 }
 
-func (p *progress) tick() {
+// tick counts an instance done; failed tells whether it ended in an error.
+func (p *progress) tick(failed bool) {
 	if p == nil || p.w == nil {
 		return
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.done++
+	if failed {
+		p.errors++
+	}
 	p.draw()
+}
+
+func (p *progress) errorCount() string {
+	switch p.errors {
+	case 0:
+		return ""
+	case 1:
+		return ", 1 error"
+	}
+	return fmt.Sprintf(", %d errors", p.errors)
 }
 
 func (p *progress) draw() {
@@ -48,14 +65,14 @@ func (p *progress) draw() {
 	if !p.tty {
 		if step := pct / 5; step > p.shown {
 			p.shown = step
-			fmt.Fprintf(p.w, "evalrun: %d/%d instances (%d%%)%s\n", p.done, p.total, pct, p.eta())
+			fmt.Fprintf(p.w, "evalrun: %d/%d instances (%d%%)%s%s\n", p.done, p.total, pct, p.errorCount(), p.eta())
 		}
 		return
 	}
 	const width = 30
 	fill := width * pct / 100
 	bar := strings.Repeat("█", fill) + strings.Repeat("░", width-fill)
-	fmt.Fprintf(p.w, "\r%s %d/%d %3d%%%s\033[K", bar, p.done, p.total, pct, p.eta())
+	fmt.Fprintf(p.w, "\r%s %d/%d %3d%%%s%s\033[K", bar, p.done, p.total, pct, p.errorCount(), p.eta())
 }
 
 func (p *progress) eta() string {

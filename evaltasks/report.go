@@ -10,13 +10,14 @@ import (
 	"text/tabwriter"
 )
 
-// Report is the run's summary: seed 004's Table 5 for one agent.
+// Report is the run's summary: Table 5 of the evaluation paper for one agent.
 type Report struct {
 	Agent string `json:"agent"`
 	Model string `json:"model,omitempty"`
 	// Dataset is a digest of the instructions evaluated.
 	Dataset string `json:"dataset"`
-	// Complete is false when the run was interrupted before every instance was scored.
+	// Complete tells whether every planned instance has a recorded
+	// outcome (an error is an outcome); false after an interruption.
 	Complete bool         `json:"complete"`
 	Tasks    []TaskReport `json:"tasks"`
 }
@@ -26,11 +27,19 @@ type TaskReport struct {
 	ID      int                `json:"id"`
 	Name    string             `json:"name"`
 	Metrics map[string]float64 `json:"metrics"`
-	// N is the number of instances scored; Errors those that could not be
-	// (bad records, agent failures) and are left out of the metrics.
-	N       int `json:"n"`
-	Errors  int `json:"errors,omitempty"`
+	// Planned is the number of instances of the task in the run: the
+	// denominator of every metric, whatever became of them.
 	Planned int `json:"planned"`
+	// N is the number of planned instances with a recorded outcome, errors
+	// included (N < Planned only in an incomplete run, whose missing
+	// instances score as failures).
+	N int `json:"n"`
+	// Errors counts the instances that ended in an error instead of an
+	// answer, ErrorKinds the same by kind (ErrorData for a bad record, else
+	// the agent's: "http_400", "timeout", "unreachable", ...). They score as
+	// failures: an error can never raise a metric.
+	Errors     int            `json:"errors,omitempty"`
+	ErrorKinds map[string]int `json:"error_kinds,omitempty"`
 	// Scorer names what scored the task: "rules" or the judge.
 	Scorer    string             `json:"scorer"`
 	Criterion string             `json:"criterion"`
@@ -44,6 +53,7 @@ var MetricLabels = map[string]string{
 	"precision":    "Precision",
 	"recall":       "Recall",
 	"f1":           "F1-score",
+	"macro_f1":     "Macro-F1",
 	"accuracy":     "Accuracy",
 	"percentage":   "Percentage",
 	"relatedness":  "Relatedness",
@@ -67,6 +77,14 @@ func f1(p, r float64) float64 {
 
 // Aggregate computes the report of a set of results. Results are taken in
 // key order, so the report depends only on their content.
+//
+// Every metric's denominator is the planned number of instances of its
+// task: an instance that ended in an error (the agent's or the dataset's)
+// or has no outcome yet scores as a failure, never as an exclusion, so
+// neither errors nor an interruption can raise a score. Results marked
+// OutcomeNotRun stand for planned instances without an outcome; planned
+// instances missing from results altogether count as failures too (in
+// Task 1, whose label is then unknown, as missed positives).
 func Aggregate(agentName, model, dataset string, tasks []int, planned map[int]int, results map[string]*Result, scorers map[int]string) *Report {
 	rep := &Report{Agent: agentName, Model: model, Dataset: dataset, Complete: true}
 	byTask := map[int][]*Result{}
@@ -79,46 +97,77 @@ func Aggregate(agentName, model, dataset string, tasks []int, planned map[int]in
 		if !ok {
 			continue
 		}
-		tr := TaskReport{ID: t, Name: spec.Name, Metrics: map[string]float64{}, Planned: planned[t], Scorer: "rules", Criterion: Criteria[t], Outcomes: map[string]int{}}
+		tr := TaskReport{ID: t, Name: spec.Name, Metrics: map[string]float64{}, Planned: planned[t], Scorer: "rules", Criterion: Criteria[t],
+			Outcomes: map[string]int{}, ErrorKinds: map[string]int{}}
 		if s := scorers[t]; s != "" {
 			tr.Scorer = s
 		}
-		var scored []*Result
 		for _, r := range byTask[t] {
-			if r.Error != "" {
-				tr.Errors++
-				tr.Outcomes[OutcomeError]++
+			switch {
+			case r.Outcome == OutcomeNotRun:
 				continue
+			case r.Error != "":
+				tr.Errors++
+				tr.ErrorKinds[errorKind(r)]++
+				tr.Outcomes[OutcomeError]++
+			default:
+				tr.Outcomes[r.Outcome]++
 			}
-			scored = append(scored, r)
-			tr.Outcomes[r.Outcome]++
+			tr.N++
 		}
-		tr.N = len(scored)
-		if tr.N+tr.Errors < tr.Planned {
+		if len(byTask[t]) > tr.Planned {
+			tr.Planned = len(byTask[t])
+		}
+		if tr.N < tr.Planned {
 			rep.Complete = false
 		}
-		metricsFor(&tr, scored)
+		metricsFor(&tr, byTask[t], tr.Planned)
 		if len(tr.Outcomes) == 0 {
 			tr.Outcomes = nil
+		}
+		if len(tr.ErrorKinds) == 0 {
+			tr.ErrorKinds = nil
 		}
 		rep.Tasks = append(rep.Tasks, tr)
 	}
 	return rep
 }
 
-func metricsFor(tr *TaskReport, rs []*Result) {
+// errorKind is a result's error kind; results written before kinds were
+// recorded have none and count as ErrorAgent.
+func errorKind(r *Result) string {
+	if r.ErrorKind == "" {
+		return ErrorAgent
+	}
+	return r.ErrorKind
+}
+
+// answered tells whether a result holds the agent's answer, scored.
+func answered(r *Result) bool { return r.Error == "" && r.Outcome != OutcomeNotRun }
+
+// metricsFor fills a task's metrics over den planned instances. Only
+// answered results can pass or score.
+func metricsFor(tr *TaskReport, rs []*Result, den int) {
 	pass, score := 0, 0.0
 	for _, r := range rs {
+		if !answered(r) {
+			continue
+		}
 		if r.Pass {
 			pass++
 		}
 		score += r.Score
 	}
-	n := len(rs)
 	switch tr.ID {
 	case TaskDecide:
-		// Positive class: needs a tool (Type II). A parse error is its own
-		// prediction: wrong for either class, a call for neither.
+		// Positive class: needs a tool (Type II). f1 is that class's F1, as
+		// Table 5 of the paper prints it (GPT-3.5: P .96, R .75, F1 .84);
+		// macro_f1 averages it with the negative class's. Anything but a
+		// clean call or no-call (a parse error, an agent or dataset error,
+		// an instance not run) is the wrong prediction for its label: a
+		// missed positive (FN) or a false alarm (FP). So it scores exactly
+		// as the wrong answer would and can never raise any of the metrics,
+		// whatever the agent would have answered.
 		var tp, fp, tn, fn, pos, neg int
 		for _, r := range rs {
 			positive := r.Label == "positive"
@@ -127,21 +176,31 @@ func metricsFor(tr *TaskReport, rs []*Result) {
 			} else {
 				neg++
 			}
+			call := answered(r) && r.Outcome == OutcomeCall
+			noCall := answered(r) && r.Outcome == OutcomeNoCall
 			switch {
-			case r.Outcome == OutcomeCall && positive:
+			case positive && call:
 				tp++
-			case r.Outcome == OutcomeCall:
-				fp++
-			case r.Outcome == OutcomeNoCall && !positive:
-				tn++
-			case r.Outcome == OutcomeNoCall:
+			case positive:
 				fn++
+			case noCall:
+				tn++
+			default:
+				fp++
 			}
 		}
+		// Planned instances missing from the results have no label here
+		// (Run always passes them, as not run): missed positives.
+		if missing := den - len(rs); missing > 0 {
+			pos += missing
+			fn += missing
+		}
+		// No call at all: precision 0, not undefined, and so F1 0.
 		p, rec := ratio(tp, tp+fp), ratio(tp, pos)
 		np, nrec := ratio(tn, tn+fn), ratio(tn, neg)
 		tr.Metrics["precision"] = p
 		tr.Metrics["recall"] = rec
+		tr.Metrics["f1"] = f1(p, rec)
 		// Macro-F1 averages the classes that occur, in the labels or the
 		// predictions (a dataset of one class is not halved).
 		var f1s []float64
@@ -155,14 +214,17 @@ func metricsFor(tr *TaskReport, rs []*Result) {
 		for _, x := range f1s {
 			sum += x
 		}
-		tr.Metrics["f1"] = mean(sum, len(f1s))
-		tr.Extra = map[string]float64{"positive_share": ratio(pos, n), "accuracy": ratio(pass, n)}
+		tr.Metrics["macro_f1"] = mean(sum, len(f1s))
+		tr.Extra = map[string]float64{"positive_share": ratio(pos, den), "accuracy": ratio(pass, den)}
 	case TaskSelect:
-		tr.Metrics["accuracy"] = ratio(pass, n)
+		tr.Metrics["accuracy"] = ratio(pass, den)
 	case TaskClarify:
-		tr.Metrics["percentage"] = ratio(pass, n)
+		tr.Metrics["percentage"] = ratio(pass, den)
 		tr.Mistakes = map[string]int{}
 		for _, r := range rs {
+			if !answered(r) {
+				continue
+			}
 			for _, m := range r.Mistakes {
 				tr.Mistakes[m.Kind]++
 			}
@@ -171,18 +233,18 @@ func metricsFor(tr *TaskReport, rs []*Result) {
 			tr.Mistakes = nil
 		}
 	case TaskFill:
-		tr.Metrics["precision"] = ratio(pass, n)
+		tr.Metrics["precision"] = ratio(pass, den)
 	case TaskIntrinsic:
-		tr.Metrics["relatedness"] = ratio(pass, n)
-		tr.Extra = map[string]float64{"key_point_coverage": mean(score, n)}
+		tr.Metrics["relatedness"] = ratio(pass, den)
+		tr.Extra = map[string]float64{"key_point_coverage": mean(score, den)}
 	case TaskToolReturn:
-		tr.Metrics["passing_rate"] = ratio(pass, n)
+		tr.Metrics["passing_rate"] = ratio(pass, den)
 	case TaskChain:
-		tr.Metrics["progress"] = mean(score, n)
-		tr.Extra = map[string]float64{"full_success": ratio(pass, n)}
+		tr.Metrics["progress"] = mean(score, den)
+		tr.Extra = map[string]float64{"full_success": ratio(pass, den)}
 	case TaskPlan:
-		tr.Metrics["passing_rate"] = ratio(pass, n)
-		tr.Extra = map[string]float64{"coverage": mean(score, n)}
+		tr.Metrics["passing_rate"] = ratio(pass, den)
+		tr.Extra = map[string]float64{"coverage": mean(score, den)}
 	}
 }
 
@@ -205,36 +267,103 @@ func (r *Report) JSON() ([]byte, error) {
 	return b.Bytes(), nil
 }
 
-// WriteTable prints the Table-5-style table: tasks × metrics.
+// ErrorCounts totals the instances that ended in an error: the agent's
+// (every kind but ErrorData) and the dataset's.
+func (r *Report) ErrorCounts() (agentErrs, dataErrs int) {
+	for _, t := range r.Tasks {
+		for k, n := range t.ErrorKinds {
+			if k == ErrorData {
+				dataErrs += n
+			} else {
+				agentErrs += n
+			}
+		}
+	}
+	return agentErrs, dataErrs
+}
+
+// ErrorSummary lists the tasks with errors and their kinds, e.g.
+// "task 4: http_400 282; task 6: timeout 1", or "" when there are none.
+func (r *Report) ErrorSummary() string {
+	var parts []string
+	for _, t := range r.Tasks {
+		if t.Errors > 0 {
+			parts = append(parts, fmt.Sprintf("task %d: %s", t.ID, kindCounts(t.ErrorKinds)))
+		}
+	}
+	return strings.Join(parts, "; ")
+}
+
+func (r *Report) hasErrors() bool {
+	for _, t := range r.Tasks {
+		if t.Errors > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// nCell is a task's instance count for the table: the planned number, or
+// "done/planned" in an incomplete run.
+func (t TaskReport) nCell() string {
+	if t.N < t.Planned {
+		return fmt.Sprintf("%d/%d", t.N, t.Planned)
+	}
+	return fmt.Sprint(t.Planned)
+}
+
+// valueCell is a metric's value; "-" only for a task without instances.
+func (t TaskReport) valueCell(metric, none string) string {
+	if t.Planned == 0 {
+		return none
+	}
+	return fmt.Sprintf("%.2f", t.Metrics[metric])
+}
+
+// WriteTable prints the Table-5-style table: tasks × metrics, with an
+// errors column and a line per task with errors when any instance ended in one.
 func (r *Report) WriteTable(w io.Writer) error {
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintf(tw, "Task\tMetric\t%s\tn\tscorer\n", r.label())
+	var tb bytes.Buffer
+	tw := tabwriter.NewWriter(&tb, 0, 0, 2, ' ', 0)
+	errCol := r.hasErrors()
+	head := "Task\tMetric\t" + r.label() + "\tn\t"
+	if errCol {
+		head += "errors\t"
+	}
+	fmt.Fprintf(tw, "%sscorer\n", head)
 	for _, t := range r.Tasks {
 		spec, _ := Spec(t.ID)
 		for i, m := range spec.Metrics {
-			task := ""
+			task, n, errs, scorer := "", "", "", ""
 			if i == 0 {
-				task = fmt.Sprintf("Task %d", t.ID)
+				task, n, scorer = fmt.Sprintf("Task %d", t.ID), t.nCell(), t.Scorer
+				errs = fmt.Sprint(t.Errors)
 			}
-			n, scorer := "", ""
-			if i == 0 {
-				n = fmt.Sprint(t.N)
-				if t.Errors > 0 {
-					n += fmt.Sprintf(" (+%d err)", t.Errors)
-				}
-				scorer = t.Scorer
+			row := task + "\t" + MetricLabels[m] + "\t" + t.valueCell(m, "-") + "\t" + n + "\t"
+			if errCol {
+				row += errs + "\t"
 			}
-			val := fmt.Sprintf("%.2f", t.Metrics[m])
-			if t.N == 0 {
-				val = "-"
-			}
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", task, MetricLabels[m], val, n, scorer)
+			fmt.Fprintf(tw, "%s%s\n", row, scorer)
+		}
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	// Empty cells leave trailing blanks, which editors strip from copies.
+	for _, line := range strings.SplitAfter(tb.String(), "\n") {
+		if line != "" {
+			fmt.Fprintln(w, strings.TrimRight(line, " \n"))
+		}
+	}
+	for _, t := range r.Tasks {
+		if t.Errors > 0 {
+			fmt.Fprintf(w, "Task %d: %d of %d instances ended in an error (%s); they score as failures.\n", t.ID, t.Errors, t.Planned, kindCounts(t.ErrorKinds))
 		}
 	}
 	if !r.Complete {
-		fmt.Fprintf(tw, "(incomplete run: resume it with -resume)\n")
+		fmt.Fprintf(w, "(incomplete run: instances not run score as failures; resume it with -resume)\n")
 	}
-	return tw.Flush()
+	return nil
 }
 
 func (r *Report) label() string {
@@ -242,6 +371,14 @@ func (r *Report) label() string {
 		return r.Agent + " (" + r.Model + ")"
 	}
 	return r.Agent
+}
+
+// metricNotes say how a task's metrics are computed beyond its criterion.
+var metricNotes = map[int]string{
+	TaskDecide: "F1-score is the F1 of the positive class (the instruction needs a tool), as Table 5 of the paper prints it; " +
+		"Macro-F1 averages it with the negative class's F1. An agent that never calls a tool has precision 0 and F1 0. " +
+		"A reply that is neither a clean call nor a clean answer (a parse error), an error and an instance not run " +
+		"are the wrong prediction for their label (a missed positive, or a false positive), so they score as a wrong answer would",
 }
 
 // Markdown is report.md: the table, then each task's criterion and outcomes.
@@ -252,28 +389,41 @@ func (r *Report) Markdown() []byte {
 	if !r.Complete {
 		b.WriteString(" **Incomplete run.**")
 	}
-	b.WriteString("\n\n| Task | Metric | " + mdEscape(r.label()) + " | n | scorer |\n|---|---|---:|---:|---|\n")
+	b.WriteString(" Every metric is over the planned instances of its task: an instance that ended in an error " +
+		"(the agent's, or a bad dataset record) or was not run scores as a failure, never as an exclusion.\n\n")
+	errCol := r.hasErrors()
+	head, rule := "| Task | Metric | "+mdEscape(r.label())+" | n |", "|---|---|---:|---:|"
+	if errCol {
+		head, rule = head+" errors |", rule+"---:|"
+	}
+	b.WriteString(head + " scorer |\n" + rule + "---|\n")
 	for _, t := range r.Tasks {
 		spec, _ := Spec(t.ID)
 		for i, m := range spec.Metrics {
-			task, n, scorer := "", "", ""
+			task, n, errs, scorer := "", "", "", ""
 			if i == 0 {
-				task, n, scorer = fmt.Sprintf("Task %d", t.ID), fmt.Sprint(t.N), t.Scorer
+				task, n, errs, scorer = fmt.Sprintf("Task %d", t.ID), t.nCell(), fmt.Sprint(t.Errors), t.Scorer
 			}
-			val := fmt.Sprintf("%.2f", t.Metrics[m])
-			if t.N == 0 {
-				val = "–"
+			fmt.Fprintf(&b, "| %s | %s | %s | %s |", task, MetricLabels[m], t.valueCell(m, "–"), n)
+			if errCol {
+				fmt.Fprintf(&b, " %s |", errs)
 			}
-			fmt.Fprintf(&b, "| %s | %s | %s | %s | %s |\n", task, MetricLabels[m], val, n, mdEscape(scorer))
+			fmt.Fprintf(&b, " %s |\n", mdEscape(scorer))
 		}
 	}
 	b.WriteString("\n## Tasks\n")
 	for _, t := range r.Tasks {
 		fmt.Fprintf(&b, "\n### Task %d: %s\n\n", t.ID, t.Name)
 		fmt.Fprintf(&b, "- Scorer: %s. %s.\n", t.Scorer, upperFirst(t.Criterion))
-		fmt.Fprintf(&b, "- Instances: %d scored of %d", t.N, t.Planned)
+		if note := metricNotes[t.ID]; note != "" {
+			fmt.Fprintf(&b, "- Metrics: %s.\n", note)
+		}
+		fmt.Fprintf(&b, "- Instances: %d planned, %d with an outcome", t.Planned, t.N)
 		if t.Errors > 0 {
-			fmt.Fprintf(&b, ", %d not scored (errors)", t.Errors)
+			fmt.Fprintf(&b, "; %d ended in an error (%s) and score as failures", t.Errors, kindCounts(t.ErrorKinds))
+			if t.ErrorKinds[ErrorData] > 0 {
+				b.WriteString("; `data` errors are bad records of the dataset (find them with `evalrun -validate`), failures too so that a bad record can never raise a score")
+			}
 		}
 		b.WriteString(".\n")
 		if len(t.Extra) > 0 {
@@ -287,6 +437,20 @@ func (r *Report) Markdown() []byte {
 		}
 	}
 	return b.Bytes()
+}
+
+// kindCounts lists error kinds and counts, sorted by kind: "http_400 3, timeout 1".
+func kindCounts(m map[string]int) string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	parts := make([]string, len(keys))
+	for i, k := range keys {
+		parts[i] = fmt.Sprintf("%s %d", k, m[k])
+	}
+	return strings.Join(parts, ", ")
 }
 
 func joinCounts[V any](m map[string]V, f func(V) string) string {

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strconv"
 	"sync"
 
 	"github.com/understudy/understudy/agent"
@@ -41,17 +42,65 @@ type Result struct {
 	Messages []agent.Message `json:"messages,omitempty"`
 	Reply    *agent.Reply    `json:"reply,omitempty"`
 	Usage    agent.Usage     `json:"usage"`
-	// Error is set when the instance could not be scored: a bad record
-	// (ErrorKind "data") or an agent failure ("agent", retried on resume).
+	// Error is set when the instance ended in an error instead of an
+	// answer. It is an outcome like any other: the instance scores as a
+	// failure in its task's metric (see Aggregate). ErrorKind says whose
+	// fault it was and how it failed: ErrorData for a bad record, else an
+	// agent error kind (see AgentErrorKind), retried on resume.
 	Error     string `json:"error,omitempty"`
 	ErrorKind string `json:"error_kind,omitempty"`
 }
 
-// Error kinds of a result.
+// OutcomeNotRun marks a planned instance without a recorded outcome (an
+// interrupted run) in a report; it scores as a failure.
+const OutcomeNotRun = "not_run"
+
+// Error kinds of a result. An agent error that is none of the specific
+// kinds is ErrorAgent; a model server's HTTP error answer (after retries)
+// is "http_<status>", e.g. "http_400" for a context too long.
 const (
-	ErrorData  = "data"
+	ErrorData = "data"
+	// ErrorAgent is an agent failure of no more specific kind.
 	ErrorAgent = "agent"
+	// ErrorUnreachable: the model server could not be reached (connection
+	// refused, DNS failure, connection dropped before an answer).
+	ErrorUnreachable = "unreachable"
+	// ErrorTimeout: no complete answer within the timeout.
+	ErrorTimeout = "timeout"
+	// ErrorBadResponse: an answer the client could not decode.
+	ErrorBadResponse = "bad_response"
 )
+
+// AgentErrorKind classifies an agent's error for reports.
+func AgentErrorKind(err error) string {
+	var (
+		ae *agent.APIError
+		te *agent.TimeoutError
+		ce *agent.ConnectionError
+		de *agent.DecodeError
+	)
+	switch {
+	case errors.As(err, &ae):
+		return "http_" + strconv.Itoa(ae.Status)
+	case errors.As(err, &te):
+		return ErrorTimeout
+	case errors.As(err, &ce):
+		return ErrorUnreachable
+	case errors.As(err, &de):
+		return ErrorBadResponse
+	}
+	return ErrorAgent
+}
+
+// agentError tells whether the instance ended in an agent error (any kind
+// but ErrorData).
+func (res *Result) agentError() bool { return res.Error != "" && res.ErrorKind != ErrorData }
+
+// unreached tells whether the instance ended without reaching the model
+// server at all.
+func (res *Result) unreached() bool {
+	return res.Error != "" && (res.ErrorKind == ErrorUnreachable || res.ErrorKind == ErrorTimeout)
+}
 
 func (res *Result) addUsage(u agent.Usage) {
 	res.Usage.PromptTokens += u.PromptTokens

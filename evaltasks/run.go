@@ -4,11 +4,11 @@ import (
 	"bytes"
 	"context"
 	"crypto/sha256"
+	"encoding/binary"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"hash/fnv"
 	"io"
 	"io/fs"
 	"os"
@@ -42,7 +42,7 @@ type Config struct {
 	DataDir      string
 
 	// Sample keeps at most this many instances per task (0: all), chosen
-	// by Seed.
+	// by Seed and stratified by instruction type, scenario and API.
 	Sample int
 	Seed   uint64
 	// Concurrency is the number of instances evaluated at once (default 1).
@@ -90,6 +90,27 @@ type RunDirError struct {
 }
 
 func (e *RunDirError) Error() string { return fmt.Sprintf("run directory %s: %s", e.Dir, e.Reason) }
+
+// unreachableAfter is how many instances must end without reaching the
+// model server, while none has reached it, before a run stops: the client
+// has already retried each of them, so a server that is not there is not
+// waited for on every instance of the dataset.
+const unreachableAfter = 3
+
+// UnreachableError reports a run stopped because the agent never reached
+// its model server (connection refused, no answer in time). What was
+// recorded is saved; the errored instances are retried on resume.
+type UnreachableError struct {
+	// Failed is the number of instances that ended without an answer.
+	Failed int
+	// Kind is the error kind of the first of them, Err its error.
+	Kind string
+	Err  string
+}
+
+func (e *UnreachableError) Error() string {
+	return fmt.Sprintf("the agent never reached its model server: the first %d instances ended in %q errors, none got an answer (first: %s)", e.Failed, e.Kind, e.Err)
+}
 
 // Output file names inside a run directory.
 const (
@@ -198,7 +219,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 
 	var pending []Instance
 	for _, inst := range insts {
-		if r, ok := results[inst.Key()]; !ok || r.ErrorKind == ErrorAgent {
+		if r, ok := results[inst.Key()]; !ok || r.agentError() {
 			pending = append(pending, inst)
 		}
 	}
@@ -213,6 +234,10 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		mu       sync.Mutex
 		firstErr error
 		wg       sync.WaitGroup
+		// reached is set once the agent answered (or its server answered
+		// with an error); unreached counts instances that failed before.
+		reached   bool
+		unreached []*Result
 	)
 	runCtx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -246,8 +271,19 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 				}
 				mu.Lock()
 				results[res.Key] = res
+				switch {
+				case res.ErrorKind == ErrorData:
+				case res.unreached():
+					unreached = append(unreached, res)
+				default:
+					reached = true
+				}
+				if !reached && len(unreached) >= min(unreachableAfter, len(pending)) && firstErr == nil {
+					firstErr = &UnreachableError{Failed: len(unreached), Kind: unreached[0].ErrorKind, Err: unreached[0].Error}
+					cancel()
+				}
 				mu.Unlock()
-				prog.tick()
+				prog.tick(res.Error != "")
 			}
 		}()
 	}
@@ -263,11 +299,16 @@ feed:
 	wg.Wait()
 	prog.finish()
 
-	// The report covers the planned instances only.
+	// The report covers the planned instances only; one without an
+	// outcome yet (an interrupted run) is there as not run, a failure.
 	keep := map[string]*Result{}
+	done := 0
 	for _, inst := range insts {
 		if r, ok := results[inst.Key()]; ok {
 			keep[inst.Key()] = r
+			done++
+		} else {
+			keep[inst.Key()] = notRun(inst)
 		}
 	}
 	rep := Aggregate(name, cfg.Model, digest, tasks, planned, keep, scorers)
@@ -280,15 +321,13 @@ feed:
 		return rep, firstErr
 	}
 	if err := ctx.Err(); err != nil {
-		return rep, &InterruptedError{Done: len(keep), Total: len(insts), Err: err}
+		return rep, &InterruptedError{Done: done, Total: len(insts), Err: err}
 	}
 	return rep, nil
 }
 
-// runInstance evaluates one instance. It returns an error only when the
-// context is cancelled or the run must stop; a bad record or a failing
-// agent is a Result with Error set.
-func (ev *evaluator) runInstance(ctx context.Context, a agent.Agent, inst Instance) (*Result, error) {
+// newResult is the result of an instance before it is run.
+func newResult(inst Instance) *Result {
 	res := &Result{Key: inst.Key(), Task: inst.Task, Instance: inst.In.ID}
 	if inst.Task == TaskDecide {
 		res.Label = "negative"
@@ -296,6 +335,22 @@ func (ev *evaluator) runInstance(ctx context.Context, a agent.Agent, inst Instan
 			res.Label = "positive"
 		}
 	}
+	return res
+}
+
+// notRun stands for a planned instance without a recorded outcome in the
+// report of an interrupted run; it is never written to results.jsonl.
+func notRun(inst Instance) *Result {
+	res := newResult(inst)
+	res.Outcome = OutcomeNotRun
+	return res
+}
+
+// runInstance evaluates one instance. It returns an error only when the
+// context is cancelled or the run must stop; a bad record or a failing
+// agent is a Result with Error set, which scores as a failure.
+func (ev *evaluator) runInstance(ctx context.Context, a agent.Agent, inst Instance) (*Result, error) {
+	res := newResult(inst)
 	v, err := ev.view(ctx, inst)
 	if err != nil {
 		if ctx.Err() != nil {
@@ -328,7 +383,7 @@ func (ev *evaluator) runInstance(ctx context.Context, a agent.Agent, inst Instan
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
 		}
-		res.Outcome, res.Error, res.ErrorKind = OutcomeError, err.Error(), ErrorAgent
+		res.Outcome, res.Error, res.ErrorKind = OutcomeError, err.Error(), AgentErrorKind(err)
 		res.Pass, res.Score = false, 0
 		return res, nil
 	}
@@ -383,8 +438,17 @@ func Digest(ins []Instruction) string {
 	return "sha256:" + hex.EncodeToString(h.Sum(nil))[:16]
 }
 
-// sample keeps at most n instances per task, chosen by a hash of the seed
-// and the instance key, and keeps their order.
+// sample keeps at most n instances per task, stratified so that a small
+// sample looks like the whole task: instruction type, then scenario, then
+// the API the instance is about (see strata) keep their shares, every
+// stratum at every level getting the floor or the ceiling of its
+// proportional share. It is systematic sampling over the task's instances
+// ordered stratum by stratum: strata in an order drawn from the seed,
+// instances within a stratum by a seeded SHA-256 rank, then every
+// (size/n)-th position from a seeded start. Any run of consecutive
+// positions, and so any stratum, receives its share rounded down or up.
+// SHA-256 of the seed and the whole key keeps instances that share an ID
+// prefix from ranking together. The sample keeps the instances' order.
 func sample(insts []Instance, n int, seed uint64) []Instance {
 	if n <= 0 {
 		return insts
@@ -394,28 +458,38 @@ func sample(insts []Instance, n int, seed uint64) []Instance {
 		byTask[in.Task] = append(byTask[in.Task], i)
 	}
 	keep := map[int]bool{}
-	for _, idx := range byTask {
+	for task, idx := range byTask {
 		if len(idx) <= n {
 			for _, i := range idx {
 				keep[i] = true
 			}
 			continue
 		}
-		rank := func(i int) uint64 {
-			h := fnv.New64a()
-			h.Write([]byte(strconv.FormatUint(seed, 10) + "/" + insts[i].Key()))
-			return h.Sum64()
+		type ranked struct {
+			i    int
+			rank []sampleRank
 		}
-		sorted := append([]int(nil), idx...)
-		sort.Slice(sorted, func(a, b int) bool {
-			ra, rb := rank(sorted[a]), rank(sorted[b])
-			if ra != rb {
-				return ra < rb
+		order := make([]ranked, len(idx))
+		for j, i := range idx {
+			order[j] = ranked{i: i, rank: stratumRanks(seed, insts[i])}
+		}
+		sort.Slice(order, func(a, b int) bool {
+			ra, rb := order[a].rank, order[b].rank
+			for l := range ra {
+				if c := ra[l].compare(rb[l]); c != 0 {
+					return c < 0
+				}
 			}
-			return sorted[a] < sorted[b]
+			return order[a].i < order[b].i
 		})
-		for _, i := range sorted[:n] {
-			keep[i] = true
+		total := len(order)
+		start := int(seededHash(seed, "start/T"+strconv.Itoa(task)) % uint64(total))
+		for pos, o := range order {
+			// Position pos is chosen when the sequence start, start+n,
+			// start+2n, … crosses a multiple of total inside it.
+			if (pos*n+start)/total != ((pos+1)*n+start)/total {
+				keep[o.i] = true
+			}
 		}
 	}
 	var out []Instance
@@ -425,6 +499,73 @@ func sample(insts []Instance, n int, seed uint64) []Instance {
 		}
 	}
 	return out
+}
+
+// strata are the nested strata of an instance for sampling: its
+// instruction type, its scenario, and the API it is about (Type I: the
+// tempting API; Types II and III: the target API; Type IV: the chain's
+// APIs; Type V: the group).
+func strata(in *Instruction) [3]string {
+	api := ""
+	switch in.Type {
+	case TypeNoTool:
+		api = in.TemptingAPI
+	case TypeSufficient, TypeMissing:
+		api = in.TargetAPI
+	case TypeDependencies:
+		steps := make([]string, len(in.Chain))
+		for i, st := range in.Chain {
+			steps[i] = st.API
+		}
+		api = strings.Join(steps, ">")
+	case TypeHighLevel:
+		api = in.Group
+	}
+	return [3]string{strconv.Itoa(in.Type), in.Scenario, api}
+}
+
+// sampleRank orders one level: by a seeded hash, ties by the name.
+type sampleRank struct {
+	hash uint64
+	name string
+}
+
+func (a sampleRank) compare(b sampleRank) int {
+	switch {
+	case a.hash != b.hash:
+		if a.hash < b.hash {
+			return -1
+		}
+		return 1
+	case a.name < b.name:
+		return -1
+	case a.name > b.name:
+		return 1
+	}
+	return 0
+}
+
+// stratumRanks ranks an instance level by level: each stratum (named by
+// its full path, so that equal scenario names under different types are
+// different strata) and, last, the instance within its stratum.
+func stratumRanks(seed uint64, inst Instance) []sampleRank {
+	var out []sampleRank
+	path := ""
+	for _, s := range strata(inst.In) {
+		path += "/" + s
+		out = append(out, sampleRank{seededHash(seed, "stratum"+path), path})
+	}
+	return append(out, sampleRank{seededHash(seed, "instance/"+inst.Key()), inst.Key()})
+}
+
+// seededHash is the first 8 bytes of SHA-256(seed, s).
+func seededHash(seed uint64, s string) uint64 {
+	h := sha256.New()
+	var b [8]byte
+	binary.BigEndian.PutUint64(b[:], seed)
+	h.Write(b[:])
+	h.Write([]byte(s))
+	return binary.BigEndian.Uint64(h.Sum(nil)[:8])
 }
 
 // openRunDir prepares the output directory: a fresh run writes its

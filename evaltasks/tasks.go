@@ -7,7 +7,7 @@ import (
 	"strings"
 )
 
-// The eight evaluation tasks of seed 004 (Table 1).
+// The eight tasks of the evaluation paper (§3.4, Table 1).
 const (
 	TaskDecide     = 1 // deciding whether to use tools (Types I and II)
 	TaskSelect     = 2 // tool selection (Type II)
@@ -20,7 +20,7 @@ const (
 )
 
 // TaskSpec describes one task: its name, the instruction types it uses and
-// the metrics of seed 004's Table 5.
+// the metrics of Table 5 of the evaluation paper.
 type TaskSpec struct {
 	ID      int
 	Name    string
@@ -30,7 +30,7 @@ type TaskSpec struct {
 
 // Tasks lists the eight tasks in order.
 var Tasks = []TaskSpec{
-	{TaskDecide, "Deciding whether to use tools", []int{TypeNoTool, TypeSufficient}, []string{"precision", "recall", "f1"}},
+	{TaskDecide, "Deciding whether to use tools", []int{TypeNoTool, TypeSufficient}, []string{"precision", "recall", "f1", "macro_f1"}},
 	{TaskSelect, "Tool selection", []int{TypeSufficient}, []string{"accuracy"}},
 	{TaskClarify, "Requesting user to clarify missing info", []int{TypeMissing}, []string{"percentage"}},
 	{TaskFill, "Filling parameter values", []int{TypeSufficient}, []string{"precision"}},

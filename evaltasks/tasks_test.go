@@ -1,6 +1,7 @@
 package evaltasks
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -79,5 +80,15 @@ func TestPerturbingAPIs(t *testing.T) {
 	shuffleFor("T2/x", ids)
 	again := []string{"a", "b", "c", "d", "e"}
 	shuffleFor("T2/x", again)
-	require.Equal(t, ids, again)
+	require.Equal(t, ids, again, "the same instance sees the same order")
+	require.ElementsMatch(t, []string{"a", "b", "c", "d", "e"}, ids)
+	// Where the target lands depends on the instance: over many instances
+	// it takes every position, so position carries no hint.
+	firsts := map[string]bool{}
+	for i := 0; i < 50; i++ {
+		order := []string{"a", "b", "c", "d", "e"}
+		shuffleFor(fmt.Sprintf("T2/x-%d", i), order)
+		firsts[order[0]] = true
+	}
+	require.Len(t, firsts, 5)
 }

@@ -1,4 +1,4 @@
-// Command evalrun evaluates an agent on the eight tool-use tasks of seed 004 and prints the Table-5-style report.
+// Command evalrun evaluates an agent on the eight tool-use tasks of the evaluation paper (§3.4) and prints the Table-5-style report.
 package main
 
 import (
@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 	"time"
 
@@ -53,7 +54,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, tty bool)
 		timeout     = fs.Duration("timeout", agent.DefaultTimeout, "timeout of one model request")
 		retries     = fs.Int("retries", agent.DefaultMaxRetries, "retries of a failed model request")
 		dataDir     = fs.String("data", "", "instruction dataset directory of *.jsonl (default: the embedded dataset)")
-		sample      = fs.Int("sample", 0, "at most this many instances per task (0: all)")
+		sample      = fs.Int("sample", 0, "at most this many instances per task, stratified by instruction type, scenario and API (0: all)")
 		seed        = fs.Uint64("seed", 0, "seed choosing the -sample instances")
 		concurrency = fs.Int("concurrency", 1, "instances evaluated at once")
 		budget      = fs.Int("budget", evaltasks.DefaultCallBudget, "call budget of a Task-7 instance")
@@ -66,6 +67,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, tty bool)
 		judgeVotes  = fs.Int("judge-votes", evaltasks.MinJudgeVotes, "judge votes per instance (at least 3, majority)")
 		format      = fs.String("format", "table", "what to print: table or json (the report)")
 		quiet       = fs.Bool("quiet", false, "no progress reports")
+		allowErrors = fs.Bool("allow-errors", false, "exit 0 even when instances ended in an error (they score as failures either way)")
 		validate    = fs.Bool("validate", false, "validate the instruction dataset (execute every gold annotation in the sandbox), print its counts and exit")
 	)
 	if err := fs.Parse(args); err != nil {
@@ -134,7 +136,21 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, tty bool)
 
 	start := time.Now()
 	rep, err := evaltasks.Run(ctx, cfg)
-	var interrupted *evaltasks.InterruptedError
+	var (
+		interrupted *evaltasks.InterruptedError
+		unreachable *evaltasks.UnreachableError
+	)
+	if errors.As(err, &unreachable) {
+		// No table: a column of zeros would measure the network, not the agent.
+		fmt.Fprintf(stderr, "evalrun: %v\n", err)
+		if *baseURL != "" {
+			fmt.Fprintf(stderr, "evalrun: is the model server running and answering at %s?\n", *baseURL)
+		}
+		if unreachable.Kind == evaltasks.ErrorTimeout {
+			fmt.Fprintf(stderr, "evalrun: a model that is only slow needs a longer -timeout (now %v)\n", *timeout)
+		}
+		return exitFailed
+	}
 	if rep != nil {
 		if perr := printReport(stdout, rep, *format); perr != nil {
 			fmt.Fprintf(stderr, "evalrun: %v\n", perr)
@@ -152,7 +168,39 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, tty bool)
 	if !*quiet {
 		fmt.Fprintf(stderr, "evalrun: results in %s (%s)\n", cfg.OutDir, time.Since(start).Round(time.Millisecond))
 	}
+	if agentErrs, dataErrs := rep.ErrorCounts(); agentErrs+dataErrs > 0 {
+		fmt.Fprintf(stderr, "evalrun: %s; they score as failures (%s)\n", errorCounts(agentErrs, dataErrs), rep.ErrorSummary())
+		if agentErrs > 0 {
+			fmt.Fprintf(stderr, "evalrun: errored instances are retried by -resume -out %s\n", cfg.OutDir)
+		}
+		if dataErrs > 0 {
+			fmt.Fprintf(stderr, "evalrun: evalrun -validate names the bad records\n")
+		}
+		if !*allowErrors {
+			fmt.Fprintf(stderr, "evalrun: exiting with an error because of them; -allow-errors accepts them\n")
+			return exitFailed
+		}
+	}
 	return exitOK
+}
+
+// errorCounts says how many instances ended in which kind of error.
+func errorCounts(agentErrs, dataErrs int) string {
+	var parts []string
+	if agentErrs > 0 {
+		parts = append(parts, plural(agentErrs, "instance")+" ended in an agent error")
+	}
+	if dataErrs > 0 {
+		parts = append(parts, plural(dataErrs, "instance")+" could not be run (dataset errors)")
+	}
+	return strings.Join(parts, " and ")
+}
+
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }
 
 func printReport(w io.Writer, rep *evaltasks.Report, format string) error {

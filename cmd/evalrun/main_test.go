@@ -4,6 +4,10 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"flag"
+	"fmt"
+	"net"
+	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
@@ -44,7 +48,7 @@ func TestOracleTable(t *testing.T) {
 	require.NoError(t, json.Unmarshal(out.Bytes(), &rep))
 	require.Equal(t, "oracle", rep.Agent)
 	require.Len(t, rep.Tasks, 8)
-	require.Equal(t, map[string]float64{"precision": 1, "recall": 1, "f1": 1}, rep.Tasks[0].Metrics)
+	require.Equal(t, map[string]float64{"precision": 1, "recall": 1, "f1": 1, "macro_f1": 1}, rep.Tasks[0].Metrics)
 	require.Equal(t, map[string]float64{"progress": 1}, rep.Tasks[6].Metrics)
 }
 
@@ -64,6 +68,71 @@ func TestOpenAIAgent(t *testing.T) {
 	results, err := os.ReadFile(filepath.Join(dir, "results.jsonl"))
 	require.NoError(t, err)
 	require.Equal(t, 1, strings.Count(string(results), `"outcome":"parse_error"`))
+}
+
+func TestAgentErrorsFailTheRun(t *testing.T) {
+	// Task 2 over the three Type-II records: one right answer, then the
+	// server refuses the other two (context too long).
+	script := func() *agenttest.Server {
+		return agenttest.NewServer(t,
+			agenttest.Tool("calculator-calculate", `{"expression":"1234*5678"}`),
+			agenttest.Fail(http.StatusBadRequest, "This model's maximum context length is 4096 tokens."),
+			agenttest.Fail(http.StatusBadRequest, "This model's maximum context length is 4096 tokens."),
+		)
+	}
+	for _, tt := range []struct {
+		name  string
+		extra []string
+		code  int
+	}{
+		{"errors fail the run", nil, exitFailed},
+		{"-allow-errors accepts them", []string{"-allow-errors"}, exitOK},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			srv := script()
+			var out, errb bytes.Buffer
+			args := append([]string{"-agent", "openai", "-base-url", srv.URL(), "-model", "m", "-tasks", "2", "-data", mini, "-out", t.TempDir()}, tt.extra...)
+			require.Equal(t, tt.code, run(context.Background(), args, &out, &errb, false), errb.String())
+			require.Contains(t, errb.String(), "evalrun: 3/3 instances (100%), 2 errors\n", "progress counts the errors as they come")
+			require.Equal(t, `Task    Metric    openai (m)  n  errors  scorer
+Task 2  Accuracy  0.33        3  2       rules
+Task 2: 2 of 3 instances ended in an error (http_400 2); they score as failures.
+`, out.String())
+			require.Contains(t, errb.String(), "2 instances ended in an agent error; they score as failures (task 2: http_400 2)")
+			require.Contains(t, errb.String(), "retried by -resume")
+			if tt.code != exitOK {
+				require.Contains(t, errb.String(), "-allow-errors")
+			}
+		})
+	}
+}
+
+func TestUnreachableModelServer(t *testing.T) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	refused := "http://" + l.Addr().String() + "/v1"
+	require.NoError(t, l.Close())
+	hanging := agenttest.NewServer(t, agenttest.Turn{Hang: true}, agenttest.Turn{Hang: true}, agenttest.Turn{Hang: true})
+	for _, tt := range []struct {
+		name, url, kind string
+	}{
+		{"connection refused", refused, "unreachable"},
+		{"no answer", hanging.URL(), "timeout"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			var out, errb bytes.Buffer
+			code := run(context.Background(), []string{"-agent", "openai", "-base-url", tt.url, "-model", "m", "-retries", "0", "-timeout", "200ms",
+				"-data", mini, "-out", t.TempDir(), "-quiet"}, &out, &errb, false)
+			require.Equal(t, exitFailed, code)
+			require.Empty(t, out.String(), "no table of failures")
+			require.Contains(t, errb.String(), "never reached its model server")
+			require.Contains(t, errb.String(), `"`+tt.kind+`" errors`)
+			require.Contains(t, errb.String(), "is the model server running and answering at "+tt.url)
+			if tt.kind == "timeout" {
+				require.Contains(t, errb.String(), "longer -timeout (now 200ms)")
+			}
+		})
+	}
 }
 
 func TestUsageErrors(t *testing.T) {
@@ -88,6 +157,93 @@ func TestInterruptedRunSaves(t *testing.T) {
 	code := run(ctx, []string{"-agent", "oracle", "-data", mini, "-out", dir, "-quiet"}, &out, &errb, false)
 	require.Equal(t, exitInterrupted, code, errb.String())
 	require.Contains(t, errb.String(), "-resume")
-	_, err := os.Stat(filepath.Join(dir, "report.json"))
+	b, err := os.ReadFile(filepath.Join(dir, "report.json"))
 	require.NoError(t, err)
+	var rep struct {
+		Complete *bool `json:"complete"`
+		Tasks    []struct {
+			Planned int                `json:"planned"`
+			N       int                `json:"n"`
+			Metrics map[string]float64 `json:"metrics"`
+		} `json:"tasks"`
+	}
+	require.NoError(t, json.Unmarshal(b, &rep))
+	require.NotNil(t, rep.Complete)
+	require.False(t, *rep.Complete)
+	require.Len(t, rep.Tasks, 8)
+	// A worker may take an instance before it sees the cancellation.
+	done, planned := 0, 0
+	for _, tr := range rep.Tasks {
+		require.Positive(t, tr.Planned)
+		done, planned = done+tr.N, planned+tr.Planned
+	}
+	require.Less(t, done, planned)
+	require.Contains(t, out.String(), "(incomplete run: instances not run score as failures; resume it with -resume)")
+}
+
+var update = flag.Bool("update", false, "rewrite the report block of README.md from a real run")
+
+// Markers of the example report in README.md, generated from a real run.
+const (
+	reportBegin = "<!-- report:begin -->"
+	reportEnd   = "<!-- report:end -->"
+)
+
+// TestReadmeReportIsARealRun runs `evalrun` as the README shows it (the
+// built-in baseline on the embedded dataset) and requires the README's
+// example table to be exactly what it prints; -update rewrites the block.
+func TestReadmeReportIsARealRun(t *testing.T) {
+	if testing.Short() {
+		t.Skip("the whole embedded dataset")
+	}
+	var out, errb bytes.Buffer
+	code := run(context.Background(), []string{"-quiet", "-out", t.TempDir()}, &out, &errb, false)
+	require.Equal(t, exitOK, code, errb.String())
+	readme, err := os.ReadFile("README.md")
+	require.NoError(t, err)
+	got, err := withReportBlock(string(readme), "```\n$ go run ./cmd/evalrun\n"+out.String()+"```\n")
+	require.NoError(t, err)
+	if *update {
+		require.NoError(t, os.WriteFile("README.md", []byte(got), 0o644))
+		return
+	}
+	require.Equal(t, string(readme), got, "README.md's example report is not what evalrun prints; refresh it with go test ./cmd/evalrun -run TestReadmeReportIsARealRun -update")
+}
+
+// withReportBlock replaces what lies between the report markers.
+func withReportBlock(doc, block string) (string, error) {
+	before, rest, ok := strings.Cut(doc, reportBegin+"\n")
+	if !ok {
+		return "", fmt.Errorf("no %q line", reportBegin)
+	}
+	_, after, ok := strings.Cut(rest, reportEnd)
+	if !ok {
+		return "", fmt.Errorf("no %q after %q", reportEnd, reportBegin)
+	}
+	if strings.Contains(after, reportBegin) {
+		return "", fmt.Errorf("more than one %q", reportBegin)
+	}
+	return before + reportBegin + "\n" + block + reportEnd + after, nil
+}
+
+func TestWithReportBlock(t *testing.T) {
+	tests := []struct {
+		doc, want string
+		bad       bool
+	}{
+		{"a\n" + reportBegin + "\nold\n" + reportEnd + "\nb\n", "a\n" + reportBegin + "\nnew\n" + reportEnd + "\nb\n", false},
+		{reportBegin + "\n" + reportEnd + "\n", reportBegin + "\nnew\n" + reportEnd + "\n", false},
+		{"no markers\n", "", true},
+		{reportBegin + "\nold\n", "", true},
+		{reportBegin + "\n" + reportEnd + reportBegin + "\n" + reportEnd, "", true},
+	}
+	for _, tt := range tests {
+		got, err := withReportBlock(tt.doc, "new\n")
+		if tt.bad {
+			require.Error(t, err, tt.doc)
+			continue
+		}
+		require.NoError(t, err)
+		require.Equal(t, tt.want, got)
+	}
 }
