@@ -13,10 +13,11 @@ import (
 	"testing"
 
 	"github.com/understudy/understudy/agent"
+	"github.com/understudy/understudy/agent/openai"
 )
 
 // ChatRequest is the request body the server receives.
-type ChatRequest = agent.ChatRequest
+type ChatRequest = openai.ChatRequest
 
 // Call is one scripted tool call.
 type Call struct {
