@@ -94,7 +94,7 @@ type Received struct {
 }
 
 // Server is a scripted model server. Its URL ends in /v1, ready for an
-// OpenAIConfig.BaseURL. A request beyond the script, a failed Check, or a
+// openai.Config.BaseURL. A request beyond the script, a failed Check, or a
 // scripted turn never requested fails the test.
 type Server struct {
 	t       testing.TB

@@ -12,7 +12,7 @@ import (
 	"github.com/understudy/understudy/agent/internal/clip"
 )
 
-// A request for a plan (seed 004's Task 8) gets a numbered plan in text:
+// A request for a plan (Task 8 of the evaluation paper, §3.4) gets a numbered plan in text:
 // the offered APIs that fit the request and each of its clauses, by BM25,
 // with the APIs that provide their required IDs, sources before dependents.
 

@@ -1,3 +1,4 @@
+// Package openai is the agent behind any OpenAI-compatible chat-completions endpoint: the client, the text protocol for models without native tool calls, and transcripts that record and replay its requests.
 package openai
 
 import (
@@ -19,6 +20,7 @@ import (
 	"time"
 
 	"github.com/understudy/understudy/agent"
+	"github.com/understudy/understudy/agent/internal/clip"
 	"github.com/understudy/understudy/internal/clock"
 	"github.com/understudy/understudy/internal/retry"
 	"github.com/understudy/understudy/toolset"
@@ -674,7 +676,7 @@ func parseAPIError(status int, body []byte) *APIError {
 	if e.Message == "" {
 		e.Message = strings.TrimSpace(string(body))
 	}
-	e.Message = clipText(e.Message, maxErrorText)
+	e.Message = clip.Text(e.Message, maxErrorText)
 	return e
 }
 
@@ -693,17 +695,6 @@ func jsonText(raw json.RawMessage) string {
 		return b.String()
 	}
 	return string(raw)
-}
-
-func clipText(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	// Cut on a rune boundary.
-	for n > 0 && n < len(s) && s[n]&0xC0 == 0x80 {
-		n--
-	}
-	return s[:n] + "…"
 }
 
 func joinText(sep string, parts ...string) string {
@@ -765,7 +756,7 @@ func decodeChatResponse(body []byte, salt string) (agent.Reply, string, error) {
 		if len(w.Error) > 0 && string(w.Error) != "null" {
 			return agent.Reply{}, "", parseAPIError(http.StatusOK, body)
 		}
-		return agent.Reply{}, "", &DecodeError{Status: http.StatusOK, Reason: "response has no choices", Snippet: clipText(string(body), 120)}
+		return agent.Reply{}, "", &DecodeError{Status: http.StatusOK, Reason: "response has no choices", Snippet: clip.Text(string(body), 120)}
 	}
 	ch := w.Choices[0]
 	m := ch.Message
@@ -810,7 +801,7 @@ func decodeChatResponse(body []byte, salt string) (agent.Reply, string, error) {
 
 // strictUnmarshal decodes one JSON value and names what is wrong when it cannot.
 func strictUnmarshal(body []byte, v any) error {
-	snippet := clipText(string(body), 120)
+	snippet := clip.Text(string(body), 120)
 	dec := json.NewDecoder(bytes.NewReader(body))
 	err := dec.Decode(v)
 	var (

@@ -10,6 +10,7 @@ import (
 	"sync"
 
 	"github.com/understudy/understudy/agent"
+	"github.com/understudy/understudy/agent/internal/clip"
 	"github.com/understudy/understudy/toolset"
 )
 
@@ -294,5 +295,5 @@ func shortJSON(v any) string {
 	if err := enc.Encode(v); err != nil {
 		return fmt.Sprint(v)
 	}
-	return clipText(strings.TrimSpace(buf.String()), 80)
+	return clip.Text(strings.TrimSpace(buf.String()), 80)
 }

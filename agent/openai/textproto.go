@@ -25,9 +25,6 @@ import (
 // textStop ends generation where the model would start inventing the tool's result.
 const textStop = "\nObservation:"
 
-// textFinish is ToolLLM's function for ending an attempt.
-const textFinish = "Finish"
-
 // TextPrompt is the system-prompt section that lists the tools and the
 // format. Equal tools give equal text: parameter schemas are written as
 // canonical JSON.
@@ -220,7 +217,7 @@ func parseText(output string, tools []toolset.OpenAITool, salt string) agent.Rep
 		tc.Arguments, tc.RawArguments, tc.ArgumentsError = parseActionInput(a.input)
 		resolved, ok := resolveName(name, known)
 		if !ok {
-			if strings.EqualFold(name, textFinish) && len(actions) == 1 {
+			if strings.EqualFold(name, agent.FinishName) && len(actions) == 1 {
 				return finishAsAnswer(output, tc, thoughtText)
 			}
 			return fail("unknown action %q; the tools are %s", name, listNames(known))

@@ -1,3 +1,4 @@
+// Package solve drives an agent through a multi-step query with a call budget: ReAct (one path) and DFSDT (ToolLLM's depth-first search-based decision tree).
 package solve
 
 import (
