@@ -119,7 +119,7 @@ func (b *Agent) Respond(ctx context.Context, messages []agent.Message, tools []t
 		if len(order) > 0 {
 			return agent.Reply{Content: summaryAnswer("", results[order[len(order)-1]])}, nil
 		}
-		return agent.Reply{Content: intrinsicAnswer(query)}, nil
+		return agent.Reply{Content: intrinsicAnswer()}, nil
 	}
 
 	done := 0
@@ -628,9 +628,11 @@ func clarification(missing []SlotParam, fns []string) string {
 	return fmt.Sprintf("To do this with %s I need more information. Could you tell me the %s?", fns[0], strings.Join(parts, ", and the "))
 }
 
-// intrinsicAnswer is the reply when no tool fits.
-func intrinsicAnswer(query string) string {
-	return "I can answer this without calling a tool. " + strings.TrimSpace(query)
+// intrinsicAnswer is the reply when no tool fits and neither arithmetic
+// nor a conversion answers: the baseline has no knowledge to answer from,
+// and says so rather than repeating the question back.
+func intrinsicAnswer() string {
+	return "No tool is needed for this, but I have no knowledge to answer it from."
 }
 
 // readResults reads the tool messages after the instruction, by call id, in order.

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 )
 
 // Slot filling: reading the values an instruction gives — dates (relative
@@ -337,6 +338,16 @@ func (f *Facts) extractDates(text string, now time.Time, mark func(a, b int), fr
 	}
 }
 
+// isWeekday tells a weekday's name, in any case.
+func isWeekday(s string) bool {
+	for d := time.Sunday; d <= time.Saturday; d++ {
+		if strings.EqualFold(d.String(), s) {
+			return true
+		}
+	}
+	return false
+}
+
 func weekdayOf(s string) time.Weekday {
 	for d := time.Sunday; d <= time.Saturday; d++ {
 		if strings.EqualFold(d.String(), s) {
@@ -463,7 +474,7 @@ var notCodes = map[string]bool{
 	"ISO": true, "PNG": true, "JPG": true, "GIF": true, "PDF": true, "SVG": true, "BMP": true, "TIF": true, "CSV": true,
 	"UTC": true, "GMT": true, "CET": true, "CEST": true, "DST": true, "API": true, "URL": true, "ISP": true,
 	"USA": true, "IATA": true, "ICAO": true, "FAQ": true, "ETA": true, "ASAP": true, "OK": true, "AM": true, "PM": true,
-	"IP": true, "ID": true, "IDS": true, "TV": true, "FYI": true, "BTW": true, "HTTP": true, "HTML": true,
+	"IP": true, "ID": true, "IDS": true, "TV": true, "OCR": true, "GPS": true, "VAT": true, "EU": true, "UN": true, "FYI": true, "BTW": true, "HTTP": true, "HTML": true,
 }
 
 // codeRE finds codes in capitals of two or three letters.
@@ -501,29 +512,51 @@ func (f *Facts) extractPlaces(text string, free func(a, b int) bool) {
 	isName := func(i int) bool {
 		w := strings.TrimRight(strings.TrimSuffix(strings.TrimSuffix(text[words[i][0]:words[i][1]], "'s"), "’s"), ".’'-")
 		lw := strings.ToLower(w)
+		stem, _, _ := strings.Cut(lw, "-") // "French-speaking"
 		switch {
-		case !startsUpper(w) || !free(words[i][0], words[i][1]),
+		case !startsUpper(w) || !free(words[i][0], words[i][1]) || strings.ContainsAny(w, "0123456789_"),
 			w == strings.ToUpper(w) && len(w) <= 4, // a code, not a name
 			stopWords[lw], fillerWords[lw], placeStopWords[lw],
-			monthNames[lw] != 0 && len(lw) > 3, weekdayOf(lw) != time.Monday || lw == "monday",
-			languageCode(lw) != "", currencyWords[lw] != "":
+			monthNames[lw] != 0 && len(lw) > 3, isWeekday(strings.TrimSuffix(lw, "s")),
+			languageCode(stem) != "", currencyWords[lw] != "":
 			return false
 		}
 		return true
 	}
+	// The first word of a sentence is capitalised whatever it is: it
+	// starts a name only as a possessive ("Mexico's capital") or followed
+	// by another capitalised word ("United Kingdom").
+	sentenceStart := func(i int) bool {
+		before := text[:words[i][0]]
+		t := strings.TrimRight(before, " \t\n\"'“‘")
+		if t == "" {
+			return true
+		}
+		r, _ := utf8.DecodeLastRuneInString(t)
+		return strings.ContainsRune(".!?:;\n", r) || strings.ContainsRune("—–-", r) && len(t) < len(strings.TrimRight(before, "\"'“‘"))
+	}
+	possessive := func(i int) bool {
+		w := text[words[i][0]:words[i][1]]
+		return strings.HasSuffix(w, "'s") || strings.HasSuffix(w, "’s")
+	}
 	for i := 0; i < len(words); {
-		if !isName(i) {
+		if !isName(i) || sentenceStart(i) && !possessive(i) && !(i+1 < len(words) && isName(i+1) && strings.TrimSpace(text[words[i][1]:words[i+1][0]]) == "" && !strings.HasSuffix(text[words[i][0]:words[i][1]], ".")) {
 			i++
 			continue
 		}
+		// A name goes on over spaces only: "Cusco, Peru", "Rome? Asking"
+		// and "Berlin–Rome" are two.
+		joined := func(a, b int) bool {
+			return strings.TrimSpace(text[words[a][1]:words[b][0]]) == "" && !strings.HasSuffix(text[words[a][0]:words[a][1]], ".")
+		}
 		j := i + 1
-		for j < len(words) {
+		for j < len(words) && joined(j-1, j) {
 			if isName(j) {
 				j++
 				continue
 			}
 			// A connector counts only between two names.
-			if j+1 < len(words) && connectors[text[words[j][0]:words[j][1]]] && isName(j+1) {
+			if j+1 < len(words) && connectors[text[words[j][0]:words[j][1]]] && isName(j+1) && joined(j, j+1) {
 				j += 2
 				continue
 			}
