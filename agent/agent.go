@@ -1,4 +1,4 @@
-// Package agent is the agent under test: the interface, an OpenAI-compatible client, built-in agents and multi-step solvers.
+// Package agent is the agent under test: the interface every agent implements, the executors that run its tool calls, and the oracle.
 package agent
 
 import (
@@ -7,6 +7,11 @@ import (
 
 	"github.com/understudy/understudy/toolset"
 )
+
+// FinishName is ToolLLM's function that ends an attempt: the solvers offer
+// it beside the task's tools, and an agent calls it to give its answer or
+// to give up.
+const FinishName = "Finish"
 
 // Roles of chat messages, as in the OpenAI chat-completions API.
 const (

@@ -10,9 +10,65 @@ import (
 	"net/http"
 	"strings"
 
+	"github.com/understudy/understudy/agent/internal/clip"
 	"github.com/understudy/understudy/sandbox"
 	"github.com/understudy/understudy/toolset"
 )
+
+// Error kinds of a call that failed: a CallError's Kind, and a solver's
+// record of the call (budget and unreadable replies are the solver's own).
+const (
+	ErrUnknownFunction  = "unknown_function"
+	ErrInvalidArguments = "invalid_arguments"
+	ErrAPI              = "api_error" // the API answered with a 4xx/5xx status (including dependency refusals)
+	ErrRateLimited      = "rate_limited"
+	ErrNoRecording      = "no_recording"
+	ErrUpstream         = "upstream"
+	ErrTransport        = "transport" // the tool server could not be reached
+	ErrBudget           = "budget_exhausted"
+	ErrUnreadable       = "unreadable_reply"
+)
+
+// Executor runs one tool call by its exported function name in a session.
+// A call the API refused (4xx/5xx) is an Execution with that status; a
+// call that never reached the API is a *CallError; a context error is
+// returned as it is.
+type Executor interface {
+	Execute(ctx context.Context, session, function string, args json.RawMessage) (*Execution, error)
+}
+
+// Execution is a call that reached the API.
+type Execution struct {
+	API        string              `json:"api"` // "tool.api"
+	Status     int                 `json:"status"`
+	Response   json.RawMessage     `json:"response"`
+	Source     string              `json:"source,omitempty"`
+	Seq        int                 `json:"seq,omitempty"`
+	Violations []sandbox.Violation `json:"violations,omitempty"`
+}
+
+// CallError is a call that did not reach the API: an unknown function,
+// invalid arguments, a rate limit, a replay miss, a failed upstream or an
+// unreachable tool server.
+type CallError struct {
+	Kind     string
+	Function string
+	Message  string
+	// Status is the HTTP status the tool server answered, 0 in-process.
+	Status      int
+	Validation  []toolset.Violation
+	Suggestions []string
+	Err         error
+}
+
+func (e *CallError) Error() string {
+	return fmt.Sprintf("agent: call %s: %s: %s", e.Function, e.Kind, e.Message)
+}
+
+func (e *CallError) Unwrap() error { return e.Err }
+
+// DefaultMaxResponseBytes bounds the tool server's answer an HTTPExecutor reads.
+const DefaultMaxResponseBytes = 32 << 20
 
 // EngineExecutor runs calls in-process on a sandbox engine. Function names
 // are mapped back to APIs with Catalog.APIByExportName (either naming
@@ -216,7 +272,12 @@ func (x *HTTPExecutor) Execute(ctx context.Context, session, function string, ar
 func problemError(function string, status int, data []byte) *CallError {
 	var p problemBody
 	_ = json.Unmarshal(data, &p)
-	msg := firstText(p.Detail, p.Title, clipText(strings.TrimSpace(string(data)), 300), http.StatusText(status))
+	msg := p.Detail
+	for _, alt := range []string{p.Title, clip.Text(strings.TrimSpace(string(data)), 300), http.StatusText(status)} {
+		if msg == "" {
+			msg = alt
+		}
+	}
 	ce := &CallError{Function: function, Status: status, Message: msg, Validation: p.Validation, Suggestions: p.Suggestions}
 	kind := p.Type
 	if i := strings.LastIndex(kind, "#problem-"); i >= 0 {

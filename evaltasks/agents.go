@@ -2,12 +2,15 @@ package evaltasks
 
 import (
 	"fmt"
+	"os"
 	"sort"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/understudy/understudy/agent"
+	"github.com/understudy/understudy/agent/baseline"
+	"github.com/understudy/understudy/agent/openai"
 	"github.com/understudy/understudy/deps"
 	"github.com/understudy/understudy/toolset"
 )
@@ -42,8 +45,9 @@ var (
 
 // RegisterAgent makes an agent selectable by name (evalrun -agent NAME).
 // Built-in: "oracle" (answers from the gold annotations), "baseline" (the
-// model-free floor of agent.Baseline) and "openai" (an OpenAI-compatible
-// endpoint). Registering a name twice, or a nil
+// model-free floor of baseline.Agent), "openai" (an OpenAI-compatible
+// endpoint) and "replay" (an openai transcript, from the directory named by
+// the environment variable openai.TranscriptEnv). Registering a name twice, or a nil
 // factory, panics: it is a programming error, found at start-up.
 func RegisterAgent(name string, f AgentFactory) {
 	agentsMu.Lock()
@@ -104,27 +108,30 @@ func DefaultAgent() string {
 func init() {
 	RegisterAgent("oracle", func(AgentOptions) (agent.Agent, error) { return agent.Oracle{}, nil })
 	RegisterAgent("baseline", func(o AgentOptions) (agent.Agent, error) {
-		b, err := agent.NewBaseline(o.Catalog, o.Graph)
-		if err != nil {
-			return nil, err
-		}
-		return b, nil
+		return baseline.New(o.Catalog, o.Graph), nil
 	})
 	RegisterAgent("openai", func(o AgentOptions) (agent.Agent, error) {
-		c, err := agent.NewOpenAIClient(openAIConfig(o))
+		c, err := openai.NewClient(openAIConfig(o))
 		if err != nil {
 			return nil, err
 		}
 		return c, nil
 	})
+	RegisterAgent("replay", func(o AgentOptions) (agent.Agent, error) {
+		r, err := openai.NewReplayAgent(os.Getenv(openai.TranscriptEnv), openAIConfig(o))
+		if err != nil {
+			return nil, err
+		}
+		return r, nil
+	})
 }
 
-func openAIConfig(o AgentOptions) agent.OpenAIConfig {
-	return agent.OpenAIConfig{
+func openAIConfig(o AgentOptions) openai.Config {
+	return openai.Config{
 		BaseURL:       o.BaseURL,
 		Model:         o.Model,
 		APIKeyEnv:     o.APIKeyEnv,
-		Protocol:      agent.Protocol(o.Protocol),
+		Protocol:      openai.Protocol(o.Protocol),
 		Temperature:   o.Temperature,
 		MaxTokens:     o.MaxTokens,
 		Seed:          o.Seed,
@@ -139,7 +146,7 @@ func openAIConfig(o AgentOptions) agent.OpenAIConfig {
 func NewOpenAIJudge(o AgentOptions, votes int) (*Judge, error) {
 	o.Temperature = 0
 	o.Protocol = ""
-	c, err := agent.NewOpenAIClient(openAIConfig(o))
+	c, err := openai.NewClient(openAIConfig(o))
 	if err != nil {
 		return nil, fmt.Errorf("judge: %w", err)
 	}

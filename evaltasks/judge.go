@@ -18,7 +18,7 @@ const MinJudgeVotes = 3
 // Judge scores a reply with a language model: several votes at
 // temperature 0, decided by majority.
 type Judge struct {
-	// Model answers the judging prompts (an agent.OpenAIClient configured
+	// Model answers the judging prompts (an openai.Client configured
 	// with temperature 0, or any agent in tests).
 	Model agent.Agent
 	// Name names the judge in reports, e.g. "judge:gpt-4o".

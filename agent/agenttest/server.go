@@ -13,10 +13,11 @@ import (
 	"testing"
 
 	"github.com/understudy/understudy/agent"
+	"github.com/understudy/understudy/agent/openai"
 )
 
 // ChatRequest is the request body the server receives.
-type ChatRequest = agent.ChatRequest
+type ChatRequest = openai.ChatRequest
 
 // Call is one scripted tool call.
 type Call struct {
@@ -93,7 +94,7 @@ type Received struct {
 }
 
 // Server is a scripted model server. Its URL ends in /v1, ready for an
-// OpenAIConfig.BaseURL. A request beyond the script, a failed Check, or a
+// openai.Config.BaseURL. A request beyond the script, a failed Check, or a
 // scripted turn never requested fails the test.
 type Server struct {
 	t       testing.TB

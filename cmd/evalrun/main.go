@@ -13,8 +13,7 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/understudy/understudy/agent"
-	_ "github.com/understudy/understudy/agent/builtin" // the replay agent
+	"github.com/understudy/understudy/agent/openai"
 	"github.com/understudy/understudy/evaltasks"
 	"github.com/understudy/understudy/internal/assemble"
 )
@@ -51,8 +50,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, tty bool)
 		protocol    = fs.String("protocol", "native", "how tools reach the model: native (tool calls) or text (ReAct-style prompt)")
 		temperature = fs.Float64("temperature", 0, "sampling temperature")
 		maxTokens   = fs.Int("max-tokens", 0, "completion token limit (0: server default)")
-		timeout     = fs.Duration("timeout", agent.DefaultTimeout, "timeout of one model request")
-		retries     = fs.Int("retries", agent.DefaultMaxRetries, "retries of a failed model request")
+		timeout     = fs.Duration("timeout", openai.DefaultTimeout, "timeout of one model request")
+		retries     = fs.Int("retries", openai.DefaultMaxRetries, "retries of a failed model request")
 		dataDir     = fs.String("data", "", "instruction dataset directory of *.jsonl (default: the embedded dataset)")
 		sample      = fs.Int("sample", 0, "at most this many instances per task, stratified by instruction type, scenario and API (0: all)")
 		seed        = fs.Uint64("seed", 0, "seed choosing the -sample instances")

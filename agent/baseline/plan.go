@@ -1,4 +1,4 @@
-package agent
+package baseline
 
 import (
 	"fmt"
@@ -7,9 +7,12 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/understudy/understudy/agent"
+	"github.com/understudy/understudy/agent/internal/clip"
 )
 
-// A request for a plan (seed 004's Task 8) gets a numbered plan in text:
+// A request for a plan (Task 8 of the evaluation paper, §3.4) gets a numbered plan in text:
 // the offered APIs that fit the request and each of its clauses, by BM25,
 // with the APIs that provide their required IDs, sources before dependents.
 
@@ -20,9 +23,9 @@ var planRequestRE = regexp.MustCompile(`(?i)\b(outline|plan)\b[^.]*\b(steps?|how
 var clauseRE = regexp.MustCompile(`(?i)[,;:.?!\n]+|\s+(?:and then|then|and|also|plus|after that)\s+`)
 
 // wantsPlan tells whether the conversation's system messages ask for a plan.
-func wantsPlan(messages []Message) bool {
+func wantsPlan(messages []agent.Message) bool {
 	for _, m := range messages {
-		if m.Role == RoleSystem && planRequestRE.MatchString(m.Content) {
+		if m.Role == agent.RoleSystem && planRequestRE.MatchString(m.Content) {
 			return true
 		}
 	}
@@ -30,7 +33,7 @@ func wantsPlan(messages []Message) bool {
 }
 
 // planText writes the plan for a request over the offered tools.
-func (b *Baseline) planText(query string, offered []*offeredTool) string {
+func (b *Agent) planText(query string, offered []*offeredTool) string {
 	if len(offered) == 0 {
 		return "No tool fits this request; I would answer it directly."
 	}
@@ -111,7 +114,7 @@ func (b *Baseline) planText(query string, offered []*offeredTool) string {
 
 // dependencyOrder sorts tools so that every tool comes after the offered
 // tools the dependency graph says provide its inputs; otherwise by rank.
-func (b *Baseline) dependencyOrder(tools []*offeredTool, rank func(*offeredTool) int) []*offeredTool {
+func (b *Agent) dependencyOrder(tools []*offeredTool, rank func(*offeredTool) int) []*offeredTool {
 	in := map[*offeredTool]bool{}
 	byID := map[string]*offeredTool{}
 	for _, o := range tools {
@@ -173,7 +176,7 @@ func firstSentence(s string) string {
 	if i := strings.IndexAny(s, ".\n"); i > 0 {
 		s = s[:i]
 	}
-	return clipText(s, 120)
+	return clip.Text(s, 120)
 }
 
 func upperFirst(s string) string {

@@ -1,4 +1,4 @@
-package agent
+package baseline
 
 import (
 	"fmt"
@@ -8,14 +8,22 @@ import (
 	"strconv"
 	"strings"
 	"time"
-
-	"github.com/understudy/understudy/mocks"
+	"unicode/utf8"
 )
 
 // Slot filling: reading the values an instruction gives — dates (relative
-// ones against the sandbox clock), numbers, amounts, currencies, places,
-// languages, quoted strings, URLs, emails, IP addresses and IATA codes —
-// and matching them to an API's parameters by name, description and type.
+// ones against the clock the agent is told), numbers, amounts, currencies,
+// place names, languages, quoted strings, URLs, emails, IP addresses, codes
+// in capitals and IANA zone names — and matching them to an API's
+// parameters by name, description and type.
+//
+// The baseline knows words, not the world: number and month words,
+// currency names and symbols, language names and their ISO 639-1 codes.
+// A place is a capitalised phrase of the text, taken as written; what a
+// place's coordinates, airports, country code or time zone are, only a
+// tool can tell it (the planner calls the geocoder or a lookup first when
+// one is offered), so a parameter that needs them and has no offered
+// source is asked for.
 
 // Facts are the values found in one instruction, each list in text order.
 type Facts struct {
@@ -31,8 +39,10 @@ type Facts struct {
 	URLs       []string
 	Emails     []string
 	IPs        []string
-	IATA       []string
-	Expression string // an arithmetic expression, "" if none
+	IATA       []string // three-capital codes that are not currencies ("LIS", "JFK")
+	Codes      []string // two- and three-capital codes ("PT", "CHE"), for country parameters
+	Zones      []string // IANA time zone names written out ("Europe/Lisbon")
+	Expression string   // an arithmetic expression, "" if none
 }
 
 // Number is a number in the text with the word after it ("3 days" → "days").
@@ -43,11 +53,10 @@ type Number struct {
 	Pos    int
 }
 
-// Place is a city or country named in the text.
+// Place is a place named in the text: a capitalised phrase such as
+// "Lisbon" or "New York", as written.
 type Place struct {
-	Text    string
-	City    *mocks.City
-	Country *mocks.Country
+	Text string
 	// Role is "origin", "destination" or "" from the words around it.
 	Role string
 	Pos  int
@@ -68,22 +77,24 @@ var (
 		"september": 9, "sep": 9, "sept": 9, "october": 10, "oct": 10, "november": 11, "nov": 11,
 		"december": 12, "dec": 12,
 	}
-	monthAlt        = `(january|february|march|april|may|june|july|august|september|october|november|december|jan|feb|mar|apr|jun|jul|aug|sept|sep|oct|nov|dec)`
-	dayMonthRE      = regexp.MustCompile(`(?i)\b(\d{1,2})(?:st|nd|rd|th)?(?:\s+of)?\s+` + monthAlt + `\.?(?:,?\s+(\d{4}))?\b`)
-	monthDayRE      = regexp.MustCompile(`(?i)\b` + monthAlt + `\.?\s+(\d{1,2})(?:st|nd|rd|th)?(?:,?\s+(\d{4}))?\b`)
-	monthOnlyRE     = regexp.MustCompile(`(?i)\b` + monthAlt + `\b(?:\s+(\d{4}))?`)
-	weekdayRE       = regexp.MustCompile(`(?i)\b(next|this|on|coming)?\s*(monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b`)
-	inDaysRE        = regexp.MustCompile(`(?i)\bin\s+(\d+|a|one|two|three|four|five|six|seven|ten)\s+(day|week)s?\b`)
-	relativeDayRE   = regexp.MustCompile(`(?i)\b(day after tomorrow|today|tonight|tomorrow|yesterday|next week|next weekend|this weekend|next month|next year|this year|last year)\b`)
-	yearRE          = regexp.MustCompile(`\b(1[6-9]\d\d|2\d\d\d)\b`)
-	numberRE        = regexp.MustCompile(`(?:^|[^\w.])(-?\d{1,3}(?:,\d{3})+(?:\.\d+)?|-?\d+(?:\.\d+)?)(%?)`)
-	wordAfterRE     = regexp.MustCompile(`^\s*([A-Za-z]+)`)
-	wordBeforeRE    = regexp.MustCompile(`([A-Za-z]+)\s*$`)
-	quotedRE        = regexp.MustCompile("\"([^\"]+)\"|“([^”]+)”|'([^']{2,})'|`([^`]+)`")
-	urlRE           = regexp.MustCompile(`https?://[^\s"'<>)\]]+`)
-	emailRE         = regexp.MustCompile(`\b[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}\b`)
-	ipRE            = regexp.MustCompile(`\b(?:\d{1,3}\.){3}\d{1,3}\b|\b[0-9a-fA-F]{1,4}(?::[0-9a-fA-F]{0,4}){2,7}\b`)
-	upperCodeRE     = regexp.MustCompile(`\b[A-Z]{3}\b`)
+	monthAlt      = `(january|february|march|april|may|june|july|august|september|october|november|december|jan|feb|mar|apr|jun|jul|aug|sept|sep|oct|nov|dec)`
+	dayMonthRE    = regexp.MustCompile(`(?i)\b(\d{1,2})(?:st|nd|rd|th)?(?:\s+of)?\s+` + monthAlt + `\.?(?:,?\s+(\d{4}))?\b`)
+	monthDayRE    = regexp.MustCompile(`(?i)\b` + monthAlt + `\.?\s+(\d{1,2})(?:st|nd|rd|th)?(?:,?\s+(\d{4}))?\b`)
+	monthOnlyRE   = regexp.MustCompile(`(?i)\b` + monthAlt + `\b(?:\s+(\d{4}))?`)
+	weekdayRE     = regexp.MustCompile(`(?i)\b(next|this|on|coming)?\s*(monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b`)
+	inDaysRE      = regexp.MustCompile(`(?i)\bin\s+(\d+|a|one|two|three|four|five|six|seven|ten)\s+(day|week)s?\b`)
+	relativeDayRE = regexp.MustCompile(`(?i)\b(day after tomorrow|today|tonight|tomorrow|yesterday|next week|next weekend|this weekend|next month|next year|this year|last year)\b`)
+	yearRE        = regexp.MustCompile(`\b(1[6-9]\d\d|2\d\d\d)\b`)
+	numberRE      = regexp.MustCompile(`(?:^|[^\w.])(-?\d{1,3}(?:,\d{3})+(?:\.\d+)?|-?\d+(?:\.\d+)?)(%?)`)
+	wordAfterRE   = regexp.MustCompile(`^\s*([A-Za-z]+)`)
+	wordBeforeRE  = regexp.MustCompile(`([A-Za-z]+)\s*$`)
+	quotedRE      = regexp.MustCompile("\"([^\"]+)\"|“([^”]+)”|'([^']{2,})'|`([^`]+)`")
+	urlRE         = regexp.MustCompile(`https?://[^\s"'<>)\]]+`)
+	emailRE       = regexp.MustCompile(`\b[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}\b`)
+	ipRE          = regexp.MustCompile(`\b(?:\d{1,3}\.){3}\d{1,3}\b|\b[0-9a-fA-F]{1,4}(?::[0-9a-fA-F]{0,4}){2,7}\b`)
+	upperCodeRE   = regexp.MustCompile(`\b[A-Z]{3}\b`)
+	// ianaZoneRE finds a time zone written as the tz database names it.
+	ianaZoneRE      = regexp.MustCompile(`\b(?:Africa|America|Antarctica|Asia|Atlantic|Australia|Europe|Indian|Pacific|Etc)/[A-Z][A-Za-z_]+(?:/[A-Z][A-Za-z_]+)?\b`)
 	wordRE          = regexp.MustCompile(`[\p{L}\p{N}][\p{L}\p{N}'’.-]*`)
 	expressionRE    = regexp.MustCompile(`\d+(?:\.\d+)?\s*%\s*of\s*\d[\d,.]*|(?:sqrt|\(|\d)[\d\s.,+\-*/^()%x×÷]*\d\)?`)
 	smallNumberWord = map[string]float64{"a": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10}
@@ -113,7 +124,7 @@ var stopWords = map[string]bool{
 
 // ExtractFacts reads the values of an instruction; now is the sandbox's
 // present, against which relative dates are resolved.
-func ExtractFacts(text string, w *mocks.World, now time.Time) *Facts {
+func ExtractFacts(text string, now time.Time) *Facts {
 	f := &Facts{Text: text}
 	taken := make([]bool, len(text)) // bytes consumed by dates, URLs, ...
 	mark := func(a, b int) {
@@ -162,9 +173,14 @@ func ExtractFacts(text string, w *mocks.World, now time.Time) *Facts {
 		}
 	}
 	f.extractNumbers(text, free)
-	f.extractCurrencies(text, w)
-	f.extractPlaces(text, w, free)
-	f.extractLanguages(text, w)
+	for _, m := range ianaZoneRE.FindAllStringIndex(text, -1) {
+		f.Zones = append(f.Zones, text[m[0]:m[1]])
+		mark(m[0], m[1])
+	}
+	f.extractCurrencies(text)
+	f.extractCodes(text)
+	f.extractPlaces(text, free)
+	f.extractLanguages(text)
 	return f
 }
 
@@ -322,6 +338,16 @@ func (f *Facts) extractDates(text string, now time.Time, mark func(a, b int), fr
 	}
 }
 
+// isWeekday tells a weekday's name, in any case.
+func isWeekday(s string) bool {
+	for d := time.Sunday; d <= time.Saturday; d++ {
+		if strings.EqualFold(d.String(), s) {
+			return true
+		}
+	}
+	return false
+}
+
 func weekdayOf(s string) time.Weekday {
 	for d := time.Sunday; d <= time.Saturday; d++ {
 		if strings.EqualFold(d.String(), s) {
@@ -385,7 +411,14 @@ func (f *Facts) extractNumbers(text string, free func(a, b int) bool) {
 	sort.SliceStable(f.Numbers, func(i, j int) bool { return f.Numbers[i].Pos < f.Numbers[j].Pos })
 }
 
-func (f *Facts) extractCurrencies(text string, w *mocks.World) {
+// currencyCueRE marks a text about money, where a code in capitals is a currency.
+var currencyCueRE = regexp.MustCompile(`(?i)\b(exchange|currency|currencies|rate|rates|convert|conversion|worth|cost|price|prices|pay|paid|budget|quote|quotes)\b`)
+
+// extractCurrencies finds currencies: symbols ("€80"), names ("euros") and
+// codes in capitals where the text speaks of money — next to an amount
+// ("100 EUR", "in USD"), or anywhere in a text about rates or prices. A
+// code elsewhere ("the airport LIS") is no currency.
+func (f *Facts) extractCurrencies(text string) {
 	type hit struct {
 		pos  int
 		code string
@@ -401,9 +434,18 @@ func (f *Facts) extractCurrencies(text string, w *mocks.World) {
 			i += len(sym) + j
 		}
 	}
+	money := currencyCueRE.MatchString(text) || len(hits) > 0
 	for _, m := range upperCodeRE.FindAllStringIndex(text, -1) {
-		if _, ok := w.Currency(text[m[0]:m[1]]); ok {
-			hits = append(hits, hit{m[0], text[m[0]:m[1]]})
+		code := text[m[0]:m[1]]
+		if notCodes[code] {
+			continue
+		}
+		before := strings.TrimRight(text[:m[0]], " ")
+		after := strings.TrimLeft(text[m[1]:], " ")
+		amount := len(before) > 0 && before[len(before)-1] >= '0' && before[len(before)-1] <= '9' ||
+			len(after) > 0 && after[0] >= '0' && after[0] <= '9'
+		if money || amount || strings.HasSuffix(strings.ToLower(before), " in") {
+			hits = append(hits, hit{m[0], code})
 		}
 	}
 	for _, m := range wordRE.FindAllStringIndex(text, -1) {
@@ -426,46 +468,104 @@ func (f *Facts) extractCurrencies(text string, w *mocks.World) {
 	}
 }
 
-// extractPlaces finds city and country names: the longest run of up to
-// four words, starting with a capital (or an all-capital code), that the
-// world knows, left to right.
-func (f *Facts) extractPlaces(text string, w *mocks.World, free func(a, b int) bool) {
+// notCodes are words in capitals that name no airport, country or
+// currency: file formats, standards, time scales and common abbreviations.
+var notCodes = map[string]bool{
+	"ISO": true, "PNG": true, "JPG": true, "GIF": true, "PDF": true, "SVG": true, "BMP": true, "TIF": true, "CSV": true,
+	"UTC": true, "GMT": true, "CET": true, "CEST": true, "DST": true, "API": true, "URL": true, "ISP": true,
+	"USA": true, "IATA": true, "ICAO": true, "FAQ": true, "ETA": true, "ASAP": true, "OK": true, "AM": true, "PM": true,
+	"IP": true, "ID": true, "IDS": true, "TV": true, "OCR": true, "GPS": true, "VAT": true, "EU": true, "UN": true, "FYI": true, "BTW": true, "HTTP": true, "HTML": true,
+}
+
+// codeRE finds codes in capitals of two or three letters.
+var codeRE = regexp.MustCompile(`\b[A-Z]{2,3}\b`)
+
+// extractCodes reads the codes in capitals that are not currencies: three
+// letters may name an airport, two or three a country.
+func (f *Facts) extractCodes(text string) {
+	for _, m := range codeRE.FindAllStringIndex(text, -1) {
+		code := text[m[0]:m[1]]
+		if notCodes[code] || containsString(f.Currencies, code) || code == "I" {
+			continue
+		}
+		if m[0] == 0 && len(text) > m[1] && text[m[1]] == ' ' && code == "A" {
+			continue
+		}
+		f.Codes = append(f.Codes, code)
+		if len(code) == 3 {
+			f.IATA = append(f.IATA, code)
+		}
+	}
+}
+
+// connectors may join the capitalised words of one place name.
+var connectors = map[string]bool{"de": true, "da": true, "do": true, "del": true, "la": true, "le": true, "of": true, "am": true, "upon": true, "sur": true, "es": true}
+
+// extractPlaces finds place names: runs of capitalised words (joined by
+// connectors such as "de" in "Rio de Janeiro"), left to right, leaving out
+// words that are capitalised for other reasons — the first word of a
+// sentence when it is a common word, months, weekdays, languages,
+// currencies and codes in capitals. It cannot tell a city from a person;
+// the text's roles ("from", "to") say which place is which.
+func (f *Facts) extractPlaces(text string, free func(a, b int) bool) {
 	words := wordRE.FindAllStringIndex(text, -1)
+	isName := func(i int) bool {
+		w := strings.TrimRight(strings.TrimSuffix(strings.TrimSuffix(text[words[i][0]:words[i][1]], "'s"), "’s"), ".’'-")
+		lw := strings.ToLower(w)
+		stem, _, _ := strings.Cut(lw, "-") // "French-speaking"
+		switch {
+		case !startsUpper(w) || !free(words[i][0], words[i][1]) || strings.ContainsAny(w, "0123456789_"),
+			w == strings.ToUpper(w) && len(w) <= 4, // a code, not a name
+			stopWords[lw], fillerWords[lw], placeStopWords[lw],
+			monthNames[lw] != 0 && len(lw) > 3, isWeekday(strings.TrimSuffix(lw, "s")),
+			languageCode(stem) != "", currencyWords[lw] != "":
+			return false
+		}
+		return true
+	}
+	// The first word of a sentence is capitalised whatever it is: it
+	// starts a name only as a possessive ("Mexico's capital") or followed
+	// by another capitalised word ("United Kingdom").
+	sentenceStart := func(i int) bool {
+		before := text[:words[i][0]]
+		t := strings.TrimRight(before, " \t\n\"'“‘")
+		if t == "" {
+			return true
+		}
+		r, _ := utf8.DecodeLastRuneInString(t)
+		return strings.ContainsRune(".!?:;\n", r) || strings.ContainsRune("—–-", r) && len(t) < len(strings.TrimRight(before, "\"'“‘"))
+	}
+	possessive := func(i int) bool {
+		w := text[words[i][0]:words[i][1]]
+		return strings.HasSuffix(w, "'s") || strings.HasSuffix(w, "’s")
+	}
 	for i := 0; i < len(words); {
-		first := text[words[i][0]:words[i][1]]
-		if !startsUpper(first) || stopWords[strings.ToLower(first)] && first != strings.ToUpper(first) || !free(words[i][0], words[i][1]) {
+		if !isName(i) || sentenceStart(i) && !possessive(i) && !(i+1 < len(words) && isName(i+1) && strings.TrimSpace(text[words[i][1]:words[i+1][0]]) == "" && !strings.HasSuffix(text[words[i][0]:words[i][1]], ".")) {
 			i++
 			continue
 		}
-		matched := 0
-		var p Place
-		for n := min(4, len(words)-i); n >= 1; n-- {
-			a, b := words[i][0], words[i+n-1][1]
-			span := strings.TrimRight(text[a:b], ".’'")
-			if n > 1 && !startsUpper(text[words[i+n-1][0]:words[i+n-1][1]]) {
+		// A name goes on over spaces only: "Cusco, Peru", "Rome? Asking"
+		// and "Berlin–Rome" are two.
+		joined := func(a, b int) bool {
+			return strings.TrimSpace(text[words[a][1]:words[b][0]]) == "" && !strings.HasSuffix(text[words[a][0]:words[a][1]], ".")
+		}
+		j := i + 1
+		for j < len(words) && joined(j-1, j) {
+			if isName(j) {
+				j++
 				continue
 			}
-			if c, ok := w.FindCity(span); ok && (len(span) > 3 || span == strings.ToUpper(span)) {
-				p = Place{Text: span, City: c, Pos: a}
-				if k, ok := w.Country(c.Country); ok {
-					p.Country = k
-				}
-				matched = n
-				break
+			// A connector counts only between two names.
+			if j+1 < len(words) && connectors[text[words[j][0]:words[j][1]]] && isName(j+1) && joined(j, j+1) {
+				j += 2
+				continue
 			}
-			if k, ok := w.Country(span); ok && (len(span) > 3 || span == strings.ToUpper(span) && len(span) >= 2) {
-				if _, isCur := w.Currency(span); isCur {
-					continue
-				}
-				p = Place{Text: span, Country: k, Pos: a}
-				matched = n
-				break
-			}
+			break
 		}
-		if matched == 0 {
-			i++
-			continue
-		}
+		a, b := words[i][0], words[j-1][1]
+		span := strings.TrimRight(text[a:b], ".’'-")
+		span = strings.TrimSuffix(strings.TrimSuffix(span, "'s"), "’s")
+		p := Place{Text: span, Pos: a}
 		if i > 0 {
 			before := strings.ToLower(text[words[i-1][0]:words[i-1][1]])
 			switch {
@@ -476,14 +576,29 @@ func (f *Facts) extractPlaces(text string, w *mocks.World, free func(a, b int) b
 			}
 		}
 		f.Places = append(f.Places, p)
-		i += matched
+		i = j
 	}
-	for _, m := range upperCodeRE.FindAllStringIndex(text, -1) {
-		code := text[m[0]:m[1]]
-		if _, ok := w.CityByAirport(code); ok {
-			f.IATA = append(f.IATA, code)
-		}
-	}
+}
+
+// placeStopWords are capitalised words that start sentences or name
+// things other than places, beside the stop and filler words.
+var placeStopWords = map[string]bool{
+	"where": true, "where's": true, "when": true, "who": true, "why": true, "what's": true, "how's": true, "whats": true,
+	"does": true, "did": true, "should": true, "shall": true, "let": true, "let's": true, "hey": true, "hi": true,
+	"hello": true, "ok": true, "okay": true, "so": true, "quick": true, "before": true, "after": true, "settle": true,
+	"help": true, "is": true, "are": true, "was": true, "were": true, "i'm": true, "i'd": true, "i've": true, "our": true,
+	"your": true, "their": true, "his": true, "her": true, "its": true, "just": true, "thanks": true, "thank": true,
+	"also": true, "but": true, "if": true, "yes": true, "no": true, "not": true, "don't": true, "compare": true,
+	"calculate": true, "compute": true, "work": true, "put": true, "write": true, "explain": true, "describe": true,
+	"define": true, "name": true, "tell": true, "planning": true, "going": true, "flying": true, "travelling": true,
+	"traveling": true, "heading": true, "booking": true, "need": true, "looking": true, "trying": true, "wondering": true,
+	"one-way": true, "round-trip": true, "return": true, "cheapest": true, "best": true, "top": true, "latest": true,
+	"fly": true, "weather": true, "forecast": true, "hotels": true, "flights": true, "news": true, "headlines": true,
+	"airport": true, "airports": true, "photos": true, "reviews": true, "recipes": true, "recipe": true, "image": true,
+	"screenshot": true, "geocode": true, "geolocate": true, "detect": true, "resize": true, "compress": true,
+	"public": true, "holidays": true, "time": true, "zone": true, "date": true, "today's": true, "tomorrow's": true,
+	"my": true, "kid": true, "please": true, "thx": true, "via": true, "using": true, "with": true, "without": true,
+	"christmas": true, "easter": true, "en": true, "celsius": true, "fahrenheit": true, "python": true,
 }
 
 func startsUpper(s string) bool {
@@ -493,17 +608,31 @@ func startsUpper(s string) bool {
 	return false
 }
 
-func (f *Facts) extractLanguages(text string, w *mocks.World) {
+// extractLanguages finds language names ("Italian", "german") and keeps
+// their ISO 639-1 codes in text order.
+func (f *Facts) extractLanguages(text string) {
 	for _, m := range wordRE.FindAllStringIndex(text, -1) {
-		word := text[m[0]:m[1]]
-		if !startsUpper(word) || len(word) < 4 {
-			continue
-		}
-		if l, ok := w.Language(word); ok && !containsString(f.Languages, l.Code) {
-			f.Languages = append(f.Languages, l.Code)
+		word := strings.ToLower(strings.TrimRight(text[m[0]:m[1]], ".’'-"))
+		if code := languageCode(word); code != "" && !containsString(f.Languages, code) {
+			f.Languages = append(f.Languages, code)
 		}
 	}
 }
+
+// languages maps the English names of widely spoken languages to their
+// ISO 639-1 codes: vocabulary, like number words, not facts about places.
+var languages = map[string]string{
+	"english": "en", "french": "fr", "german": "de", "spanish": "es", "italian": "it", "portuguese": "pt",
+	"dutch": "nl", "polish": "pl", "russian": "ru", "ukrainian": "uk", "czech": "cs", "swedish": "sv",
+	"norwegian": "no", "danish": "da", "finnish": "fi", "greek": "el", "turkish": "tr", "arabic": "ar",
+	"hebrew": "he", "hindi": "hi", "bengali": "bn", "urdu": "ur", "chinese": "zh", "mandarin": "zh",
+	"japanese": "ja", "korean": "ko", "thai": "th", "vietnamese": "vi", "indonesian": "id", "malay": "ms",
+	"hungarian": "hu", "romanian": "ro", "bulgarian": "bg", "croatian": "hr", "serbian": "sr", "slovak": "sk",
+	"catalan": "ca", "irish": "ga", "icelandic": "is", "swahili": "sw", "persian": "fa", "tagalog": "tl",
+}
+
+// languageCode is the ISO 639-1 code of a language name in lower case, "" if none.
+func languageCode(word string) string { return languages[word] }
 
 func containsString(s []string, v string) bool {
 	for _, x := range s {
@@ -623,23 +752,17 @@ func (f *Facts) Fill(p SlotParam, role string) (any, bool) {
 		}
 		return nil, false
 	case has(name, "iata"):
-		if len(f.IATA) > 0 {
-			return f.IATA[0], true
-		}
-		if pl, ok := f.place(role); ok && pl.City != nil && len(pl.City.Airports) > 0 {
-			return pl.City.Airports[0], true
-		}
-		return nil, false
+		return f.fillIATA(role)
 	case name == "from" && has(desc, "quote", "currency") || name == "to" && has(desc, "quote", "currency") ||
 		has(name, "currency", "base", "symbol") && has(desc, "currency", "iso 4217", "quote"):
 		return f.fillCurrency(name)
 	case has(name, "country") || name == "code" && has(desc, "country", "3166"):
 		return f.fillCountry(p)
 	case name == "lat" || name == "latitude" || name == "lon" || name == "lng" || name == "longitude":
-		return f.fillCoordinate(name, role)
+		return f.fillCoordinate(name)
 	case has(name, "timezone", "tz"):
-		if pl, ok := f.place(role); ok && pl.City != nil {
-			return pl.City.TimeZone, true
+		if len(f.Zones) > 0 {
+			return f.Zones[0], true
 		}
 		return firstQuoted(f)
 	case has(name, "lang", "target", "source") && has(desc, "language", "639"):
@@ -707,27 +830,48 @@ func (f *Facts) fillCurrency(name string) (any, bool) {
 	return f.Currencies[i], true
 }
 
+// fillIATA takes the airport codes the text writes: the second for a
+// destination when there are two, else the first.
+func (f *Facts) fillIATA(role string) (any, bool) {
+	switch {
+	case len(f.IATA) == 0:
+		return nil, false
+	case role == roleDestination && len(f.IATA) > 1:
+		return f.IATA[1], true
+	}
+	return f.IATA[0], true
+}
+
+// fillCountry fills a country parameter: a code the text writes in
+// capitals, of the length the description asks for, or the place's name
+// when the description asks for a name. A code is never derived from a
+// name: that is a lookup's job.
 func (f *Facts) fillCountry(p SlotParam) (any, bool) {
-	for _, pl := range f.Places {
-		if pl.Country == nil {
-			continue
+	desc := strings.ToLower(p.Description)
+	if strings.Contains(desc, "name") && !strings.Contains(desc, "code") {
+		if pl, ok := f.place(""); ok {
+			return pl.Text, true
 		}
-		desc := strings.ToLower(p.Description)
-		switch {
-		case strings.Contains(desc, "alpha-3") || strings.Contains(desc, "three-letter"):
-			return pl.Country.Alpha3, true
-		case strings.Contains(desc, "name") && !strings.Contains(desc, "code"):
-			return pl.Country.Name, true
+		return nil, false
+	}
+	want := 2
+	if strings.Contains(desc, "alpha-3") || strings.Contains(desc, "three-letter") || strings.Contains(desc, "3-letter") {
+		want = 3
+	}
+	anyLen := !strings.Contains(desc, "alpha-2") && !strings.Contains(desc, "two-letter") && !strings.Contains(desc, "2-letter") && want == 2
+	for _, c := range f.Codes {
+		if len(c) == want || anyLen {
+			return c, true
 		}
-		return pl.Country.Alpha2, true
 	}
 	return nil, false
 }
 
-func (f *Facts) fillCoordinate(name, role string) (any, bool) {
+// fillCoordinate reads a latitude or longitude the text writes as a
+// decimal pair, latitude first; a place's coordinates come from a geocoder.
+func (f *Facts) fillCoordinate(name string) (any, bool) {
 	for _, n := range f.Numbers {
 		if n.Value != float64(int(n.Value)) || n.Before == "lat" || n.Before == "latitude" || n.Before == "lon" || n.Before == "longitude" {
-			// Decimal coordinates come as a pair, latitude first.
 			for j, m := range f.Numbers {
 				if m.Pos == n.Pos && j+1 < len(f.Numbers) {
 					if name == "lat" || name == "latitude" {
@@ -737,12 +881,6 @@ func (f *Facts) fillCoordinate(name, role string) (any, bool) {
 				}
 			}
 		}
-	}
-	if pl, ok := f.place(role); ok && pl.City != nil {
-		if name == "lat" || name == "latitude" {
-			return pl.City.Lat, true
-		}
-		return pl.City.Lon, true
 	}
 	return nil, false
 }
@@ -802,10 +940,7 @@ func (f *Facts) fillText(p SlotParam, role string) (any, bool) {
 		strings.Contains(desc, "city") || strings.Contains(desc, "location") || strings.Contains(desc, "airport") || strings.Contains(desc, "place")
 	if placeLike {
 		if pl, ok := f.place(role); ok {
-			if pl.City != nil {
-				return pl.City.Name, true
-			}
-			return pl.Country.Name, true
+			return pl.Text, true
 		}
 		if len(f.IATA) > 0 {
 			return f.IATA[0], true

@@ -1,16 +1,18 @@
-package agent
+package solve
 
 import (
 	"context"
 	"strings"
+
+	"github.com/understudy/understudy/agent"
 )
 
 // ReAct is the one-path solver: the model reasons, calls a tool, reads the
 // result and goes on until it calls Finish, answers in plain text, or runs
 // out of budget. Giving up ends the run: there is no branch to return to.
 type ReAct struct {
-	Agent    Agent
-	Executor Executor
+	Agent    agent.Agent
+	Executor agent.Executor
 	// Budget is the number of tool calls per query (default 10).
 	Budget int
 	// MaxTurns bounds the model turns per query (default 30).
@@ -62,13 +64,13 @@ Remember:
 Let's begin!`
 
 // initialMessages starts a conversation for a problem.
-func initialMessages(p Problem) []Message {
+func initialMessages(p Problem) []agent.Message {
 	sys := systemPrompt
 	if s := strings.TrimSpace(p.System); s != "" {
 		sys = s + "\n\n" + sys
 	}
-	return []Message{
-		{Role: RoleSystem, Content: sys},
-		{Role: RoleUser, Content: p.Query},
+	return []agent.Message{
+		{Role: agent.RoleSystem, Content: sys},
+		{Role: agent.RoleUser, Content: p.Query},
 	}
 }

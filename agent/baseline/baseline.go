@@ -1,4 +1,5 @@
-package agent
+// Package baseline is the agent without a model, the floor models are compared against: it knows only the catalog, the tool responses and arithmetic.
+package baseline
 
 import (
 	"bytes"
@@ -11,47 +12,48 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/understudy/understudy/agent"
+	"github.com/understudy/understudy/agent/internal/clip"
 	"github.com/understudy/understudy/deps"
 	"github.com/understudy/understudy/internal/clock"
-	"github.com/understudy/understudy/mocks"
 	"github.com/understudy/understudy/toolset"
 )
 
-// Baseline is the agent without a model, the floor models are compared
-// against. It ranks the offered tools by BM25 against the instruction,
-// fills required parameters from the instruction's text (see Facts), asks
-// for the parameters it cannot find, calls first the APIs the dependency
-// graph says provide the opaque IDs a call needs, polls an API that must be
-// called until a search is complete, and answers from the tool results with
-// their key fields. It is deterministic: the same conversation gets the
-// same reply.
+// Agent is the agent without a model, the floor models are compared
+// against. It knows what an agent is told — the catalog's names,
+// descriptions and enums, the dependency graph, the tool responses and the
+// present date — and no facts about the world: it never reads the
+// sandbox's world data. It ranks the offered tools by BM25 against the
+// instruction, fills required parameters from the instruction's text (see
+// Facts), calls first the offered APIs the dependency graph says provide a
+// value it needs (a geocoder for coordinates, an auto-complete for an ID),
+// asks for the parameters it can neither read nor look up, polls an API
+// that must be called until a search is complete, and answers from the tool
+// results with their key fields. To a question that needs no tool it gives
+// what arithmetic and unit conversion can give, and otherwise says that it
+// does not know. It is deterministic: the same conversation gets the same
+// reply.
 //
 // The plan is recomputed from the conversation at every turn; the calls it
 // makes carry IDs ("bl_<step>") that tie their results to the plan's steps.
-type Baseline struct {
+type Agent struct {
 	// Catalog maps offered function names to APIs (their parameters and
 	// dependencies); nil works from the tool schemas alone, without chains.
 	Catalog *toolset.Catalog
 	// Graph is the dependency graph; nil means no chains.
 	Graph *deps.Graph
-	// World holds the place names; nil loads the default world.
-	World *mocks.World
 	// Clock is the present that relative dates are read against (default frozen).
 	Clock clock.Clock
 	// MaxPolls bounds the calls of a polling API (default 5).
 	MaxPolls int
 }
 
-var _ Agent = (*Baseline)(nil)
+var _ agent.Agent = (*Agent)(nil)
 
-// NewBaseline builds a baseline over a catalog and its dependency graph
-// (either may be nil) with the default world and the frozen clock.
-func NewBaseline(c *toolset.Catalog, g *deps.Graph) (*Baseline, error) {
-	w, err := mocks.DefaultWorld()
-	if err != nil {
-		return nil, fmt.Errorf("agent: baseline world: %w", err)
-	}
-	return &Baseline{Catalog: c, Graph: g, World: w, Clock: clock.Frozen()}, nil
+// New builds a baseline over a catalog and its dependency graph (either
+// may be nil) with the frozen clock.
+func New(c *toolset.Catalog, g *deps.Graph) *Agent {
+	return &Agent{Catalog: c, Graph: g, Clock: clock.Frozen()}
 }
 
 // offeredTool is one offered function with what the baseline knows of it.
@@ -78,16 +80,9 @@ type toolResult struct {
 }
 
 // Respond answers the conversation.
-func (b *Baseline) Respond(ctx context.Context, messages []Message, tools []toolset.OpenAITool) (Reply, error) {
+func (b *Agent) Respond(ctx context.Context, messages []agent.Message, tools []toolset.OpenAITool) (agent.Reply, error) {
 	if err := ctx.Err(); err != nil {
-		return Reply{}, err
-	}
-	if b.World == nil {
-		w, err := mocks.DefaultWorld()
-		if err != nil {
-			return Reply{}, fmt.Errorf("agent: baseline world: %w", err)
-		}
-		b.World = w
+		return agent.Reply{}, err
 	}
 	now := clock.Default
 	if b.Clock != nil {
@@ -95,33 +90,36 @@ func (b *Baseline) Respond(ctx context.Context, messages []Message, tools []tool
 	}
 	qi := -1
 	for i := len(messages) - 1; i >= 0; i-- {
-		if messages[i].Role == RoleUser {
+		if messages[i].Role == agent.RoleUser {
 			qi = i
 			break
 		}
 	}
 	if qi < 0 || strings.TrimSpace(messages[qi].Content) == "" {
-		return Reply{Content: "What would you like me to do?"}, nil
+		return agent.Reply{Content: "What would you like me to do?"}, nil
 	}
 	query := messages[qi].Content
 	results, order := readResults(messages[qi+1:])
 	offered := b.offered(tools)
 	if wantsPlan(messages) && len(messages[qi+1:]) == 0 {
-		return Reply{Content: b.planText(query, offered)}, nil
+		return agent.Reply{Content: b.planText(query, offered)}, nil
 	}
+	facts := ExtractFacts(query, now)
 	if len(order) == 0 {
-		if a, ok := knownAnswer(query, b.World); ok {
-			return Reply{Content: a}, nil
+		if a, ok := knownAnswer(query); ok {
+			return agent.Reply{Content: a}, nil
+		}
+		if kind, ok := stableFact(query, facts); ok {
+			return agent.Reply{Content: unknownFactAnswer(kind, facts)}, nil
 		}
 	}
-	facts := ExtractFacts(query, b.World, now)
 
 	target, steps := b.choose(query, facts, offered)
 	if target == nil {
 		if len(order) > 0 {
-			return Reply{Content: summaryAnswer("", results[order[len(order)-1]])}, nil
+			return agent.Reply{Content: summaryAnswer("", results[order[len(order)-1]])}, nil
 		}
-		return Reply{Content: intrinsicAnswer(query)}, nil
+		return agent.Reply{Content: intrinsicAnswer()}, nil
 	}
 
 	done := 0
@@ -133,7 +131,7 @@ func (b *Baseline) Respond(ctx context.Context, messages []Message, tools []tool
 	}
 	if done == 0 && len(order) > 0 {
 		// Tool results this plan did not ask for: answer from the last one.
-		return Reply{Content: summaryAnswer("", results[order[len(order)-1]])}, nil
+		return agent.Reply{Content: summaryAnswer("", results[order[len(order)-1]])}, nil
 	}
 	if done == 0 {
 		var missing []SlotParam
@@ -145,12 +143,12 @@ func (b *Baseline) Respond(ctx context.Context, messages []Message, tools []tool
 			}
 		}
 		if len(missing) > 0 {
-			return Reply{Content: clarification(missing, fns)}, nil
+			return agent.Reply{Content: clarification(missing, fns)}, nil
 		}
 	}
 	if done > 0 {
 		if r := results[stepID(done-1)]; r.err != "" {
-			return Reply{Content: fmt.Sprintf("I could not finish this: %s failed: %s", steps[done-1].tool.name, clipText(r.err, 300))}, nil
+			return agent.Reply{Content: fmt.Sprintf("I could not finish this: %s failed: %s", steps[done-1].tool.name, clip.Text(r.err, 300))}, nil
 		}
 	}
 	if done < len(steps) {
@@ -168,18 +166,18 @@ func (b *Baseline) Respond(ctx context.Context, messages []Message, tools []tool
 			break
 		}
 		if r.err != "" {
-			return Reply{Content: fmt.Sprintf("I could not finish this: polling failed: %s", clipText(r.err, 300))}, nil
+			return agent.Reply{Content: fmt.Sprintf("I could not finish this: polling failed: %s", clip.Text(r.err, 300))}, nil
 		}
 		last = r
 	}
-	return Reply{Content: summaryAnswer(target.name, last)}, nil
+	return agent.Reply{Content: summaryAnswer(target.name, last)}, nil
 }
 
 func stepID(i int) string { return fmt.Sprintf("bl_%d", i) }
 func pollID(k int) string { return fmt.Sprintf("bl_poll_%d", k) }
 
 // callStep makes the call of step i, binding values from earlier results.
-func (b *Baseline) callStep(steps []planStep, i int, results map[string]toolResult) (Reply, error) {
+func (b *Agent) callStep(steps []planStep, i int, results map[string]toolResult) (agent.Reply, error) {
 	st := steps[i]
 	args := make(map[string]any, len(st.args)+len(st.binds))
 	for k, v := range st.args {
@@ -189,17 +187,17 @@ func (b *Baseline) callStep(steps []planStep, i int, results map[string]toolResu
 		bd := st.binds[param]
 		vals := deps.Values(results[stepID(bd.Step)].doc, bd.Path)
 		if len(vals) == 0 {
-			return Reply{Content: fmt.Sprintf("I could not finish this: the result of %s has no %s for %s's %s.", steps[bd.Step].tool.name, bd.Path, st.tool.name, param)}, nil
+			return agent.Reply{Content: fmt.Sprintf("I could not finish this: the result of %s has no %s for %s's %s.", steps[bd.Step].tool.name, bd.Path, st.tool.name, param)}, nil
 		}
 		args[param] = vals[0]
 	}
 	raw, err := json.Marshal(args)
 	if err != nil {
-		return Reply{}, fmt.Errorf("agent: baseline arguments: %w", err)
+		return agent.Reply{}, fmt.Errorf("agent: baseline arguments: %w", err)
 	}
-	return Reply{
+	return agent.Reply{
 		Content:   fmt.Sprintf("Calling %s.", st.tool.name),
-		ToolCalls: []ToolCall{{ID: stepID(i), Name: st.tool.name, Arguments: raw}},
+		ToolCalls: []agent.ToolCall{{ID: stepID(i), Name: st.tool.name, Arguments: raw}},
 	}, nil
 }
 
@@ -208,9 +206,9 @@ var untilRE = regexp.MustCompile(`(?i)until[^.]*?\(([A-Za-z_]\w*(?:->\w+)+)\s*=\
 
 // poll calls the offered API that must be called again and again after the
 // target until its condition holds; false when no poll is needed.
-func (b *Baseline) poll(steps []planStep, target *offeredTool, offered []*offeredTool, facts *Facts, results map[string]toolResult) (Reply, bool) {
+func (b *Agent) poll(steps []planStep, target *offeredTool, offered []*offeredTool, facts *Facts, results map[string]toolResult) (agent.Reply, bool) {
 	if b.Graph == nil || !target.known {
-		return Reply{}, false
+		return agent.Reply{}, false
 	}
 	maxPolls := b.MaxPolls
 	if maxPolls <= 0 {
@@ -242,10 +240,10 @@ func (b *Baseline) poll(steps []planStep, target *offeredTool, offered []*offere
 			latest = r
 		}
 		if latest.err != "" || holds(latest.doc, path, want) || k >= maxPolls {
-			return Reply{}, false
+			return agent.Reply{}, false
 		}
 		if len(deps.Values(latest.doc, path)) == 0 {
-			return Reply{}, false // the result does not speak of the condition
+			return agent.Reply{}, false // the result does not speak of the condition
 		}
 		args := map[string]any{}
 		for _, p := range poller.params {
@@ -255,7 +253,7 @@ func (b *Baseline) poll(steps []planStep, target *offeredTool, offered []*offere
 			if p.Name == e.Param {
 				vals := deps.Values(results[stepID(targetStep)].doc, e.Path)
 				if len(vals) == 0 {
-					return Reply{}, false
+					return agent.Reply{}, false
 				}
 				args[p.Name] = vals[0]
 				continue
@@ -265,12 +263,12 @@ func (b *Baseline) poll(steps []planStep, target *offeredTool, offered []*offere
 			}
 		}
 		raw, _ := json.Marshal(args)
-		return Reply{
+		return agent.Reply{
 			Content:   fmt.Sprintf("The results are not complete yet; calling %s.", poller.name),
-			ToolCalls: []ToolCall{{ID: pollID(k), Name: poller.name, Arguments: raw}},
+			ToolCalls: []agent.ToolCall{{ID: pollID(k), Name: poller.name, Arguments: raw}},
 		}, true
 	}
-	return Reply{}, false
+	return agent.Reply{}, false
 }
 
 func holds(doc any, path, want string) bool {
@@ -283,10 +281,10 @@ func holds(doc any, path, want string) bool {
 }
 
 // offered reads the tool list; Finish is not a tool to choose.
-func (b *Baseline) offered(tools []toolset.OpenAITool) []*offeredTool {
+func (b *Agent) offered(tools []toolset.OpenAITool) []*offeredTool {
 	var out []*offeredTool
 	for _, t := range tools {
-		if t.Function.Name == FinishName || t.Function.Name == "" {
+		if t.Function.Name == agent.FinishName || t.Function.Name == "" {
 			continue
 		}
 		o := &offeredTool{name: t.Function.Name}
@@ -358,7 +356,7 @@ var (
 // plan, or nil when the instruction needs no tool. Among the hits scoring
 // close to the best, the first whose plan the instruction fills wholly wins:
 // of two near-equal tools, the one that can be called.
-func (b *Baseline) choose(query string, facts *Facts, offered []*offeredTool) (*offeredTool, []planStep) {
+func (b *Agent) choose(query string, facts *Facts, offered []*offeredTool) (*offeredTool, []planStep) {
 	if len(offered) == 0 {
 		return nil, nil
 	}
@@ -403,7 +401,7 @@ type rankedTool struct {
 // every offered tool, scores come from the catalog-wide index, whose term
 // statistics a handful of offered tools cannot give; otherwise from an
 // index over the offered tools alone.
-func (b *Baseline) rank(query string, offered []*offeredTool) []rankedTool {
+func (b *Agent) rank(query string, offered []*offeredTool) []rankedTool {
 	var out []rankedTool
 	allKnown := b.Catalog != nil
 	for _, o := range offered {
@@ -479,13 +477,13 @@ func sharedTerms(query string, o *offeredTool) int {
 // plan lists the calls that lead to the target: for each required
 // parameter an offered source API provides (by the dependency graph), the
 // source's own plan first; the target last.
-func (b *Baseline) plan(target *offeredTool, facts *Facts, offered []*offeredTool) []planStep {
+func (b *Agent) plan(target *offeredTool, facts *Facts, offered []*offeredTool) []planStep {
 	var steps []planStep
 	b.planInto(target, "", facts, offered, &steps, map[string]bool{})
 	return steps
 }
 
-func (b *Baseline) planInto(t *offeredTool, role string, facts *Facts, offered []*offeredTool, steps *[]planStep, visiting map[string]bool) int {
+func (b *Agent) planInto(t *offeredTool, role string, facts *Facts, offered []*offeredTool, steps *[]planStep, visiting map[string]bool) int {
 	st := planStep{tool: t, args: map[string]any{}}
 	visiting[t.name] = true
 	defer delete(visiting, t.name)
@@ -571,7 +569,7 @@ func roleOf(name, inherited string) string {
 
 // source picks the offered API that provides a parameter: same tool first,
 // then the shorter chain, then by ID.
-func (b *Baseline) source(t *offeredTool, param string, offered []*offeredTool, visiting map[string]bool) (*offeredTool, deps.Edge) {
+func (b *Agent) source(t *offeredTool, param string, offered []*offeredTool, visiting map[string]bool) (*offeredTool, deps.Edge) {
 	if b.Graph == nil || !t.known {
 		return nil, deps.Edge{}
 	}
@@ -622,7 +620,7 @@ func clarification(missing []SlotParam, fns []string) string {
 			d = d[:i]
 		}
 		if d != "" {
-			parts = append(parts, fmt.Sprintf("%s (%s)", p.Name, clipText(d, 100)))
+			parts = append(parts, fmt.Sprintf("%s (%s)", p.Name, clip.Text(d, 100)))
 		} else {
 			parts = append(parts, p.Name)
 		}
@@ -630,17 +628,19 @@ func clarification(missing []SlotParam, fns []string) string {
 	return fmt.Sprintf("To do this with %s I need more information. Could you tell me the %s?", fns[0], strings.Join(parts, ", and the "))
 }
 
-// intrinsicAnswer is the reply when no tool fits.
-func intrinsicAnswer(query string) string {
-	return "I can answer this without calling a tool. " + strings.TrimSpace(query)
+// intrinsicAnswer is the reply when no tool fits and neither arithmetic
+// nor a conversion answers: the baseline has no knowledge to answer from,
+// and says so rather than repeating the question back.
+func intrinsicAnswer() string {
+	return "No tool is needed for this, but I have no knowledge to answer it from."
 }
 
 // readResults reads the tool messages after the instruction, by call id, in order.
-func readResults(msgs []Message) (map[string]toolResult, []string) {
+func readResults(msgs []agent.Message) (map[string]toolResult, []string) {
 	out := map[string]toolResult{}
 	var order []string
 	for i, m := range msgs {
-		if m.Role != RoleTool {
+		if m.Role != agent.RoleTool {
 			continue
 		}
 		id := m.ToolCallID
@@ -706,14 +706,14 @@ func decodeNumbers(b []byte) (any, error) {
 // the size of its main list and the leading fields of its first items.
 func summaryAnswer(fn string, r toolResult) string {
 	if r.err != "" {
-		return "The call failed: " + clipText(r.err, 300)
+		return "The call failed: " + clip.Text(r.err, 300)
 	}
 	head := "Here is what I found"
 	if fn != "" {
 		head += " with " + fn
 	}
 	if s, ok := r.doc.(string); ok {
-		return head + ": " + clipText(strings.TrimSpace(s), 400)
+		return head + ": " + clip.Text(strings.TrimSpace(s), 400)
 	}
 	parts := keyFields(r.raw)
 	if len(parts) == 0 {

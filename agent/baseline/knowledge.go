@@ -1,4 +1,4 @@
-package agent
+package baseline
 
 import (
 	"fmt"
@@ -7,15 +7,12 @@ import (
 	"strconv"
 	"strings"
 	"time"
-
-	"github.com/understudy/understudy/mocks"
 )
 
-// What the baseline knows without a tool: the sandbox world's facts about
-// countries and cities, the world's monthly climate normals and its
-// phrasebook (general knowledge a model would carry), trivial arithmetic
-// and unit conversions. A question these answer needs no tool call, as long
-// as it does not ask about the present ("right now", "today's forecast").
+// What the baseline works out without a tool: trivial arithmetic and unit
+// conversions, which need no facts. It knows no facts about the world, so
+// to a question about a stable fact (a capital, a currency, a usual
+// climate) it says that no tool is needed and that it does not know.
 
 var (
 	// presentRE marks a question about the present, which a tool answers.
@@ -32,8 +29,7 @@ var (
 	// recordRE asks for a full record or several facts at once: a lookup's job.
 	recordRE = regexp.MustCompile(`(?i)\b(full|details?|record|everything|all (the )?(info|information|details)|offset|dst|daylight|airport)\b|\bcode [A-Z]{2,3}\b|\b[A-Z][a-z]+/[A-Z][A-Za-z_]+\b`)
 	// doRE asks for work to be done: a translation, a calculation, a program run.
-	doRE  = regexp.MustCompile(`(?i)\b(translate|translation|write|put|into|calculate|compute|run|python|exactly|precise|precisely)\b`)
-	sayRE = regexp.MustCompile(`(?i)\b(say|said|for|in|translate|translation|mean)\b`)
+	doRE = regexp.MustCompile(`(?i)\b(translate|translation|write|put|into|calculate|compute|run|python|exactly|precise|precisely)\b`)
 
 	arithRE   = regexp.MustCompile(`(?i)(-?\d+(?:\.\d+)?)(\s*(?:times|multiplied by|×|\*|plus|\+|added to|minus|less|divided by|over|/|÷)\s*|\s+[x-]\s+)(-?\d+(?:\.\d+)?)`)
 	unitCueRE = regexp.MustCompile(`(?i)\b(in|to|into|how many|how much|convert|equals?)\b`)
@@ -109,83 +105,72 @@ func unitKey(s string) string {
 	return ""
 }
 
-// knownAnswer answers a question the baseline can answer without a tool;
-// false when a tool is needed or the question is outside what it knows.
-func knownAnswer(query string, w *mocks.World) (string, bool) {
-	if w == nil || recordRE.MatchString(query) {
-		return "", false
-	}
-	kinds := 0
-	for _, re := range []*regexp.Regexp{capitalRE, callingRE, currencyRE, languageRE, zoneRE} {
-		if re.MatchString(query) {
-			kinds++
-		}
-	}
-	if kinds > 1 {
-		return "", false // several facts of a record: a lookup
-	}
-	if doRE.MatchString(query) {
+// knownAnswer answers what the baseline can work out without a tool:
+// trivial arithmetic and unit conversions. It reports false for any other
+// question, however stable its answer, since the baseline knows no facts.
+func knownAnswer(query string) (string, bool) {
+	if recordRE.MatchString(query) || doRE.MatchString(query) {
 		return "", false
 	}
 	if a, ok := arithmeticAnswer(query); ok {
 		return a, true
 	}
-	if a, ok := conversionAnswer(query); ok {
-		return a, true
+	return conversionAnswer(query)
+}
+
+// stableFact tells a question about a stable fact — a country's capital,
+// currency, languages or calling code, a place's time zone or usual
+// climate — that a model answers from what it knows, without a tool; kind
+// names the fact. A question about the present, a full record or several
+// facts at once is a lookup, not a stable fact.
+func stableFact(query string, facts *Facts) (kind string, ok bool) {
+	if recordRE.MatchString(query) || doRE.MatchString(query) || presentRE.MatchString(query) {
+		return "", false
 	}
-	if a, ok := phraseAnswer(query, w); ok {
-		return a, true
+	var kinds []string
+	for _, k := range []struct {
+		name string
+		re   *regexp.Regexp
+	}{{"capital", capitalRE}, {"calling code", callingRE}, {"currency", currencyRE}, {"language", languageRE}, {"time zone", zoneRE}} {
+		if k.re.MatchString(query) {
+			kinds = append(kinds, k.name)
+		}
 	}
-	country := findCountry(query, w)
-	city := findCity(query, w)
 	switch {
-	case country != nil && capitalRE.MatchString(query):
-		return fmt.Sprintf("The capital of %s is %s.", country.Name, country.Capital), true
-	case country != nil && callingRE.MatchString(query):
-		return fmt.Sprintf("The international calling code of %s is %s.", country.Name, country.CallingCode), true
-	case country != nil && currencyRE.MatchString(query) && !convertRE.MatchString(query) && !regexp.MustCompile(`\d`).MatchString(query):
-		if c, ok := w.Currency(country.Currency); ok {
-			return fmt.Sprintf("The currency of %s is the %s (%s, %s).", country.Name, c.Name, c.Code, c.Symbol), true
-		}
-	case country != nil && languageRE.MatchString(query) && !regexp.MustCompile(`(?i)translat|detect`).MatchString(query):
-		var names []string
-		for _, code := range country.Languages {
-			if l, ok := w.Language(code); ok {
-				names = append(names, l.Name)
+	case len(kinds) > 1:
+		return "", false
+	case len(kinds) == 1:
+		switch kinds[0] {
+		case "currency":
+			if convertRE.MatchString(query) || regexp.MustCompile(`\d`).MatchString(query) {
+				return "", false
+			}
+		case "language":
+			if regexp.MustCompile(`(?i)translat|detect`).MatchString(query) {
+				return "", false
+			}
+		case "time zone":
+			if clockRE.MatchString(query) {
+				return "", false
 			}
 		}
-		if len(names) > 0 {
-			if len(names) == 1 {
-				return fmt.Sprintf("The official language of %s is %s.", country.Name, names[0]), true
-			}
-			return fmt.Sprintf("The main official language of %s is %s; the official languages are %s.", country.Name, names[0], strings.Join(names, ", ")), true
-		}
-	}
-	if city != nil && zoneRE.MatchString(query) && !clockRE.MatchString(query) && !presentRE.MatchString(query) {
-		return fmt.Sprintf("%s is in the %s time zone (IANA name %s).", city.Name, city.TimeZone, city.TimeZone), true
-	}
-	if city != nil && (climateRE.MatchString(query) || weatherRE.MatchString(query)) && !presentRE.MatchString(query) {
-		if m, ok := monthIn(query); ok {
-			if row, ok := w.Climate(city.ID); ok {
-				i := int(m) - 1
-				return fmt.Sprintf("In %s, %s usually has highs around %s and lows around %s, with about %.0f rainy days in the month (%s).",
-					m, city.Name, celsius(row.HighC[i]), celsius(row.LowC[i]), row.RainDays[i], rainWord(row.RainDays[i])), true
-			}
+		return kinds[0], len(facts.Places) > 0 || len(facts.Codes) > 0
+	case (climateRE.MatchString(query) || weatherRE.MatchString(query)) && len(facts.Places) > 0:
+		if _, ok := monthIn(query); ok {
+			return "climate", true
 		}
 	}
 	return "", false
 }
 
-func celsius(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) + " °C" }
-
-func rainWord(days float64) string {
-	switch {
-	case days >= 12:
-		return "often rainy"
-	case days >= 6:
-		return "some rain"
+// unknownFactAnswer is the baseline's honest reply to a stable-fact
+// question: no tool is needed, and it has no facts to give.
+func unknownFactAnswer(kind string, facts *Facts) string {
+	about := ""
+	if pl, ok := facts.place(""); ok {
+		about = " of " + pl.Text
 	}
-	return "mostly dry"
+	return fmt.Sprintf("This is general knowledge (the %s%s), so no tool is needed; I do not know it, and I will not guess.", kind, about)
 }
 
 // monthIn reads a month name from the question.
@@ -205,95 +190,6 @@ func monthIn(q string) (time.Month, bool) {
 		}
 	}
 	return 0, false
-}
-
-// ngrams lists the word runs of up to four words of q, longest first.
-func ngrams(q string) []string {
-	ws := regexp.MustCompile(`[\p{L}][\p{L}.'’-]*`).FindAllString(q, -1)
-	for i, w := range ws {
-		w = strings.TrimRight(w, ".")
-		w = strings.TrimSuffix(strings.TrimSuffix(w, "'s"), "’s")
-		ws[i] = w
-	}
-	var out []string
-	for n := 4; n >= 1; n-- {
-		for i := 0; i+n <= len(ws); i++ {
-			out = append(out, strings.Join(ws[i:i+n], " "))
-		}
-	}
-	return out
-}
-
-// findCountry finds the country a question names: a name of four letters
-// or more in any case, or a code written in capitals ("UK", "UAE").
-func findCountry(q string, w *mocks.World) *mocks.Country {
-	for _, g := range ngrams(q) {
-		if len(g) < 4 && (g != strings.ToUpper(g) || len(g) < 2) {
-			continue
-		}
-		if stopWords[strings.ToLower(g)] || fillerWords[strings.ToLower(g)] {
-			continue
-		}
-		if c, ok := w.Country(g); ok {
-			return c
-		}
-	}
-	return nil
-}
-
-// findCity finds the city a question names, capitalised as names are.
-func findCity(q string, w *mocks.World) *mocks.City {
-	for _, g := range ngrams(q) {
-		if len(g) < 3 || !startsUpper(g) || stopWords[strings.ToLower(g)] {
-			continue
-		}
-		if c, ok := w.FindCity(g); ok {
-			return c
-		}
-	}
-	return nil
-}
-
-// findLanguage finds a language named in q, in any case ("italian").
-func findLanguage(q string, w *mocks.World) *mocks.Language {
-	for _, g := range regexp.MustCompile(`\p{L}+`).FindAllString(q, -1) {
-		if len(g) < 4 {
-			continue
-		}
-		if l, ok := w.Language(g); ok {
-			return l
-		}
-	}
-	return nil
-}
-
-// phraseAnswer translates a common phrase the phrasebook holds.
-func phraseAnswer(q string, w *mocks.World) (string, bool) {
-	if !sayRE.MatchString(q) {
-		return "", false
-	}
-	for _, m := range quotedRE.FindAllStringSubmatch(q, -1) {
-		phrase := ""
-		for _, g := range m[1:] {
-			if g != "" {
-				phrase = g
-				break
-			}
-		}
-		key := strings.ToLower(strings.Trim(strings.TrimSpace(phrase), ".!?,"))
-		l := findLanguage(strings.Replace(q, phrase, " ", 1), w)
-		if l == nil {
-			continue
-		}
-		for _, e := range w.Phrasebook() {
-			if strings.ToLower(e["en"]) == key {
-				if t, ok := e[l.Code]; ok && t != "" {
-					return fmt.Sprintf("%q in %s is %q.", phrase, l.Name, t), true
-				}
-			}
-		}
-	}
-	return "", false
 }
 
 // trivial tells whether an operand is small enough to work out by heart.

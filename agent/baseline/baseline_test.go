@@ -1,26 +1,59 @@
-package agent_test
+package baseline_test
 
 import (
 	"context"
 	"encoding/json"
+	"os"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/require"
 
 	"github.com/understudy/understudy/agent"
+	"github.com/understudy/understudy/agent/baseline"
+	"github.com/understudy/understudy/agent/solve"
+	"github.com/understudy/understudy/evaltasks"
+	"github.com/understudy/understudy/internal/assemble"
 	"github.com/understudy/understudy/internal/clock"
-	"github.com/understudy/understudy/mocks"
 	"github.com/understudy/understudy/toolset"
 )
 
-func world(t testing.TB) *mocks.World {
+// sandboxStack builds the whole sandbox once for the package's tests.
+var sandboxStack = sync.OnceValues(func() (*assemble.Stack, error) {
+	return assemble.Build(assemble.Config{})
+})
+
+func mustStack(t testing.TB) *assemble.Stack {
 	t.Helper()
-	w, err := mocks.DefaultWorld()
+	st, err := sandboxStack()
 	require.NoError(t, err)
-	return w
+	return st
 }
+
+// freshStack is a sandbox over the shared catalog with fresh sessions.
+func freshStack(t testing.TB) *assemble.Stack {
+	t.Helper()
+	st, err := assemble.Build(assemble.Config{Catalog: mustStack(t).Catalog})
+	require.NoError(t, err)
+	return st
+}
+
+// toolsOf exports the APIs of one tool, in the dotted naming.
+func toolsOf(c *toolset.Catalog, tool string) []toolset.OpenAITool {
+	var out []toolset.OpenAITool
+	for _, t := range toolset.OpenAITools(c, toolset.ExportOptions{}) {
+		if strings.HasPrefix(t.Function.Name, tool+"-") {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// flightPolls is how many flights_search_incomplete calls the Lisbon →
+// London search on 20 June needs before its status is complete.
+const flightPolls = 2
 
 func dates(ts []time.Time) []string {
 	var out []string
@@ -31,94 +64,110 @@ func dates(ts []time.Time) []string {
 }
 
 func TestExtractFacts(t *testing.T) {
-	w := world(t)
 	now := clock.Default // Monday 2025-06-02
 	tests := []struct {
 		text  string
-		check func(t *testing.T, f *agent.Facts)
+		check func(t *testing.T, f *baseline.Facts)
 	}{
-		{"Fly from Lisbon to London tomorrow", func(t *testing.T, f *agent.Facts) {
+		{"Fly from Lisbon to London tomorrow", func(t *testing.T, f *baseline.Facts) {
 			require.Equal(t, []string{"2025-06-03"}, dates(f.Dates))
 			require.Len(t, f.Places, 2)
-			require.Equal(t, "lisbon", f.Places[0].City.ID)
+			require.Equal(t, "Lisbon", f.Places[0].Text)
 			require.Equal(t, "origin", f.Places[0].Role)
-			require.Equal(t, "london", f.Places[1].City.ID)
+			require.Equal(t, "London", f.Places[1].Text)
 			require.Equal(t, "destination", f.Places[1].Role)
 		}},
-		{"Hotels in Paris from June 20 to June 23, 2025 for 2 adults", func(t *testing.T, f *agent.Facts) {
+		{"Hotels in Paris from June 20 to June 23, 2025 for 2 adults", func(t *testing.T, f *baseline.Facts) {
 			require.Equal(t, []string{"2025-06-20", "2025-06-23"}, dates(f.Dates))
-			require.Equal(t, "paris", f.Places[0].City.ID)
-			v, ok := f.Fill(agent.SlotParam{Name: "adults", Kind: "number"}, "")
+			require.Equal(t, []baseline.Place{{Text: "Paris", Pos: 10}}, f.Places, "months are not places")
+			v, ok := f.Fill(baseline.SlotParam{Name: "adults", Kind: "number"}, "")
 			require.True(t, ok)
 			require.Equal(t, 2.0, v)
 		}},
-		{"next Friday, in 3 days and this weekend; also 20/06/2025 and 2025-07-01", func(t *testing.T, f *agent.Facts) {
+		{"next Friday, in 3 days and this weekend; also 20/06/2025 and 2025-07-01", func(t *testing.T, f *baseline.Facts) {
 			require.Equal(t, []string{"2025-06-06", "2025-06-05", "2025-06-07", "2025-06-20", "2025-07-01"}, dates(f.Dates))
 		}},
-		{"What was the date on 1 May?", func(t *testing.T, f *agent.Facts) {
+		{"What was the date on 1 May?", func(t *testing.T, f *baseline.Facts) {
 			// A date already past this year means next year's.
 			require.Equal(t, []string{"2026-05-01"}, dates(f.Dates))
 		}},
-		{"Convert 1,250.50 dollars to euros", func(t *testing.T, f *agent.Facts) {
+		{"Convert 1,250.50 dollars to euros", func(t *testing.T, f *baseline.Facts) {
 			require.Equal(t, []string{"USD", "EUR"}, f.Currencies)
 			require.Equal(t, 1250.5, f.Numbers[0].Value)
 		}},
-		{"How much is €80 in GBP?", func(t *testing.T, f *agent.Facts) {
+		{"How much is €80 in GBP?", func(t *testing.T, f *baseline.Facts) {
 			require.Equal(t, []string{"EUR", "GBP"}, f.Currencies)
 		}},
-		{`Translate "good morning" into French`, func(t *testing.T, f *agent.Facts) {
+		{`Translate "good morning" into French`, func(t *testing.T, f *baseline.Facts) {
 			require.Equal(t, []string{"good morning"}, f.Quoted)
 			require.Equal(t, []string{"fr"}, f.Languages)
 		}},
-		{"Screenshot https://example.org/a?b=1, mail me at ana@example.org, my IP is 203.0.113.7, land at LHR", func(t *testing.T, f *agent.Facts) {
+		{"Screenshot https://example.org/a?b=1, mail me at ana@example.org, my IP is 203.0.113.7, land at LHR", func(t *testing.T, f *baseline.Facts) {
 			require.Equal(t, []string{"https://example.org/a?b=1"}, f.URLs)
 			require.Equal(t, []string{"ana@example.org"}, f.Emails)
 			require.Equal(t, []string{"203.0.113.7"}, f.IPs)
 			require.Equal(t, []string{"LHR"}, f.IATA)
+			require.Empty(t, f.Places, "a sentence's first word is no place, nor is a code")
 		}},
-		{"Public holidays in Germany next year", func(t *testing.T, f *agent.Facts) {
-			require.Equal(t, "DE", f.Places[0].Country.Alpha2)
+		{"Public holidays in Germany next year", func(t *testing.T, f *baseline.Facts) {
+			require.Equal(t, "Germany", f.Places[0].Text)
 			require.Equal(t, []int{2026}, f.Years)
 		}},
-		{"What is 15% of 80?", func(t *testing.T, f *agent.Facts) {
+		{"What is 15% of 80?", func(t *testing.T, f *baseline.Facts) {
 			require.Equal(t, "15% of 80", f.Expression)
 		}},
-		{"Compute (1,250 * 1.23) / 3 for me, then add 2", func(t *testing.T, f *agent.Facts) {
+		{"Compute (1,250 * 1.23) / 3 for me, then add 2", func(t *testing.T, f *baseline.Facts) {
 			require.Equal(t, "(1,250 * 1.23) / 3", f.Expression)
 		}},
-		{"weather in nyc", func(t *testing.T, f *agent.Facts) {
+		{"Which airport is CDG, and what's 100 EUR in USD? Flights from Rio de Janeiro to New York", func(t *testing.T, f *baseline.Facts) {
+			require.Equal(t, []string{"CDG"}, f.IATA, "currencies are no airports")
+			require.Equal(t, []string{"EUR", "USD"}, f.Currencies)
+			require.Equal(t, []baseline.Place{{Text: "Rio de Janeiro", Role: "origin", Pos: 62}, {Text: "New York", Role: "destination", Pos: 80}}, f.Places)
+		}},
+		{"Tell me about the airport LIS.", func(t *testing.T, f *baseline.Facts) {
+			require.Empty(t, f.Currencies, "a code away from money is no currency")
+			require.Equal(t, []string{"LIS"}, f.IATA)
+		}},
+		{"What time is it in Europe/Lisbon and in Asia/Tokyo on Friday in French?", func(t *testing.T, f *baseline.Facts) {
+			require.Equal(t, []string{"Europe/Lisbon", "Asia/Tokyo"}, f.Zones)
+			require.Empty(t, f.Places, "zones, weekdays and languages are no places")
+			require.Equal(t, []string{"fr"}, f.Languages)
+		}},
+		{"weather in nyc", func(t *testing.T, f *baseline.Facts) {
 			require.Empty(t, f.Places, "lower-case words are not taken for places")
 		}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.text, func(t *testing.T) {
-			tc.check(t, agent.ExtractFacts(tc.text, w, now))
+			tc.check(t, baseline.ExtractFacts(tc.text, now))
 		})
 	}
 }
 
 func TestFill(t *testing.T) {
-	w := world(t)
-	f := agent.ExtractFacts("One-way flight from Porto to Madrid on 12 July, then back on 19 July; pay in EUR", w, clock.Default)
+	f := baseline.ExtractFacts("One-way flight from Porto to Madrid on 12 July, then back on 19 July; pay in EUR", clock.Default)
 	tests := []struct {
-		p    agent.SlotParam
+		p    baseline.SlotParam
 		role string
 		want any
 	}{
-		{agent.SlotParam{Name: "departDate", Description: "Format: YYYY-MM-DD"}, "", "2025-07-12"},
-		{agent.SlotParam{Name: "returnDate", Description: "Format: YYYY-MM-DD"}, "", "2025-07-19"},
-		{agent.SlotParam{Name: "query", Description: "Name of the location where the Airport is situated"}, "origin", "Porto"},
-		{agent.SlotParam{Name: "query", Description: "Name of the location where the Airport is situated"}, "destination", "Madrid"},
-		{agent.SlotParam{Name: "iata", Description: "IATA code of the airport"}, "destination", "MAD"},
-		{agent.SlotParam{Name: "countryCode", Description: "Two-letter ISO 3166-1 country code"}, "", "PT"},
-		{agent.SlotParam{Name: "timezone", Description: "IANA time zone"}, "destination", "Europe/Madrid"},
-		{agent.SlotParam{Name: "cabinClass", Enum: []any{"economy", "business"}}, "", nil},
-		{agent.SlotParam{Name: "currency", Description: "currency code (ISO 4217)"}, "", "EUR"},
+		{baseline.SlotParam{Name: "departDate", Description: "Format: YYYY-MM-DD"}, "", "2025-07-12"},
+		{baseline.SlotParam{Name: "returnDate", Description: "Format: YYYY-MM-DD"}, "", "2025-07-19"},
+		{baseline.SlotParam{Name: "query", Description: "Name of the location where the Airport is situated"}, "origin", "Porto"},
+		{baseline.SlotParam{Name: "query", Description: "Name of the location where the Airport is situated"}, "destination", "Madrid"},
+		{baseline.SlotParam{Name: "city", Description: "City name"}, "destination", "Madrid"},
+		// What a place's code, zone or coordinates are, only a tool can say.
+		{baseline.SlotParam{Name: "iata", Description: "IATA code of the airport"}, "destination", nil},
+		{baseline.SlotParam{Name: "countryCode", Description: "Two-letter ISO 3166-1 country code"}, "", nil},
+		{baseline.SlotParam{Name: "timezone", Description: "IANA time zone"}, "destination", nil},
+		{baseline.SlotParam{Name: "lat", Kind: "number", Description: "Latitude"}, "destination", nil},
+		{baseline.SlotParam{Name: "cabinClass", Enum: []any{"economy", "business"}}, "", nil},
+		{baseline.SlotParam{Name: "currency", Description: "currency code (ISO 4217)"}, "", "EUR"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.p.Name+"/"+tc.role, func(t *testing.T) {
 			v, ok := f.Fill(tc.p, tc.role)
-			require.Equal(t, tc.want != nil, ok)
+			require.Equal(t, tc.want != nil, ok, "got %v", v)
 			if tc.want != nil {
 				require.Equal(t, tc.want, v)
 			}
@@ -126,12 +175,34 @@ func TestFill(t *testing.T) {
 	}
 }
 
-func newBaseline(t testing.TB) *agent.Baseline {
+func TestFillWrittenCodes(t *testing.T) {
+	f := baseline.ExtractFacts("From LIS to MAD; holidays for DE and the record of CHE; at 41.15, -8.61 in Europe/Lisbon", clock.Default)
+	tests := []struct {
+		p    baseline.SlotParam
+		role string
+		want any
+	}{
+		{baseline.SlotParam{Name: "iata", Description: "IATA code of the airport"}, "origin", "LIS"},
+		{baseline.SlotParam{Name: "iata", Description: "IATA code of the airport"}, "destination", "MAD"},
+		{baseline.SlotParam{Name: "countryCode", Description: "Two-letter ISO 3166-1 country code"}, "", "DE"},
+		{baseline.SlotParam{Name: "code", Description: "ISO 3166-1 alpha-3 country code"}, "", "LIS"},
+		{baseline.SlotParam{Name: "timezone", Description: "IANA time zone"}, "", "Europe/Lisbon"},
+		{baseline.SlotParam{Name: "lat", Kind: "number"}, "", 41.15},
+		{baseline.SlotParam{Name: "lon", Kind: "number"}, "", -8.61},
+	}
+	for _, tc := range tests {
+		t.Run(tc.p.Name+"/"+tc.role, func(t *testing.T) {
+			v, ok := f.Fill(tc.p, tc.role)
+			require.True(t, ok)
+			require.Equal(t, tc.want, v)
+		})
+	}
+}
+
+func newBaseline(t testing.TB) *baseline.Agent {
 	t.Helper()
 	st := mustStack(t)
-	b, err := agent.NewBaseline(st.Catalog, st.Graph)
-	require.NoError(t, err)
-	return b
+	return baseline.New(st.Catalog, st.Graph)
 }
 
 // toolsNamed exports the named APIs ("tool.api").
@@ -152,12 +223,12 @@ func toolsNamed(t testing.TB, ids ...string) []toolset.OpenAITool {
 }
 
 func TestBaselineRunsTheFlightChain(t *testing.T) {
-	ts := newToolServer(t)
+	st := freshStack(t)
 	b := newBaseline(t)
-	s := &agent.ReAct{Agent: b, Executor: &agent.EngineExecutor{Engine: ts.Stack.Engine}}
-	tr, err := s.Solve(context.Background(), agent.Problem{ID: "bl-flight", Query: "Find a one-way flight from Lisbon to London on 20 June 2025.", Tools: toolsOf(ts.Stack.Catalog, "skyscanner80")})
+	s := &solve.ReAct{Agent: b, Executor: &agent.EngineExecutor{Engine: st.Engine}}
+	tr, err := s.Solve(context.Background(), solve.Problem{ID: "bl-flight", Query: "Find a one-way flight from Lisbon to London on 20 June 2025.", Tools: toolsOf(st.Catalog, "skyscanner80")})
 	require.NoError(t, err)
-	require.Equal(t, agent.OutcomeAnswer, tr.Outcome, tr.Error)
+	require.Equal(t, solve.OutcomeAnswer, tr.Outcome, tr.Error)
 	var apis []string
 	for _, c := range tr.Calls() {
 		require.True(t, c.OK(), "%s: %s", c.Function, c.Error)
@@ -174,7 +245,7 @@ func TestBaselineRunsTheFlightChain(t *testing.T) {
 	var search map[string]any
 	require.NoError(t, json.Unmarshal(calls[2].Arguments, &search))
 	require.Equal(t, "2025-06-20", search["departDate"])
-	sess, ok := ts.Stack.Engine.Session(tr.Session)
+	sess, ok := st.Engine.Session(tr.Session)
 	require.True(t, ok)
 	require.Zero(t, sess.Violations, "every id came from a response")
 	require.Contains(t, tr.Answer, "itineraries")
@@ -297,7 +368,7 @@ func TestBaselineReplies(t *testing.T) {
 
 func TestBaselineWithoutCatalog(t *testing.T) {
 	// Tools the catalog does not know still get filled from their schemas.
-	b := &agent.Baseline{World: world(t)}
+	b := &baseline.Agent{}
 	tools := []toolset.OpenAITool{{Type: "function", Function: toolset.OpenAIFunction{
 		Name: "get_forecast", Description: "Weather forecast for a city for a number of days.",
 		Parameters: map[string]any{"type": "object", "properties": map[string]any{
@@ -312,7 +383,6 @@ func TestBaselineWithoutCatalog(t *testing.T) {
 }
 
 func FuzzExtractFacts(f *testing.F) {
-	w := world(f)
 	for _, s := range []string{
 		"Fly from Lisbon to London tomorrow", "€80 in GBP", `"x" 'y' 1/2/2025 2025-13-45`, "in 99999999999999999999 days",
 		"next Monday 31 February", "LHR LAX 203.0.113.7 ::1 a@b.co https://x", "sqrt(2)^2 + 15% of 80",
@@ -320,8 +390,8 @@ func FuzzExtractFacts(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, text string) {
-		facts := agent.ExtractFacts(text, w, clock.Default)
-		for _, p := range []agent.SlotParam{{Name: "date"}, {Name: "query", Description: "city"}, {Name: "adults", Kind: "number"}, {Name: "from", Description: "currency"}, {Name: "lat"}, {Name: "hotel_id", Kind: "integer"}, {Name: "token"}, {Name: "toId"}} {
+		facts := baseline.ExtractFacts(text, clock.Default)
+		for _, p := range []baseline.SlotParam{{Name: "date"}, {Name: "query", Description: "city"}, {Name: "adults", Kind: "number"}, {Name: "from", Description: "currency"}, {Name: "lat"}, {Name: "hotel_id", Kind: "integer"}, {Name: "token"}, {Name: "toId"}} {
 			facts.Fill(p, "origin")
 		}
 	})
@@ -341,20 +411,25 @@ func BenchmarkBaselineRespond(b *testing.B) {
 	}
 }
 
-func TestBaselineAnswersFromKnowledge(t *testing.T) {
+func TestBaselineKnowsNoFacts(t *testing.T) {
 	b := newBaseline(t)
+	const (
+		call  = "call" // a tool call
+		ask   = "ask"  // a question for a value the text does not give
+		dunno = "do not know"
+	)
 	tests := []struct {
 		name, tool, query string
-		want              []string // substrings of the answer; nil means a tool call
+		want              []string // substrings of the answer, or call or ask
 	}{
-		{"capital", "iso_codes.country_by_code", "Quick one: what is the capital city of Portugal?", []string{"Lisbon"}},
-		{"capital lower case", "web_search.web_search", "japan's capital is which city again?", []string{"Tokyo"}},
-		{"currency", "currency_exchange.exchange", "Which currency will I need when I travel to Japan?", []string{"Yen"}},
-		{"language", "iso_codes.language_codes", "What language do they speak in Brazil?", []string{"Portuguese"}},
-		{"calling code", "iso_codes.country_by_code", "What's the phone prefix for Germany?", []string{"+49"}},
-		{"time zone", "world_time.timezone_info", "Which time zone is Lisbon in?", []string{"Europe/Lisbon"}},
-		{"climate normals", "open_weather.city_weather", "Is Lisbon usually warm in August?", []string{"August", "°C"}},
-		{"phrase", "google_translate.translate", `What's "thank you" in German?`, []string{"danke"}},
+		// Stable facts need no tool, and the baseline knows none of them.
+		{"capital", "iso_codes.country_by_code", "Quick one: what is the capital city of Portugal?", []string{dunno, "capital of Portugal"}},
+		{"currency", "currency_exchange.exchange", "Which currency will I need when I travel to Japan?", []string{dunno, "currency of Japan"}},
+		{"language", "iso_codes.language_codes", "What language do they speak in Brazil?", []string{dunno}},
+		{"calling code", "iso_codes.country_by_code", "What's the phone prefix for Germany?", []string{dunno}},
+		{"time zone", "world_time.timezone_info", "Which time zone is Lisbon in?", []string{dunno, "Lisbon"}},
+		{"climate normals", "open_weather.city_weather", "Is Lisbon usually warm in August?", []string{dunno}},
+		// Arithmetic and unit conversions need no facts.
 		{"arithmetic", "calculator.calculate", "What is 12 times 7?", []string{"84"}},
 		{"percentage", "calculator.calculate", "what's 20% of 150?", []string{"30"}},
 		{"sharing", "calculator.calculate", "We split 90 euros between 3 people; how much each?", []string{"30"}},
@@ -362,29 +437,86 @@ func TestBaselineAnswersFromKnowledge(t *testing.T) {
 		{"temperature", "calculator.calculate", "What's 30 degrees Celsius in Fahrenheit?", []string{"86"}},
 		{"time units", "calculator.calculate", "How many minutes are in 3 hours?", []string{"180"}},
 		// Questions about the present, records and real work go to the tool.
-		{"weather now", "open_weather.city_weather", "What's the weather in Lisbon right now?", nil},
-		{"full record", "iso_codes.country_by_code", "Give me the full country record for Portugal, with its capital.", nil},
-		{"two facts", "iso_codes.country_by_code", "What's the capital and the calling code of Spain?", nil},
-		{"hard arithmetic", "calculator.calculate", "What's 1,250 times 1.23?", nil},
-		{"imperative arithmetic", "calculator.calculate", "Calculate 15% of 80 for me.", nil},
-		{"translation request", "google_translate.translate", `Translate "where is the station" into Italian.`, nil},
-		{"zone details", "world_time.timezone_info", "Tell me about the Europe/Paris zone: its offset and DST.", nil},
-		{"airport within a distance", "airport_info.nearby_airports", "Which airports are within 100 km of Porto?", nil},
+		{"weather now", "open_weather.city_weather", "What's the weather in Lisbon right now?", []string{call}},
+		{"hard arithmetic", "calculator.calculate", "What's 1,250 times 1.23?", []string{call}},
+		{"imperative arithmetic", "calculator.calculate", "Calculate 15% of 80 for me.", []string{call}},
+		{"translation request", "google_translate.translate", `Translate "where is the station" into Italian.`, []string{call}},
+		{"zone details", "world_time.timezone_info", "Tell me about the Europe/Paris zone: its offset and DST.", []string{call}},
+		{"written code", "iso_codes.country_by_code", "Give me the full country record for code PRT.", []string{call}},
+		// A code or coordinates the text does not write, and no tool offered can look up, are asked for.
+		{"full record by name", "iso_codes.country_by_code", "Give me the full country record for Portugal, with its capital.", []string{ask, "code"}},
+		{"two facts", "iso_codes.country_by_code", "What's the capital and the calling code of Spain?", []string{ask, "code"}},
+		{"airport within a distance", "airport_info.nearby_airports", "Which airports are within 100 km of Porto?", []string{ask, "lat"}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			r, err := b.Respond(context.Background(), []agent.Message{{Role: agent.RoleUser, Content: tc.query}}, toolsNamed(t, tc.tool))
 			require.NoError(t, err)
-			if tc.want == nil {
+			switch tc.want[0] {
+			case call:
 				require.NotEmpty(t, r.ToolCalls, r.Content)
 				return
+			case ask:
+				require.Empty(t, r.ToolCalls)
+				require.Contains(t, r.Content, "Could you tell me")
+			default:
+				require.Empty(t, r.ToolCalls)
 			}
-			require.Empty(t, r.ToolCalls)
-			for _, w := range tc.want {
+			for _, w := range tc.want[1:] {
 				require.Contains(t, r.Content, w)
+			}
+			if tc.want[0] != ask {
+				require.Contains(t, r.Content, tc.want[0])
 			}
 		})
 	}
+}
+
+// TestBaselineLooksUpWhatItDoesNotKnow: coordinates and codes come from
+// the offered tools that provide them, called with the text's values.
+func TestBaselineLooksUpWhatItDoesNotKnow(t *testing.T) {
+	st := freshStack(t)
+	b := newBaseline(t)
+	s := &solve.ReAct{Agent: b, Executor: &agent.EngineExecutor{Engine: st.Engine}}
+	tools := toolsNamed(t, "geocoding.forward_geocode", "airport_info.nearby_airports", "currency_exchange.exchange")
+	tr, err := s.Solve(context.Background(), solve.Problem{ID: "bl-airports", Query: "Which airports are close to Porto?", Tools: tools})
+	require.NoError(t, err)
+	require.Equal(t, solve.OutcomeAnswer, tr.Outcome, tr.Error)
+	calls := tr.Calls()
+	require.Len(t, calls, 2)
+	require.Equal(t, "geocoding.forward_geocode", calls[0].API)
+	require.JSONEq(t, `{"address":"Porto"}`, string(calls[0].Arguments))
+	require.Equal(t, "airport_info.nearby_airports", calls[1].API)
+	var near map[string]any
+	require.NoError(t, json.Unmarshal(calls[1].Arguments, &near))
+	var geo struct {
+		Results []struct{ Lat, Lon float64 } `json:"results"`
+	}
+	require.NoError(t, json.Unmarshal(calls[0].Response, &geo))
+	require.NotEmpty(t, geo.Results)
+	require.Equal(t, geo.Results[0].Lat, near["lat"], "the latitude is the geocoder's")
+	require.Equal(t, geo.Results[0].Lon, near["lon"])
+}
+
+// TestBaselineOnTheMiniDataset runs the registered baseline through the
+// evaluator: every instance ends without an error, and twice the same.
+func TestBaselineOnTheMiniDataset(t *testing.T) {
+	ins, err := evaltasks.LoadDir(os.DirFS("../../evaltasks/testdata/mini"), ".")
+	require.NoError(t, err)
+	a, err := evaltasks.NewAgent("baseline", evaltasks.AgentOptions{Catalog: mustStack(t).Catalog, Graph: mustStack(t).Graph})
+	require.NoError(t, err)
+	run := func() *evaltasks.Report {
+		rep, err := evaltasks.Run(context.Background(), evaltasks.Config{Agent: a, AgentName: "baseline", Instructions: ins, Stack: freshStack(t)})
+		require.NoError(t, err)
+		return rep
+	}
+	rep := run()
+	require.True(t, rep.Complete)
+	for _, tr := range rep.Tasks {
+		require.Zero(t, tr.Errors, "task %d", tr.ID)
+		t.Logf("T%d %s: %v (n=%d)", tr.ID, tr.Name, tr.Metrics, tr.N)
+	}
+	require.Equal(t, rep, run(), "deterministic")
 }
 
 func TestBaselinePlans(t *testing.T) {
@@ -410,28 +542,27 @@ func TestBaselinePlans(t *testing.T) {
 }
 
 func TestFillQuotedIDs(t *testing.T) {
-	w := world(t)
 	tests := []struct {
 		text string
-		p    agent.SlotParam
+		p    baseline.SlotParam
 		role string
 		want any
 	}{
-		{"Show me the reviews of hotel 4410127 please", agent.SlotParam{Name: "hotel_id", Kind: "integer"}, "", int64(4410127)},
-		{"What goes into recipe #4512?", agent.SlotParam{Name: "id", Kind: "integer"}, "", int64(4512)},
-		{"Hotels in dest_id -553173 from 2025-09-01 to 2025-09-04", agent.SlotParam{Name: "dest_id"}, "", "-553173"},
-		{"Is job a1b2c3d4e5f6g7h8 finished?", agent.SlotParam{Name: "result_id"}, "", "a1b2c3d4e5f6g7h8"},
-		{"From eyJzIjoiQUFBIiwiZSI6IjEifQ to eyJzIjoiQkJCIiwiZSI6IjIifQ on 2025-09-01", agent.SlotParam{Name: "toId"}, "destination", "eyJzIjoiQkJCIiwiZSI6IjIifQ"},
-		{"From eyJzIjoiQUFBIiwiZSI6IjEifQ to eyJzIjoiQkJCIiwiZSI6IjIifQ on 2025-09-01", agent.SlotParam{Name: "fromId"}, "origin", "eyJzIjoiQUFBIiwiZSI6IjEifQ"},
-		{"Itinerary 111-2509011000--222-0-333-2509011200, token eyJhIjoiMTIzNDU2Nzg5MCJ9", agent.SlotParam{Name: "token"}, "", "eyJhIjoiMTIzNDU2Nzg5MCJ9"},
-		{"Itinerary 111-2509011000--222-0-333-2509011200, token eyJhIjoiMTIzNDU2Nzg5MCJ9", agent.SlotParam{Name: "itineraryId"}, "", "111-2509011000--222-0-333-2509011200"},
+		{"Show me the reviews of hotel 4410127 please", baseline.SlotParam{Name: "hotel_id", Kind: "integer"}, "", int64(4410127)},
+		{"What goes into recipe #4512?", baseline.SlotParam{Name: "id", Kind: "integer"}, "", int64(4512)},
+		{"Hotels in dest_id -553173 from 2025-09-01 to 2025-09-04", baseline.SlotParam{Name: "dest_id"}, "", "-553173"},
+		{"Is job a1b2c3d4e5f6g7h8 finished?", baseline.SlotParam{Name: "result_id"}, "", "a1b2c3d4e5f6g7h8"},
+		{"From eyJzIjoiQUFBIiwiZSI6IjEifQ to eyJzIjoiQkJCIiwiZSI6IjIifQ on 2025-09-01", baseline.SlotParam{Name: "toId"}, "destination", "eyJzIjoiQkJCIiwiZSI6IjIifQ"},
+		{"From eyJzIjoiQUFBIiwiZSI6IjEifQ to eyJzIjoiQkJCIiwiZSI6IjIifQ on 2025-09-01", baseline.SlotParam{Name: "fromId"}, "origin", "eyJzIjoiQUFBIiwiZSI6IjEifQ"},
+		{"Itinerary 111-2509011000--222-0-333-2509011200, token eyJhIjoiMTIzNDU2Nzg5MCJ9", baseline.SlotParam{Name: "token"}, "", "eyJhIjoiMTIzNDU2Nzg5MCJ9"},
+		{"Itinerary 111-2509011000--222-0-333-2509011200, token eyJhIjoiMTIzNDU2Nzg5MCJ9", baseline.SlotParam{Name: "itineraryId"}, "", "111-2509011000--222-0-333-2509011200"},
 		// Years, dates, small counts and URLs are not IDs.
-		{"Rooms for 2 adults in 2026, 2025-09-01 to 2025-09-03", agent.SlotParam{Name: "hotel_id", Kind: "integer"}, "", nil},
-		{"Look at https://images.example.test/photo_123456.jpg", agent.SlotParam{Name: "result_id"}, "", nil},
+		{"Rooms for 2 adults in 2026, 2025-09-01 to 2025-09-03", baseline.SlotParam{Name: "hotel_id", Kind: "integer"}, "", nil},
+		{"Look at https://images.example.test/photo_123456.jpg", baseline.SlotParam{Name: "result_id"}, "", nil},
 	}
 	for _, tc := range tests {
 		t.Run(tc.p.Name+"/"+tc.text, func(t *testing.T) {
-			v, ok := agent.ExtractFacts(tc.text, w, clock.Default).Fill(tc.p, tc.role)
+			v, ok := baseline.ExtractFacts(tc.text, clock.Default).Fill(tc.p, tc.role)
 			require.Equal(t, tc.want != nil, ok, "got %v", v)
 			if tc.want != nil {
 				require.Equal(t, tc.want, v)

@@ -1,4 +1,4 @@
-package agent_test
+package solve_test
 
 import (
 	"context"
@@ -16,7 +16,10 @@ import (
 
 	"github.com/understudy/understudy/agent"
 	"github.com/understudy/understudy/agent/agenttest"
+	"github.com/understudy/understudy/agent/openai"
+	"github.com/understudy/understudy/agent/solve"
 	"github.com/understudy/understudy/internal/assemble"
+	"github.com/understudy/understudy/internal/clock"
 	"github.com/understudy/understudy/internal/server"
 	"github.com/understudy/understudy/sandbox"
 	"github.com/understudy/understudy/toolset"
@@ -205,7 +208,7 @@ func flightChain(t *testing.T) []agenttest.Turn {
 		if err != nil {
 			return agenttest.Turn{}, err
 		}
-		return finish(agent.ReturnGiveAnswer, fmt.Sprintf("The best flight from Lisbon to London on 20 June costs %v.", price)), nil
+		return finish(solve.ReturnGiveAnswer, fmt.Sprintf("The best flight from Lisbon to London on 20 June costs %v.", price)), nil
 	}))
 }
 
@@ -229,17 +232,17 @@ func TestSolversRunTheFlightChain(t *testing.T) {
 				if via == "engine" {
 					exec = &agent.EngineExecutor{Engine: ts.Stack.Engine}
 				}
-				var s agent.Solver = &agent.ReAct{Agent: client, Executor: exec}
+				var s solve.Solver = &solve.ReAct{Agent: client, Executor: exec}
 				if solverName == "dfsdt" {
-					s = &agent.DFSDT{Agent: client, Executor: exec}
+					s = &solve.DFSDT{Agent: client, Executor: exec}
 				}
-				p := agent.Problem{ID: "flight-1", Query: "Find me the cheapest one-way flight from Lisbon to London on 20 June 2025.", Tools: toolsOf(ts.Stack.Catalog, "skyscanner80")}
+				p := solve.Problem{ID: "flight-1", Query: "Find me the cheapest one-way flight from Lisbon to London on 20 June 2025.", Tools: toolsOf(ts.Stack.Catalog, "skyscanner80")}
 				tr, err := s.Solve(context.Background(), p)
 				require.NoError(t, err)
-				require.Equal(t, agent.OutcomeAnswer, tr.Outcome, tr.Error)
+				require.Equal(t, solve.OutcomeAnswer, tr.Outcome, tr.Error)
 				require.Contains(t, tr.Answer, "The best flight from Lisbon to London")
 				require.Equal(t, 3+flightPolls, tr.CallsUsed)
-				require.Equal(t, agent.DefaultCallBudget, tr.Budget)
+				require.Equal(t, solve.DefaultCallBudget, tr.Budget)
 				require.Equal(t, 4+flightPolls, tr.ModelTurns)
 				require.Equal(t, solverName, tr.Solver)
 				require.Len(t, tr.Path, len(tr.Steps), "one branch, every step on it")
@@ -285,14 +288,14 @@ func TestSolverFabricatedIDIsAToolError(t *testing.T) {
 			if obs[1].Error == "" || !strings.Contains(string(obs[1].Response), "fromId") {
 				return agenttest.Turn{}, fmt.Errorf("the refusal was not fed back: %+v", obs[1])
 			}
-			return finish(agent.ReturnGiveUp, "the origin id was refused"), nil
+			return finish(solve.ReturnGiveUp, "the origin id was refused"), nil
 		}),
 	)
 	client, _ := newClient(t, model.URL(), nil)
-	s := &agent.ReAct{Agent: client, Executor: &agent.HTTPExecutor{BaseURL: ts.URL}}
-	tr, err := s.Solve(context.Background(), agent.Problem{ID: "fab", Query: "Fly me from nowhere to London on 20 June 2025.", Tools: toolsOf(ts.Stack.Catalog, "skyscanner80")})
+	s := &solve.ReAct{Agent: client, Executor: &agent.HTTPExecutor{BaseURL: ts.URL}}
+	tr, err := s.Solve(context.Background(), solve.Problem{ID: "fab", Query: "Fly me from nowhere to London on 20 June 2025.", Tools: toolsOf(ts.Stack.Catalog, "skyscanner80")})
 	require.NoError(t, err)
-	require.Equal(t, agent.OutcomeGiveUp, tr.Outcome)
+	require.Equal(t, solve.OutcomeGiveUp, tr.Outcome)
 	require.Contains(t, tr.Error, "the origin id was refused")
 
 	calls := tr.Calls()
@@ -319,7 +322,7 @@ func TestDFSDTRestartsWithTheEarlierAttemptInThePrompt(t *testing.T) {
 	ts := newToolServer(t)
 	model := agenttest.NewServer(t,
 		agenttest.Tool(fnAuto, `{"query":"Lisbn"}`),
-		finish(agent.ReturnGiveUp, "the place was not found"),
+		finish(solve.ReturnGiveUp, "the place was not found"),
 		agenttest.Turn{Calls: []agenttest.Call{{Name: fnAuto, Arguments: `{"query":"Lisbon"}`}}, Check: func(req agenttest.ChatRequest) error {
 			last := req.Messages[len(req.Messages)-1]
 			switch {
@@ -347,10 +350,10 @@ func TestDFSDTRestartsWithTheEarlierAttemptInThePrompt(t *testing.T) {
 		}},
 	)
 	client, _ := newClient(t, model.URL(), nil)
-	s := &agent.DFSDT{Agent: client, Executor: &agent.HTTPExecutor{BaseURL: ts.URL}}
-	tr, err := s.Solve(context.Background(), agent.Problem{ID: "restart", Query: "Find Lisbon's airport id.", Tools: toolsOf(ts.Stack.Catalog, "skyscanner80")})
+	s := &solve.DFSDT{Agent: client, Executor: &agent.HTTPExecutor{BaseURL: ts.URL}}
+	tr, err := s.Solve(context.Background(), solve.Problem{ID: "restart", Query: "Find Lisbon's airport id.", Tools: toolsOf(ts.Stack.Catalog, "skyscanner80")})
 	require.NoError(t, err)
-	require.Equal(t, agent.OutcomeAnswer, tr.Outcome)
+	require.Equal(t, solve.OutcomeAnswer, tr.Outcome)
 	require.Equal(t, "Lisbon's id found.", tr.Answer)
 	require.Equal(t, 1, tr.Restarts)
 	require.Equal(t, 2, tr.CallsUsed)
@@ -358,7 +361,7 @@ func TestDFSDTRestartsWithTheEarlierAttemptInThePrompt(t *testing.T) {
 	require.Equal(t, []int{2, 3}, tr.Path)
 	require.Equal(t, -1, tr.Steps[2].Parent)
 	require.True(t, tr.Steps[2].Diversified)
-	require.Equal(t, agent.ReturnGiveUp, tr.Steps[1].Finish.ReturnType)
+	require.Equal(t, solve.ReturnGiveUp, tr.Steps[1].Finish.ReturnType)
 	require.Len(t, tr.PathCalls(), 1)
 	require.Equal(t, `{"query":"Lisbon"}`, string(tr.PathCalls()[0].Arguments))
 	// Both branches ran in the one session of the query.
@@ -369,15 +372,15 @@ func TestDFSDTGivesUpWhenEveryBranchIsAbandoned(t *testing.T) {
 	ts := newToolServer(t)
 	model := agenttest.NewServer(t,
 		agenttest.Tool(fnAuto, `{"query":"Atlantis"}`),
-		finish(agent.ReturnGiveUp, ""),
+		finish(solve.ReturnGiveUp, ""),
 		agenttest.Tool(fnAuto, `{"query":"Lemuria"}`),
-		finish(agent.ReturnGiveUp, "no such place"),
+		finish(solve.ReturnGiveUp, "no such place"),
 	)
 	client, _ := newClient(t, model.URL(), nil)
-	s := &agent.DFSDT{Agent: client, Executor: &agent.EngineExecutor{Engine: ts.Stack.Engine}}
-	tr, err := s.Solve(context.Background(), agent.Problem{Query: "Flights to Atlantis?", Tools: toolsOf(ts.Stack.Catalog, "skyscanner80")})
+	s := &solve.DFSDT{Agent: client, Executor: &agent.EngineExecutor{Engine: ts.Stack.Engine}}
+	tr, err := s.Solve(context.Background(), solve.Problem{Query: "Flights to Atlantis?", Tools: toolsOf(ts.Stack.Catalog, "skyscanner80")})
 	require.NoError(t, err)
-	require.Equal(t, agent.OutcomeGiveUp, tr.Outcome)
+	require.Equal(t, solve.OutcomeGiveUp, tr.Outcome)
 	require.Equal(t, 2, tr.Restarts)
 	require.Empty(t, tr.Answer)
 	require.Contains(t, tr.Error, "no such place")
@@ -394,13 +397,13 @@ func TestSolverBudget(t *testing.T) {
 			model := agenttest.NewServer(t, turns...)
 			client, _ := newClient(t, model.URL(), nil)
 			exec := &agent.EngineExecutor{Engine: ts.Stack.Engine}
-			var sv agent.Solver = &agent.ReAct{Agent: client, Executor: exec, Budget: 3}
+			var sv solve.Solver = &solve.ReAct{Agent: client, Executor: exec, Budget: 3}
 			if s == "dfsdt" {
-				sv = &agent.DFSDT{Agent: client, Executor: exec, Budget: 3}
+				sv = &solve.DFSDT{Agent: client, Executor: exec, Budget: 3}
 			}
-			tr, err := sv.Solve(context.Background(), agent.Problem{ID: s, Query: "Look up Lisbon forever.", Tools: toolsOf(ts.Stack.Catalog, "skyscanner80")})
+			tr, err := sv.Solve(context.Background(), solve.Problem{ID: s, Query: "Look up Lisbon forever.", Tools: toolsOf(ts.Stack.Catalog, "skyscanner80")})
 			require.NoError(t, err)
-			require.Equal(t, agent.OutcomeBudget, tr.Outcome)
+			require.Equal(t, solve.OutcomeBudget, tr.Outcome)
 			require.Equal(t, 3, tr.CallsUsed)
 			calls := tr.Calls()
 			require.Len(t, calls, 4)
@@ -414,20 +417,20 @@ func TestSolverBudget(t *testing.T) {
 // output through both solvers: every one ends in a recorded outcome.
 func TestSolverFaults(t *testing.T) {
 	ts := newToolServer(t)
-	answer := finish(agent.ReturnGiveAnswer, "done")
+	answer := finish(solve.ReturnGiveAnswer, "done")
 	tests := []struct {
 		name    string
 		script  []agenttest.Turn
-		mod     func(*agent.OpenAIConfig)
+		mod     func(*openai.Config)
 		outcome string
-		check   func(t *testing.T, tr *agent.Trace)
+		check   func(t *testing.T, tr *solve.Trace)
 	}{
 		{
 			name:    "timeout",
 			script:  []agenttest.Turn{{Hang: true}},
-			mod:     func(c *agent.OpenAIConfig) { c.Timeout = 50 * time.Millisecond },
-			outcome: agent.OutcomeModelError,
-			check: func(t *testing.T, tr *agent.Trace) {
+			mod:     func(c *openai.Config) { c.Timeout = 50 * time.Millisecond },
+			outcome: solve.OutcomeModelError,
+			check: func(t *testing.T, tr *solve.Trace) {
 				require.Contains(t, tr.Error, "did not answer within 50ms")
 				require.Equal(t, tr.Error, tr.Steps[0].Error)
 			},
@@ -435,23 +438,23 @@ func TestSolverFaults(t *testing.T) {
 		{
 			name:    "429 with Retry-After, retries spent",
 			script:  []agenttest.Turn{{Status: 429, RetryAfter: "7"}, {Status: 429, RetryAfter: "7"}},
-			mod:     func(c *agent.OpenAIConfig) { c.MaxRetries = 1 },
-			outcome: agent.OutcomeModelError,
-			check: func(t *testing.T, tr *agent.Trace) {
+			mod:     func(c *openai.Config) { c.MaxRetries = 1 },
+			outcome: solve.OutcomeModelError,
+			check: func(t *testing.T, tr *solve.Trace) {
 				require.Contains(t, tr.Error, "429")
 			},
 		},
 		{
 			name:    "429 with Retry-After, then an answer",
 			script:  []agenttest.Turn{{Status: 429, RetryAfter: "7"}, answer},
-			mod:     func(c *agent.OpenAIConfig) { c.MaxRetries = 1 },
-			outcome: agent.OutcomeAnswer,
+			mod:     func(c *openai.Config) { c.MaxRetries = 1 },
+			outcome: solve.OutcomeAnswer,
 		},
 		{
 			name:    "500",
 			script:  []agenttest.Turn{agenttest.Fail(500, "model crashed")},
-			outcome: agent.OutcomeModelError,
-			check: func(t *testing.T, tr *agent.Trace) {
+			outcome: solve.OutcomeModelError,
+			check: func(t *testing.T, tr *solve.Trace) {
 				require.Contains(t, tr.Error, "500")
 				require.Contains(t, tr.Error, "model crashed")
 			},
@@ -459,24 +462,24 @@ func TestSolverFaults(t *testing.T) {
 		{
 			name:    "malformed JSON",
 			script:  []agenttest.Turn{agenttest.Raw(200, `{"choices": [`)},
-			outcome: agent.OutcomeModelError,
-			check: func(t *testing.T, tr *agent.Trace) {
+			outcome: solve.OutcomeModelError,
+			check: func(t *testing.T, tr *solve.Trace) {
 				require.Contains(t, tr.Error, "cannot decode model response")
 			},
 		},
 		{
 			name:    "truncated stream",
 			script:  []agenttest.Turn{{Content: "a long answer that is cut", Truncate: true}},
-			outcome: agent.OutcomeModelError,
-			check: func(t *testing.T, tr *agent.Trace) {
+			outcome: solve.OutcomeModelError,
+			check: func(t *testing.T, tr *solve.Trace) {
 				require.Contains(t, tr.Error, "truncated")
 			},
 		},
 		{
 			name:    "tool arguments that are not JSON",
 			script:  []agenttest.Turn{agenttest.Tool(fnAuto, `{"query": Lisbon`), answer},
-			outcome: agent.OutcomeAnswer,
-			check: func(t *testing.T, tr *agent.Trace) {
+			outcome: solve.OutcomeAnswer,
+			check: func(t *testing.T, tr *solve.Trace) {
 				c := tr.Calls()[0]
 				require.Equal(t, agent.ErrInvalidArguments, c.ErrorKind)
 				require.True(t, c.Counted)
@@ -487,8 +490,8 @@ func TestSolverFaults(t *testing.T) {
 		{
 			name:    "arguments the API rejects",
 			script:  []agenttest.Turn{agenttest.Tool(fnAuto, `{"place":"Lisbon"}`), answer},
-			outcome: agent.OutcomeAnswer,
-			check: func(t *testing.T, tr *agent.Trace) {
+			outcome: solve.OutcomeAnswer,
+			check: func(t *testing.T, tr *solve.Trace) {
 				c := tr.Calls()[0]
 				require.Equal(t, agent.ErrInvalidArguments, c.ErrorKind)
 				require.Contains(t, c.Observation, "query")
@@ -497,8 +500,8 @@ func TestSolverFaults(t *testing.T) {
 		{
 			name:    "invented tool name",
 			script:  []agenttest.Turn{agenttest.Tool("skyscanner80-book_flight", `{"to":"London"}`), answer},
-			outcome: agent.OutcomeAnswer,
-			check: func(t *testing.T, tr *agent.Trace) {
+			outcome: solve.OutcomeAnswer,
+			check: func(t *testing.T, tr *solve.Trace) {
 				c := tr.Calls()[0]
 				require.Equal(t, agent.ErrUnknownFunction, c.ErrorKind)
 				require.True(t, c.Counted)
@@ -509,16 +512,16 @@ func TestSolverFaults(t *testing.T) {
 		{
 			name:    "a bad Finish, then a good one",
 			script:  []agenttest.Turn{finish("maybe", ""), answer},
-			outcome: agent.OutcomeAnswer,
-			check: func(t *testing.T, tr *agent.Trace) {
+			outcome: solve.OutcomeAnswer,
+			check: func(t *testing.T, tr *solve.Trace) {
 				require.Contains(t, tr.Steps[0].Feedback, `return_type "maybe"`)
 			},
 		},
 		{
 			name:    "plain text is the answer",
 			script:  []agenttest.Turn{agenttest.Text("It is sunny.")},
-			outcome: agent.OutcomeAnswer,
-			check: func(t *testing.T, tr *agent.Trace) {
+			outcome: solve.OutcomeAnswer,
+			check: func(t *testing.T, tr *solve.Trace) {
 				require.Equal(t, "It is sunny.", tr.Answer)
 			},
 		},
@@ -533,11 +536,11 @@ func TestSolverFaults(t *testing.T) {
 					if via == "engine" {
 						exec = &agent.EngineExecutor{Engine: ts.Stack.Engine}
 					}
-					var s agent.Solver = &agent.ReAct{Agent: client, Executor: exec}
+					var s solve.Solver = &solve.ReAct{Agent: client, Executor: exec}
 					if solver == "dfsdt" {
-						s = &agent.DFSDT{Agent: client, Executor: exec}
+						s = &solve.DFSDT{Agent: client, Executor: exec}
 					}
-					tr, err := s.Solve(context.Background(), agent.Problem{ID: tc.name, Query: "Flights from Lisbon?", Tools: toolsOf(ts.Stack.Catalog, "skyscanner80")})
+					tr, err := s.Solve(context.Background(), solve.Problem{ID: tc.name, Query: "Flights from Lisbon?", Tools: toolsOf(ts.Stack.Catalog, "skyscanner80")})
 					require.NoError(t, err)
 					require.Equal(t, tc.outcome, tr.Outcome, tr.Error)
 					if tc.check != nil {
@@ -558,23 +561,23 @@ func TestSolverCancelled(t *testing.T) {
 	client, _ := newClient(t, model.URL(), nil)
 	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
 	defer cancel()
-	s := &agent.ReAct{Agent: client, Executor: &agent.EngineExecutor{Engine: ts.Stack.Engine}}
-	tr, err := s.Solve(ctx, agent.Problem{Query: "Anything."})
+	s := &solve.ReAct{Agent: client, Executor: &agent.EngineExecutor{Engine: ts.Stack.Engine}}
+	tr, err := s.Solve(ctx, solve.Problem{Query: "Anything."})
 	require.ErrorIs(t, err, context.DeadlineExceeded)
-	require.Equal(t, agent.OutcomeCancelled, tr.Outcome)
+	require.Equal(t, solve.OutcomeCancelled, tr.Outcome)
 }
 
 func TestSolverRejectsBadProblems(t *testing.T) {
-	for _, p := range []agent.Problem{
+	for _, p := range []solve.Problem{
 		{Query: "  "},
 		{Query: "q", Tools: []toolset.OpenAITool{{Type: "function"}}},
-		{Query: "q", Tools: []toolset.OpenAITool{agent.FinishTool()}},
+		{Query: "q", Tools: []toolset.OpenAITool{solve.FinishTool()}},
 	} {
-		for _, s := range []agent.Solver{&agent.ReAct{}, &agent.DFSDT{}} {
+		for _, s := range []solve.Solver{&solve.ReAct{}, &solve.DFSDT{}} {
 			tr, err := s.Solve(context.Background(), p)
-			var pe *agent.ProblemError
+			var pe *solve.ProblemError
 			require.ErrorAs(t, err, &pe)
-			require.Equal(t, agent.OutcomeInvalid, tr.Outcome)
+			require.Equal(t, solve.OutcomeInvalid, tr.Outcome)
 		}
 	}
 }
@@ -603,4 +606,20 @@ func TestHTTPExecutorErrors(t *testing.T) {
 	_, err = down.Execute(ctx, "s", fnAuto, json.RawMessage(`{"query":"Porto"}`))
 	require.ErrorAs(t, err, &ce)
 	require.Equal(t, agent.ErrTransport, ce.Kind)
+}
+
+// newClient is an OpenAI-compatible client of a scripted model server
+// that never waits between retries and reads the frozen clock.
+func newClient(t *testing.T, baseURL string, mod func(*openai.Config)) (*openai.Client, struct{}) {
+	t.Helper()
+	cfg := openai.Config{
+		BaseURL: baseURL, Model: "test-model", Timeout: 5 * time.Second, JitterSeed: 1, Clock: clock.Frozen(),
+		Sleep: func(ctx context.Context, _ time.Duration) error { return ctx.Err() },
+	}
+	if mod != nil {
+		mod(&cfg)
+	}
+	c, err := openai.NewClient(cfg)
+	require.NoError(t, err)
+	return c, struct{}{}
 }

@@ -1,4 +1,4 @@
-package agent_test
+package openai_test
 
 import (
 	"context"
@@ -17,6 +17,7 @@ import (
 
 	"github.com/understudy/understudy/agent"
 	"github.com/understudy/understudy/agent/agenttest"
+	"github.com/understudy/understudy/agent/openai"
 	"github.com/understudy/understudy/internal/clock"
 	"github.com/understudy/understudy/toolset"
 )
@@ -46,10 +47,10 @@ func (s *sleeper) Waits() []time.Duration {
 	return append([]time.Duration(nil), s.waits...)
 }
 
-func newClient(t *testing.T, baseURL string, mod func(*agent.OpenAIConfig)) (*agent.OpenAIClient, *sleeper) {
+func newClient(t *testing.T, baseURL string, mod func(*openai.Config)) (*openai.Client, *sleeper) {
 	t.Helper()
 	sl := &sleeper{}
-	cfg := agent.OpenAIConfig{
+	cfg := openai.Config{
 		BaseURL:   baseURL,
 		Model:     "test-model",
 		APIKeyEnv: "UNDERSTUDY_TEST_KEY",
@@ -67,7 +68,7 @@ func newClient(t *testing.T, baseURL string, mod func(*agent.OpenAIConfig)) (*ag
 	if mod != nil {
 		mod(&cfg)
 	}
-	c, err := agent.NewOpenAIClient(cfg)
+	c, err := openai.NewClient(cfg)
 	require.NoError(t, err)
 	return c, sl
 }
@@ -117,7 +118,7 @@ func TestClientNativeConversation(t *testing.T) {
 			},
 		},
 	)
-	c, sl := newClient(t, srv.URL(), func(cfg *agent.OpenAIConfig) { cfg.ToolChoice = "auto"; cfg.ParallelToolCalls = &yes })
+	c, sl := newClient(t, srv.URL(), func(cfg *openai.Config) { cfg.ToolChoice = "auto"; cfg.ParallelToolCalls = &yes })
 	msgs := ask("Weather in Paris?")
 	r1, err := c.Respond(context.Background(), msgs, weatherTools())
 	require.NoError(t, err)
@@ -146,7 +147,7 @@ func TestClientNativeConversation(t *testing.T) {
 
 func TestClientWithoutKeySendsNoAuthorization(t *testing.T) {
 	srv := agenttest.NewServer(t, agenttest.Text("hi"))
-	c, _ := newClient(t, srv.URL(), func(cfg *agent.OpenAIConfig) { cfg.APIKeyEnv = "" })
+	c, _ := newClient(t, srv.URL(), func(cfg *openai.Config) { cfg.APIKeyEnv = "" })
 	_, err := c.Respond(context.Background(), ask("hi"), nil)
 	require.NoError(t, err)
 	require.Empty(t, srv.Received()[0].Header.Get("Authorization"))
@@ -208,7 +209,7 @@ func TestClientRawBodies(t *testing.T) {
 	require.Equal(t, `{"city":"Rome"}`, string(r.ToolCalls[0].Arguments))
 	r, err = c.Respond(context.Background(), ask("c"), nil)
 	require.NoError(t, err)
-	require.Equal(t, agent.Reply{Content: "42", Reasoning: "6 times 7", Usage: agent.Usage{5, 9, 14}}, r)
+	require.Equal(t, agent.Reply{Content: "42", Reasoning: "6 times 7", Usage: agent.Usage{PromptTokens: 5, CompletionTokens: 9, TotalTokens: 14}}, r)
 }
 
 func TestClientTextProtocol(t *testing.T) {
@@ -245,7 +246,7 @@ func TestClientTextProtocol(t *testing.T) {
 		},
 		agenttest.Text("I think it is sunny."),
 	)
-	c, _ := newClient(t, srv.URL(), func(cfg *agent.OpenAIConfig) { cfg.Protocol = agent.ProtocolText })
+	c, _ := newClient(t, srv.URL(), func(cfg *openai.Config) { cfg.Protocol = openai.ProtocolText })
 	msgs := ask("Weather in Lyon?")
 	r, err := c.Respond(context.Background(), msgs, weatherTools())
 	require.NoError(t, err)
@@ -253,7 +254,7 @@ func TestClientTextProtocol(t *testing.T) {
 	require.Equal(t, "I should check.", r.Content)
 	require.Len(t, r.ToolCalls, 1)
 	require.Equal(t, `{"city":"Lyon"}`, string(r.ToolCalls[0].Arguments))
-	require.Equal(t, agent.Usage{10, 5, 15}, r.Usage)
+	require.Equal(t, agent.Usage{PromptTokens: 10, CompletionTokens: 5, TotalTokens: 15}, r.Usage)
 
 	msgs = append(msgs, agent.Message{Role: agent.RoleAssistant, Content: r.Content, ToolCalls: r.ToolCalls},
 		agent.Message{Role: agent.RoleTool, ToolCallID: r.ToolCalls[0].ID, Content: "sunny"})
@@ -278,7 +279,7 @@ func TestClientFaults(t *testing.T) {
 	}
 	isAPI := func(status int) func(*testing.T, error) {
 		return func(t *testing.T, err error) {
-			var ae *agent.APIError
+			var ae *openai.APIError
 			require.ErrorAs(t, err, &ae)
 			require.Equal(t, status, ae.Status)
 		}
@@ -287,15 +288,15 @@ func TestClientFaults(t *testing.T) {
 		name    string
 		script  []agenttest.Turn
 		retries int
-		mod     func(*agent.OpenAIConfig)
+		mod     func(*openai.Config)
 		want    want
 	}{
 		{
 			name:   "timeout",
 			script: []agenttest.Turn{{Hang: true}},
-			mod:    func(c *agent.OpenAIConfig) { c.Timeout = 50 * time.Millisecond },
+			mod:    func(c *openai.Config) { c.Timeout = 50 * time.Millisecond },
 			want: want{err: func(t *testing.T, err error) {
-				var te *agent.TimeoutError
+				var te *openai.TimeoutError
 				require.ErrorAs(t, err, &te)
 				require.Equal(t, 50*time.Millisecond, te.After)
 				require.EqualError(t, err, "agent: model server did not answer within 50ms")
@@ -305,7 +306,7 @@ func TestClientFaults(t *testing.T) {
 			name:    "timeout then success",
 			script:  []agenttest.Turn{{Hang: true}, agenttest.Text("ok")},
 			retries: 1,
-			mod:     func(c *agent.OpenAIConfig) { c.Timeout = 50 * time.Millisecond },
+			mod:     func(c *openai.Config) { c.Timeout = 50 * time.Millisecond },
 			want:    want{waitCount: 1},
 		},
 		{
@@ -324,7 +325,7 @@ func TestClientFaults(t *testing.T) {
 			name:    "429 Retry-After beyond the cap waits the cap",
 			script:  []agenttest.Turn{{Status: 429, RetryAfter: "3600"}, agenttest.Text("ok")},
 			retries: 1,
-			mod:     func(c *agent.OpenAIConfig) { c.MaxRetryWait = 10 * time.Second },
+			mod:     func(c *openai.Config) { c.MaxRetryWait = 10 * time.Second },
 			want:    want{waits: []time.Duration{10 * time.Second}},
 		},
 		{
@@ -334,7 +335,7 @@ func TestClientFaults(t *testing.T) {
 			want: want{waits: []time.Duration{time.Second}, err: func(t *testing.T, err error) {
 				isAPI(429)(t, err)
 				require.ErrorContains(t, err, "failed after 2 attempts")
-				var ae *agent.APIError
+				var ae *openai.APIError
 				errors.As(err, &ae)
 				require.Equal(t, 2*time.Second, ae.RetryAfter)
 				require.Equal(t, "rate_limit_error", ae.Type)
@@ -358,7 +359,7 @@ func TestClientFaults(t *testing.T) {
 			name:   "malformed JSON is not retried",
 			script: []agenttest.Turn{agenttest.Raw(200, `{"choices":[{"message":{"content":"x"}}]]`)}, retries: 3,
 			want: want{err: func(t *testing.T, err error) {
-				var de *agent.DecodeError
+				var de *openai.DecodeError
 				require.ErrorAs(t, err, &de)
 				require.False(t, de.Truncated)
 				require.ErrorContains(t, err, "malformed JSON at offset 41")
@@ -368,7 +369,7 @@ func TestClientFaults(t *testing.T) {
 			name:   "truncated body",
 			script: []agenttest.Turn{{Content: "a long enough reply to cut in half", Truncate: true}},
 			want: want{err: func(t *testing.T, err error) {
-				var de *agent.DecodeError
+				var de *openai.DecodeError
 				require.ErrorAs(t, err, &de)
 				require.True(t, de.Truncated)
 				require.Regexp(t, `response body truncated after \d+ bytes of \d+ announced by Content-Length`, err.Error())
@@ -390,9 +391,9 @@ func TestClientFaults(t *testing.T) {
 		{
 			name:   "oversized body",
 			script: []agenttest.Turn{agenttest.Text("a reply longer than the limit")}, retries: 2,
-			mod: func(c *agent.OpenAIConfig) { c.MaxResponseBytes = 64 },
+			mod: func(c *openai.Config) { c.MaxResponseBytes = 64 },
 			want: want{err: func(t *testing.T, err error) {
-				var de *agent.DecodeError
+				var de *openai.DecodeError
 				require.ErrorAs(t, err, &de)
 				require.EqualError(t, err, "agent: cannot decode model response: response body exceeds 64 bytes")
 			}},
@@ -410,7 +411,7 @@ func TestClientFaults(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			srv := agenttest.NewServer(t, tt.script...)
-			c, sl := newClient(t, srv.URL(), func(cfg *agent.OpenAIConfig) {
+			c, sl := newClient(t, srv.URL(), func(cfg *openai.Config) {
 				cfg.MaxRetries = tt.retries
 				if tt.mod != nil {
 					tt.mod(cfg)
@@ -432,7 +433,7 @@ func TestClientFaults(t *testing.T) {
 			}
 			for i, w := range sl.Waits() {
 				require.Greater(t, w, time.Duration(0), "wait %d", i)
-				require.LessOrEqual(t, w, agent.DefaultMaxRetryWait, "wait %d", i)
+				require.LessOrEqual(t, w, openai.DefaultMaxRetryWait, "wait %d", i)
 			}
 		})
 	}
@@ -441,7 +442,7 @@ func TestClientFaults(t *testing.T) {
 func TestClientBackoffWaitsAreSeeded(t *testing.T) {
 	run := func() []time.Duration {
 		srv := agenttest.NewServer(t, agenttest.Fail(502, "a"), agenttest.Fail(502, "b"), agenttest.Fail(502, "c"), agenttest.Text("ok"))
-		c, sl := newClient(t, srv.URL(), func(cfg *agent.OpenAIConfig) { cfg.MaxRetries = 3; cfg.JitterSeed = 42 })
+		c, sl := newClient(t, srv.URL(), func(cfg *openai.Config) { cfg.MaxRetries = 3; cfg.JitterSeed = 42 })
 		_, err := c.Respond(context.Background(), ask("q"), nil)
 		require.NoError(t, err)
 		return sl.Waits()
@@ -450,7 +451,7 @@ func TestClientBackoffWaitsAreSeeded(t *testing.T) {
 	require.Equal(t, first, run())
 	require.Len(t, first, 3)
 	for i, w := range first {
-		ceiling := agent.DefaultInitialBackoff << i
+		ceiling := openai.DefaultInitialBackoff << i
 		require.GreaterOrEqual(t, w, ceiling/2)
 		require.LessOrEqual(t, w, ceiling)
 	}
@@ -461,14 +462,14 @@ func TestClientContextCancellation(t *testing.T) {
 		ctx, cancel := context.WithCancel(context.Background())
 		defer cancel()
 		srv := agenttest.NewServer(t, agenttest.Turn{Hang: true, Check: func(agenttest.ChatRequest) error { cancel(); return nil }})
-		c, sl := newClient(t, srv.URL(), func(cfg *agent.OpenAIConfig) { cfg.MaxRetries = 3 })
+		c, sl := newClient(t, srv.URL(), func(cfg *openai.Config) { cfg.MaxRetries = 3 })
 		_, err := c.Respond(ctx, ask("q"), nil)
 		require.ErrorIs(t, err, context.Canceled)
 		require.Empty(t, sl.Waits(), "a cancelled call is not retried")
 	})
 	t.Run("while waiting to retry", func(t *testing.T) {
 		srv := agenttest.NewServer(t, agenttest.Fail(503, "busy"))
-		c, sl := newClient(t, srv.URL(), func(cfg *agent.OpenAIConfig) { cfg.MaxRetries = 3 })
+		c, sl := newClient(t, srv.URL(), func(cfg *openai.Config) { cfg.MaxRetries = 3 })
 		sl.err = context.Canceled
 		_, err := c.Respond(context.Background(), ask("q"), nil)
 		require.ErrorIs(t, err, context.Canceled)
@@ -490,9 +491,9 @@ func TestClientConnectionRefused(t *testing.T) {
 	dead := httptest.NewServer(http.NotFoundHandler())
 	url := dead.URL + "/v1"
 	dead.Close()
-	c, sl := newClient(t, url, func(cfg *agent.OpenAIConfig) { cfg.MaxRetries = 2 })
+	c, sl := newClient(t, url, func(cfg *openai.Config) { cfg.MaxRetries = 2 })
 	_, err := c.Respond(context.Background(), ask("q"), nil)
-	var ce *agent.ConnectionError
+	var ce *openai.ConnectionError
 	require.ErrorAs(t, err, &ce)
 	require.ErrorContains(t, err, "failed after 3 attempts")
 	require.Len(t, sl.Waits(), 2)
@@ -530,7 +531,7 @@ func TestClientConcurrencyLimit(t *testing.T) {
 	}
 	srv := agenttest.NewServer(t, script...)
 	tr := &countingTransport{base: http.DefaultTransport}
-	c, _ := newClient(t, srv.URL(), func(cfg *agent.OpenAIConfig) {
+	c, _ := newClient(t, srv.URL(), func(cfg *openai.Config) {
 		cfg.MaxConcurrent = 2
 		cfg.HTTPClient = &http.Client{Transport: tr}
 	})

@@ -1,4 +1,5 @@
-package agent
+// Package solve drives an agent through a multi-step query with a call budget: ReAct (one path) and DFSDT (ToolLLM's depth-first search-based decision tree).
+package solve
 
 import (
 	"bytes"
@@ -10,6 +11,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/understudy/understudy/agent"
+	"github.com/understudy/understudy/agent/internal/clip"
 	"github.com/understudy/understudy/sandbox"
 	"github.com/understudy/understudy/toolset"
 )
@@ -19,9 +22,6 @@ import (
 // and stop at ToolLLM's Finish function, at the call budget, or on a fault.
 // A run always ends in a Trace with a recorded Outcome; faults of the model
 // or of a tool never abort the caller's run.
-
-// FinishName is ToolLLM's function that ends an attempt.
-const FinishName = "Finish"
 
 // Finish return types.
 const (
@@ -62,7 +62,7 @@ const (
 // FinishTool is the Finish function offered to the model beside the task's tools.
 func FinishTool() toolset.OpenAITool {
 	return toolset.OpenAITool{Type: "function", Function: toolset.OpenAIFunction{
-		Name: FinishName,
+		Name: agent.FinishName,
 		Description: "If you have obtained a result that answers the task, call this function with return_type give_answer " +
 			"and the final answer. If you cannot go on with the task from this state, call it with return_type " +
 			"give_up_and_restart. Always call this function at the end of an attempt: only the final answer is shown " +
@@ -109,8 +109,8 @@ func (p *Problem) check() error {
 		if t.Function.Name == "" {
 			return &ProblemError{Reason: fmt.Sprintf("tools[%d] has no function name", i)}
 		}
-		if t.Function.Name == FinishName {
-			return &ProblemError{Reason: fmt.Sprintf("tools[%d] is named %s, which the solver reserves", i, FinishName)}
+		if t.Function.Name == agent.FinishName {
+			return &ProblemError{Reason: fmt.Sprintf("tools[%d] is named %s, which the solver reserves", i, agent.FinishName)}
 		}
 	}
 	return nil
@@ -144,10 +144,10 @@ type Trace struct {
 	// Error describes a model failure, or why the last attempt gave up.
 	Error string `json:"error,omitempty"`
 	// Budget is the call budget; CallsUsed the calls counted against it.
-	Budget     int   `json:"budget"`
-	CallsUsed  int   `json:"calls_used"`
-	ModelTurns int   `json:"model_turns"`
-	Usage      Usage `json:"usage"`
+	Budget     int         `json:"budget"`
+	CallsUsed  int         `json:"calls_used"`
+	ModelTurns int         `json:"model_turns"`
+	Usage      agent.Usage `json:"usage"`
 	// Restarts counts the branches abandoned by give_up_and_restart (DFSDT).
 	Restarts int    `json:"restarts,omitempty"`
 	Steps    []Step `json:"steps"`
@@ -162,8 +162,8 @@ type Step struct {
 	Parent int `json:"parent"`
 	Depth  int `json:"depth"`
 	// Diversified is set when the prompt listed earlier attempts from this state (DFSDT).
-	Diversified bool   `json:"diversified,omitempty"`
-	Reply       *Reply `json:"reply,omitempty"`
+	Diversified bool         `json:"diversified,omitempty"`
+	Reply       *agent.Reply `json:"reply,omitempty"`
 	// Error is the model failure of this turn.
 	Error  string       `json:"error,omitempty"`
 	Calls  []CallRecord `json:"calls,omitempty"`
@@ -178,19 +178,6 @@ type FinishCall struct {
 	ReturnType  string `json:"return_type"`
 	FinalAnswer string `json:"final_answer,omitempty"`
 }
-
-// Error kinds of a CallRecord.
-const (
-	ErrUnknownFunction  = "unknown_function"
-	ErrInvalidArguments = "invalid_arguments"
-	ErrAPI              = "api_error" // the API answered with a 4xx/5xx status (including dependency refusals)
-	ErrRateLimited      = "rate_limited"
-	ErrNoRecording      = "no_recording"
-	ErrUpstream         = "upstream"
-	ErrTransport        = "transport" // the tool server could not be reached
-	ErrBudget           = "budget_exhausted"
-	ErrUnreadable       = "unreadable_reply"
-)
 
 // CallRecord is one tool call as the model made it and as it was executed.
 type CallRecord struct {
@@ -237,44 +224,6 @@ func (t *Trace) PathCalls() []CallRecord {
 	return out
 }
 
-// Executor runs one tool call by its exported function name in a session.
-// A call the API refused (4xx/5xx) is an Execution with that status; a
-// call that never reached the API is a *CallError; a context error is
-// returned as it is.
-type Executor interface {
-	Execute(ctx context.Context, session, function string, args json.RawMessage) (*Execution, error)
-}
-
-// Execution is a call that reached the API.
-type Execution struct {
-	API        string              `json:"api"` // "tool.api"
-	Status     int                 `json:"status"`
-	Response   json.RawMessage     `json:"response"`
-	Source     string              `json:"source,omitempty"`
-	Seq        int                 `json:"seq,omitempty"`
-	Violations []sandbox.Violation `json:"violations,omitempty"`
-}
-
-// CallError is a call that did not reach the API: an unknown function,
-// invalid arguments, a rate limit, a replay miss, a failed upstream or an
-// unreachable tool server.
-type CallError struct {
-	Kind     string
-	Function string
-	Message  string
-	// Status is the HTTP status the tool server answered, 0 in-process.
-	Status      int
-	Validation  []toolset.Violation
-	Suggestions []string
-	Err         error
-}
-
-func (e *CallError) Error() string {
-	return fmt.Sprintf("agent: call %s: %s: %s", e.Function, e.Kind, e.Message)
-}
-
-func (e *CallError) Unwrap() error { return e.Err }
-
 // limits holds the budget settings shared by the solvers.
 type limits struct {
 	budget, maxTurns, maxObs int
@@ -295,14 +244,14 @@ func newLimits(budget, maxTurns, maxObs int) limits {
 
 // run is the state of one solver run, shared by ReAct and DFSDT.
 type run struct {
-	agent Agent
-	exec  Executor
+	agent agent.Agent
+	exec  agent.Executor
 	lim   limits
 	tools []toolset.OpenAITool
 	trace *Trace
 }
 
-func newRun(name string, a Agent, x Executor, lim limits, p Problem) *run {
+func newRun(name string, a agent.Agent, x agent.Executor, lim limits, p Problem) *run {
 	tools := append(append([]toolset.OpenAITool(nil), p.Tools...), FinishTool())
 	return &run{agent: a, exec: x, lim: lim, tools: tools, trace: &Trace{
 		Solver: name, ID: p.ID, Session: p.SessionFor(name), Budget: lim.budget, Steps: []Step{},
@@ -321,7 +270,7 @@ const (
 
 // turn asks the model once from msgs, executes what it asks for, and
 // returns the step's index, the grown conversation and what happened.
-func (r *run) turn(ctx context.Context, msgs []Message, parent, depth int, diversified bool) (int, []Message, turnResult, error) {
+func (r *run) turn(ctx context.Context, msgs []agent.Message, parent, depth int, diversified bool) (int, []agent.Message, turnResult, error) {
 	if r.trace.ModelTurns >= r.lim.maxTurns {
 		r.end(OutcomeTurnLimit, fmt.Sprintf("no answer after %d model turns", r.lim.maxTurns))
 		return -1, msgs, turnStop, nil
@@ -344,10 +293,10 @@ func (r *run) turn(ctx context.Context, msgs []Message, parent, depth int, diver
 	r.addUsage(reply.Usage)
 	step.Reply = &reply
 
-	var finish *ToolCall
-	var calls []ToolCall
+	var finish *agent.ToolCall
+	var calls []agent.ToolCall
 	for i := range reply.ToolCalls {
-		if reply.ToolCalls[i].Name == FinishName && finish == nil {
+		if reply.ToolCalls[i].Name == agent.FinishName && finish == nil {
 			finish = &reply.ToolCalls[i]
 			continue
 		}
@@ -366,17 +315,17 @@ func (r *run) turn(ctx context.Context, msgs []Message, parent, depth int, diver
 		if reason == "" {
 			reason = "the reply is empty"
 		}
-		step.Feedback = fmt.Sprintf("Your last reply could not be used: %s. Call one of the functions, or call %s to answer or give up.", reason, FinishName)
+		step.Feedback = fmt.Sprintf("Your last reply could not be used: %s. Call one of the functions, or call %s to answer or give up.", reason, agent.FinishName)
 		if !r.spend() {
 			return idx, msgs, turnStop, nil
 		}
 		out := append(cloneMessages(msgs),
-			Message{Role: RoleAssistant, Content: reply.Content},
-			Message{Role: RoleUser, Content: step.Feedback})
+			agent.Message{Role: agent.RoleAssistant, Content: reply.Content},
+			agent.Message{Role: agent.RoleUser, Content: step.Feedback})
 		return idx, out, turnContinue, nil
 	}
 
-	out := append(cloneMessages(msgs), Message{Role: RoleAssistant, Content: reply.Content, ToolCalls: reply.ToolCalls})
+	out := append(cloneMessages(msgs), agent.Message{Role: agent.RoleAssistant, Content: reply.Content, ToolCalls: reply.ToolCalls})
 	for _, tc := range calls {
 		rec, err := r.call(ctx, tc)
 		if err != nil {
@@ -385,7 +334,7 @@ func (r *run) turn(ctx context.Context, msgs []Message, parent, depth int, diver
 			return idx, out, turnStop, err
 		}
 		step.Calls = append(step.Calls, rec)
-		out = append(out, Message{Role: RoleTool, ToolCallID: tc.ID, Name: tc.Name, Content: rec.Observation})
+		out = append(out, agent.Message{Role: agent.RoleTool, ToolCallID: tc.ID, Name: tc.Name, Content: rec.Observation})
 	}
 
 	if r.trace.Outcome == OutcomeBudget {
@@ -395,7 +344,7 @@ func (r *run) turn(ctx context.Context, msgs []Message, parent, depth int, diver
 		fc, problem := parseFinish(*finish)
 		if problem != "" {
 			step.Feedback = problem
-			out = append(out, Message{Role: RoleTool, ToolCallID: finish.ID, Name: FinishName, Content: observationText(problem, nil)})
+			out = append(out, agent.Message{Role: agent.RoleTool, ToolCallID: finish.ID, Name: agent.FinishName, Content: observationText(problem, nil)})
 			if !r.spend() {
 				return idx, out, turnStop, nil
 			}
@@ -413,19 +362,19 @@ func (r *run) turn(ctx context.Context, msgs []Message, parent, depth int, diver
 }
 
 // call executes one tool call, counting it against the budget.
-func (r *run) call(ctx context.Context, tc ToolCall) (CallRecord, error) {
+func (r *run) call(ctx context.Context, tc agent.ToolCall) (CallRecord, error) {
 	rec := CallRecord{ID: tc.ID, Function: tc.Name, Arguments: tc.Arguments, RawArguments: tc.RawArguments}
 	if !r.spend() {
-		rec.ErrorKind, rec.Error = ErrBudget, fmt.Sprintf("not executed: the budget of %d calls is used up", r.lim.budget)
+		rec.ErrorKind, rec.Error = agent.ErrBudget, fmt.Sprintf("not executed: the budget of %d calls is used up", r.lim.budget)
 		rec.Observation = observationText(rec.Error, nil)
 		return rec, nil
 	}
 	rec.Counted = true
 	switch {
 	case tc.Name == "":
-		rec.ErrorKind, rec.Error = ErrUnknownFunction, "the call names no function"
+		rec.ErrorKind, rec.Error = agent.ErrUnknownFunction, "the call names no function"
 	case tc.ArgumentsError != "":
-		rec.ErrorKind, rec.Error = ErrInvalidArguments, tc.ArgumentsError
+		rec.ErrorKind, rec.Error = agent.ErrInvalidArguments, tc.ArgumentsError
 	}
 	if rec.ErrorKind != "" {
 		rec.Observation = observationText(rec.Error, nil)
@@ -438,22 +387,22 @@ func (r *run) call(ctx context.Context, tc ToolCall) (CallRecord, error) {
 	ex, err := r.exec.Execute(ctx, r.trace.Session, tc.Name, args)
 	if err != nil {
 		if ctx.Err() != nil {
-			rec.ErrorKind, rec.Error = ErrTransport, ctx.Err().Error()
+			rec.ErrorKind, rec.Error = agent.ErrTransport, ctx.Err().Error()
 			rec.Observation = observationText(rec.Error, nil)
 			return rec, ctx.Err()
 		}
-		var ce *CallError
+		var ce *agent.CallError
 		if errors.As(err, &ce) {
 			rec.ErrorKind, rec.Error = ce.Kind, ce.Message
 		} else {
-			rec.ErrorKind, rec.Error = ErrTransport, err.Error()
+			rec.ErrorKind, rec.Error = agent.ErrTransport, err.Error()
 		}
 		rec.Observation = observationText(rec.Error, nil)
 		return rec, nil
 	}
 	rec.API, rec.Status, rec.Response, rec.Source, rec.Seq, rec.Violations = ex.API, ex.Status, ex.Response, ex.Source, ex.Seq, ex.Violations
 	if ex.Status < 200 || ex.Status > 299 {
-		rec.ErrorKind = ErrAPI
+		rec.ErrorKind = agent.ErrAPI
 		rec.Error = fmt.Sprintf("the API answered %d", ex.Status)
 		for _, v := range ex.Violations {
 			if v.Enforced {
@@ -508,7 +457,7 @@ func shrinkJSON(v any, keep, maxStr int) any {
 		}
 		return out
 	case string:
-		return clipText(x, maxStr)
+		return clip.Text(x, maxStr)
 	}
 	return v
 }
@@ -524,7 +473,7 @@ func (r *run) spend() bool {
 	return true
 }
 
-func (r *run) addUsage(u Usage) {
+func (r *run) addUsage(u agent.Usage) {
 	r.trace.Usage.PromptTokens += u.PromptTokens
 	r.trace.Usage.CompletionTokens += u.CompletionTokens
 	r.trace.Usage.TotalTokens += u.TotalTokens
@@ -556,7 +505,7 @@ func (r *run) pathTo(i int) []int {
 }
 
 // parseFinish reads Finish's arguments; problem says what is wrong with them.
-func parseFinish(tc ToolCall) (FinishCall, string) {
+func parseFinish(tc agent.ToolCall) (FinishCall, string) {
 	if tc.ArgumentsError != "" {
 		return FinishCall{}, "Finish: " + tc.ArgumentsError
 	}
@@ -617,9 +566,9 @@ func clipObservation(s string, n int) string {
 	if len(s) <= n {
 		return s
 	}
-	return clipText(s, n) + fmt.Sprintf(" [cut: %d of %d bytes shown]", n, len(s))
+	return clip.Text(s, n) + fmt.Sprintf(" [cut: %d of %d bytes shown]", n, len(s))
 }
 
-func cloneMessages(m []Message) []Message {
-	return append(make([]Message, 0, len(m)+4), m...)
+func cloneMessages(m []agent.Message) []agent.Message {
+	return append(make([]agent.Message, 0, len(m)+4), m...)
 }

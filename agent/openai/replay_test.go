@@ -1,4 +1,4 @@
-package agent_test
+package openai_test
 
 import (
 	"context"
@@ -12,6 +12,7 @@ import (
 
 	"github.com/understudy/understudy/agent"
 	"github.com/understudy/understudy/agent/agenttest"
+	"github.com/understudy/understudy/agent/openai"
 	"github.com/understudy/understudy/toolset"
 )
 
@@ -46,9 +47,9 @@ func TestRecordThenReplayIsByteIdentical(t *testing.T) {
 		agenttest.Text("Clear in Paris; Oslo failed."),
 	)
 	client, _ := newClient(t, srv.URL(), nil)
-	tr, err := agent.OpenTranscript(dir)
+	tr, err := openai.OpenTranscript(dir)
 	require.NoError(t, err)
-	recorded := conversation(t, agent.NewRecorder(client, tr), "Weather in Paris and Oslo?")
+	recorded := conversation(t, openai.NewRecorder(client, tr), "Weather in Paris and Oslo?")
 	require.Len(t, srv.Requests(), 2)
 
 	files, err := filepath.Glob(filepath.Join(dir, "*"))
@@ -63,10 +64,10 @@ func TestRecordThenReplayIsByteIdentical(t *testing.T) {
 
 	// A fresh process: new transcript handle, a client that is never called
 	// (its URL points nowhere) used only to build request keys.
-	tr2, err := agent.OpenTranscript(dir)
+	tr2, err := openai.OpenTranscript(dir)
 	require.NoError(t, err)
 	builder, _ := newClient(t, "http://127.0.0.1:9/v1", nil)
-	replayed := conversation(t, agent.NewReplayer(tr2, builder), "Weather in Paris and Oslo?")
+	replayed := conversation(t, openai.NewReplayer(tr2, builder), "Weather in Paris and Oslo?")
 
 	require.Equal(t, recorded, replayed)
 	a, _ := json.Marshal(recorded)
@@ -79,14 +80,14 @@ func TestRecordThenReplayIsByteIdentical(t *testing.T) {
 func TestReplayMissNamesKeyAndDifference(t *testing.T) {
 	srv := agenttest.NewServer(t, agenttest.Text("Paris is sunny."))
 	client, _ := newClient(t, srv.URL(), nil)
-	tr, err := agent.OpenTranscript(t.TempDir())
+	tr, err := openai.OpenTranscript(t.TempDir())
 	require.NoError(t, err)
-	_, err = agent.NewRecorder(client, tr).Respond(context.Background(), ask("Weather in Paris?"), weatherTools())
+	_, err = openai.NewRecorder(client, tr).Respond(context.Background(), ask("Weather in Paris?"), weatherTools())
 	require.NoError(t, err)
 
-	rp := agent.NewReplayer(tr, client)
+	rp := openai.NewReplayer(tr, client)
 	_, err = rp.Respond(context.Background(), ask("Weather in Lyon?"), weatherTools())
-	var miss *agent.MissError
+	var miss *openai.MissError
 	require.ErrorAs(t, err, &miss)
 	require.Regexp(t, `^[0-9a-f]{64}$`, miss.Key)
 	keys, _ := tr.Keys()
@@ -95,8 +96,8 @@ func TestReplayMissNamesKeyAndDifference(t *testing.T) {
 	require.ErrorContains(t, err, "no recorded reply for request "+miss.Key+" in "+tr.Dir())
 
 	// A different model changes the key too, and the difference says so.
-	other, _ := newClient(t, srv.URL(), func(c *agent.OpenAIConfig) { c.Model = "other-model" })
-	_, err = agent.NewReplayer(tr, other).Respond(context.Background(), ask("Weather in Paris?"), weatherTools())
+	other, _ := newClient(t, srv.URL(), func(c *openai.Config) { c.Model = "other-model" })
+	_, err = openai.NewReplayer(tr, other).Respond(context.Background(), ask("Weather in Paris?"), weatherTools())
 	require.ErrorAs(t, err, &miss)
 	require.Equal(t, `model: recorded "test-model", requested "other-model"`, miss.Difference)
 
@@ -105,8 +106,8 @@ func TestReplayMissNamesKeyAndDifference(t *testing.T) {
 	require.ErrorAs(t, err, &miss)
 	require.Equal(t, "tools: recorded 3 items, requested 2", miss.Difference)
 
-	empty, _ := agent.OpenTranscript("")
-	_, err = agent.NewReplayer(empty, nil).Respond(context.Background(), ask("x"), nil)
+	empty, _ := openai.OpenTranscript("")
+	_, err = openai.NewReplayer(empty, nil).Respond(context.Background(), ask("x"), nil)
 	require.ErrorAs(t, err, &miss)
 	require.ErrorContains(t, err, "the transcript is empty")
 }
@@ -114,8 +115,8 @@ func TestReplayMissNamesKeyAndDifference(t *testing.T) {
 func TestRecorderServesRepeatsFromTranscript(t *testing.T) {
 	srv := agenttest.NewServer(t, agenttest.Text("first"))
 	client, _ := newClient(t, srv.URL(), nil)
-	tr, _ := agent.OpenTranscript("")
-	rec := agent.NewRecorder(client, tr)
+	tr, _ := openai.OpenTranscript("")
+	rec := openai.NewRecorder(client, tr)
 	var wg sync.WaitGroup
 	replies := make([]agent.Reply, 8)
 	errs := make([]error, 8)
@@ -137,18 +138,18 @@ func TestRecorderServesRepeatsFromTranscript(t *testing.T) {
 func TestRecorderOverwriteAndErrors(t *testing.T) {
 	srv := agenttest.NewServer(t, agenttest.Text("one"), agenttest.Fail(400, "nope"), agenttest.Text("two"))
 	client, _ := newClient(t, srv.URL(), nil)
-	tr, _ := agent.OpenTranscript(t.TempDir())
-	rec := &agent.Recorder{Agent: client, Transcript: tr, Overwrite: true}
+	tr, _ := openai.OpenTranscript(t.TempDir())
+	rec := &openai.Recorder{Agent: client, Transcript: tr, Overwrite: true}
 	r, err := rec.Respond(context.Background(), ask("q"), nil)
 	require.NoError(t, err)
 	require.Equal(t, "one", r.Content)
 	_, err = rec.Respond(context.Background(), ask("q"), nil)
-	var ae *agent.APIError
+	var ae *openai.APIError
 	require.ErrorAs(t, err, &ae, "failures pass through and are not recorded")
 	r, err = rec.Respond(context.Background(), ask("q"), nil)
 	require.NoError(t, err)
 	require.Equal(t, "two", r.Content)
-	got, err := agent.NewReplayer(tr, client).Respond(context.Background(), ask("q"), nil)
+	got, err := openai.NewReplayer(tr, client).Respond(context.Background(), ask("q"), nil)
 	require.NoError(t, err)
 	require.Equal(t, "two", got.Content)
 }
@@ -162,11 +163,11 @@ func (p *plainAgent) Respond(_ context.Context, msgs []agent.Message, _ []toolse
 }
 
 func TestRecordPlainAgent(t *testing.T) {
-	tr, _ := agent.OpenTranscript(t.TempDir())
+	tr, _ := openai.OpenTranscript(t.TempDir())
 	p := &plainAgent{}
-	r, err := agent.NewRecorder(p, tr).Respond(context.Background(), ask("hello"), weatherTools())
+	r, err := openai.NewRecorder(p, tr).Respond(context.Background(), ask("hello"), weatherTools())
 	require.NoError(t, err)
-	got, err := agent.NewReplayer(tr, nil).Respond(context.Background(), ask("hello"), weatherTools())
+	got, err := openai.NewReplayer(tr, nil).Respond(context.Background(), ask("hello"), weatherTools())
 	require.NoError(t, err)
 	require.Equal(t, r, got)
 	require.Equal(t, 1, p.calls)

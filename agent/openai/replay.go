@@ -1,4 +1,4 @@
-package agent
+package openai
 
 import (
 	"bytes"
@@ -9,6 +9,8 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/understudy/understudy/agent"
+	"github.com/understudy/understudy/agent/internal/clip"
 	"github.com/understudy/understudy/toolset"
 )
 
@@ -18,9 +20,9 @@ import (
 // replies and a recorded run matches its replay. Failed calls are not recorded.
 //
 // Keys come from the wrapped agent's BuildRequest when it is a
-// RequestBuilder (as OpenAIClient is), else from the messages and tools alone.
+// RequestBuilder (as Client is), else from the messages and tools alone.
 type Recorder struct {
-	Agent      Agent
+	Agent      agent.Agent
 	Transcript *Transcript
 	Overwrite  bool
 
@@ -30,33 +32,33 @@ type Recorder struct {
 
 type pendingCall struct {
 	done  chan struct{}
-	reply Reply
+	reply agent.Reply
 	err   error
 }
 
 // NewRecorder records a's replies in t.
-func NewRecorder(a Agent, t *Transcript) *Recorder {
+func NewRecorder(a agent.Agent, t *Transcript) *Recorder {
 	return &Recorder{Agent: a, Transcript: t}
 }
 
 var (
-	_ Agent = (*Recorder)(nil)
-	_ Agent = (*Replayer)(nil)
+	_ agent.Agent = (*Recorder)(nil)
+	_ agent.Agent = (*Replayer)(nil)
 )
 
 // Respond answers from the transcript or from the wrapped agent, recording the latter.
-func (r *Recorder) Respond(ctx context.Context, messages []Message, tools []toolset.OpenAITool) (Reply, error) {
+func (r *Recorder) Respond(ctx context.Context, messages []agent.Message, tools []toolset.OpenAITool) (agent.Reply, error) {
 	req, err := requestFor(r.Agent, messages, tools)
 	if err != nil {
-		return Reply{}, err
+		return agent.Reply{}, err
 	}
 	key, canonReq, err := RequestKey(req)
 	if err != nil {
-		return Reply{}, err
+		return agent.Reply{}, err
 	}
 	if !r.Overwrite {
 		if e, ok, err := r.Transcript.Get(key); err != nil {
-			return Reply{}, err
+			return agent.Reply{}, err
 		} else if ok {
 			return e.Reply, nil
 		}
@@ -70,7 +72,7 @@ func (r *Recorder) Respond(ctx context.Context, messages []Message, tools []tool
 		case <-p.done:
 			return p.reply, p.err
 		case <-ctx.Done():
-			return Reply{}, ctx.Err()
+			return agent.Reply{}, ctx.Err()
 		}
 	}
 	if r.inflight == nil {
@@ -93,7 +95,7 @@ func (r *Recorder) Respond(ctx context.Context, messages []Message, tools []tool
 	}
 	if err := r.Transcript.Put(Entry{Key: key, Request: canonReq, Reply: reply}); err != nil {
 		p.err = err
-		return Reply{}, err
+		return agent.Reply{}, err
 	}
 	// Answer with the stored form, exactly what a replay will give.
 	e, _, err := r.Transcript.Get(key)
@@ -141,9 +143,9 @@ func (e *MissError) Error() string {
 }
 
 // Respond returns the recorded reply for the conversation or a *MissError.
-func (r *Replayer) Respond(ctx context.Context, messages []Message, tools []toolset.OpenAITool) (Reply, error) {
+func (r *Replayer) Respond(ctx context.Context, messages []agent.Message, tools []toolset.OpenAITool) (agent.Reply, error) {
 	if err := ctx.Err(); err != nil {
-		return Reply{}, err
+		return agent.Reply{}, err
 	}
 	var builder any
 	if r.Builder != nil {
@@ -151,18 +153,18 @@ func (r *Replayer) Respond(ctx context.Context, messages []Message, tools []tool
 	}
 	req, err := requestFor(builder, messages, tools)
 	if err != nil {
-		return Reply{}, err
+		return agent.Reply{}, err
 	}
 	key, canonReq, err := RequestKey(req)
 	if err != nil {
-		return Reply{}, err
+		return agent.Reply{}, err
 	}
 	e, ok, err := r.Transcript.Get(key)
 	if err != nil {
-		return Reply{}, err
+		return agent.Reply{}, err
 	}
 	if !ok {
-		return Reply{}, r.miss(key, canonReq)
+		return agent.Reply{}, r.miss(key, canonReq)
 	}
 	return e.Reply, nil
 }
@@ -293,5 +295,5 @@ func shortJSON(v any) string {
 	if err := enc.Encode(v); err != nil {
 		return fmt.Sprint(v)
 	}
-	return clipText(strings.TrimSpace(buf.String()), 80)
+	return clip.Text(strings.TrimSpace(buf.String()), 80)
 }

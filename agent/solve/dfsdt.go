@@ -1,9 +1,12 @@
-package agent
+package solve
 
 import (
 	"context"
 	"encoding/json"
 	"strings"
+
+	"github.com/understudy/understudy/agent"
+	"github.com/understudy/understudy/agent/internal/clip"
 )
 
 // DFSDT is ToolLLM's depth-first search-based decision tree (seed 002 §2.3
@@ -21,8 +24,8 @@ import (
 // Calls change the sandbox's state for good: an abandoned branch's calls
 // stay in the session.
 type DFSDT struct {
-	Agent    Agent
-	Executor Executor
+	Agent    agent.Agent
+	Executor agent.Executor
 	// Budget is the number of tool calls per query, across all branches (default 10).
 	Budget int
 	// Width is the number of children tried from one state (default 2, ToolBench's tree_beam_size).
@@ -46,7 +49,7 @@ const (
 // dfsNode is a state of the search: the conversation so far and the
 // actions already tried from it.
 type dfsNode struct {
-	msgs  []Message
+	msgs  []agent.Message
 	step  int // the step that led here, -1 for the query itself
 	depth int
 	tried []triedAction
@@ -105,7 +108,7 @@ func (d *dfsSearch) expand(ctx context.Context, n *dfsNode) bool {
 		diversified := len(n.tried) > 0
 		if diversified {
 			// The note lives only in this request; the child's history does not keep it.
-			msgs = append(cloneMessages(n.msgs), Message{Role: RoleUser, Content: diversityPrompt(n)})
+			msgs = append(cloneMessages(n.msgs), agent.Message{Role: agent.RoleUser, Content: diversityPrompt(n)})
 		}
 		idx, next, res, err := d.turn(ctx, msgs, n.step, n.depth, diversified)
 		if idx >= 0 {
@@ -135,7 +138,7 @@ func (d *dfsSearch) expand(ctx context.Context, n *dfsNode) bool {
 }
 
 // dropDiversity removes the diversity note from a child's history.
-func dropDiversity(msgs []Message, diversified bool, at int) []Message {
+func dropDiversity(msgs []agent.Message, diversified bool, at int) []agent.Message {
 	if !diversified || at >= len(msgs) {
 		return msgs
 	}
@@ -156,12 +159,12 @@ func summarise(s Step) triedAction {
 		for _, more := range s.Calls[1:] {
 			out += "\n" + more.Function + ": " + more.Observation
 		}
-		return triedAction{Name: c.Function, Arguments: args, Output: clipText(out, 1000)}
+		return triedAction{Name: c.Function, Arguments: args, Output: clip.Text(out, 1000)}
 	case s.Finish != nil:
 		b, _ := json.Marshal(s.Finish)
-		return triedAction{Name: FinishName, Arguments: b, Output: ""}
+		return triedAction{Name: agent.FinishName, Arguments: b, Output: ""}
 	case s.Reply != nil:
-		b, _ := json.Marshal(clipText(s.Reply.Content, 500))
+		b, _ := json.Marshal(clip.Text(s.Reply.Content, 500))
 		return triedAction{Name: "(reply)", Arguments: b, Output: s.Feedback}
 	}
 	return triedAction{Name: "(none)", Arguments: json.RawMessage(`{}`)}
@@ -178,17 +181,17 @@ func diversityPrompt(n *dfsNode) string {
 	b.Write(enc)
 	b.WriteString("\n")
 	if last := lastObservation(n.msgs); last != "" {
-		b.WriteString("Again, the last observation in this state: " + clipText(last, 1000) + "\n")
+		b.WriteString("Again, the last observation in this state: " + clip.Text(last, 1000) + "\n")
 	}
 	b.WriteString("Remember you are in the middle of an attempt: first analyse the state and the previous actions, then act differently from all of them.")
 	return b.String()
 }
 
-func lastObservation(msgs []Message) string {
+func lastObservation(msgs []agent.Message) string {
 	if len(msgs) == 0 {
 		return ""
 	}
-	if m := msgs[len(msgs)-1]; m.Role == RoleTool {
+	if m := msgs[len(msgs)-1]; m.Role == agent.RoleTool {
 		return m.Content
 	}
 	return ""

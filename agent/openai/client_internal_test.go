@@ -1,8 +1,6 @@
-package agent
+package openai
 
 import (
-	"github.com/understudy/understudy/internal/retry"
-
 	"bytes"
 	"encoding/json"
 	"errors"
@@ -17,6 +15,8 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/understudy/understudy/agent"
+	"github.com/understudy/understudy/internal/retry"
 	"github.com/understudy/understudy/toolset"
 )
 
@@ -38,27 +38,27 @@ func TestDecodeChatResponse(t *testing.T) {
 	tests := []struct {
 		name string
 		body string
-		want Reply
+		want agent.Reply
 	}{
 		{
 			name: "text",
 			body: `{"choices":[{"message":{"role":"assistant","content":"Hello."},"finish_reason":"stop"}],"usage":{"prompt_tokens":3,"completion_tokens":2,"total_tokens":5}}`,
-			want: Reply{Content: "Hello.", Usage: Usage{3, 2, 5}},
+			want: agent.Reply{Content: "Hello.", Usage: agent.Usage{PromptTokens: 3, CompletionTokens: 2, TotalTokens: 5}},
 		},
 		{
 			name: "null content with tool call, arguments as string",
 			body: `{"choices":[{"message":{"content":null,"tool_calls":[{"id":"call_1","type":"function","function":{"name":"get_weather","arguments":"{\"city\": \"Paris\", \"days\": 3}"}}]}}]}`,
-			want: Reply{ToolCalls: []ToolCall{{ID: "call_1", Name: "get_weather", Arguments: json.RawMessage(`{"city":"Paris","days":3}`)}}},
+			want: agent.Reply{ToolCalls: []agent.ToolCall{{ID: "call_1", Name: "get_weather", Arguments: json.RawMessage(`{"city":"Paris","days":3}`)}}},
 		},
 		{
 			name: "arguments as object (Ollama)",
 			body: `{"choices":[{"message":{"content":"","tool_calls":[{"id":"x","function":{"name":"f","arguments":{"b": [1, 2], "a": "<&>"}}}]}}]}`,
-			want: Reply{ToolCalls: []ToolCall{{ID: "x", Name: "f", Arguments: json.RawMessage(`{"b":[1,2],"a":"<&>"}`)}}},
+			want: agent.Reply{ToolCalls: []agent.ToolCall{{ID: "x", Name: "f", Arguments: json.RawMessage(`{"b":[1,2],"a":"<&>"}`)}}},
 		},
 		{
 			name: "empty, null and missing arguments mean none",
 			body: `{"choices":[{"message":{"tool_calls":[{"id":"a","function":{"name":"f","arguments":""}},{"id":"b","function":{"name":"g","arguments":null}},{"id":"c","function":{"name":"h"}}]}}]}`,
-			want: Reply{ToolCalls: []ToolCall{
+			want: agent.Reply{ToolCalls: []agent.ToolCall{
 				{ID: "a", Name: "f", Arguments: json.RawMessage(`{}`)},
 				{ID: "b", Name: "g", Arguments: json.RawMessage(`{}`)},
 				{ID: "c", Name: "h", Arguments: json.RawMessage(`{}`)},
@@ -67,72 +67,72 @@ func TestDecodeChatResponse(t *testing.T) {
 		{
 			name: "arguments that are not JSON are kept with the reason",
 			body: `{"choices":[{"message":{"tool_calls":[{"id":"a","function":{"name":"f","arguments":"{city: Paris"}}]}}]}`,
-			want: Reply{ToolCalls: []ToolCall{{ID: "a", Name: "f", RawArguments: "{city: Paris", ArgumentsError: "arguments are not valid JSON: invalid character 'c' looking for beginning of object key string"}}},
+			want: agent.Reply{ToolCalls: []agent.ToolCall{{ID: "a", Name: "f", RawArguments: "{city: Paris", ArgumentsError: "arguments are not valid JSON: invalid character 'c' looking for beginning of object key string"}}},
 		},
 		{
 			name: "arguments cut off at the token limit",
 			body: `{"choices":[{"message":{"tool_calls":[{"id":"a","function":{"name":"f","arguments":"{\"q\": \"long"}}]},"finish_reason":"length"}]}`,
-			want: Reply{ToolCalls: []ToolCall{{ID: "a", Name: "f", RawArguments: `{"q": "long`, ArgumentsError: "arguments are not valid JSON: truncated (the reply was cut off at the token limit)"}}},
+			want: agent.Reply{ToolCalls: []agent.ToolCall{{ID: "a", Name: "f", RawArguments: `{"q": "long`, ArgumentsError: "arguments are not valid JSON: truncated (the reply was cut off at the token limit)"}}},
 		},
 		{
 			name: "arguments a JSON array",
 			body: `{"choices":[{"message":{"tool_calls":[{"id":"a","function":{"name":"f","arguments":"[1,2]"}}]}}]}`,
-			want: Reply{ToolCalls: []ToolCall{{ID: "a", Name: "f", RawArguments: "[1,2]", ArgumentsError: "arguments are a JSON array, want an object"}}},
+			want: agent.Reply{ToolCalls: []agent.ToolCall{{ID: "a", Name: "f", RawArguments: "[1,2]", ArgumentsError: "arguments are a JSON array, want an object"}}},
 		},
 		{
 			name: "arguments a bare number",
 			body: `{"choices":[{"message":{"tool_calls":[{"id":"a","function":{"name":"f","arguments":42}}]}}]}`,
-			want: Reply{ToolCalls: []ToolCall{{ID: "a", Name: "f", RawArguments: "42", ArgumentsError: "arguments are a JSON number, want an object or a string holding one"}}},
+			want: agent.Reply{ToolCalls: []agent.ToolCall{{ID: "a", Name: "f", RawArguments: "42", ArgumentsError: "arguments are a JSON number, want an object or a string holding one"}}},
 		},
 		{
 			name: "arguments with trailing text",
 			body: `{"choices":[{"message":{"tool_calls":[{"id":"a","function":{"name":"f","arguments":"{\"a\":1} thanks"}}]}}]}`,
-			want: Reply{ToolCalls: []ToolCall{{ID: "a", Name: "f", RawArguments: `{"a":1} thanks`, ArgumentsError: "arguments are not valid JSON: trailing data after offset 7"}}},
+			want: agent.Reply{ToolCalls: []agent.ToolCall{{ID: "a", Name: "f", RawArguments: `{"a":1} thanks`, ArgumentsError: "arguments are not valid JSON: trailing data after offset 7"}}},
 		},
 		{
 			name: "content as an array of parts",
 			body: `{"choices":[{"message":{"content":[{"type":"text","text":"Hel"},{"type":"image_url","image_url":{"url":"x"}},{"type":"text","text":"lo"}]}}]}`,
-			want: Reply{Content: "Hello"},
+			want: agent.Reply{Content: "Hello"},
 		},
 		{
 			name: "legacy function_call",
 			body: `{"choices":[{"message":{"content":null,"function_call":{"name":"lookup","arguments":"{\"id\":7}"}}}]}`,
-			want: Reply{ToolCalls: []ToolCall{{ID: "call_e3ac4b1a8b6364bd8839c8bb", Name: "lookup", Arguments: json.RawMessage(`{"id":7}`)}}},
+			want: agent.Reply{ToolCalls: []agent.ToolCall{{ID: "call_e3ac4b1a8b6364bd8839c8bb", Name: "lookup", Arguments: json.RawMessage(`{"id":7}`)}}},
 		},
 		{
 			name: "reasoning_content",
 			body: `{"choices":[{"message":{"content":"4","reasoning_content":"2+2 is 4"}}]}`,
-			want: Reply{Content: "4", Reasoning: "2+2 is 4"},
+			want: agent.Reply{Content: "4", Reasoning: "2+2 is 4"},
 		},
 		{
 			name: "reasoning (Ollama, OpenRouter)",
 			body: `{"choices":[{"message":{"content":"4","reasoning":"adding"}}]}`,
-			want: Reply{Content: "4", Reasoning: "adding"},
+			want: agent.Reply{Content: "4", Reasoning: "adding"},
 		},
 		{
 			name: "reasoning that is not text is ignored",
 			body: `{"choices":[{"message":{"content":"4","reasoning":{"effort":"low"}}}]}`,
-			want: Reply{Content: "4"},
+			want: agent.Reply{Content: "4"},
 		},
 		{
 			name: "refusal",
 			body: `{"choices":[{"message":{"content":null,"refusal":"I can't help with that."}}]}`,
-			want: Reply{Content: "I can't help with that."},
+			want: agent.Reply{Content: "I can't help with that."},
 		},
 		{
 			name: "invented tool name passes through",
 			body: `{"choices":[{"message":{"tool_calls":[{"id":"a","function":{"name":"book_moon_trip","arguments":"{}"}}]}}]}`,
-			want: Reply{ToolCalls: []ToolCall{{ID: "a", Name: "book_moon_trip", Arguments: json.RawMessage(`{}`)}}},
+			want: agent.Reply{ToolCalls: []agent.ToolCall{{ID: "a", Name: "book_moon_trip", Arguments: json.RawMessage(`{}`)}}},
 		},
 		{
 			name: "tool call without a name",
 			body: `{"choices":[{"message":{"tool_calls":[{"id":"a","function":{"arguments":"{}"}}]}}]}`,
-			want: Reply{ToolCalls: []ToolCall{{ID: "a", Arguments: json.RawMessage(`{}`)}}, ParseError: "tool_calls[0] has no function name"},
+			want: agent.Reply{ToolCalls: []agent.ToolCall{{ID: "a", Arguments: json.RawMessage(`{}`)}}, ParseError: "tool_calls[0] has no function name"},
 		},
 		{
 			name: "missing ids get stable ones",
 			body: `{"choices":[{"message":{"tool_calls":[{"function":{"name":"f","arguments":"{}"}},{"function":{"name":"f","arguments":"{}"}}]}}]}`,
-			want: Reply{ToolCalls: []ToolCall{
+			want: agent.Reply{ToolCalls: []agent.ToolCall{
 				{ID: "call_de3c2d8b9a2e4fe12ea4ad08", Name: "f", Arguments: json.RawMessage(`{}`)},
 				{ID: "call_c8b4c8b8f1b4cfc52a8da1d7", Name: "f", Arguments: json.RawMessage(`{}`)},
 			}},
@@ -140,7 +140,7 @@ func TestDecodeChatResponse(t *testing.T) {
 		{
 			name: "extra fields and choices are ignored",
 			body: `{"id":"c","object":"chat.completion","created":1,"model":"m","system_fingerprint":"fp","choices":[{"index":0,"message":{"role":"assistant","content":"a"},"logprobs":null,"finish_reason":"stop"},{"index":1,"message":{"content":"b"}}]}`,
-			want: Reply{Content: "a"},
+			want: agent.Reply{Content: "a"},
 		},
 	}
 	for _, tt := range tests {
@@ -255,8 +255,8 @@ func TestRetryAfter(t *testing.T) {
 }
 
 func TestBackoffIsSeededAndBounded(t *testing.T) {
-	mk := func(seed uint64) *OpenAIClient {
-		c, err := NewOpenAIClient(OpenAIConfig{BaseURL: "http://127.0.0.1:1/v1", Model: "m", JitterSeed: seed, MaxBackoff: 4 * time.Second})
+	mk := func(seed uint64) *Client {
+		c, err := NewClient(Config{BaseURL: "http://127.0.0.1:1/v1", Model: "m", JitterSeed: seed, MaxBackoff: 4 * time.Second})
 		require.NoError(t, err)
 		return c
 	}
@@ -285,31 +285,31 @@ func TestNewOpenAIClientConfig(t *testing.T) {
 	}
 	tests := []struct {
 		name string
-		cfg  OpenAIConfig
+		cfg  Config
 		want string
 	}{
-		{"no model", OpenAIConfig{BaseURL: "http://x/v1"}, "Model: empty"},
-		{"bad URL", OpenAIConfig{BaseURL: "127.0.0.1:8000", Model: "m"}, "is not an http(s) URL"},
-		{"credentials in URL", OpenAIConfig{BaseURL: "http://u:p@x/v1", Model: "m"}, "credentials in the URL"},
-		{"unset key variable", OpenAIConfig{BaseURL: "http://x/v1", Model: "m", APIKeyEnv: "NOPE", Getenv: env}, "environment variable NOPE is empty or unset"},
-		{"bad protocol", OpenAIConfig{BaseURL: "http://x/v1", Model: "m", Protocol: "xml"}, `"xml" is neither`},
-		{"negative retries", OpenAIConfig{BaseURL: "http://x/v1", Model: "m", MaxRetries: -1}, "MaxRetries: negative"},
+		{"no model", Config{BaseURL: "http://x/v1"}, "Model: empty"},
+		{"bad URL", Config{BaseURL: "127.0.0.1:8000", Model: "m"}, "is not an http(s) URL"},
+		{"credentials in URL", Config{BaseURL: "http://u:p@x/v1", Model: "m"}, "credentials in the URL"},
+		{"unset key variable", Config{BaseURL: "http://x/v1", Model: "m", APIKeyEnv: "NOPE", Getenv: env}, "environment variable NOPE is empty or unset"},
+		{"bad protocol", Config{BaseURL: "http://x/v1", Model: "m", Protocol: "xml"}, `"xml" is neither`},
+		{"negative retries", Config{BaseURL: "http://x/v1", Model: "m", MaxRetries: -1}, "MaxRetries: negative"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, err := NewOpenAIClient(tt.cfg)
+			_, err := NewClient(tt.cfg)
 			var ce *ConfigError
 			require.ErrorAs(t, err, &ce)
 			require.Contains(t, err.Error(), tt.want)
 		})
 	}
-	c, err := NewOpenAIClient(OpenAIConfig{BaseURL: "http://x/v1/", Model: "m", APIKeyEnv: "SET_KEY", Getenv: env})
+	c, err := NewClient(Config{BaseURL: "http://x/v1/", Model: "m", APIKeyEnv: "SET_KEY", Getenv: env})
 	require.NoError(t, err)
 	require.Equal(t, "http://x/v1/chat/completions", c.endpoint)
 	for _, s := range []string{c.String(), fmt.Sprintf("%v", c), fmt.Sprintf("%+v", c), fmt.Sprintf("%#v", c)} {
 		require.NotContains(t, s, "sk-secret")
 	}
-	c2, err := NewOpenAIClient(OpenAIConfig{BaseURL: "http://x/v1/chat/completions", Model: "m"})
+	c2, err := NewClient(Config{BaseURL: "http://x/v1/chat/completions", Model: "m"})
 	require.NoError(t, err)
 	require.Equal(t, "http://x/v1/chat/completions", c2.endpoint)
 }
@@ -336,12 +336,12 @@ func twentyTools() []toolset.OpenAITool {
 	return tools
 }
 
-func sampleConversation() []Message {
-	return []Message{
-		{Role: RoleSystem, Content: "You answer questions using tools."},
-		{Role: RoleUser, Content: "What is the weather in Paris on 2025-06-02?"},
-		{Role: RoleAssistant, Content: "I will look it up.", ToolCalls: []ToolCall{{ID: "call_1", Name: "tool_00_for_api_00", Arguments: json.RawMessage(`{"query":"Paris","when":"2025-06-02"}`)}}},
-		{Role: RoleTool, ToolCallID: "call_1", Name: "tool_00_for_api_00", Content: `{"temp_c":21,"sky":"clear"}`},
+func sampleConversation() []agent.Message {
+	return []agent.Message{
+		{Role: agent.RoleSystem, Content: "You answer questions using tools."},
+		{Role: agent.RoleUser, Content: "What is the weather in Paris on 2025-06-02?"},
+		{Role: agent.RoleAssistant, Content: "I will look it up.", ToolCalls: []agent.ToolCall{{ID: "call_1", Name: "tool_00_for_api_00", Arguments: json.RawMessage(`{"query":"Paris","when":"2025-06-02"}`)}}},
+		{Role: agent.RoleTool, ToolCallID: "call_1", Name: "tool_00_for_api_00", Content: `{"temp_c":21,"sky":"clear"}`},
 	}
 }
 
@@ -350,15 +350,15 @@ func TestRequestEncodingGolden(t *testing.T) {
 	seed := 7
 	for _, tc := range []struct {
 		file string
-		cfg  OpenAIConfig
+		cfg  Config
 	}{
-		{"request_native.golden.json", OpenAIConfig{Model: "qwen2.5-7b-instruct", MaxTokens: 512, ToolChoice: "auto", ParallelToolCalls: &yes, Seed: &seed}},
-		{"request_forced_tool.golden.json", OpenAIConfig{Model: "m", ToolChoice: "tool_01_for_api_01"}},
-		{"request_text.golden.json", OpenAIConfig{Model: "llama-3-8b", Protocol: ProtocolText}},
+		{"request_native.golden.json", Config{Model: "qwen2.5-7b-instruct", MaxTokens: 512, ToolChoice: "auto", ParallelToolCalls: &yes, Seed: &seed}},
+		{"request_forced_tool.golden.json", Config{Model: "m", ToolChoice: "tool_01_for_api_01"}},
+		{"request_text.golden.json", Config{Model: "llama-3-8b", Protocol: ProtocolText}},
 	} {
 		t.Run(tc.file, func(t *testing.T) {
 			tc.cfg.BaseURL = "http://127.0.0.1:8000/v1"
-			c, err := NewOpenAIClient(tc.cfg)
+			c, err := NewClient(tc.cfg)
 			require.NoError(t, err)
 			tools := twentyTools()[:3]
 			req, err := c.BuildRequest(sampleConversation(), tools)
@@ -379,19 +379,19 @@ func TestRequestEncodingGolden(t *testing.T) {
 }
 
 func TestBuildRequestRejects(t *testing.T) {
-	c, err := NewOpenAIClient(OpenAIConfig{BaseURL: "http://x/v1", Model: "m"})
+	c, err := NewClient(Config{BaseURL: "http://x/v1", Model: "m"})
 	require.NoError(t, err)
 	_, err = c.BuildRequest(nil, nil)
 	var me *MessageError
 	require.ErrorAs(t, err, &me)
-	_, err = c.BuildRequest([]Message{{Role: "robot", Content: "x"}}, nil)
+	_, err = c.BuildRequest([]agent.Message{{Role: "robot", Content: "x"}}, nil)
 	require.EqualError(t, err, `agent: bad conversation: messages[0]: unknown role "robot"`)
-	_, err = c.BuildRequest([]Message{{Role: RoleUser}}, []toolset.OpenAITool{{Type: "function"}})
+	_, err = c.BuildRequest([]agent.Message{{Role: agent.RoleUser}}, []toolset.OpenAITool{{Type: "function"}})
 	require.ErrorContains(t, err, "tools[0] has no function name")
 	// Without tools, tool_choice and parallel_tool_calls stay out of the request.
 	yes := true
-	c2, _ := NewOpenAIClient(OpenAIConfig{BaseURL: "http://x/v1", Model: "m", ToolChoice: "required", ParallelToolCalls: &yes})
-	req, err := c2.BuildRequest([]Message{{Role: RoleUser, Content: "hi"}}, nil)
+	c2, _ := NewClient(Config{BaseURL: "http://x/v1", Model: "m", ToolChoice: "required", ParallelToolCalls: &yes})
+	req, err := c2.BuildRequest([]agent.Message{{Role: agent.RoleUser, Content: "hi"}}, nil)
 	require.NoError(t, err)
 	body, _ := EncodeRequest(req)
 	require.Equal(t, `{"model":"m","messages":[{"role":"user","content":"hi"}],"temperature":0}`, string(body))
@@ -458,7 +458,7 @@ func FuzzDecodeChatResponse(f *testing.F) {
 }
 
 func BenchmarkEncodeDecode20Tools(b *testing.B) {
-	c, err := NewOpenAIClient(OpenAIConfig{BaseURL: "http://127.0.0.1:8000/v1", Model: "m", ToolChoice: "auto"})
+	c, err := NewClient(Config{BaseURL: "http://127.0.0.1:8000/v1", Model: "m", ToolChoice: "auto"})
 	if err != nil {
 		b.Fatal(err)
 	}

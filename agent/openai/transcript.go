@@ -1,4 +1,4 @@
-package agent
+package openai
 
 import (
 	"bytes"
@@ -15,6 +15,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/understudy/understudy/agent"
 	"github.com/understudy/understudy/internal/canon"
 	"github.com/understudy/understudy/toolset"
 )
@@ -23,7 +24,7 @@ import (
 type Entry struct {
 	Key     string          `json:"key"`
 	Request json.RawMessage `json:"request"`
-	Reply   Reply           `json:"reply"`
+	Reply   agent.Reply     `json:"reply"`
 }
 
 // RequestKey returns the transcript key of a request, the hex SHA-256 of
@@ -41,7 +42,7 @@ func RequestKey(req *ChatRequest) (string, []byte, error) {
 
 // requestFor is the request a conversation becomes for a: its own when it
 // can build one, else the plain messages and tools.
-func requestFor(a any, messages []Message, tools []toolset.OpenAITool) (*ChatRequest, error) {
+func requestFor(a any, messages []agent.Message, tools []toolset.OpenAITool) (*ChatRequest, error) {
 	if b, ok := a.(RequestBuilder); ok && b != nil {
 		return b.BuildRequest(messages, tools)
 	}

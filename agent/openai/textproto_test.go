@@ -1,4 +1,4 @@
-package agent
+package openai
 
 import (
 	"encoding/json"
@@ -7,6 +7,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/understudy/understudy/agent"
 	"github.com/understudy/understudy/toolset"
 )
 
@@ -215,25 +216,25 @@ func TestParseText(t *testing.T) {
 
 func TestTextMessagesRoundTrip(t *testing.T) {
 	tools := textTools("get_weather")
-	msgs := []Message{
-		{Role: RoleUser, Content: "Weather in Paris and Oslo?"},
-		{Role: RoleAssistant, Content: "Two lookups.", ToolCalls: []ToolCall{
+	msgs := []agent.Message{
+		{Role: agent.RoleUser, Content: "Weather in Paris and Oslo?"},
+		{Role: agent.RoleAssistant, Content: "Two lookups.", ToolCalls: []agent.ToolCall{
 			{ID: "a", Name: "get_weather", Arguments: json.RawMessage(`{"city":"Paris"}`)},
 			{ID: "b", Name: "get_weather", RawArguments: "{city: Oslo", ArgumentsError: "bad"},
 		}},
-		{Role: RoleTool, ToolCallID: "a", Content: "sunny"},
-		{Role: RoleTool, ToolCallID: "b", Content: "error: bad arguments"},
-		{Role: RoleAssistant, Content: "Paris is sunny."},
+		{Role: agent.RoleTool, ToolCallID: "a", Content: "sunny"},
+		{Role: agent.RoleTool, ToolCallID: "b", Content: "error: bad arguments"},
+		{Role: agent.RoleAssistant, Content: "Paris is sunny."},
 	}
 	out := TextMessages(msgs, tools)
 	require.Len(t, out, 5)
-	require.Equal(t, RoleSystem, out[0].Role, "the tool prompt becomes the system message when there is none")
+	require.Equal(t, agent.RoleSystem, out[0].Role, "the tool prompt becomes the system message when there is none")
 	require.Equal(t, TextPrompt(tools), out[0].Content)
 	require.Equal(t, "Thought: Two lookups.\nAction: get_weather\nAction Input: {\"city\":\"Paris\"}\nAction: get_weather\nAction Input: {city: Oslo", out[2].Content)
-	require.Equal(t, Message{Role: RoleUser, Content: "Observation: sunny\nObservation: error: bad arguments"}, out[3], "consecutive results merge")
+	require.Equal(t, agent.Message{Role: agent.RoleUser, Content: "Observation: sunny\nObservation: error: bad arguments"}, out[3], "consecutive results merge")
 	require.Equal(t, "Final Answer: Paris is sunny.", out[4].Content)
 	for _, m := range out {
-		require.NotEqual(t, RoleTool, m.Role)
+		require.NotEqual(t, agent.RoleTool, m.Role)
 		require.Empty(t, m.ToolCalls)
 	}
 	// What the protocol writes for a call, it reads back as the same call.

@@ -1,16 +1,15 @@
-package builtin_test
+package openai_test
 
 import (
 	"context"
 	"errors"
-	"os"
 	"testing"
 
 	"github.com/stretchr/testify/require"
 
 	"github.com/understudy/understudy/agent"
 	"github.com/understudy/understudy/agent/agenttest"
-	"github.com/understudy/understudy/agent/builtin"
+	"github.com/understudy/understudy/agent/openai"
 	"github.com/understudy/understudy/evaltasks"
 	"github.com/understudy/understudy/internal/assemble"
 )
@@ -57,37 +56,18 @@ func TestEvalrunOpenAIAgainstScriptedServer(t *testing.T) {
 	require.Len(t, srv.Requests(), 1)
 }
 
-func TestBaselineOnTheMiniDataset(t *testing.T) {
-	ins, err := evaltasks.LoadDir(os.DirFS("../../evaltasks/testdata/mini"), ".")
-	require.NoError(t, err)
-	a, err := evaltasks.NewAgent("baseline", evaltasks.AgentOptions{})
-	require.NoError(t, err)
-	run := func() *evaltasks.Report {
-		rep, err := evaltasks.Run(context.Background(), evaltasks.Config{Agent: a, AgentName: "baseline", Instructions: ins, Stack: stack(t)})
-		require.NoError(t, err)
-		return rep
-	}
-	rep := run()
-	require.True(t, rep.Complete)
-	for _, tr := range rep.Tasks {
-		require.Zero(t, tr.Errors, "task %d", tr.ID)
-		t.Logf("T%d %s: %v (n=%d)", tr.ID, tr.Name, tr.Metrics, tr.N)
-	}
-	require.Equal(t, rep, run(), "deterministic")
-}
-
 func TestReplayAnswersFromARecording(t *testing.T) {
 	dir := t.TempDir()
 	srv := agenttest.NewServer(t, agenttest.Text("recorded answer"))
-	live, err := agent.NewOpenAIClient(agent.OpenAIConfig{BaseURL: srv.URL(), Model: "m"})
+	live, err := openai.NewClient(openai.Config{BaseURL: srv.URL(), Model: "m"})
 	require.NoError(t, err)
-	tr, err := agent.OpenTranscript(dir)
+	tr, err := openai.OpenTranscript(dir)
 	require.NoError(t, err)
 	msgs := []agent.Message{{Role: agent.RoleUser, Content: "hi"}}
-	want, err := agent.NewRecorder(live, tr).Respond(context.Background(), msgs, nil)
+	want, err := openai.NewRecorder(live, tr).Respond(context.Background(), msgs, nil)
 	require.NoError(t, err)
 
-	t.Setenv(builtin.TranscriptEnv, dir)
+	t.Setenv(openai.TranscriptEnv, dir)
 	a, err := evaltasks.NewAgent("replay", evaltasks.AgentOptions{Model: "m"})
 	require.NoError(t, err)
 	got, err := a.Respond(context.Background(), msgs, nil)
@@ -95,15 +75,15 @@ func TestReplayAnswersFromARecording(t *testing.T) {
 	require.Equal(t, want, got)
 
 	_, err = a.Respond(context.Background(), []agent.Message{{Role: agent.RoleUser, Content: "never recorded"}}, nil)
-	var miss *agent.MissError
+	var miss *openai.MissError
 	require.ErrorAs(t, err, &miss)
 
 	for _, tc := range []struct {
 		dir   string
 		model string
 	}{{"", "m"}, {dir + "/nope", "m"}, {dir, ""}} {
-		_, err := builtin.Replay(tc.dir, evaltasks.AgentOptions{Model: tc.model})
-		var re *builtin.ReplayError
+		_, err := openai.NewReplayAgent(tc.dir, openai.Config{Model: tc.model})
+		var re *openai.ReplayError
 		require.ErrorAs(t, err, &re)
 	}
 }

@@ -1,4 +1,4 @@
-package agent
+package openai
 
 import (
 	"encoding/json"
@@ -10,23 +10,25 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/understudy/understudy/agent"
 )
 
 func testEntry(t *testing.T, q string) Entry {
 	t.Helper()
-	req := &ChatRequest{Model: "m", Messages: []ChatMessage{{Role: RoleUser, Content: q}}, Temperature: 0}
+	req := &ChatRequest{Model: "m", Messages: []ChatMessage{{Role: agent.RoleUser, Content: q}}, Temperature: 0}
 	key, canonReq, err := RequestKey(req)
 	require.NoError(t, err)
-	return Entry{Key: key, Request: canonReq, Reply: Reply{
+	return Entry{Key: key, Request: canonReq, Reply: agent.Reply{
 		Content:   "a <b> & c",
-		ToolCalls: []ToolCall{{ID: "x", Name: "f", Arguments: json.RawMessage(`{"s":"<&>","n":1.50}`)}},
-		Usage:     Usage{1, 2, 3},
+		ToolCalls: []agent.ToolCall{{ID: "x", Name: "f", Arguments: json.RawMessage(`{"s":"<&>","n":1.50}`)}},
+		Usage:     agent.Usage{PromptTokens: 1, CompletionTokens: 2, TotalTokens: 3},
 	}}
 }
 
 func TestRequestKey(t *testing.T) {
-	a := &ChatRequest{Model: "m", Messages: []ChatMessage{{Role: RoleUser, Content: "hi"}}, Temperature: 0.5}
-	b := &ChatRequest{Model: "m", Messages: []ChatMessage{{Role: RoleUser, Content: "hi"}}, Temperature: 0.50}
+	a := &ChatRequest{Model: "m", Messages: []ChatMessage{{Role: agent.RoleUser, Content: "hi"}}, Temperature: 0.5}
+	b := &ChatRequest{Model: "m", Messages: []ChatMessage{{Role: agent.RoleUser, Content: "hi"}}, Temperature: 0.50}
 	ka, ca, err := RequestKey(a)
 	require.NoError(t, err)
 	kb, _, _ := RequestKey(b)

@@ -1,4 +1,4 @@
-package agent
+package openai
 
 import (
 	"bytes"
@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/understudy/understudy/agent"
 	"github.com/understudy/understudy/internal/canon"
 	"github.com/understudy/understudy/toolset"
 )
@@ -23,9 +24,6 @@ import (
 
 // textStop ends generation where the model would start inventing the tool's result.
 const textStop = "\nObservation:"
-
-// textFinish is ToolLLM's function for ending an attempt.
-const textFinish = "Finish"
 
 // TextPrompt is the system-prompt section that lists the tools and the
 // format. Equal tools give equal text: parameter schemas are written as
@@ -78,45 +76,45 @@ func toolNames(tools []toolset.OpenAITool) []string {
 // calls become Thought/Action/Action Input text, and tool results become
 // user "Observation:" messages, consecutive results merged into one so
 // that roles keep alternating.
-func TextMessages(messages []Message, tools []toolset.OpenAITool) []Message {
+func TextMessages(messages []agent.Message, tools []toolset.OpenAITool) []agent.Message {
 	prompt := TextPrompt(tools)
-	out := make([]Message, 0, len(messages)+1)
+	out := make([]agent.Message, 0, len(messages)+1)
 	placed := false
 	lastWasObservation := false
 	for _, m := range messages {
 		switch m.Role {
-		case RoleSystem:
+		case agent.RoleSystem:
 			if !placed {
-				out = append(out, Message{Role: RoleSystem, Content: joinText("\n\n", strings.TrimSpace(m.Content), prompt)})
+				out = append(out, agent.Message{Role: agent.RoleSystem, Content: joinText("\n\n", strings.TrimSpace(m.Content), prompt)})
 				placed = true
 			} else {
-				out = append(out, Message{Role: RoleSystem, Content: m.Content})
+				out = append(out, agent.Message{Role: agent.RoleSystem, Content: m.Content})
 			}
 			lastWasObservation = false
-		case RoleAssistant:
-			out = append(out, Message{Role: RoleAssistant, Content: renderAssistant(m)})
+		case agent.RoleAssistant:
+			out = append(out, agent.Message{Role: agent.RoleAssistant, Content: renderAssistant(m)})
 			lastWasObservation = false
-		case RoleTool:
+		case agent.RoleTool:
 			obs := "Observation: " + m.Content
 			if lastWasObservation {
 				out[len(out)-1].Content += "\n" + obs
 			} else {
-				out = append(out, Message{Role: RoleUser, Content: obs})
+				out = append(out, agent.Message{Role: agent.RoleUser, Content: obs})
 			}
 			lastWasObservation = true
 		default:
-			out = append(out, Message{Role: m.Role, Content: m.Content})
+			out = append(out, agent.Message{Role: m.Role, Content: m.Content})
 			lastWasObservation = false
 		}
 	}
 	if !placed {
-		out = append([]Message{{Role: RoleSystem, Content: prompt}}, out...)
+		out = append([]agent.Message{{Role: agent.RoleSystem, Content: prompt}}, out...)
 	}
 	return out
 }
 
 // renderAssistant writes an assistant turn as the model would have in the text protocol.
-func renderAssistant(m Message) string {
+func renderAssistant(m agent.Message) string {
 	if len(m.ToolCalls) == 0 {
 		if m.Content == "" {
 			return ""
@@ -138,7 +136,7 @@ func renderAssistant(m Message) string {
 // answer, Content is the answer and Reasoning the thought. Output that
 // cannot be understood sets ParseError and keeps the output in Content,
 // with no tool calls.
-func ParseText(output string, tools []toolset.OpenAITool) Reply {
+func ParseText(output string, tools []toolset.OpenAITool) agent.Reply {
 	return parseText(output, tools, "")
 }
 
@@ -152,9 +150,9 @@ type textSegment struct {
 	text string
 }
 
-func parseText(output string, tools []toolset.OpenAITool, salt string) Reply {
-	fail := func(format string, args ...any) Reply {
-		return Reply{Content: output, ParseError: fmt.Sprintf(format, args...)}
+func parseText(output string, tools []toolset.OpenAITool, salt string) agent.Reply {
+	fail := func(format string, args ...any) agent.Reply {
+		return agent.Reply{Content: output, ParseError: fmt.Sprintf(format, args...)}
 	}
 	text := strings.ReplaceAll(output, "\r\n", "\n")
 	if strings.TrimSpace(text) == "" {
@@ -200,13 +198,13 @@ func parseText(output string, tools []toolset.OpenAITool, salt string) Reply {
 		if answer == "" {
 			return fail("Final Answer is empty")
 		}
-		return Reply{Content: answer, Reasoning: thoughtText}
+		return agent.Reply{Content: answer, Reasoning: thoughtText}
 	case len(actions) == 0:
 		return fail("no Action or Final Answer found")
 	}
 
 	known := toolNames(tools)
-	reply := Reply{Content: thoughtText}
+	reply := agent.Reply{Content: thoughtText}
 	for i, a := range actions {
 		name := cleanName(a.name)
 		if name == "" {
@@ -215,11 +213,11 @@ func parseText(output string, tools []toolset.OpenAITool, salt string) Reply {
 		if !a.hasInput {
 			return fail("action %q has no Action Input", name)
 		}
-		tc := ToolCall{}
+		tc := agent.ToolCall{}
 		tc.Arguments, tc.RawArguments, tc.ArgumentsError = parseActionInput(a.input)
 		resolved, ok := resolveName(name, known)
 		if !ok {
-			if strings.EqualFold(name, textFinish) && len(actions) == 1 {
+			if strings.EqualFold(name, agent.FinishName) && len(actions) == 1 {
 				return finishAsAnswer(output, tc, thoughtText)
 			}
 			return fail("unknown action %q; the tools are %s", name, listNames(known))
@@ -311,18 +309,18 @@ func listNames(names []string) string {
 
 // finishAsAnswer reads "Action: Finish" when no Finish tool was offered as
 // a final answer, the way ToolLLM's give_answer is meant.
-func finishAsAnswer(output string, tc ToolCall, thought string) Reply {
+func finishAsAnswer(output string, tc agent.ToolCall, thought string) agent.Reply {
 	var args struct {
 		ReturnType  string `json:"return_type"`
 		FinalAnswer string `json:"final_answer"`
 	}
 	if tc.ArgumentsError != "" || json.Unmarshal(tc.Arguments, &args) != nil {
-		return Reply{Content: output, ParseError: "action Finish: " + firstText(tc.ArgumentsError, "arguments are not an object")}
+		return agent.Reply{Content: output, ParseError: "action Finish: " + firstText(tc.ArgumentsError, "arguments are not an object")}
 	}
 	if strings.TrimSpace(args.FinalAnswer) == "" {
-		return Reply{Content: output, ParseError: fmt.Sprintf("action Finish (return_type %q) has no final_answer", args.ReturnType)}
+		return agent.Reply{Content: output, ParseError: fmt.Sprintf("action Finish (return_type %q) has no final_answer", args.ReturnType)}
 	}
-	return Reply{Content: strings.TrimSpace(args.FinalAnswer), Reasoning: thought}
+	return agent.Reply{Content: strings.TrimSpace(args.FinalAnswer), Reasoning: thought}
 }
 
 func firstText(s ...string) string {

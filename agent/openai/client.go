@@ -1,8 +1,7 @@
-package agent
+// Package openai is the agent behind any OpenAI-compatible chat-completions endpoint: the client, the text protocol for models without native tool calls, and transcripts that record and replay its requests.
+package openai
 
 import (
-	"github.com/understudy/understudy/internal/retry"
-
 	"bytes"
 	"context"
 	"crypto/sha256"
@@ -20,7 +19,10 @@ import (
 	"sync"
 	"time"
 
+	"github.com/understudy/understudy/agent"
+	"github.com/understudy/understudy/agent/internal/clip"
 	"github.com/understudy/understudy/internal/clock"
+	"github.com/understudy/understudy/internal/retry"
 	"github.com/understudy/understudy/toolset"
 )
 
@@ -37,7 +39,7 @@ const (
 	ProtocolText Protocol = "text"
 )
 
-// Defaults for OpenAIConfig fields left zero.
+// Defaults for Config fields left zero.
 const (
 	DefaultTimeout          = 60 * time.Second
 	DefaultMaxConcurrent    = 4
@@ -50,8 +52,8 @@ const (
 	DefaultMaxRetries = 3
 )
 
-// OpenAIConfig configures an OpenAIClient. Only BaseURL and Model are required.
-type OpenAIConfig struct {
+// Config configures an Client. Only BaseURL and Model are required.
+type Config struct {
 	// BaseURL is the API root, for example "http://127.0.0.1:8000/v1";
 	// "/chat/completions" is appended unless already present.
 	BaseURL string
@@ -106,9 +108,9 @@ type OpenAIConfig struct {
 	Clock clock.Clock
 }
 
-// OpenAIClient is an Agent backed by an OpenAI-compatible chat-completions endpoint.
-type OpenAIClient struct {
-	cfg      OpenAIConfig
+// Client is an Agent backed by an OpenAI-compatible chat-completions endpoint.
+type Client struct {
+	cfg      Config
 	endpoint string
 	key      string
 	http     *http.Client
@@ -121,11 +123,11 @@ type OpenAIClient struct {
 }
 
 var (
-	_ Agent          = (*OpenAIClient)(nil)
-	_ RequestBuilder = (*OpenAIClient)(nil)
+	_ agent.Agent    = (*Client)(nil)
+	_ RequestBuilder = (*Client)(nil)
 )
 
-// ConfigError reports an unusable OpenAIConfig.
+// ConfigError reports an unusable Config.
 type ConfigError struct {
 	Field  string
 	Reason string
@@ -135,9 +137,9 @@ func (e *ConfigError) Error() string {
 	return fmt.Sprintf("agent: bad OpenAI config: %s: %s", e.Field, e.Reason)
 }
 
-// NewOpenAIClient checks cfg, reads the API key from the named environment
+// NewClient checks cfg, reads the API key from the named environment
 // variable and returns a client ready to use.
-func NewOpenAIClient(cfg OpenAIConfig) (*OpenAIClient, error) {
+func NewClient(cfg Config) (*Client, error) {
 	if cfg.Model == "" {
 		return nil, &ConfigError{Field: "Model", Reason: "empty"}
 	}
@@ -182,7 +184,7 @@ func NewOpenAIClient(cfg OpenAIConfig) (*OpenAIClient, error) {
 	if cfg.MaxResponseBytes <= 0 {
 		cfg.MaxResponseBytes = DefaultMaxResponseBytes
 	}
-	c := &OpenAIClient{
+	c := &Client{
 		cfg:      cfg,
 		endpoint: chatEndpoint(cfg.BaseURL),
 		key:      key,
@@ -219,15 +221,15 @@ func chatEndpoint(base string) string {
 }
 
 // String describes the client without its key, so printing it is safe.
-func (c *OpenAIClient) String() string {
-	return fmt.Sprintf("OpenAIClient{endpoint=%s model=%s protocol=%s}", c.endpoint, c.cfg.Model, c.cfg.Protocol)
+func (c *Client) String() string {
+	return fmt.Sprintf("Client{endpoint=%s model=%s protocol=%s}", c.endpoint, c.cfg.Model, c.cfg.Protocol)
 }
 
 // GoString is String, so %#v cannot print the key either.
-func (c *OpenAIClient) GoString() string { return c.String() }
+func (c *Client) GoString() string { return c.String() }
 
 // Model is the model name sent in every request.
-func (c *OpenAIClient) Model() string { return c.cfg.Model }
+func (c *Client) Model() string { return c.cfg.Model }
 
 // ChatRequest is the chat-completions request body. Field order is the
 // wire order; with tools kept in the given order and parameter schemas
@@ -269,7 +271,7 @@ type ChatFunctionCall struct {
 // RequestBuilder is an Agent that can show the exact request a conversation
 // becomes; transcripts key on it.
 type RequestBuilder interface {
-	BuildRequest(messages []Message, tools []toolset.OpenAITool) (*ChatRequest, error)
+	BuildRequest(messages []agent.Message, tools []toolset.OpenAITool) (*ChatRequest, error)
 }
 
 // MessageError reports a conversation that cannot be sent.
@@ -286,13 +288,13 @@ func (e *MessageError) Error() string {
 }
 
 // BuildRequest turns a conversation into the request the client would send.
-func (c *OpenAIClient) BuildRequest(messages []Message, tools []toolset.OpenAITool) (*ChatRequest, error) {
+func (c *Client) BuildRequest(messages []agent.Message, tools []toolset.OpenAITool) (*ChatRequest, error) {
 	if len(messages) == 0 {
 		return nil, &MessageError{Index: -1, Reason: "no messages"}
 	}
 	for i, m := range messages {
 		switch m.Role {
-		case RoleSystem, RoleUser, RoleAssistant, RoleTool:
+		case agent.RoleSystem, agent.RoleUser, agent.RoleAssistant, agent.RoleTool:
 		default:
 			return nil, &MessageError{Index: i, Reason: fmt.Sprintf("unknown role %q", m.Role)}
 		}
@@ -341,7 +343,7 @@ func toolChoice(s string) json.RawMessage {
 	return b
 }
 
-func wireMessages(messages []Message) []ChatMessage {
+func wireMessages(messages []agent.Message) []ChatMessage {
 	out := make([]ChatMessage, len(messages))
 	for i, m := range messages {
 		w := ChatMessage{Role: m.Role, Content: m.Content, ToolCallID: m.ToolCallID, Name: m.Name}
@@ -359,7 +361,7 @@ func wireMessages(messages []Message) []ChatMessage {
 
 // argumentsText is what a call's arguments looked like on the wire: the
 // JSON object, or the model's invalid text verbatim.
-func argumentsText(tc ToolCall) string {
+func argumentsText(tc agent.ToolCall) string {
 	switch {
 	case len(tc.Arguments) > 0:
 		return string(tc.Arguments)
@@ -382,18 +384,18 @@ func EncodeRequest(req *ChatRequest) ([]byte, error) {
 }
 
 // Respond sends the conversation and returns the model's reply.
-func (c *OpenAIClient) Respond(ctx context.Context, messages []Message, tools []toolset.OpenAITool) (Reply, error) {
+func (c *Client) Respond(ctx context.Context, messages []agent.Message, tools []toolset.OpenAITool) (agent.Reply, error) {
 	req, err := c.BuildRequest(messages, tools)
 	if err != nil {
-		return Reply{}, err
+		return agent.Reply{}, err
 	}
 	body, err := EncodeRequest(req)
 	if err != nil {
-		return Reply{}, err
+		return agent.Reply{}, err
 	}
 	data, err := c.send(ctx, body)
 	if err != nil {
-		return Reply{}, err
+		return agent.Reply{}, err
 	}
 	salt := requestSalt(body)
 	reply, finish, err := decodeChatResponse(data, salt)
@@ -406,7 +408,7 @@ func (c *OpenAIClient) Respond(ctx context.Context, messages []Message, tools []
 		if errors.As(err, &ae) {
 			ae.Message = c.redact(ae.Message)
 		}
-		return Reply{}, err
+		return agent.Reply{}, err
 	}
 	if c.cfg.Protocol == ProtocolText && len(reply.ToolCalls) == 0 && reply.ParseError == "" {
 		parsed := parseText(reply.Content, tools, salt)
@@ -426,7 +428,7 @@ func requestSalt(body []byte) string {
 }
 
 // send posts body, retrying what is worth retrying.
-func (c *OpenAIClient) send(ctx context.Context, body []byte) ([]byte, error) {
+func (c *Client) send(ctx context.Context, body []byte) ([]byte, error) {
 	for attempt := 0; ; attempt++ {
 		data, err := c.attempt(ctx, body)
 		if err == nil {
@@ -449,7 +451,7 @@ func (c *OpenAIClient) send(ctx context.Context, body []byte) ([]byte, error) {
 }
 
 // attempt is one HTTP exchange under the concurrency limit and the per-attempt timeout.
-func (c *OpenAIClient) attempt(ctx context.Context, body []byte) ([]byte, error) {
+func (c *Client) attempt(ctx context.Context, body []byte) ([]byte, error) {
 	select {
 	case c.sem <- struct{}{}:
 	case <-ctx.Done():
@@ -503,7 +505,7 @@ func isConnection(err error) bool {
 
 // transportError classifies a failed exchange: the caller's cancellation,
 // this attempt's timeout, or a connection problem.
-func (c *OpenAIClient) transportError(ctx, actx context.Context, err error) error {
+func (c *Client) transportError(ctx, actx context.Context, err error) error {
 	if ctx.Err() != nil {
 		return ctx.Err()
 	}
@@ -515,7 +517,7 @@ func (c *OpenAIClient) transportError(ctx, actx context.Context, err error) erro
 }
 
 // retryWait says whether err is worth another attempt and how long to wait first.
-func (c *OpenAIClient) retryWait(err error, attempt int) (time.Duration, bool) {
+func (c *Client) retryWait(err error, attempt int) (time.Duration, bool) {
 	var (
 		ae *APIError
 		te *TimeoutError
@@ -543,7 +545,7 @@ func (c *OpenAIClient) retryWait(err error, attempt int) (time.Duration, bool) {
 
 // backoff is InitialBackoff doubled per attempt, capped, with the upper
 // half jittered from the seeded source.
-func (c *OpenAIClient) backoff(attempt int) time.Duration {
+func (c *Client) backoff(attempt int) time.Duration {
 	d := c.cfg.InitialBackoff
 	for i := 0; i < attempt && d < c.cfg.MaxBackoff; i++ {
 		d *= 2
@@ -558,14 +560,14 @@ func (c *OpenAIClient) backoff(attempt int) time.Duration {
 
 // redact removes the API key from text that came from elsewhere (a server
 // may echo what it was sent).
-func (c *OpenAIClient) redact(s string) string {
+func (c *Client) redact(s string) string {
 	if c.key == "" || s == "" {
 		return s
 	}
 	return strings.ReplaceAll(s, c.key, "[redacted]")
 }
 
-func (c *OpenAIClient) redactError(err error) error {
+func (c *Client) redactError(err error) error {
 	if c.key == "" || !strings.Contains(err.Error(), c.key) {
 		return err
 	}
@@ -674,7 +676,7 @@ func parseAPIError(status int, body []byte) *APIError {
 	if e.Message == "" {
 		e.Message = strings.TrimSpace(string(body))
 	}
-	e.Message = clipText(e.Message, maxErrorText)
+	e.Message = clip.Text(e.Message, maxErrorText)
 	return e
 }
 
@@ -695,17 +697,6 @@ func jsonText(raw json.RawMessage) string {
 	return string(raw)
 }
 
-func clipText(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	// Cut on a rune boundary.
-	for n > 0 && n < len(s) && s[n]&0xC0 == 0x80 {
-		n--
-	}
-	return s[:n] + "…"
-}
-
 func joinText(sep string, parts ...string) string {
 	var keep []string
 	for _, p := range parts {
@@ -720,7 +711,7 @@ func joinText(sep string, parts ...string) string {
 
 type wireResponse struct {
 	Choices []wireChoice    `json:"choices"`
-	Usage   *Usage          `json:"usage"`
+	Usage   *agent.Usage    `json:"usage"`
 	Error   json.RawMessage `json:"error"`
 }
 
@@ -751,31 +742,31 @@ type wireFunction struct {
 // DecodeChatResponse turns a chat-completions response body into a Reply.
 // It never panics: a body it cannot read gives a *DecodeError, an error
 // body sent with status 200 an *APIError.
-func DecodeChatResponse(body []byte) (Reply, error) {
+func DecodeChatResponse(body []byte) (agent.Reply, error) {
 	r, _, err := decodeChatResponse(body, "")
 	return r, err
 }
 
-func decodeChatResponse(body []byte, salt string) (Reply, string, error) {
+func decodeChatResponse(body []byte, salt string) (agent.Reply, string, error) {
 	var w wireResponse
 	if err := strictUnmarshal(body, &w); err != nil {
-		return Reply{}, "", err
+		return agent.Reply{}, "", err
 	}
 	if len(w.Choices) == 0 {
 		if len(w.Error) > 0 && string(w.Error) != "null" {
-			return Reply{}, "", parseAPIError(http.StatusOK, body)
+			return agent.Reply{}, "", parseAPIError(http.StatusOK, body)
 		}
-		return Reply{}, "", &DecodeError{Status: http.StatusOK, Reason: "response has no choices", Snippet: clipText(string(body), 120)}
+		return agent.Reply{}, "", &DecodeError{Status: http.StatusOK, Reason: "response has no choices", Snippet: clip.Text(string(body), 120)}
 	}
 	ch := w.Choices[0]
 	m := ch.Message
-	var reply Reply
+	var reply agent.Reply
 	if w.Usage != nil {
 		reply.Usage = *w.Usage
 	}
 	content, err := decodeContent(m.Content)
 	if err != nil {
-		return Reply{}, "", &DecodeError{Status: http.StatusOK, Reason: "choices[0].message.content: " + err.Error()}
+		return agent.Reply{}, "", &DecodeError{Status: http.StatusOK, Reason: "choices[0].message.content: " + err.Error()}
 	}
 	if content == "" {
 		content = textOnly(m.Refusal)
@@ -791,7 +782,7 @@ func decodeChatResponse(body []byte, salt string) (Reply, string, error) {
 	}
 	var problems []string
 	for i, wc := range calls {
-		tc := ToolCall{ID: wc.ID, Name: wc.Function.Name}
+		tc := agent.ToolCall{ID: wc.ID, Name: wc.Function.Name}
 		tc.Arguments, tc.RawArguments, tc.ArgumentsError = normaliseArguments(wc.Function.Arguments)
 		if tc.ArgumentsError != "" && ch.FinishReason == "length" {
 			tc.ArgumentsError += " (the reply was cut off at the token limit)"
@@ -810,7 +801,7 @@ func decodeChatResponse(body []byte, salt string) (Reply, string, error) {
 
 // strictUnmarshal decodes one JSON value and names what is wrong when it cannot.
 func strictUnmarshal(body []byte, v any) error {
-	snippet := clipText(string(body), 120)
+	snippet := clip.Text(string(body), 120)
 	dec := json.NewDecoder(bytes.NewReader(body))
 	err := dec.Decode(v)
 	var (
