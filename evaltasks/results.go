@@ -12,6 +12,7 @@ import (
 	"sync"
 
 	"github.com/understudy/understudy/agent"
+	"github.com/understudy/understudy/agent/openai"
 )
 
 // Result is one scored instance: a line of results.jsonl.
@@ -74,10 +75,10 @@ const (
 // AgentErrorKind classifies an agent's error for reports.
 func AgentErrorKind(err error) string {
 	var (
-		ae *agent.APIError
-		te *agent.TimeoutError
-		ce *agent.ConnectionError
-		de *agent.DecodeError
+		ae *openai.APIError
+		te *openai.TimeoutError
+		ce *openai.ConnectionError
+		de *openai.DecodeError
 	)
 	switch {
 	case errors.As(err, &ae):

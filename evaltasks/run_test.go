@@ -18,6 +18,8 @@ import (
 	"github.com/stretchr/testify/require"
 	"github.com/understudy/understudy/agent"
 	"github.com/understudy/understudy/agent/agenttest"
+	"github.com/understudy/understudy/agent/baseline"
+	"github.com/understudy/understudy/agent/openai"
 	"github.com/understudy/understudy/toolset"
 )
 
@@ -87,13 +89,12 @@ func TestEagerAgentPrecisionIsPositiveShare(t *testing.T) {
 
 func TestReportIsByteIdentical(t *testing.T) {
 	st := testStack(t)
-	base, err := agent.NewBaseline(st.Catalog, st.Graph)
-	require.NoError(t, err)
+	base := baseline.New(st.Catalog, st.Graph)
 	// The baseline, failing on some conversations: outcomes of every kind,
 	// errors included, decided by the conversation and never by timing.
 	flaky := funcAgent(func(ctx context.Context, msgs []agent.Message, tools []toolset.OpenAITool) (agent.Reply, error) {
 		if h := sha256.Sum256([]byte(msgs[len(msgs)-1].Content)); h[0]%3 == 0 {
-			return agent.Reply{}, &agent.APIError{Status: 400, Message: "context too long"}
+			return agent.Reply{}, &openai.APIError{Status: 400, Message: "context too long"}
 		}
 		return base.Respond(ctx, msgs, tools)
 	})
