@@ -3,7 +3,6 @@ package server_test
 import (
 	"crypto/sha256"
 	"fmt"
-	"net/http"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -19,7 +18,9 @@ import (
 // a client sees. Bodies above 2 KiB are pinned by their hash.
 func TestResponsesAreStable(t *testing.T) {
 	const rapid = "image-file-processing.understudy.test"
-	wire := func(h string) map[string]string { return map[string]string{"X-RapidAPI-Host": h, "X-RapidAPI-Key": "k"} }
+	wire := func(h string) map[string]string {
+		return map[string]string{"X-RapidAPI-Host": h, "X-RapidAPI-Key": "k"}
+	}
 	type req struct {
 		name, method, path, ctype, body string
 		hdr                             map[string]string
@@ -113,5 +114,4 @@ func TestResponsesAreStable(t *testing.T) {
 	show("replay miss on /virtual", replay.URL, req{"", "POST", "/virtual", "application/json", `{"tool_name":"calculator","api_name":"calculate","tool_input":{"expression":"12345*6789"}}`, nil})
 	show("replay miss on the wire", replay.URL, req{"", "GET", "/calculate?expression=12345*6789", "", "", wire("calculator.understudy.test")})
 	golden.Check(t, filepath.Join("testdata", "responses.golden"), []byte(out.String()))
-	_ = http.StatusOK
 }
