@@ -3,8 +3,10 @@ package golden
 
 import (
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -29,5 +31,26 @@ func Check(t testing.TB, path string, got []byte) {
 	}
 	want, err := os.ReadFile(path)
 	require.NoError(t, err, "golden file %s is missing; run go test -run '%s' -update to create it", path, t.Name())
-	require.Equal(t, string(want), string(got), "output differs from %s; rerun with -update if the change is intended", path)
+	if string(want) != string(got) {
+		require.Fail(t, "output differs from "+path, "%s\nrerun with -update if the change is intended", firstDifference(string(want), string(got)))
+	}
+}
+
+// firstDifference shows where two texts part, by line, with two lines of
+// context: golden files are long, and the whole of both helps nobody.
+func firstDifference(want, got string) string {
+	w, g := strings.SplitAfter(want, "\n"), strings.SplitAfter(got, "\n")
+	i := 0
+	for i < len(w) && i < len(g) && w[i] == g[i] {
+		i++
+	}
+	from := max(i-2, 0)
+	show := func(lines []string) string {
+		end := min(i+3, len(lines))
+		if from >= end {
+			return "(end of text)\n"
+		}
+		return strings.Join(lines[from:end], "")
+	}
+	return fmt.Sprintf("first difference at line %d (%d vs %d lines)\n--- want\n%s+++ got\n%s", i+1, len(w), len(g), show(w), show(g))
 }

@@ -78,6 +78,7 @@ func TestResponsesAreStable(t *testing.T) {
 		{"wire unknown path", "GET", "/v1/nothing", "", "", wire(rapid)},
 		{"wire wrong method", "POST", "/v1/resize", "application/json", `{}`, wire(rapid)},
 		{"wire head", "HEAD", "/v1/info?image_url=https://images.understudy.test/product_laptop.jpg", "", "", wire(rapid)},
+		{"wire unclean path", "GET", "/v1//resize?image_url=https://images.understudy.test/product_laptop.jpg&width=160", "", "", wire(rapid)},
 		{"wire native path is not served", "GET", "/healthz", "", "", wire(rapid)},
 		{"metrics", "GET", "/metrics", "", "", nil},
 	}
