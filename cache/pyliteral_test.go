@@ -136,6 +136,8 @@ func FuzzParsePythonDict(f *testing.F) {
 		if c2 := canon.MustJSON(back); string(c2) != string(c) {
 			t.Fatalf("round trip changed the value:\n%s\n%s\nvia %s", c, c2, py)
 		}
-		_ = json.Valid(c)
+		if !json.Valid(c) {
+			t.Fatalf("canonical form %q is not valid JSON", c)
+		}
 	})
 }
