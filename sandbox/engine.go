@@ -19,7 +19,8 @@ import (
 // Mode says where responses come from.
 type Mode string
 
-// The dispatch modes of ARCHITECTURE.md.
+// The dispatch modes: where an answer comes from, from fully offline to
+// always the real API.
 const (
 	// ModeFake answers from the stand-ins only, offline.
 	ModeFake Mode = "fake"
