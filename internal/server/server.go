@@ -74,7 +74,9 @@ func New(e *sandbox.Engine, opts Options) (*Server, error) {
 	if opts.MCP != nil {
 		mux.Handle("/mcp", opts.MCP)
 	}
-	s.handler = recoverPanics(s.log)(limitBody(opts.MaxBody)(rapidAPIHost(s.newRapidWire(), mux)))
+	// Outermost first: a panic anywhere is answered, every body is bounded,
+	// then the RapidAPI wire or the routes above.
+	s.handler = recoverPanics(s.log)(limitBody(opts.MaxBody)(rapidAPIHost(s.newRapidWire())(mux)))
 	return s, nil
 }
 
@@ -113,16 +115,18 @@ func limitBody(limit int64) func(http.Handler) http.Handler {
 }
 
 // rapidAPIHost sends requests carrying X-RapidAPI-Host to the wire and the
-// rest to next. RapidAPI clients always send the header and our own clients
+// rest on. RapidAPI clients always send the header and our own clients
 // never do, so the header alone decides (real APIs have /v1/ paths too).
-func rapidAPIHost(wire, next http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.Header.Get("X-RapidAPI-Host") != "" {
-			wire.ServeHTTP(w, r)
-			return
-		}
-		next.ServeHTTP(w, r)
-	})
+func rapidAPIHost(wire http.Handler) func(http.Handler) http.Handler {
+	return func(next http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if r.Header.Get("X-RapidAPI-Host") != "" {
+				wire.ServeHTTP(w, r)
+				return
+			}
+			next.ServeHTTP(w, r)
+		})
+	}
 }
 
 // handlerFunc is a route: it returns a result or an error and writes
