@@ -5,6 +5,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"strings"
 	"testing"
 
@@ -88,4 +89,43 @@ func TestWirePath(t *testing.T) {
 		require.Equal(t, tc.want, got, tc.path)
 		require.Equal(t, tc.clean, clean, tc.path)
 	}
+}
+
+// FuzzWirePattern: any path template of an imported catalog gives a
+// pattern that either registers or is refused with an error, never a
+// panic; a registered one routes the template's own path (parameters
+// filled in) to itself.
+func FuzzWirePattern(f *testing.F) {
+	for _, s := range []string{"/v1/resize", "/json/", "/countries/{code}", "/{year}/{countryCode}", "/files/{name}.json", "/a//b", "/{}", "/%7B", "/a/../b", "/é/{ü}"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, template string) {
+		pattern, params := wirePattern(template)
+		require.True(t, strings.HasPrefix(pattern, "/"), pattern)
+		mux := http.NewServeMux()
+		if handle(mux, "GET h"+pattern, http.NotFoundHandler()) != nil {
+			return
+		}
+		segs := strings.Split(strings.Trim(template, "/"), "/")
+		for i, s := range segs {
+			if len(s) >= 2 && s[0] == '{' && s[len(s)-1] == '}' {
+				segs[i] = "v"
+			} else {
+				segs[i] = url.PathEscape(s)
+			}
+		}
+		r := httptest.NewRequest("GET", "http://h/", nil)
+		p := "/" + strings.Join(segs, "/")
+		r.URL.RawPath, r.URL.Path = p, ""
+		if u, err := url.PathUnescape(p); err == nil {
+			r.URL.Path = u
+		} else {
+			return
+		}
+		if got, clean := wirePath(r.URL); !clean || got != p {
+			return // a template with empty, "." or ".." segments names no endpoint
+		}
+		_, matched := mux.Handler(r)
+		require.Equal(t, "GET h"+pattern, matched, "template %q, path %q, %d parameters", template, p, len(params))
+	})
 }
