@@ -131,7 +131,8 @@ func rapidAPIHost(wire http.Handler) func(http.Handler) http.Handler {
 
 // handlerFunc is a route: it returns a result or an error and writes
 // nothing itself (Prometheus web/api/v1 style). wrap turns the result into
-// JSON, or sends a *rawBody as is, and the error into problem+json.
+// JSON (a *rawBody is sent as is, a *forward handed on) and the error into
+// problem+json.
 type handlerFunc func(r *http.Request) (any, error)
 
 // rawBody is a result sent as it is rather than encoded as JSON: a document
@@ -143,6 +144,13 @@ type rawBody struct {
 	body        []byte
 }
 
+// forward is a result that hands the request, as the route rewrote it, on
+// to another handler: the RapidAPI wire's dispatch forwards to its mux.
+type forward struct {
+	to http.Handler
+	r  *http.Request
+}
+
 func wrap(h handlerFunc) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		v, err := h(r)
@@ -150,11 +158,14 @@ func wrap(h handlerFunc) http.Handler {
 			writeProblem(w, problemOf(err))
 			return
 		}
-		if raw, ok := v.(*rawBody); ok {
-			raw.write(w)
-			return
+		switch v := v.(type) {
+		case *rawBody:
+			v.write(w)
+		case *forward:
+			v.to.ServeHTTP(w, v.r)
+		default:
+			writeJSON(w, http.StatusOK, v)
 		}
-		writeJSON(w, http.StatusOK, v)
 	})
 }
 

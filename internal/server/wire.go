@@ -31,7 +31,9 @@ type rapidWire struct {
 	routes map[*toolset.API]*routers.Route
 }
 
-func (s *Server) newRapidWire() *rapidWire {
+// newRapidWire builds the wire's routes and returns the handler that
+// dispatches to them.
+func (s *Server) newRapidWire() http.Handler {
 	c := s.engine.Catalog()
 	rw := &rapidWire{s: s, mux: http.NewServeMux(), routes: map[*toolset.API]*routers.Route{}}
 	doc := toolset.OpenAPIDocument(c)
@@ -60,7 +62,7 @@ func (s *Server) newRapidWire() *rapidWire {
 			}
 		}
 	}
-	return rw
+	return wrap(rw.dispatch)
 }
 
 // handle registers a pattern, turning ServeMux's panic on a conflicting or
@@ -116,16 +118,15 @@ func wirePath(u *url.URL) (string, bool) {
 	return p, p == path.Clean(p)
 }
 
-// ServeHTTP answers a request made the way RapidAPI clients make it: the
-// API's real method and path, with X-RapidAPI-Host naming the tool.
-func (rw *rapidWire) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+// dispatch answers a request made the way RapidAPI clients make it: the
+// API's real method and path, with X-RapidAPI-Host naming the tool. The mux
+// routes by Host and path, so the request goes on to it as a copy that has
+// the RapidAPI host as Host and the path as wirePath reads it.
+func (rw *rapidWire) dispatch(r *http.Request) (any, error) {
 	host := r.Header.Get("X-RapidAPI-Host")
 	if rw.s.engine.Catalog().ToolByHost(host) == nil {
-		writeProblem(w, newProblem(http.StatusNotFound, "unknown-host", "Unknown API host", "no tool is served at X-RapidAPI-Host "+host))
-		return
+		return nil, newProblem(http.StatusNotFound, "unknown-host", "Unknown API host", "no tool is served at X-RapidAPI-Host "+host)
 	}
-	// The mux routes by Host and path: route a copy that has the RapidAPI
-	// host as Host and the path as wirePath reads it.
 	p, clean := wirePath(r.URL)
 	routed := r.WithContext(r.Context())
 	routed.Host = wireHost(host)
@@ -134,10 +135,9 @@ func (rw *rapidWire) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	u.Path, _ = url.PathUnescape(p)
 	routed.URL = &u
 	if _, pattern := rw.mux.Handler(routed); !clean || pattern == "" {
-		writeProblem(w, unknownEndpoint(r, host))
-		return
+		return nil, unknownEndpoint(r, host)
 	}
-	rw.mux.ServeHTTP(w, routed)
+	return &forward{to: rw.mux, r: routed}, nil
 }
 
 func unknownEndpoint(r *http.Request, host string) *Problem {
