@@ -77,7 +77,8 @@ type Request struct {
 	API       string         `json:"api"`
 	Arguments map[string]any `json:"arguments"`
 	Session   string         `json:"session,omitempty"`
-	// Client identifies the caller for rate limiting (an API key or address).
+	// Client identifies the caller for rate limiting (an API key or
+	// address); empty means the one WithClient put in the context, if any.
 	Client string `json:"-"`
 }
 
