@@ -11,6 +11,8 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+
+	"github.com/understudy/understudy/internal/atomicfile"
 )
 
 // IndexRecord is one line of index.jsonl: which call an entry file answers.
@@ -166,34 +168,9 @@ func (s *Store) checkIndex() error {
 	for _, r := range recs {
 		buf.Write(indexLine(r))
 	}
-	if err := writeFileAtomic(s.dir, indexName, buf.Bytes()); err != nil {
+	if err := atomicfile.WriteFile(filepath.Join(s.dir, indexName), buf.Bytes(), entryPerm); err != nil {
 		return &WriteError{Dir: s.dir, Op: "index", Err: err}
 	}
 	s.warn(&IndexRepairedWarning{Path: filepath.Join(s.dir, indexName), Entries: len(recs), Reason: reason})
 	return nil
-}
-
-// writeFileAtomic replaces dir/name with data: temporary file, fsync,
-// rename, fsync of dir.
-func writeFileAtomic(dir, name string, data []byte) error {
-	tmp, err := os.CreateTemp(dir, tempPrefix+"*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name()) // no-op after a successful rename
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Sync(); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	if err := os.Rename(tmp.Name(), filepath.Join(dir, name)); err != nil {
-		return err
-	}
-	return syncDir(dir)
 }

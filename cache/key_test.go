@@ -116,3 +116,16 @@ func BenchmarkKeyOf(b *testing.B) {
 		_ = KeyOf("weatherapi_com", "forecast_weather_api", args)
 	}
 }
+
+// TestKeyKeepsLargeIntegers: IDs beyond 2^53 are different calls, and one
+// ID spelt two ways is one call.
+func TestKeyKeepsLargeIntegers(t *testing.T) {
+	a := KeyOf("t", "a", map[string]any{"id": json.Number("9007199254740993")})
+	b := KeyOf("t", "a", map[string]any{"id": json.Number("9007199254740992")})
+	require.NotEqual(t, a.Hash(), b.Hash())
+	require.Equal(t, a.Hash(), KeyOf("t", "a", map[string]any{"id": int64(9007199254740993)}).Hash())
+	require.Equal(t, a.Hash(), KeyOf("t", "a", map[string]any{"id": json.Number("9007199254740993.0")}).Hash())
+	py, err := ParsePythonDict(`{'id': 9007199254740993}`)
+	require.NoError(t, err)
+	require.Equal(t, a.Hash(), KeyOf("t", "a", py).Hash(), "a StableToolBench key keeps the ID")
+}

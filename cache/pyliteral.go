@@ -9,6 +9,14 @@ import (
 	"unicode/utf8"
 )
 
+// This is a parser of its own rather than go.starlark.net/syntax (Starlark
+// is Python-like, and a dependency already): Starlark rejects what
+// StableToolBench's keys hold and literal_eval accepts — u'' prefixes,
+// unknown escapes kept as written ('\d' in a regex argument), digit
+// underscores (1_000) — it reports errors by line and column rather than
+// byte offset, and its recursive parser has no depth bound, so hostile
+// nesting would need a scanner of its own before it anyway.
+
 // maxPyDepth bounds nesting so hostile input cannot exhaust the stack.
 const maxPyDepth = 256
 

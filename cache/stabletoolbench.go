@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"github.com/understudy/understudy/internal/atomicfile"
 )
 
 // SourceStableToolBench marks entries imported from a StableToolBench cache.
@@ -291,7 +293,7 @@ func ExportStableToolBench(src *Store, dir string, locate func(tool, api string)
 		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
 			return rep, fmt.Errorf("cache: export: %w", err)
 		}
-		if err := writeFileAtomic(filepath.Dir(full), filepath.Base(full), buf.Bytes()); err != nil {
+		if err := atomicfile.WriteFile(full, buf.Bytes(), entryPerm); err != nil {
 			return rep, fmt.Errorf("cache: export %s: %w", rel, err)
 		}
 		rep.Files++

@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/understudy/understudy/internal/golden"
 )
 
 const stbDir = "testdata/stabletoolbench/tool_response_cache"
@@ -23,13 +25,7 @@ func stbResolve(category, toolDir, apiFile string) (string, string, bool) {
 
 func checkGolden(t *testing.T, name string, got []byte) {
 	t.Helper()
-	p := filepath.Join("testdata", name)
-	if *update {
-		require.NoError(t, os.WriteFile(p, got, 0o644))
-	}
-	want, err := os.ReadFile(p)
-	require.NoError(t, err)
-	require.Equal(t, string(want), string(got))
+	golden.Check(t, filepath.Join("testdata", name), got)
 }
 
 func TestImportStableToolBench(t *testing.T) {

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/understudy/understudy/internal/atomicfile"
 	"github.com/understudy/understudy/internal/clock"
 )
 
@@ -20,8 +21,13 @@ const (
 	indexName     = "index.jsonl"
 	indexLockName = ".index.lock"
 	openLockName  = ".lock"
-	tempPrefix    = ".tmp-"
+	tempPrefix    = atomicfile.TempPrefix
 )
+
+// entryPerm is the mode of the files the store writes (entries, the
+// rewritten index, exports): readable by their owner only, as a temporary
+// file is created.
+const entryPerm = 0o600
 
 // Options configures a Store.
 type Options struct {
@@ -261,50 +267,24 @@ func (s *Store) writeEntry(hash string, data []byte) error {
 	} else if !fi.IsDir() {
 		return werr("mkdir", &fs.PathError{Op: "mkdir", Path: shard, Err: errors.New("a file is in the way of the shard folder")})
 	}
-	tmp, err := os.CreateTemp(shard, tempPrefix+hash[:8]+"-*")
-	if err != nil {
-		return werr("write", err)
-	}
-	tmpName := tmp.Name()
-	fail := func(op string, err error) error {
-		tmp.Close()
-		os.Remove(tmpName)
-		return werr(op, err)
-	}
-	if _, err := tmp.Write(data); err != nil {
-		return fail("write", err)
-	}
-	if err := tmp.Sync(); err != nil {
-		return fail("sync", err)
-	}
-	if err := tmp.Close(); err != nil {
-		return fail("write", err)
-	}
-	if err := os.Rename(tmpName, filepath.Join(shard, hash+".json")); err != nil {
-		os.Remove(tmpName)
-		return werr("rename", err)
-	}
-	if err := syncDir(shard); err != nil {
-		return werr("sync", err)
+	if err := atomicfile.WriteFile(filepath.Join(shard, hash+".json"), data, entryPerm); err != nil {
+		return werr(atomicOp(err), err)
 	}
 	if created {
-		if err := syncDir(s.dir); err != nil {
+		if err := atomicfile.SyncDir(s.dir); err != nil {
 			return werr("sync", err)
 		}
 	}
 	return nil
 }
 
-func syncDir(dir string) error {
-	d, err := os.Open(dir)
-	if err != nil {
-		return err
+// atomicOp names the failed step of an atomic write the way WriteError does.
+func atomicOp(err error) string {
+	var ae *atomicfile.Error
+	if errors.As(err, &ae) && ae.Op != "create" {
+		return ae.Op
 	}
-	err = d.Sync()
-	if cerr := d.Close(); err == nil {
-		err = cerr
-	}
-	return err
+	return "write"
 }
 
 func isDir(p string) bool {

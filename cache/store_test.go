@@ -2,7 +2,6 @@ package cache
 
 import (
 	"encoding/json"
-	"flag"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -12,9 +11,9 @@ import (
 	"testing/fstest"
 
 	"github.com/stretchr/testify/require"
-)
 
-var update = flag.Bool("update", false, "rewrite golden files")
+	"github.com/understudy/understudy/internal/golden"
+)
 
 // warnings collects what a store reports through Options.Warn.
 type warnings struct {
@@ -68,13 +67,7 @@ func TestStorePutGet(t *testing.T) {
 	// The entry file is byte-for-byte the golden one: deterministic output.
 	got, err := os.ReadFile(filepath.Join(dir, entryPath(k.Hash())))
 	require.NoError(t, err)
-	golden := filepath.Join("testdata", "entry.golden.json")
-	if *update {
-		require.NoError(t, os.WriteFile(golden, got, 0o644))
-	}
-	want, err := os.ReadFile(golden)
-	require.NoError(t, err)
-	require.Equal(t, string(want), string(got))
+	golden.Check(t, filepath.Join("testdata", "entry.golden.json"), got)
 
 	// Replacing keeps one entry and the index names it.
 	require.NoError(t, s.Put(k, Entry{Response: json.RawMessage(`[1]`), Status: 201}))

@@ -4,19 +4,16 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"flag"
-	"os"
 	"path/filepath"
 	"testing"
 
 	"github.com/stretchr/testify/require"
 
 	"github.com/understudy/understudy/deps"
+	"github.com/understudy/understudy/internal/golden"
 	"github.com/understudy/understudy/sandbox"
 	"github.com/understudy/understudy/toolset"
 )
-
-var update = flag.Bool("update", false, "rewrite golden files")
 
 func miniCatalog(t testing.TB) *toolset.Catalog {
 	t.Helper()
@@ -64,8 +61,8 @@ func TestGraphFromAnnotations(t *testing.T) {
 	var js, dot bytes.Buffer
 	require.NoError(t, g.WriteJSON(&js))
 	require.NoError(t, g.WriteDOT(&dot))
-	golden(t, "graph.json", js.Bytes())
-	golden(t, "graph.dot", dot.Bytes())
+	checkGolden(t, "graph.json", js.Bytes())
+	checkGolden(t, "graph.dot", dot.Bytes())
 }
 
 func TestUnknownAnnotationTarget(t *testing.T) {
@@ -242,13 +239,7 @@ func TestRunChainPollsUntilComplete(t *testing.T) {
 	require.Contains(t, err.Error(), "data[].id")
 }
 
-func golden(t *testing.T, name string, got []byte) {
+func checkGolden(t *testing.T, name string, got []byte) {
 	t.Helper()
-	p := filepath.Join("testdata", name)
-	if *update {
-		require.NoError(t, os.WriteFile(p, got, 0o644))
-	}
-	want, err := os.ReadFile(p)
-	require.NoError(t, err, "run go test -update to create %s", p)
-	require.Equal(t, string(want), string(got))
+	golden.Check(t, filepath.Join("testdata", name), got)
 }

@@ -19,7 +19,8 @@ import (
 // Mode says where responses come from.
 type Mode string
 
-// The dispatch modes of ARCHITECTURE.md.
+// The dispatch modes: where an answer comes from, from fully offline to
+// always the real API.
 const (
 	// ModeFake answers from the stand-ins only, offline.
 	ModeFake Mode = "fake"
@@ -76,7 +77,8 @@ type Request struct {
 	API       string         `json:"api"`
 	Arguments map[string]any `json:"arguments"`
 	Session   string         `json:"session,omitempty"`
-	// Client identifies the caller for rate limiting (an API key or address).
+	// Client identifies the caller for rate limiting (an API key or
+	// address); empty means the one WithClient put in the context, if any.
 	Client string `json:"-"`
 }
 
@@ -211,27 +213,64 @@ func (e *Engine) Resolve(tool, api string) (*toolset.API, error) {
 // Call runs one call through the pipeline: resolve → validate → dependency
 // check → rate limit → cache → dispatch by mode → record → provenance → trace.
 // Errors are typed: *NotFoundError, *toolset.ValidationError,
-// *RateLimitError, *ReplayMissError, *UpstreamError. A refusal the real API
-// would give (a fabricated ID, an API-level error) is a Result with its status.
+// *RateLimitError, *ReplayMissError, *UpstreamError; KindOf classifies
+// them. A refusal the real API would give (a fabricated ID, an API-level
+// error) is a Result with its status.
 func (e *Engine) Call(ctx context.Context, req Request) (*Result, error) {
 	api, err := e.Resolve(req.Tool, req.API)
 	if err != nil {
 		e.metrics.count(req.Tool, "", "not_found")
 		return nil, err
 	}
+	client := req.Client
+	if client == "" {
+		client = clientOf(ctx)
+	}
+	return e.call(ctx, api, req.Arguments, req.Session, client)
+}
+
+// CallAPI is Call for a caller that resolved the API already (from this
+// engine's catalog): the pipeline from validation on. The rate-limit
+// client is the one WithClient put in ctx, if any.
+func (e *Engine) CallAPI(ctx context.Context, api *toolset.API, args map[string]any, session string) (*Result, error) {
+	if api == nil || api.Tool == nil || e.catalog.API(api.Tool.StandardizedName, api.Name) != api {
+		nf := &NotFoundError{}
+		if api != nil && api.Tool != nil {
+			nf.Tool, nf.API, nf.ToolKnown = api.Tool.StandardizedName, api.Name, e.catalog.Tool(api.Tool.StandardizedName) != nil
+		}
+		e.metrics.count(nf.Tool, "", "not_found")
+		return nil, nf
+	}
+	return e.call(ctx, api, args, session, clientOf(ctx))
+}
+
+type clientKey struct{}
+
+// WithClient names the caller for rate limiting (a hashed API key or an
+// address) for the calls made with the returned context.
+func WithClient(ctx context.Context, client string) context.Context {
+	return context.WithValue(ctx, clientKey{}, client)
+}
+
+func clientOf(ctx context.Context) string {
+	c, _ := ctx.Value(clientKey{}).(string)
+	return c
+}
+
+func (e *Engine) call(ctx context.Context, api *toolset.API, arguments map[string]any, session, client string) (*Result, error) {
 	tool := api.Tool.StandardizedName
-	args, err := api.Validate(req.Arguments)
+	args, err := api.Validate(arguments)
 	if err != nil {
 		e.metrics.count(tool, api.Name, "invalid")
 		return nil, err
 	}
-	ss := e.sessions.get(req.Session)
+	ss := e.sessions.get(session)
 	seq := ss.reserve()
 	rec := CallRecord{Seq: seq, Tool: tool, API: api.Name, Arguments: canon.MustJSON(args)}
-	res := &Result{Tool: tool, API: api.Name, Session: req.Session, Seq: seq}
+	res := &Result{Tool: tool, API: api.Name, Session: session, Seq: seq}
 
 	if p := e.opts.Provenance; p != nil {
-		chk := p.Check(req.Session, api, args)
+		chk := p.Check(session, api, args)
 		rec.Provided, rec.Violations = chk.Provided, chk.Violations
 		res.Violations = chk.Violations
 		if chk.Reject != nil {
@@ -247,14 +286,14 @@ func (e *Engine) Call(ctx context.Context, req Request) (*Result, error) {
 		}
 	}
 
-	if err := e.limiter.allow(tool, req.Client); err != nil {
+	if err := e.limiter.allow(tool, client); err != nil {
 		rec.Error = err.Error()
 		e.sessions.append(ss, rec)
 		e.metrics.count(tool, api.Name, "rate_limited")
 		return nil, err
 	}
 
-	if err := e.dispatch(ctx, api, args, req.Session, res); err != nil {
+	if err := e.dispatch(ctx, api, args, session, res); err != nil {
 		rec.Error = err.Error()
 		e.sessions.append(ss, rec)
 		e.metrics.count(tool, api.Name, "error")
@@ -262,7 +301,7 @@ func (e *Engine) Call(ctx context.Context, req Request) (*Result, error) {
 	}
 
 	if p := e.opts.Provenance; p != nil && res.Status >= 200 && res.Status < 300 {
-		p.Observe(req.Session, seq, api, args, res.Response)
+		p.Observe(session, seq, api, args, res.Response)
 	}
 	rec.Status, rec.Source = res.Status, res.Source
 	e.sessions.append(ss, rec)

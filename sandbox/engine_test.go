@@ -386,3 +386,35 @@ func TestRecordIntoReadOnlyStoreKeepsServing(t *testing.T) {
 	require.Contains(t, res.UpstreamError, "not recorded")
 	require.Zero(t, store.Len())
 }
+
+// TestCallAPI runs an API the caller resolved through the same pipeline
+// as Call, and refuses an API of another catalog.
+func TestCallAPI(t *testing.T) {
+	ctx := context.Background()
+	e, _ := newEngine(t, engineOpts{mode: sandbox.ModeFake, limits: map[string]sandbox.Limit{"demo_weather": {PerDay: 1}}})
+	api, err := e.Resolve("demo_weather", "current")
+	require.NoError(t, err)
+
+	byName, err := e.Call(ctx, sandbox.Request{Tool: "demo_weather", API: "current", Arguments: map[string]any{"city": "Lisbon"}, Session: "s", Client: "a"})
+	require.NoError(t, err)
+	resolved, err := e.CallAPI(sandbox.WithClient(ctx, "b"), api, map[string]any{"city": "Lisbon"}, "s")
+	require.NoError(t, err)
+	require.Equal(t, string(byName.Response), string(resolved.Response))
+	require.Equal(t, 2, resolved.Seq, "the same session trace")
+
+	// The client in the context is the rate-limit client, for Call too.
+	_, err = e.CallAPI(sandbox.WithClient(ctx, "b"), api, map[string]any{"city": "Lisbon"}, "s")
+	require.Equal(t, sandbox.KindRateLimited, sandbox.KindOf(err))
+	_, err = e.Call(sandbox.WithClient(ctx, "a"), sandbox.Request{Tool: "demo_weather", API: "current", Arguments: map[string]any{"city": "Lisbon"}})
+	require.Equal(t, sandbox.KindRateLimited, sandbox.KindOf(err))
+	_, err = e.CallAPI(sandbox.WithClient(ctx, "c"), api, map[string]any{"units": "kelvin"}, "s")
+	require.Equal(t, sandbox.KindInvalidArguments, sandbox.KindOf(err), "validated like Call")
+
+	other := demoCatalog(t).API("demo_weather", "current")
+	require.NotNil(t, other)
+	_, err = e.CallAPI(ctx, other, map[string]any{"city": "Lisbon"}, "s")
+	var nf *sandbox.NotFoundError
+	require.ErrorAs(t, err, &nf, "an API of another catalog is not this engine's")
+	_, err = e.CallAPI(ctx, nil, nil, "s")
+	require.ErrorAs(t, err, &nf)
+}

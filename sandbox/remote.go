@@ -9,7 +9,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math/rand/v2"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -218,38 +217,31 @@ func (t *ToolBenchServer) Do(ctx context.Context, api *toolset.API, args map[str
 	return UpstreamResponse{Status: http.StatusOK, Body: asJSON(body)}, nil
 }
 
-// doWithRetries runs attempts until a non-retryable answer, retrying 429,
-// 5xx and connection failures with capped exponential backoff that honours
+// doWithRetries runs attempts through retry.Do, retrying 429, 5xx and
+// connection failures with capped exponential backoff that honours
 // Retry-After. Every error has the key scrubbed.
 func doWithRetries(ctx context.Context, o *RemoteOptions, limit *rate.Limiter, build func(context.Context) (*http.Request, error)) (UpstreamResponse, error) {
 	var last UpstreamResponse
-	var lastErr error
-	for attempt := 0; ; attempt++ {
+	_, err := retry.Do(ctx, retry.Policy{Retries: o.Retries, Sleep: o.Sleep}, func(n int) (time.Duration, bool, error) {
 		if err := limit.Wait(ctx); err != nil {
-			return last, err
+			return 0, false, err
 		}
 		resp, wait, err := attempt1(ctx, o, build)
-		last, lastErr = resp, err
-		retryable := err != nil && ctx.Err() == nil
+		last = resp
+		again := err != nil && ctx.Err() == nil
 		if err == nil && (resp.Status == http.StatusTooManyRequests || resp.Status >= 500) {
-			retryable = true
-			lastErr = fmt.Errorf("status %d", resp.Status)
-		}
-		if !retryable {
-			return resp, err
-		}
-		if attempt >= o.Retries {
-			return resp, lastErr
+			again, err = true, fmt.Errorf("status %d", resp.Status)
 		}
 		if wait <= 0 {
-			backoff := time.Duration(250*(1<<attempt)) * time.Millisecond
-			wait = backoff/2 + time.Duration(rand.Int64N(int64(backoff/2)+1))
+			wait = retry.Backoff(250*time.Millisecond, o.MaxBackoff, n, nil)
 		}
-		wait = min(wait, o.MaxBackoff)
-		if err := o.Sleep(ctx, wait); err != nil {
-			return last, err
-		}
+		return min(wait, o.MaxBackoff), again, err
+	})
+	var we *retry.WaitError
+	if errors.As(err, &we) {
+		err = we.Err
 	}
+	return last, err
 }
 
 func attempt1(ctx context.Context, o *RemoteOptions, build func(context.Context) (*http.Request, error)) (UpstreamResponse, time.Duration, error) {

@@ -4,9 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"flag"
 	"fmt"
-	"os"
 	"path/filepath"
 	"regexp"
 	"testing"
@@ -14,9 +12,9 @@ import (
 	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/stretchr/testify/require"
-)
 
-var update = flag.Bool("update", false, "rewrite golden files")
+	"github.com/understudy/understudy/internal/golden"
+)
 
 // goldenCatalog is the small catalog behind the golden files: the
 // ToolBench testdata tree, the petstore and the cyclic document.
@@ -26,17 +24,10 @@ func goldenCatalog(t testing.TB) *Catalog {
 	return c
 }
 
-// golden compares got with testdata/golden/name, rewriting it with -update.
-func golden(t *testing.T, name string, got []byte) {
+// checkGolden compares got with testdata/golden/name, rewriting it with -update.
+func checkGolden(t *testing.T, name string, got []byte) {
 	t.Helper()
-	p := filepath.Join("testdata", "golden", name)
-	if *update {
-		require.NoError(t, os.MkdirAll(filepath.Dir(p), 0o755))
-		require.NoError(t, os.WriteFile(p, got, 0o644))
-	}
-	want, err := os.ReadFile(p)
-	require.NoError(t, err, "run go test ./toolset -run %s -update to create it", t.Name())
-	require.Equal(t, string(want), string(got), "output differs from %s; rerun with -update if the change is intended", p)
+	golden.Check(t, filepath.Join("testdata", "golden", name), got)
 }
 
 func marshalIndent(t *testing.T, v any) []byte {
@@ -70,7 +61,7 @@ func TestOpenAIToolsGolden(t *testing.T) {
 				require.NotNil(t, c.APIByExportName(tl.Function.Name), tl.Function.Name)
 				require.Contains(t, tl.Function.Description, "This is the subfunction for tool")
 			}
-			golden(t, tc.file, marshalIndent(t, tools))
+			checkGolden(t, tc.file, marshalIndent(t, tools))
 		})
 	}
 	a := c.API("fare_finder", "search_fares")
@@ -170,7 +161,7 @@ func TestOpenAPIDocumentGolden(t *testing.T) {
 
 	b, err := json.MarshalIndent(doc, "", "  ")
 	require.NoError(t, err)
-	golden(t, "openapi.json", append(b, '\n'))
+	checkGolden(t, "openapi.json", append(b, '\n'))
 
 	// The document reloads through kin-openapi unchanged in substance.
 	back, err := openapi3.NewLoader().LoadFromData(b)
@@ -209,12 +200,12 @@ func TestCatalogDocumentAndSummaryGolden(t *testing.T) {
 	b1 := marshalIndent(t, doc)
 	b2 := marshalIndent(t, CatalogDocument(goldenCatalog(t)))
 	require.Equal(t, string(b1), string(b2), "deterministic")
-	golden(t, "catalog.json", b1)
+	checkGolden(t, "catalog.json", b1)
 
 	var buf bytes.Buffer
 	require.NoError(t, WriteSummary(&buf, c))
 	require.Regexp(t, regexp.MustCompile(`Dependencies: 6 \(source API, dependent API\) pairs`), buf.String())
-	golden(t, "summary.txt", buf.Bytes())
+	checkGolden(t, "summary.txt", buf.Bytes())
 
 	require.Equal(t, [][2]string{
 		{"fare_finder.search_fares", "fare_finder.fare_rules"},

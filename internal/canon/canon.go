@@ -5,6 +5,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"math"
+	"math/big"
 	"reflect"
 	"strconv"
 )
@@ -13,6 +15,12 @@ import (
 // that are whole print without a fraction or exponent up to 1e21 (5 and 5.0
 // are both "5"), other numbers use the shortest form that round-trips, and
 // <, >, & are not escaped. Values decoded with UseNumber are handled too.
+//
+// Integers of 2^53 and more (IDs, Unix nanoseconds) keep all their digits,
+// however they were spelt (9007199254740993, 9007199254740993.0 and
+// 9.007199254740993e15 are all "9007199254740993"), so two different
+// integers never encode the same: float64 would round them together. From
+// 1e21 on, integers float64 holds exactly print in its exponent form.
 func JSON(v any) ([]byte, error) {
 	n, err := normalise(v)
 	if err != nil {
@@ -36,8 +44,100 @@ func MustJSON(v any) []byte {
 	return b
 }
 
+// maxExact is 2^53: every integer below it in magnitude is a float64.
+// maxLiteral bounds the literals read exactly: float64's largest integer
+// has 309 digits.
+const (
+	maxExact   = 1 << 53
+	maxLiteral = 400
+)
+
+// normaliseInt is float64(x) when that is small enough to print exactly,
+// else x's digits.
+func normaliseInt(x int64) any {
+	if x > -maxExact && x < maxExact {
+		return float64(x)
+	}
+	return json.Number(strconv.FormatInt(x, 10))
+}
+
+// normaliseFloat prints a whole float64 from 2^53 up to 1e21 by its exact
+// digits: encoding/json would print the shortest digits that round-trip
+// (2^60 as 1152921504606847000), which are another integer's.
+func normaliseFloat(f float64) any {
+	if a := math.Abs(f); a >= maxExact && a < 1e21 && f == math.Trunc(f) {
+		return json.Number(big.NewFloat(f).Text('f', 0))
+	}
+	return f
+}
+
+// bigInteger reads a JSON number literal whose float64 value f is at least
+// 2^53 in magnitude. When the literal is an integer that would not print
+// exactly through f, it returns the integer's decimal digits: below 1e21
+// always (see normaliseFloat); above, unless it is the integer f holds or
+// the one f's exponent form spells.
+func bigInteger(lit string, f float64) (json.Number, bool) {
+	// A literal longer than any float64 integer needs is left to float64,
+	// so that hostile input cannot make big.Rat work on megabyte numbers.
+	if len(lit) > maxLiteral || math.IsInf(f, 0) || math.IsNaN(f) || !isJSONNumber(lit) {
+		return "", false
+	}
+	r, ok := new(big.Rat).SetString(lit)
+	if !ok || !r.IsInt() {
+		return "", false
+	}
+	if math.Abs(f) >= 1e21 {
+		// f prints as its shortest exponent form (1.2e+22), which is itself
+		// an integer literal: the integer f holds and the one that form
+		// spells both print so, any other keeps its digits.
+		shortest, _ := new(big.Rat).SetString(strconv.FormatFloat(f, 'g', -1, 64))
+		if r.Cmp(new(big.Rat).SetFloat64(f)) == 0 || r.Cmp(shortest) == 0 {
+			return "", false
+		}
+	}
+	return json.Number(r.Num().String()), true
+}
+
+// isJSONNumber accepts exactly JSON's number grammar, so that big.Rat reads
+// nothing else (no fractions "1/3", no hex, no underscores).
+func isJSONNumber(s string) bool {
+	i := 0
+	digits := func() int {
+		n := 0
+		for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+			i++
+			n++
+		}
+		return n
+	}
+	if i < len(s) && s[i] == '-' {
+		i++
+	}
+	start := i
+	if n := digits(); n == 0 || (n > 1 && s[start] == '0') {
+		return false
+	}
+	if i < len(s) && s[i] == '.' {
+		i++
+		if digits() == 0 {
+			return false
+		}
+	}
+	if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
+		i++
+		if i < len(s) && (s[i] == '+' || s[i] == '-') {
+			i++
+		}
+		if digits() == 0 {
+			return false
+		}
+	}
+	return i == len(s)
+}
+
 // normalise turns v into plain JSON values (map[string]any, []any, string,
-// float64, bool, nil) with numbers in canonical form.
+// float64, bool, nil, and json.Number for integers float64 cannot hold) with
+// numbers in canonical form.
 func normalise(v any) (any, error) {
 	switch x := v.(type) {
 	case nil, string, bool:
@@ -47,15 +147,20 @@ func normalise(v any) (any, error) {
 		if err != nil {
 			return nil, fmt.Errorf("canon: bad number %q: %w", x, err)
 		}
-		return f, nil
+		if math.Abs(f) >= maxExact {
+			if n, ok := bigInteger(string(x), f); ok {
+				return n, nil
+			}
+		}
+		return normaliseFloat(f), nil
 	case float64:
-		return x, nil
+		return normaliseFloat(x), nil
 	case float32:
-		return float64(x), nil
+		return normaliseFloat(float64(x)), nil
 	case int:
-		return float64(x), nil
+		return normaliseInt(int64(x)), nil
 	case int64:
-		return float64(x), nil
+		return normaliseInt(x), nil
 	case map[string]any:
 		out := make(map[string]any, len(x))
 		for k, e := range x {

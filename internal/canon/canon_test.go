@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"math"
+	"math/big"
+	"strconv"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -50,21 +52,104 @@ func FuzzJSON(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		var v any
-		if json.Unmarshal(data, &v) != nil {
+		decode := func(b []byte) (any, error) {
+			var v any
+			dec := json.NewDecoder(bytes.NewReader(b))
+			dec.UseNumber()
+			err := dec.Decode(&v)
+			return v, err
+		}
+		if json.Unmarshal(data, new(any)) != nil {
 			return
 		}
+		v, err := decode(data)
+		require.NoError(t, err)
 		c1, err := canon.JSON(json.RawMessage(data))
 		if err != nil {
 			return // numbers beyond float64
 		}
-		var v2 any
-		require.NoError(t, json.Unmarshal(c1, &v2))
+		v2, err := decode(c1)
+		require.NoError(t, err)
 		c2, err := canon.JSON(v2)
 		require.NoError(t, err)
 		require.True(t, bytes.Equal(c1, c2), "%s → %s → %s", data, c1, c2)
 		c3, err := canon.JSON(v)
 		require.NoError(t, err)
 		require.Equal(t, string(c1), string(c3))
+	})
+}
+
+// TestLargeIntegers: integers beyond 2^53 keep their exact digits, so two
+// different IDs never share a cache key, and one integer has one encoding.
+func TestLargeIntegers(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		in   any
+		want string
+	}{
+		{"2^53+1 as a literal", json.Number("9007199254740993"), `9007199254740993`},
+		{"2^53+1 with a fraction", json.Number("9007199254740993.0"), `9007199254740993`},
+		{"2^53+1 with an exponent", json.Number("9.007199254740993e15"), `9007199254740993`},
+		{"2^53+1 negative", json.Number("-9007199254740993"), `-9007199254740993`},
+		{"2^53+1 as int64", int64(9007199254740993), `9007199254740993`},
+		{"2^53+1 as int", 9007199254740993, `9007199254740993`},
+		{"max int64", int64(math.MaxInt64), `9223372036854775807`},
+		{"min int64", int64(math.MinInt64), `-9223372036854775808`},
+		{"2^60 as float64", float64(1 << 60), `1152921504606846976`},
+		{"2^60 as its shortest float digits", json.Number("1152921504606847000"), `1152921504606847000`},
+		{"beyond int64", json.Number("123456789012345678901234567890"), `123456789012345678901234567890`},
+		{"in a raw message", json.RawMessage(`{"id": 9007199254740993, "ids": [9007199254740995]}`), `{"id":9007199254740993,"ids":[9007199254740995]}`},
+		// What float64 holds exactly prints as it always did.
+		{"2^53", json.Number("9007199254740992"), `9007199254740992`},
+		{"2^53 as int64", int64(1 << 53), `9007199254740992`},
+		{"2^60", json.Number("1152921504606846976"), `1152921504606846976`},
+		{"1e21", json.Number("1e21"), `1e+21`},
+		{"2^53+1 is not an integer with a fraction", json.Number("9007199254740993.5"), `9007199254740994`},
+		{"small", json.Number("42"), `42`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := canon.JSON(tc.in)
+			require.NoError(t, err)
+			require.Equal(t, tc.want, string(got))
+		})
+	}
+	a, err := canon.JSON(map[string]any{"id": json.Number("12345678901234567993")})
+	require.NoError(t, err)
+	b, err := canon.JSON(map[string]any{"id": json.Number("12345678901234567992")})
+	require.NoError(t, err)
+	require.NotEqual(t, string(a), string(b))
+}
+
+// FuzzLargeIntegers: any two different int64s encode differently, each
+// encoding reads back as its integer, and every spelling of one integer
+// encodes the same.
+func FuzzLargeIntegers(f *testing.F) {
+	f.Add(int64(9007199254740993), int64(9007199254740992))
+	f.Add(int64(math.MaxInt64), int64(math.MaxInt64-1))
+	f.Add(int64(-9007199254740993), int64(5))
+	f.Fuzz(func(t *testing.T, a, b int64) {
+		ca, err := canon.JSON(a)
+		require.NoError(t, err)
+		cb, err := canon.JSON(b)
+		require.NoError(t, err)
+		require.Equal(t, a == b, string(ca) == string(cb), "%d → %s, %d → %s", a, ca, b, cb)
+
+		var back json.Number
+		dec := json.NewDecoder(bytes.NewReader(ca))
+		dec.UseNumber()
+		require.NoError(t, dec.Decode(&back))
+		n, ok := new(big.Int).SetString(back.String(), 10)
+		if !ok { // a float64 spelling such as 1e+21 is not an int64, so it is exact
+			bf, _, err := big.ParseFloat(back.String(), 10, 0, big.ToNearestEven)
+			require.NoError(t, err)
+			n, _ = bf.Int(nil)
+		}
+		require.Equal(t, big.NewInt(a).String(), n.String())
+
+		for _, spelling := range []string{strconv.FormatInt(a, 10), strconv.FormatInt(a, 10) + ".0", strconv.FormatInt(a, 10) + "e0"} {
+			c, err := canon.JSON(json.Number(spelling))
+			require.NoError(t, err)
+			require.Equal(t, string(ca), string(c), spelling)
+		}
 	})
 }

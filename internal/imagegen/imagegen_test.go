@@ -1,20 +1,17 @@
 package imagegen
 
 import (
-	"bytes"
-	"flag"
 	"image"
 	"image/color"
-	"os"
 	"path/filepath"
 	"sort"
 	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
-)
 
-var update = flag.Bool("update", false, "rewrite golden files")
+	"github.com/understudy/understudy/internal/golden"
+)
 
 // worldDir is where the generated catalog is committed.
 const worldDir = "../../fixtures/world"
@@ -29,19 +26,10 @@ func TestFixtures(t *testing.T) {
 		names = append(names, n)
 	}
 	sort.Strings(names)
-	if *update {
-		for _, n := range names {
-			p := filepath.Join(worldDir, filepath.FromSlash(n))
-			require.NoError(t, os.MkdirAll(filepath.Dir(p), 0o755))
-			require.NoError(t, os.WriteFile(p, files[n], 0o644))
-		}
-	}
 	total := 0
 	for _, n := range names {
-		got, err := os.ReadFile(filepath.Join(worldDir, filepath.FromSlash(n)))
-		require.NoError(t, err, "run go generate ./internal/imagegen to create %s", n)
-		require.True(t, bytes.Equal(files[n], got), "%s differs from the generator's output; run go generate ./internal/imagegen", n)
-		total += len(got)
+		golden.Check(t, filepath.Join(worldDir, filepath.FromSlash(n)), files[n])
+		total += len(files[n])
 	}
 	require.Less(t, total, 3<<20, "the catalog must stay well under 3 MB")
 }

@@ -46,7 +46,7 @@ func mcpCall(ctx context.Context, e *sandbox.Engine, api *toolset.API, req *mcp.
 	if req.Session != nil && req.Session.ID() != "" {
 		session = "mcp-" + req.Session.ID()
 	}
-	res, err := e.Call(ctx, sandbox.Request{Tool: api.Tool.StandardizedName, API: api.Name, Arguments: args, Session: session, Client: session})
+	res, err := e.CallAPI(sandbox.WithClient(ctx, session), api, args, session)
 	if err != nil {
 		return toolError(problemOf(err).Detail), nil
 	}

@@ -1,7 +1,6 @@
 package server
 
 import (
-	"context"
 	"encoding/json"
 	"errors"
 	"math"
@@ -36,47 +35,54 @@ func newProblem(status int, kind, title, detail string) *Problem {
 	return &Problem{Type: problemBase + kind, Title: title, Status: status, Detail: detail, Message: detail}
 }
 
-// problemOf turns any error of the pipeline or of request decoding into a problem.
+// kindTitles titles the problem of each kind of engine error; the kind is
+// the problem type and sets the status (sandbox.Kind).
+var kindTitles = map[sandbox.Kind]string{
+	sandbox.KindUnknownAPI:       "Unknown tool or API",
+	sandbox.KindInvalidArguments: "Invalid arguments",
+	sandbox.KindRateLimited:      "Too many requests",
+	sandbox.KindNoRecording:      "No recording for this call",
+	sandbox.KindUpstreamFailed:   "Upstream API failed",
+	sandbox.KindCancelled:        "Call cancelled",
+	sandbox.KindInternal:         "Internal error",
+}
+
+// problemOf turns any error of the pipeline or of request decoding into a
+// problem: a *Problem as is, an oversized body as 413, and engine errors by
+// their sandbox.Kind, with what the client needs to act on them (the
+// violations, close matches, when to retry, the missing recording's key).
 func problemOf(err error) *Problem {
 	var (
 		p   *Problem
-		nf  *sandbox.NotFoundError
-		ve  *toolset.ValidationError
-		rl  *sandbox.RateLimitError
-		rm  *sandbox.ReplayMissError
-		ue  *sandbox.UpstreamError
 		mbe *http.MaxBytesError
 	)
 	switch {
 	case errors.As(err, &p):
 		return p
-	case errors.As(err, &nf):
-		pr := newProblem(http.StatusNotFound, "unknown-api", "Unknown tool or API", nf.Error())
-		pr.Suggestions = nf.Suggestions
-		return pr
-	case errors.As(err, &ve):
-		pr := newProblem(http.StatusBadRequest, "invalid-arguments", "Invalid arguments", ve.Error())
-		pr.Validation = ve.Violations
-		return pr
-	case errors.As(err, &rl):
-		secs := int(math.Ceil(rl.RetryAfter.Seconds()))
-		secs = max(secs, 1)
-		pr := newProblem(http.StatusTooManyRequests, "rate-limited", "Too many requests", rl.Error())
-		pr.RetryAfter = secs
-		pr.headers = http.Header{"Retry-After": {strconv.Itoa(secs)}}
-		return pr
-	case errors.As(err, &rm):
-		pr := newProblem(http.StatusNotFound, "no-recording", "No recording for this call", rm.Error())
-		pr.Key = rm.Key
-		return pr
-	case errors.As(err, &ue):
-		return newProblem(http.StatusBadGateway, "upstream-failed", "Upstream API failed", ue.Error())
 	case errors.As(err, &mbe):
 		return newProblem(http.StatusRequestEntityTooLarge, "body-too-large", "Request body too large", "the request body is larger than "+strconv.FormatInt(mbe.Limit, 10)+" bytes")
-	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
-		return newProblem(http.StatusServiceUnavailable, "cancelled", "Call cancelled", err.Error())
 	}
-	return newProblem(http.StatusInternalServerError, "internal", "Internal error", err.Error())
+	kind := sandbox.KindOf(err)
+	pr := newProblem(kind.Status(), string(kind), kindTitles[kind], err.Error())
+	var (
+		nf *sandbox.NotFoundError
+		ve *toolset.ValidationError
+		rl *sandbox.RateLimitError
+		rm *sandbox.ReplayMissError
+	)
+	switch {
+	case kind == sandbox.KindUnknownAPI && errors.As(err, &nf):
+		pr.Suggestions = nf.Suggestions
+	case kind == sandbox.KindInvalidArguments && errors.As(err, &ve):
+		pr.Validation = ve.Violations
+	case kind == sandbox.KindRateLimited && errors.As(err, &rl):
+		secs := max(int(math.Ceil(rl.RetryAfter.Seconds())), 1)
+		pr.RetryAfter = secs
+		pr.headers = http.Header{"Retry-After": {strconv.Itoa(secs)}}
+	case kind == sandbox.KindNoRecording && errors.As(err, &rm):
+		pr.Key = rm.Key
+	}
+	return pr
 }
 
 func writeProblem(w http.ResponseWriter, p *Problem) {

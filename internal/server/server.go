@@ -3,6 +3,7 @@ package server
 
 import (
 	"bytes"
+	"cmp"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -42,8 +43,7 @@ type Options struct {
 type Server struct {
 	engine  *sandbox.Engine
 	opts    Options
-	mux     *http.ServeMux
-	wire    *rapidWire
+	handler http.Handler
 	catalog []byte // GET /v1/catalog, rendered once
 	log     *slog.Logger
 }
@@ -60,66 +60,130 @@ func New(e *sandbox.Engine, opts Options) (*Server, error) {
 	if err != nil {
 		return nil, fmt.Errorf("rendering the catalog: %w", err)
 	}
-	s := &Server{engine: e, opts: opts, mux: http.NewServeMux(), wire: newRapidWire(e.Catalog()), catalog: doc, log: opts.Logger}
-	s.mux.HandleFunc("GET /healthz", s.wrap(s.healthz))
-	s.mux.HandleFunc("GET /v1/catalog", s.getCatalog)
-	s.mux.HandleFunc("GET /v1/tools", s.wrap(s.tools))
-	s.mux.HandleFunc("GET /v1/deps", s.deps)
-	s.mux.HandleFunc("GET /v1/sessions/{id}", s.wrap(s.session))
-	s.mux.HandleFunc("GET /metrics", s.metrics)
-	s.mux.HandleFunc("POST /v1/call", s.wrap(s.call))
-	s.mux.HandleFunc("POST /virtual", s.toolbench)
-	s.mux.HandleFunc("POST /rapidapi", s.toolbench)
+	s := &Server{engine: e, opts: opts, catalog: doc, log: opts.Logger}
+	mux := http.NewServeMux()
+	mux.Handle("GET /healthz", wrap(s.healthz))
+	mux.Handle("GET /v1/catalog", wrap(s.getCatalog))
+	mux.Handle("GET /v1/tools", wrap(s.tools))
+	mux.Handle("GET /v1/deps", wrap(s.deps))
+	mux.Handle("GET /v1/sessions/{id}", wrap(s.session))
+	mux.Handle("GET /metrics", wrap(s.metrics))
+	mux.Handle("POST /v1/call", wrap(s.call))
+	mux.Handle("POST /virtual", wrap(s.toolbench))
+	mux.Handle("POST /rapidapi", wrap(s.toolbench))
 	if opts.MCP != nil {
-		s.mux.Handle("/mcp", opts.MCP)
+		mux.Handle("/mcp", opts.MCP)
 	}
+	// Outermost first: a panic anywhere is answered, every body is bounded,
+	// then the RapidAPI wire or the routes above.
+	s.handler = recoverPanics(s.log)(limitBody(opts.MaxBody)(rapidAPIHost(s.newRapidWire())(mux)))
 	return s, nil
 }
 
 // ServeHTTP serves RapidAPI-wire requests (those carrying X-RapidAPI-Host)
 // by the API's real path, and everything else by the routes above.
-func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	defer func() {
-		if v := recover(); v != nil {
-			if v == http.ErrAbortHandler {
-				panic(v)
-			}
-			s.log.Error("handler panic", "panic", v, "stack", string(debug.Stack()))
-			writeProblem(w, newProblem(http.StatusInternalServerError, "internal", "Internal error", "the server failed while handling this request"))
-		}
-	}()
-	r.Body = http.MaxBytesReader(w, r.Body, s.opts.MaxBody)
-	// RapidAPI clients always send X-RapidAPI-Host and our own clients never
-	// do, so the header alone decides (real APIs have /v1/ paths too).
-	if host := r.Header.Get("X-RapidAPI-Host"); host != "" {
-		s.serveWire(w, r, host)
-		return
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.handler.ServeHTTP(w, r) }
+
+// recoverPanics answers a handler's panic with a problem and keeps the
+// server serving; http.ErrAbortHandler keeps its meaning (abort quietly).
+func recoverPanics(log *slog.Logger) func(http.Handler) http.Handler {
+	return func(next http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			defer func() {
+				if v := recover(); v != nil {
+					if v == http.ErrAbortHandler {
+						panic(v)
+					}
+					log.Error("handler panic", "panic", v, "stack", string(debug.Stack()))
+					writeProblem(w, newProblem(http.StatusInternalServerError, "internal", "Internal error", "the server failed while handling this request"))
+				}
+			}()
+			next.ServeHTTP(w, r)
+		})
 	}
-	s.mux.ServeHTTP(w, r)
 }
 
-// handlerFunc is a handler that returns a result to encode as JSON or an
-// error to render as problem+json.
+// limitBody bounds every request body; reading past the limit fails with
+// *http.MaxBytesError, which problemOf answers with 413.
+func limitBody(limit int64) func(http.Handler) http.Handler {
+	return func(next http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			r.Body = http.MaxBytesReader(w, r.Body, limit)
+			next.ServeHTTP(w, r)
+		})
+	}
+}
+
+// rapidAPIHost sends requests carrying X-RapidAPI-Host to the wire and the
+// rest on. RapidAPI clients always send the header and our own clients
+// never do, so the header alone decides (real APIs have /v1/ paths too).
+func rapidAPIHost(wire http.Handler) func(http.Handler) http.Handler {
+	return func(next http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if r.Header.Get("X-RapidAPI-Host") != "" {
+				wire.ServeHTTP(w, r)
+				return
+			}
+			next.ServeHTTP(w, r)
+		})
+	}
+}
+
+// handlerFunc is a route: it returns a result or an error and writes
+// nothing itself (Prometheus web/api/v1 style). wrap turns the result into
+// JSON (a *rawBody is sent as is, a *forward handed on) and the error into
+// problem+json.
 type handlerFunc func(r *http.Request) (any, error)
 
-func (s *Server) wrap(h handlerFunc) http.HandlerFunc {
-	return func(w http.ResponseWriter, r *http.Request) {
+// rawBody is a result sent as it is rather than encoded as JSON: a document
+// rendered once, another media type, or an API's own status and bytes.
+type rawBody struct {
+	status      int
+	contentType string
+	header      http.Header // more headers to send
+	body        []byte
+}
+
+// forward is a result that hands the request, as the route rewrote it, on
+// to another handler: the RapidAPI wire's dispatch forwards to its mux.
+type forward struct {
+	to http.Handler
+	r  *http.Request
+}
+
+func wrap(h handlerFunc) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		v, err := h(r)
 		if err != nil {
 			writeProblem(w, problemOf(err))
 			return
 		}
-		writeJSON(w, http.StatusOK, v)
+		switch v := v.(type) {
+		case *rawBody:
+			v.write(w)
+		case *forward:
+			v.to.ServeHTTP(w, v.r)
+		default:
+			writeJSON(w, http.StatusOK, v)
+		}
+	})
+}
+
+func (b *rawBody) write(w http.ResponseWriter) {
+	w.Header().Set("Content-Type", b.contentType)
+	for k, vs := range b.header {
+		w.Header()[k] = vs
 	}
+	w.WriteHeader(cmp.Or(b.status, http.StatusOK))
+	_, _ = w.Write(b.body)
 }
 
 func (s *Server) healthz(*http.Request) (any, error) {
 	return map[string]any{"status": "ok", "mode": s.engine.Mode(), "apis": len(s.engine.Catalog().APIs())}, nil
 }
 
-func (s *Server) getCatalog(w http.ResponseWriter, _ *http.Request) {
-	w.Header().Set("Content-Type", "application/json")
-	_, _ = w.Write(s.catalog)
+func (s *Server) getCatalog(*http.Request) (any, error) {
+	return &rawBody{contentType: "application/json", body: s.catalog}, nil
 }
 
 func (s *Server) tools(r *http.Request) (any, error) {
@@ -139,30 +203,28 @@ func (s *Server) tools(r *http.Request) (any, error) {
 	return toolset.OpenAITools(s.engine.Catalog(), opts), nil
 }
 
-func (s *Server) deps(w http.ResponseWriter, r *http.Request) {
+func (s *Server) deps(r *http.Request) (any, error) {
 	if s.opts.Deps == nil {
-		writeProblem(w, newProblem(http.StatusNotFound, "no-deps", "No dependency graph", "this server was started without a dependency graph"))
-		return
+		return nil, newProblem(http.StatusNotFound, "no-deps", "No dependency graph", "this server was started without a dependency graph")
 	}
+	out := &rawBody{}
 	var buf bytes.Buffer
 	var err error
 	switch f := r.URL.Query().Get("format"); f {
 	case "", "json":
-		w.Header().Set("Content-Type", "application/json")
+		out.contentType = "application/json"
 		err = s.opts.Deps.WriteJSON(&buf)
 	case "dot":
-		w.Header().Set("Content-Type", "text/vnd.graphviz; charset=utf-8")
+		out.contentType = "text/vnd.graphviz; charset=utf-8"
 		err = s.opts.Deps.WriteDOT(&buf)
 	default:
-		writeProblem(w, newProblem(http.StatusBadRequest, "bad-format", "Unknown format", fmt.Sprintf("format %q is not supported; use json or dot", f)))
-		return
+		return nil, newProblem(http.StatusBadRequest, "bad-format", "Unknown format", fmt.Sprintf("format %q is not supported; use json or dot", f))
 	}
 	if err != nil {
-		w.Header().Del("Content-Type")
-		writeProblem(w, problemOf(err))
-		return
+		return nil, err
 	}
-	_, _ = w.Write(buf.Bytes())
+	out.body = buf.Bytes()
+	return out, nil
 }
 
 func (s *Server) session(r *http.Request) (any, error) {
@@ -174,9 +236,12 @@ func (s *Server) session(r *http.Request) (any, error) {
 	return t, nil
 }
 
-func (s *Server) metrics(w http.ResponseWriter, _ *http.Request) {
-	w.Header().Set("Content-Type", "text/plain; version=0.0.4; charset=utf-8")
-	_ = s.engine.Metrics().WritePrometheus(w)
+func (s *Server) metrics(*http.Request) (any, error) {
+	var buf bytes.Buffer
+	if err := s.engine.Metrics().WritePrometheus(&buf); err != nil {
+		return nil, err
+	}
+	return &rawBody{contentType: "text/plain; version=0.0.4; charset=utf-8", body: buf.Bytes()}, nil
 }
 
 // callBody is the body of POST /v1/call.

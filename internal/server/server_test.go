@@ -7,6 +7,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -15,6 +16,7 @@ import (
 
 	"github.com/understudy/understudy/internal/assemble"
 	"github.com/understudy/understudy/internal/server"
+	"github.com/understudy/understudy/sandbox"
 	"github.com/understudy/understudy/toolset"
 )
 
@@ -242,4 +244,28 @@ func TestReadEndpoints(t *testing.T) {
 	code, _, body = do(t, "GET", ts.URL+"/metrics", "", "", nil)
 	require.Equal(t, 200, code)
 	require.Contains(t, string(body), `understudy_calls_total{tool="image_file_processing",api="image_info",outcome="mock"} 1`)
+}
+
+// TestRateLimitedProblem: a used-up allowance is a 429 problem that says
+// when to retry, in the header and the body.
+func TestRateLimitedProblem(t *testing.T) {
+	ts, _ := newServer(t, assemble.Config{Limits: map[string]sandbox.Limit{"*": {PerSecond: 0.001, Burst: 1}}})
+	call := func() (int, http.Header, []byte) {
+		return do(t, "POST", ts.URL+"/v1/call", "application/json", `{"tool":"calculator","api":"calculate","arguments":{"expression":"1+1"}}`, nil)
+	}
+	code, _, body := call()
+	require.Equal(t, 200, code, string(body))
+	code, hdr, body := call()
+	require.Equal(t, 429, code, string(body))
+	require.Equal(t, "application/problem+json", hdr.Get("Content-Type"))
+	secs, err := strconv.Atoi(hdr.Get("Retry-After"))
+	require.NoError(t, err)
+	require.Greater(t, secs, 100)
+	var p struct {
+		Type       string `json:"type"`
+		RetryAfter int    `json:"retry_after"`
+	}
+	require.NoError(t, json.Unmarshal(body, &p))
+	require.True(t, strings.HasSuffix(p.Type, "#problem-rate-limited"), p.Type)
+	require.Equal(t, secs, p.RetryAfter)
 }

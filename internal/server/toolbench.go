@@ -35,22 +35,20 @@ const truncateLimit = 2048
 // toolbench serves /virtual and /rapidapi. Like the servers it replaces, it
 // always answers 200 with {"error", "response"}: their clients read the
 // error text, not the status.
-func (s *Server) toolbench(w http.ResponseWriter, r *http.Request) {
-	answer := func(errText string, resp json.RawMessage) {
+func (s *Server) toolbench(r *http.Request) (any, error) {
+	answer := func(errText string, resp json.RawMessage) (any, error) {
 		if resp == nil {
 			resp = json.RawMessage(`""`)
 		}
-		writeJSON(w, http.StatusOK, toolbenchAnswer{Error: errText, Response: resp})
+		return toolbenchAnswer{Error: errText, Response: resp}, nil
 	}
 	var req toolbenchRequest
 	if err := decodeJSON(r.Body, &req); err != nil {
-		answer(problemOf(err).Detail, nil)
-		return
+		return answer(problemOf(err).Detail, nil)
 	}
 	args, err := decodeArguments(req.ToolInput)
 	if err != nil {
-		answer(problemOf(err).Detail, nil)
-		return
+		return answer(problemOf(err).Detail, nil)
 	}
 	tool, api := req.ToolName, req.APIName
 	// ToolBench clients send the function name "<api>_for_<tool>" at times.
@@ -63,30 +61,29 @@ func (s *Server) toolbench(w http.ResponseWriter, r *http.Request) {
 		Client:  clientID(r, req.ToolBenchKey),
 	})
 	if err != nil {
-		answer(toolbenchError(err), nil)
-		return
+		return answer(toolbenchError(err), nil)
 	}
 	body := res.Response
 	if req.Strip == "truncate" {
 		body = truncateJSON(body, truncateLimit)
 	}
 	if res.Status >= 400 {
-		answer(fmt.Sprintf("API returned status %d", res.Status), body)
-		return
+		return answer(fmt.Sprintf("API returned status %d", res.Status), body)
 	}
-	answer("", body)
+	return answer("", body)
 }
 
 // toolbenchError words an engine error the way StableToolBench's clients
 // expect to read it.
 func toolbenchError(err error) string {
 	var ve *toolset.ValidationError
-	var nf *sandbox.NotFoundError
-	switch {
-	case errors.As(err, &ve):
-		return "Invalid arguments: " + strings.TrimPrefix(ve.Error(), "invalid arguments for "+ve.API+": ")
-	case errors.As(err, &nf):
-		return "Unknown API: " + nf.Error()
+	switch sandbox.KindOf(err) {
+	case sandbox.KindInvalidArguments:
+		if errors.As(err, &ve) {
+			return "Invalid arguments: " + strings.TrimPrefix(ve.Error(), "invalid arguments for "+ve.API+": ")
+		}
+	case sandbox.KindUnknownAPI:
+		return "Unknown API: " + err.Error()
 	}
 	return problemOf(err).Detail
 }

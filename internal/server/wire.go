@@ -2,8 +2,12 @@ package server
 
 import (
 	"errors"
+	"fmt"
+	"net"
 	"net/http"
 	"net/url"
+	"path"
+	"strconv"
 	"strings"
 
 	"github.com/getkin/kin-openapi/openapi3"
@@ -14,24 +18,24 @@ import (
 	"github.com/understudy/understudy/toolset"
 )
 
-// rapidWire routes RapidAPI-wire requests: host → method → path templates.
-// It is a map built once at load time, not a regex router.
+// rapidWire serves the RapidAPI wire: one http.ServeMux whose patterns
+// name the tool's host and the API's method and path ("GET
+// iso-codes.understudy.test/countries/{p0}"), so the standard library
+// picks the most specific route (/hotels/search over /hotels/{id}).
 type rapidWire struct {
-	byHost map[string][]wireRoute
+	s   *Server
+	mux *http.ServeMux
 	// routes are the APIs' operations in the catalog's OpenAPI document, for
 	// validating a wire request as HTTP (parameter locations, styles and
 	// types) before its arguments reach the engine.
 	routes map[*toolset.API]*routers.Route
 }
 
-type wireRoute struct {
-	method   string
-	segments []string // "{name}" marks a path parameter
-	api      *toolset.API
-}
-
-func newRapidWire(c *toolset.Catalog) *rapidWire {
-	rw := &rapidWire{byHost: map[string][]wireRoute{}, routes: map[*toolset.API]*routers.Route{}}
+// newRapidWire builds the wire's routes and returns the handler that
+// dispatches to them.
+func (s *Server) newRapidWire() http.Handler {
+	c := s.engine.Catalog()
+	rw := &rapidWire{s: s, mux: http.NewServeMux(), routes: map[*toolset.API]*routers.Route{}}
 	doc := toolset.OpenAPIDocument(c)
 	for path, item := range doc.Paths.Map() {
 		for method, op := range item.Operations() {
@@ -45,101 +49,127 @@ func newRapidWire(c *toolset.Catalog) *rapidWire {
 		if t.Host == "" {
 			continue
 		}
-		host := strings.ToLower(t.Host)
+		host := wireHost(t.Host)
 		for _, a := range t.APIs {
 			if a.Path == "" {
 				continue
 			}
-			rw.byHost[host] = append(rw.byHost[host], wireRoute{method: a.Method, segments: splitPath(a.Path), api: a})
+			pattern, params := wirePattern(a.Path)
+			if err := handle(rw.mux, a.Method+" "+host+pattern, wrap(rw.route(a, params))); err != nil {
+				// Two templates that overlap with neither more specific
+				// (/a/{x} and /{y}/b): the first one loaded keeps the path.
+				s.log.Warn("RapidAPI wire: endpoint not served", "api", a.ID(), "path", a.Path, "err", err)
+			}
 		}
 	}
-	return rw
+	return wrap(rw.dispatch)
 }
 
-func splitPath(p string) []string {
-	return strings.Split(strings.Trim(p, "/"), "/")
+// handle registers a pattern, turning ServeMux's panic on a conflicting or
+// malformed pattern into an error.
+func handle(mux *http.ServeMux, pattern string, h http.Handler) (err error) {
+	defer func() {
+		if v := recover(); v != nil {
+			err = fmt.Errorf("%v", v)
+		}
+	}()
+	mux.Handle(pattern, h)
+	return nil
 }
 
-// match finds the API for a method and path, preferring routes with more
-// literal segments (so /hotels/search wins over /hotels/{id}).
-func (rw *rapidWire) match(host, method, path string) (*toolset.API, map[string]string, bool) {
-	routes, ok := rw.byHost[strings.ToLower(host)]
-	if !ok {
-		return nil, nil, false
+// wireHost is the host part of a pattern: lower case without a port, as
+// ServeMux compares it.
+func wireHost(h string) string {
+	h = strings.ToLower(strings.TrimSpace(h))
+	if host, _, err := net.SplitHostPort(h); err == nil {
+		return host
 	}
-	segs := splitPath(path)
-	var best *wireRoute
-	var bestParams map[string]string
-	bestLiterals := -1
-	for i := range routes {
-		rt := &routes[i]
-		if rt.method != method || len(rt.segments) != len(segs) {
+	return h
+}
+
+// wirePattern turns an API's path template into a ServeMux path pattern and
+// the names of its parameters. Parameters become {p0}, {p1}… (template
+// names need not be Go identifiers); literal segments are escaped so that a
+// brace in one is a literal. Leading and trailing slashes do not count,
+// as a request's do not (wirePath).
+func wirePattern(template string) (pattern string, params []string) {
+	trimmed := strings.Trim(template, "/")
+	if trimmed == "" {
+		return "/{$}", nil
+	}
+	var b strings.Builder
+	for _, seg := range strings.Split(trimmed, "/") {
+		b.WriteByte('/')
+		if len(seg) >= 2 && seg[0] == '{' && seg[len(seg)-1] == '}' {
+			fmt.Fprintf(&b, "{p%d}", len(params))
+			params = append(params, seg[1:len(seg)-1])
 			continue
 		}
-		params := map[string]string{}
-		literals := 0
-		ok := true
-		for j, s := range rt.segments {
-			if strings.HasPrefix(s, "{") && strings.HasSuffix(s, "}") {
-				v, err := url.PathUnescape(segs[j])
-				if err != nil {
-					ok = false
-					break
-				}
-				params[s[1:len(s)-1]] = v
-				continue
-			}
-			if s != segs[j] {
-				ok = false
-				break
-			}
-			literals++
-		}
-		if ok && literals > bestLiterals {
-			best, bestParams, bestLiterals = rt, params, literals
-		}
+		b.WriteString(url.PathEscape(seg))
 	}
-	if best == nil {
-		return nil, nil, false
-	}
-	return best.api, bestParams, true
+	return b.String(), params
 }
 
-// serveWire answers a request made the way RapidAPI clients make it: the
-// API's real method and path, with X-RapidAPI-Host naming the tool. The
-// answer is the API's own status and body.
-func (s *Server) serveWire(w http.ResponseWriter, r *http.Request, host string) {
-	if s.engine.Catalog().ToolByHost(host) == nil {
-		writeProblem(w, newProblem(http.StatusNotFound, "unknown-host", "Unknown API host", "no tool is served at X-RapidAPI-Host "+host))
-		return
+// wirePath is the escaped path a wire request is routed by: without a
+// trailing slash, and ok only when already clean ("//", "." and ".."
+// segments name no endpoint).
+func wirePath(u *url.URL) (string, bool) {
+	p := "/" + strings.Trim(u.EscapedPath(), "/")
+	return p, p == path.Clean(p)
+}
+
+// dispatch answers a request made the way RapidAPI clients make it: the
+// API's real method and path, with X-RapidAPI-Host naming the tool. The mux
+// routes by Host and path, so the request goes on to it as a copy that has
+// the RapidAPI host as Host and the path as wirePath reads it.
+func (rw *rapidWire) dispatch(r *http.Request) (any, error) {
+	host := r.Header.Get("X-RapidAPI-Host")
+	if rw.s.engine.Catalog().ToolByHost(host) == nil {
+		return nil, newProblem(http.StatusNotFound, "unknown-host", "Unknown API host", "no tool is served at X-RapidAPI-Host "+host)
 	}
-	api, pathParams, ok := s.wire.match(host, r.Method, r.URL.Path)
-	if !ok {
-		writeProblem(w, newProblem(http.StatusNotFound, "unknown-endpoint", "Endpoint does not exist", r.Method+" "+r.URL.Path+" is not an endpoint of "+host))
-		return
+	p, clean := wirePath(r.URL)
+	routed := r.WithContext(r.Context())
+	routed.Host = wireHost(host)
+	u := *r.URL
+	u.RawPath = p
+	u.Path, _ = url.PathUnescape(p)
+	routed.URL = &u
+	if _, pattern := rw.mux.Handler(routed); !clean || pattern == "" {
+		return nil, unknownEndpoint(r, host)
 	}
-	if err := s.wire.validate(r, api, pathParams); err != nil {
-		writeProblem(w, problemOf(err))
-		return
+	return &forward{to: rw.mux, r: routed}, nil
+}
+
+func unknownEndpoint(r *http.Request, host string) *Problem {
+	return newProblem(http.StatusNotFound, "unknown-endpoint", "Endpoint does not exist", r.Method+" "+r.URL.Path+" is not an endpoint of "+host)
+}
+
+// route serves one API on the wire. The answer is the API's own status
+// and body.
+func (rw *rapidWire) route(api *toolset.API, params []string) handlerFunc {
+	return func(r *http.Request) (any, error) {
+		if r.Method != api.Method {
+			// A GET pattern serves HEAD too; the API does not.
+			return nil, unknownEndpoint(r, r.Header.Get("X-RapidAPI-Host"))
+		}
+		pathParams := make(map[string]string, len(params))
+		for i, name := range params {
+			pathParams[name] = r.PathValue("p" + strconv.Itoa(i))
+		}
+		if err := rw.validate(r, api, pathParams); err != nil {
+			return nil, err
+		}
+		args, err := wireArguments(r, api, pathParams)
+		if err != nil {
+			return nil, err
+		}
+		ctx := sandbox.WithClient(r.Context(), clientID(r, ""))
+		res, err := rw.s.engine.CallAPI(ctx, api, args, r.Header.Get("X-Session-Id"))
+		if err != nil {
+			return nil, err
+		}
+		return &rawBody{status: res.Status, contentType: "application/json", header: http.Header{"X-Understudy-Source": {res.Source}}, body: res.Response}, nil
 	}
-	args, err := wireArguments(r, api, pathParams)
-	if err != nil {
-		writeProblem(w, problemOf(err))
-		return
-	}
-	res, err := s.engine.Call(r.Context(), sandbox.Request{
-		Tool: api.Tool.StandardizedName, API: api.Name, Arguments: args,
-		Session: r.Header.Get("X-Session-Id"),
-		Client:  clientID(r, ""),
-	})
-	if err != nil {
-		writeProblem(w, problemOf(err))
-		return
-	}
-	w.Header().Set("Content-Type", "application/json")
-	w.Header().Set("X-Understudy-Source", res.Source)
-	w.WriteHeader(res.Status)
-	_, _ = w.Write(res.Response)
 }
 
 // wireArguments gathers a call's arguments from where RapidAPI clients put
