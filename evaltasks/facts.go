@@ -30,6 +30,8 @@ var (
 	dateFactRE   = regexp.MustCompile(`^\s*\d{4}-\d{2}-\d{2}\s*$`)
 	stampFactRE  = regexp.MustCompile(`^\s*(\d{4}-\d{2}-\d{2})[ T](\d{1,2}:\d{2}(?::\d{2})?)(?:\.\d+)?(?:Z|[+-]\d{2}:?\d{2})?\s*$`)
 	utcOffsetRE  = regexp.MustCompile(`(?i)\b(?:utc|gmt)\s*([+−-])\s*(\d{1,2})(?::?(\d{2}))?`)
+	offsetFactRE = regexp.MustCompile(`^\s*([+−-])(\d{2}):?(\d{2})\s*$`)
+	bareOffsetRE = regexp.MustCompile(`(?:^|[^\w:])([+−-])(\d{1,2}):(\d{2})\b`)
 )
 
 // matcher holds what a reply states, read once.
@@ -68,6 +70,8 @@ func (m *matcher) fact(f string) verdict {
 		}
 		s := stampFactRE.FindStringSubmatch(f)
 		return max(m.date(s[1]), m.clock(s[2]))
+	case offsetFactRE.MatchString(f):
+		return m.offset(f)
 	case numberFactRE.MatchString(f):
 		return m.number(f)
 	}
@@ -174,6 +178,36 @@ func (m *matcher) number(f string) verdict {
 	return factMissing
 }
 
+// offsetMinutes reads a signed offset.
+func offsetMinutes(sign, h, m string) int {
+	hh, _ := strconv.Atoi(h)
+	mm, _ := strconv.Atoi(m)
+	if sign == "+" {
+		return hh*60 + mm
+	}
+	return -(hh*60 + mm)
+}
+
+// replyOffsets are the UTC offsets a reply states, in minutes.
+func (m *matcher) replyOffsets() map[int]bool {
+	out := map[int]bool{}
+	for _, re := range []*regexp.Regexp{utcOffsetRE, bareOffsetRE} {
+		for _, g := range re.FindAllStringSubmatch(m.reply, -1) {
+			out[offsetMinutes(g[1], g[2], g[3])] = true
+		}
+	}
+	return out
+}
+
+// offset judges a UTC offset fact ("-03:00"): its sign counts.
+func (m *matcher) offset(f string) verdict {
+	g := offsetFactRE.FindStringSubmatch(f)
+	if m.replyOffsets()[offsetMinutes(g[1], g[2], g[3])] {
+		return factStated
+	}
+	return factMissing
+}
+
 // ianaZone loads f when it names an IANA time zone ("Europe/Lisbon").
 func ianaZone(f string) *time.Location {
 	f = strings.TrimSpace(f)
@@ -208,13 +242,7 @@ func (m *matcher) zone(f string, loc *time.Location) bool {
 		_, off := time.Date(2025, mo, 15, 12, 0, 0, 0, loc).Zone()
 		offsets[off/60] = true
 	}
-	for _, g := range utcOffsetRE.FindAllStringSubmatch(m.reply, -1) {
-		h, _ := strconv.Atoi(g[2])
-		mi, _ := strconv.Atoi(g[3])
-		off := h*60 + mi
-		if g[1] != "+" {
-			off = -off
-		}
+	for off := range m.replyOffsets() {
 		if offsets[off] {
 			return true
 		}

@@ -200,7 +200,7 @@ func (ev *evaluator) isTarget(in *Instruction, a *toolset.API) bool {
 }
 
 // askRE recognises a request to the user.
-var askRE = regexp.MustCompile(`(?i)\?|\b(could you|can you|would you|please (provide|tell|share|specify|let|give|send|confirm)|let me know|tell me|i need|i'll need|i will need|need to know|need (a|an|the|your|some|more)|provide|specify|share)\b`)
+var askRE = regexp.MustCompile(`(?i)\?|\b(could you|can you|would you|please (provide|tell|share|specify|let|give|send|confirm|paste|upload|attach|enter|type)|let me know|tell me|i need|i'll need|i will need|need to know|need (a|an|the|your|some|more)|provide|specify|share)\b`)
 
 func asks(text string) bool { return askRE.MatchString(text) }
 

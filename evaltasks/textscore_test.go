@@ -201,3 +201,66 @@ func TestAskEverythingFailsWhenSomethingWasGiven(t *testing.T) {
 	logFailures(t, rs, true)
 	require.Zero(t, passRate(rs), "%d instructions with given parameters", len(rs))
 }
+
+// control is a natural answer to one instance, written the way a capable
+// model phrases it (from the question and, for Task 6, the tool result;
+// never from the annotations).
+type control struct {
+	Task   int    `json:"task"`
+	ID     string `json:"id"`
+	Answer string `json:"answer"`
+}
+
+// MinControlPass is the share of positive controls that must pass: the
+// scorers must not be stricter than the task.
+const MinControlPass = 0.9
+
+func readControls(t testing.TB) []control {
+	t.Helper()
+	b, err := os.ReadFile("testdata/controls/natural.jsonl")
+	require.NoError(t, err)
+	var out []control
+	for i, line := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+		var c control
+		require.NoError(t, json.Unmarshal([]byte(line), &c), "line %d", i+1)
+		require.NotEmpty(t, c.Answer, "line %d", i+1)
+		out = append(out, c)
+	}
+	return out
+}
+
+func TestPositiveControlsPass(t *testing.T) {
+	ev, insts := embeddedEval(t, TaskClarify, TaskIntrinsic, TaskToolReturn)
+	byKey := map[string]Instance{}
+	for _, inst := range insts {
+		byKey[inst.Key()] = inst
+	}
+	controls := readControls(t)
+	passed, total := map[int]int{}, map[int]int{}
+	apis := map[int]map[string]bool{}
+	for _, c := range controls {
+		inst, ok := byKey[Instance{Task: c.Task, In: &Instruction{ID: c.ID}}.Key()]
+		require.True(t, ok, "control %d/%s: no such instance", c.Task, c.ID)
+		v, err := ev.view(context.Background(), inst)
+		require.NoError(t, err)
+		res := &Result{Key: inst.Key(), Task: inst.Task, Instance: inst.In.ID}
+		ev.score(inst, v, textReply(c.Answer), res)
+		total[c.Task]++
+		if apis[c.Task] == nil {
+			apis[c.Task] = map[string]bool{}
+		}
+		apis[c.Task][inst.In.TargetAPI+inst.In.ID[:strings.LastIndexByte(inst.In.ID, '-')]] = true
+		if res.Pass {
+			passed[c.Task]++
+		} else {
+			t.Logf("%s fails (%s %s, missed %q): %s", res.Key, res.Outcome, res.Detail, res.Missed, c.Answer)
+		}
+	}
+	for _, task := range []int{TaskClarify, TaskIntrinsic, TaskToolReturn} {
+		require.GreaterOrEqual(t, total[task], 15, "task %d needs at least 15 controls", task)
+		require.GreaterOrEqual(t, len(apis[task]), 10, "task %d controls must spread over APIs and scenarios", task)
+		rate := float64(passed[task]) / float64(total[task])
+		t.Logf("task %d: %d/%d natural answers pass (%.2f)", task, passed[task], total[task], rate)
+		require.GreaterOrEqual(t, rate, MinControlPass, "task %d", task)
+	}
+}

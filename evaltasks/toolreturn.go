@@ -28,7 +28,7 @@ const (
 	MaxFieldNames = 3
 	// MaxValueShare is the share of the tool result's values a reply may
 	// list when the result has at least MinValuesForShare of them.
-	MaxValueShare     = 0.6
+	MaxValueShare     = 0.8
 	MinValuesForShare = 8
 	// MinOwnWords is how many words of its own a reply that repeats the
 	// user's text or the whole tool message must add.
@@ -37,6 +37,9 @@ const (
 
 var (
 	jsonKeyRE = regexp.MustCompile(`"[^"\n]{1,60}"\s*:`)
+	// jsonStructureRE finds JSON syntax between values, as opposed to a
+	// value quoted in prose.
+	jsonStructureRE = regexp.MustCompile(`"\s*[:,\]}]|[:,\[{]\s*"|[{}\[\]]`)
 	fenceRE   = regexp.MustCompile("(?s)^```[a-zA-Z]*\\s*(.*?)\\s*```$")
 )
 
@@ -229,7 +232,7 @@ func copiedSpan(reply, tool string) bool {
 	}
 	for i := 0; i+n <= len(reply); i += n / 4 {
 		w := reply[i : i+n]
-		if strings.ContainsAny(w, `{}[]":`) && strings.Contains(w, `"`) && strings.Contains(tool, w) {
+		if jsonStructureRE.MatchString(w) && strings.Contains(tool, w) {
 			return true
 		}
 	}
