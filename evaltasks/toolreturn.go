@@ -40,7 +40,7 @@ var (
 	// jsonStructureRE finds JSON syntax between values, as opposed to a
 	// value quoted in prose.
 	jsonStructureRE = regexp.MustCompile(`"\s*[:,\]}]|[:,\[{]\s*"|[{}\[\]]`)
-	fenceRE   = regexp.MustCompile("(?s)^```[a-zA-Z]*\\s*(.*?)\\s*```$")
+	fenceRE         = regexp.MustCompile("(?s)^```[a-zA-Z]*\\s*(.*?)\\s*```$")
 )
 
 // conversation returns the user's text and the tool messages of a view.
