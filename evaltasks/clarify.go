@@ -25,7 +25,7 @@ type paramVocab struct {
 
 // descDebrisRE cuts the parts of a description that are examples,
 // defaults, cross-references and markup rather than meaning.
-var descDebrisRE = regexp.MustCompile("(?is)`[^`]*`|\\([^)]*\\)|\\[[^\\]]*\\]\\([^)]*\\)|https?://\\S+|\\b\\w+=\\S*|" +
+var descDebrisRE = regexp.MustCompile("(?is)`[^`]*`|\\([^)]*\\)|\\[[^\\]]*\\]\\([^)]*\\)|\\b\\w+=\\S*|" +
 	`\b(?:ex|e\.?\s?g|example|default|allowed(?: values)?|available topics|format|visit|see)\b\.?:?[^.\n]*|` +
 	`\b(?:can be |is )?retrieved from[^.\n]*|\bretur?ned (?:by|in)[^.\n]*|\buse [^.\n]*\bto see[^.\n]*`)
 
@@ -45,6 +45,7 @@ func init() {
 // MaxDescTerms: no examples, defaults, references, codes or numbers.
 func descTerms(desc string) []string {
 	var out []string
+	desc = urlRE.ReplaceAllString(desc, " ")
 	for _, w := range contentWords(descDebrisRE.ReplaceAllString(desc, " ")) {
 		if len(out) == MaxDescTerms {
 			break
@@ -90,6 +91,9 @@ func vocab(api *toolset.API, name string) paramVocab {
 	v.phrases = append(v.phrases, syn...)
 	return v
 }
+
+// bracketRE finds remarks in brackets, innermost first.
+var bracketRE = regexp.MustCompile(`\([^()]*\)|\[[^\[\]]*\]`)
 
 // sentences are a text's sentences (and lines).
 var sentenceRE = regexp.MustCompile(`[.!?;\n]+(?:\s|$)`)
@@ -166,30 +170,12 @@ func (c *clarification) covers(v paramVocab) bool {
 // asksGiven tells whether the reply asks again for a parameter the user
 // gave: a sentence names it without restating the given value (a
 // clarification's sentences ask, or list what is asked for).
-// A sentence that also asks for a missing parameter may mention a given
-// one in passing ("the language for the input text"): it counts only
-// towards asking for everything (anywhere is true).
-func (c *clarification) asksGiven(v paramVocab, p *toolset.Param, given any, missing []paramVocab, anywhere bool) bool {
+func (c *clarification) asksGiven(v paramVocab, p *toolset.Param, given any) bool {
 	for _, i := range c.named(v) {
 		if given != nil && statesGiven(c.sents[i], given) && !offersChoice(c.sents[i], p, given) {
 			continue
 		}
-		if !anywhere && c.namesAny(i, missing) {
-			continue
-		}
 		return true
-	}
-	return false
-}
-
-// namesAny tells whether sentence i names one of the parameters.
-func (c *clarification) namesAny(i int, vs []paramVocab) bool {
-	for _, v := range vs {
-		for _, p := range v.phrases {
-			if mentions(c.sets[i], c.norms[i], p) {
-				return true
-			}
-		}
 	}
 	return false
 }
@@ -256,12 +242,11 @@ func (ev *evaluator) judgeClarification(in *Instruction, reply string) clarifyVe
 	api := ResolveAPI(ev.cat, in.TargetAPI)
 	c := newClarification(reply)
 	var out clarifyVerdict
+	plain := newClarification(bracketRE.ReplaceAllString(reply, " "))
 	missing := map[string]bool{}
-	var missingVocab []paramVocab
 	for _, m := range in.Missing {
 		missing[m] = true
 		v := vocab(api, m)
-		missingVocab = append(missingVocab, v)
 		if !c.covers(v) {
 			out.unasked = append(out.unasked, m)
 		}
@@ -280,10 +265,12 @@ func (ev *evaluator) judgeClarification(in *Instruction, reply string) clarifyVe
 		case present || p.Required:
 			// Every required parameter not missing was given (that is what
 			// Missing means), with or without a recorded value.
-			if c.asksGiven(v, p, given, missingVocab, false) {
+			// A remark in brackets explains, it does not ask ("the
+			// language (of the input text)").
+			if plain.asksGiven(v, p, given) {
 				out.regiven = append(out.regiven, p.Name)
 			}
-			if c.asksGiven(v, p, given, nil, true) {
+			if c.asksGiven(v, p, given) {
 				named++
 			}
 		default:

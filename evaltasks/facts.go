@@ -160,9 +160,12 @@ func (m *matcher) number(f string) verdict {
 		unit = "f"
 	}
 	decimals := max(0, len(s[3])-1)
+	// A value written with a plus (a calling code) is an identifier: it
+	// has no tolerance.
+	approx := m.approx && s[1] != "+"
 	near := false
 	for _, n := range m.nums {
-		if n.matches(want, unit, m.approx) {
+		if n.matches(want, unit, approx) {
 			return factStated
 		}
 		if decimals > MachineDecimals && n.step <= 0.01 && math.Abs(n.val-want) <= n.step/2+1e-12 {

@@ -5,6 +5,8 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 )
 
 // Values in replies: numbers with their sign, scale and unit, clock times
@@ -49,10 +51,10 @@ func numbers(text string) []number {
 		}
 		start := m[0]
 		neg := g(1) != ""
-		if neg && start > 0 && isWordByte(text[start-1]) {
+		if neg && wordBefore(text, start) {
 			neg, start = false, m[4]
 		}
-		if start > 0 && (isWordByte(text[start-1]) || text[start-1] == '.' && start > 1 && isWordByte(text[start-2])) {
+		if wordBefore(text, start) || strings.HasSuffix(text[:start], ".") && wordBefore(text, start-1) {
 			continue // part of an identifier or a longer value
 		}
 		num := strings.ReplaceAll(g(2), ",", "")
@@ -97,7 +99,11 @@ func numbers(text string) []number {
 	return out
 }
 
-func isWordByte(c byte) bool { return isAlnum(c) || c == '_' }
+// wordBefore tells whether a letter, digit or underscore ends text[:i].
+func wordBefore(text string, i int) bool {
+	r, n := utf8.DecodeLastRuneInString(text[:i])
+	return n > 0 && (unicode.IsLetter(r) || unicode.IsDigit(r) || r == '_')
+}
 
 // celsius is a temperature in °C.
 func (n number) celsius() (lo, hi float64) {
