@@ -33,10 +33,11 @@ func clauses(text string) [][]string {
 	return out
 }
 
-// negatedAt tells whether the word at i of a clause is denied.
+// negatedAt tells whether the word at i of a clause is denied ("not only"
+// and "not just" add rather than deny).
 func negatedAt(c []string, i int) bool {
 	for j := max(0, i-negationReach); j < i; j++ {
-		if negators[c[j]] {
+		if negators[c[j]] && !(j+1 < len(c) && (c[j+1] == "only" || c[j+1] == "just")) {
 			return true
 		}
 		if j+1 < i && (c[j] == "rather" && c[j+1] == "than" || c[j] == "instead" && c[j+1] == "of" || c[j] == "other" && c[j+1] == "than") {

@@ -185,6 +185,7 @@ func TestKeyPointMutations(t *testing.T) {
 		{"negated name", "", "Portuguese", "They speak Spanish, not Portuguese.", false},
 		{"name beside a negation", "", "Spanish", "They speak Spanish, not Portuguese.", true},
 		{"n't denies", "", "Portuguese", "They don't speak Portuguese there.", false},
+		{"not only adds", "", "German", "Not only German is spoken there.", true},
 		{"denial stated", "", "not Sydney", "The capital is Canberra, not Sydney.", true},
 		{"denial missing", "", "not Sydney", "The capital is Sydney.", false},
 		{"accent folded", "", "Bogotá", "The capital is Bogota.", true},
