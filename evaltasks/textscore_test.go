@@ -110,6 +110,12 @@ var (
 		walk("", x)
 		return textReply(b.String())
 	}
+	// listToolValues states every value of the tool result, comma
+	// separated, without field names or JSON punctuation.
+	listToolValues strategy = func(_ Instance, v view) agent.Reply {
+		_, tool := conversation(v)
+		return textReply("Here is the result: " + strings.Join(readToolData(tool).values, ", ") + ".")
+	}
 	dontKnow strategy = func(Instance, view) agent.Reply {
 		return textReply("I'm sorry, I don't know.")
 	}
@@ -144,6 +150,10 @@ const (
 	floorToolReturn = 0.0
 	floorAskAll     = 0.5
 	floorDontKnow   = 0.0
+	// floorToolValues is the bound for Task 6: listing the values
+	// of a result that holds one or two (a bare rate, a translation, an
+	// IP address) states the answer itself; today 0.10.
+	floorToolValues = 0.2
 )
 
 func TestDegenerateStrategiesStayAtTheFloor(t *testing.T) {
@@ -160,6 +170,7 @@ func TestDegenerateStrategiesStayAtTheFloor(t *testing.T) {
 		{"paste the raw tool result", TaskToolReturn, pasteToolResult, floorToolReturn},
 		{"repeat the user's text and the tool result", TaskToolReturn, repeatConversation, floorToolReturn},
 		{"flatten the tool result into field: value lines", TaskToolReturn, flattenToolResult, floorToolReturn},
+		{"list every value of the tool result", TaskToolReturn, listToolValues, floorToolValues},
 		{"I don't know (Task 6)", TaskToolReturn, dontKnow, floorDontKnow},
 		{"I don't know (Task 5)", TaskIntrinsic, dontKnow, floorDontKnow},
 		{"ask for every parameter", TaskClarify, askEverything, floorAskAll},
