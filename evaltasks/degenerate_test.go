@@ -74,7 +74,7 @@ func TestDegenerateAgentsSitAtTheFloor(t *testing.T) {
 		{name: "list every offered tool with its description", policy: listTools,
 			// The bar for Task 8: a list of tools is not a plan.
 			floors: map[int]float64{TaskPlan: 0.3, TaskClarify: 0.2}},
-		{name: "ask for every parameter of every tool", policy: askEverything,
+		{name: "ask for every parameter of every tool", policy: askForEveryParameter,
 			// Some Type-III texts give nothing, so asking for every required
 			// parameter is right there; asking for what was given never is.
 			floors: map[int]float64{TaskClarify: 0.5, TaskPlan: 0.3}},
@@ -177,7 +177,7 @@ func listTools(req agenttest.ChatRequest) (agenttest.Turn, error) {
 	return agenttest.Text(b.String()), nil
 }
 
-func askEverything(req agenttest.ChatRequest) (agenttest.Turn, error) {
+func askForEveryParameter(req agenttest.ChatRequest) (agenttest.Turn, error) {
 	var asks []string
 	for _, tl := range req.Tools {
 		props, _ := tl.Function.Parameters["properties"].(map[string]any)

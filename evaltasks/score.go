@@ -22,10 +22,10 @@ const (
 var Criteria = map[int]string{
 	TaskDecide:     "the reply calls a tool exactly when the instruction needs one (Type II positive, Type I negative); precision and recall of the positive class, macro-F1 over both",
 	TaskSelect:     "the first call names the target API (or one of its also-correct APIs) among the target and 4 BM25-nearest perturbing APIs",
-	TaskClarify:    "no tool call, and the reply asks for every missing parameter (its name or its description's key terms); calls made anyway are classified by mistake kind",
+	TaskClarify:    fmt.Sprintf("no tool call, and the reply asks for every missing parameter (by its name, its description's key words or its synonyms), asks for no parameter the user gave, brings up at most %.0f%% of the optional ones (at least one) and not every parameter of the API; calls made anyway are classified by mistake kind", MaxExtraShare*100),
 	TaskFill:       "the first call is correct: right name, required arguments, no unexpected ones, exact types, acceptable values after normalisation; an optional argument at its default counts as omitted; unparseable output is a parse error",
-	TaskIntrinsic:  fmt.Sprintf("no tool call, and the reply covers at least %.0f%% of the key points", KeyPointShare*100),
-	TaskToolReturn: "the reply states every expected fact of the tool result; URLs, decimals, coordinates and identifiers must be copied exactly",
+	TaskIntrinsic:  fmt.Sprintf("no tool call, and the reply covers at least %.0f%% of the key points: numbers by value and sign (questions saying roughly, about, ballpark, approximately, around, typically, usually accept %.0f%% or %.0f degree), names by their aliases, words only where not denied", KeyPointShare*100, ApproxShare*100, ApproxDegrees),
+	TaskToolReturn: "the reply answers in words (not the tool's JSON, its field list or a copy of the conversation) and states every expected fact of the tool result in any equivalent form (times, dates, numbers, signs, negation), approximate questions with the Task-5 tolerance; status literals are not required; URLs, coordinates and identifiers must be copied exactly",
 	TaskChain:      "longest prefix of the gold chain matched in order by the agent's successful executed calls, divided by the chain length",
 	TaskPlan:       fmt.Sprintf("coverage of the group's APIs (by name or functionality) and key steps reaches %.0f%%", PlanCoverage*100),
 }
@@ -37,6 +37,8 @@ const (
 	OutcomeClarified    = "clarified"
 	OutcomeCalled       = "called"
 	OutcomeNoClarify    = "no_clarification"
+	OutcomeOverAsked    = "over_asked"
+	OutcomeCopied       = "copied_data"
 	OutcomeRelated      = "related"
 	OutcomeMissedPoints = "missed_key_points"
 	OutcomePassed       = "passed"
@@ -97,12 +99,23 @@ func (ev *evaluator) score(inst Instance, v view, r agent.Reply, res *Result) {
 			res.Mistakes = classifyMistakes(ev.cat, in, r.ToolCalls)
 			return
 		}
-		missed := ev.unaskedParams(in, r.Content)
-		res.Missed = missed
-		ok := len(missed) == 0 && asks(r.Content)
-		res.Outcome = OutcomeNoClarify
-		if ok {
+		cv := ev.judgeClarification(in, r.Content)
+		res.Missed = cv.unasked
+		ok := cv.ok() && asks(r.Content)
+		switch {
+		case ok:
 			res.Outcome = OutcomeClarified
+		case len(cv.unasked) == 0 && len(cv.regiven) > 0:
+			res.Outcome = OutcomeOverAsked
+			res.Detail = "asks again for " + strings.Join(cv.regiven, ", ")
+		case len(cv.unasked) == 0 && cv.everything:
+			res.Outcome = OutcomeOverAsked
+			res.Detail = "asks for every parameter of the API"
+		case len(cv.unasked) == 0 && len(cv.extra) > cv.allowed:
+			res.Outcome = OutcomeOverAsked
+			res.Detail = fmt.Sprintf("brings up %d optional parameters (%s), at most %d", len(cv.extra), strings.Join(cv.extra, ", "), cv.allowed)
+		default:
+			res.Outcome = OutcomeNoClarify
 		}
 		res.pass(ok)
 	case TaskFill:
@@ -115,7 +128,7 @@ func (ev *evaluator) score(inst Instance, v view, r agent.Reply, res *Result) {
 		res.Outcome = chk.Outcome
 		res.pass(chk.Outcome == OutcomeCorrect)
 	case TaskIntrinsic:
-		missed, share := keyPoints(in.KeyPoints, r.Content)
+		missed, share := keyPointsFor(in.Text, in.KeyPoints, r.Content)
 		res.Missed, res.Score = missed, share
 		switch {
 		case called:
@@ -128,15 +141,31 @@ func (ev *evaluator) score(inst Instance, v view, r agent.Reply, res *Result) {
 			res.Outcome = OutcomeMissedPoints
 		}
 	case TaskToolReturn:
-		missed, inexact := statedFacts(in.ExpectedFacts, r.Content)
+		user, tool := conversation(v)
+		data := readToolData(tool)
+		if called && strings.TrimSpace(r.Content) == "" {
+			res.Outcome = OutcomeCalled
+			return
+		}
+		if why := copiedData(r.Content, user, tool, data); why != "" {
+			res.Outcome, res.Detail = OutcomeCopied, why
+			res.pass(false)
+			return
+		}
+		missed, inexact := statedFactsFor(in.Text, in.ExpectedFacts, r.Content)
 		res.Missed = append(missed, inexact...)
+		answered := len(res.Missed) == 0 && strings.TrimSpace(r.Content) != ""
+		if answered && substantiveFacts(in.ExpectedFacts) == 0 && !statesToolValue(r.Content, user, data) && !statesAll(in.ExpectedFacts, r.Content) {
+			// Nothing but status literals is expected: the reply must still
+			// state something the tool returned.
+			answered = false
+			res.Missed = []string{"a value of the tool result"}
+		}
 		switch {
-		case len(res.Missed) == 0 && strings.TrimSpace(r.Content) != "":
+		case answered:
 			res.Outcome = OutcomePassed
 			res.pass(true)
-		case called && strings.TrimSpace(r.Content) == "":
-			res.Outcome = OutcomeCalled
-		case len(missed) == 0:
+		case len(missed) == 0 && len(inexact) > 0:
 			res.Outcome = OutcomeInexact
 		default:
 			res.Outcome = OutcomeMissedFacts
@@ -171,7 +200,7 @@ func (ev *evaluator) isTarget(in *Instruction, a *toolset.API) bool {
 }
 
 // askRE recognises a request to the user.
-var askRE = regexp.MustCompile(`(?i)\?|\b(could you|can you|would you|please (provide|tell|share|specify|let|give|send|confirm)|let me know|tell me|i need|i'll need|i will need|need to know|need (a|an|the|your|some|more)|provide|specify|share)\b`)
+var askRE = regexp.MustCompile(`(?i)\?|\b(could you|can you|would you|please (provide|tell|share|specify|let|give|send|confirm|paste|upload|attach|enter|type)|let me know|tell me|i need|i'll need|i will need|need to know|need (a|an|the|your|some|more)|provide|specify|share)\b`)
 
 func asks(text string) bool { return askRE.MatchString(text) }
 
@@ -187,88 +216,73 @@ func init() {
 	}
 }
 
-// paramTerms are the words that name a parameter: its name's words and the
-// key terms of its description (at most 12), generic words dropped.
-func paramTerms(p *toolset.Param, name string) []string {
-	var out []string
-	for _, w := range splitName(name) {
-		if len(w) >= 3 && !genericWords[w] && !stopWords[w] {
-			out = append(out, stem(w))
-		}
-	}
-	if p != nil {
-		n := 0
-		for _, w := range contentWords(p.Description) {
-			if len(w) >= 3 && !genericWords[w] && n < 12 {
-				out = append(out, w)
-				n++
-			}
-		}
-	}
-	return dedupe(out)
-}
-
-// unaskedParams lists the missing parameters a clarification does not mention.
-func (ev *evaluator) unaskedParams(in *Instruction, reply string) []string {
-	api := ResolveAPI(ev.cat, in.TargetAPI)
-	set := newWordSet(reply)
-	norm := normalized(reply)
-	var out []string
-	for _, m := range in.Missing {
-		var p *toolset.Param
-		if api != nil {
-			p = api.Param(m)
-		}
-		found := strings.Contains(norm, normalized(m)) || strings.Contains(norm, normalized(strings.Join(splitName(m), " ")))
-		for _, t := range paramTerms(p, m) {
-			found = found || set[t]
-		}
-		if !found {
-			out = append(out, m)
-		}
-	}
-	return out
-}
-
-// keyPoints returns the key points a reply misses and the share it covers.
+// keyPoints returns the key points a reply misses and the share it covers,
+// for a question that is not approximate.
 func keyPoints(points []string, reply string) ([]string, float64) {
+	return keyPointsFor("", points, reply)
+}
+
+// keyPointsFor judges key points in the context of their question.
+func keyPointsFor(question string, points []string, reply string) ([]string, float64) {
 	if len(points) == 0 {
 		return nil, 1
 	}
-	set := newWordSet(reply)
+	m := newMatcher(reply, question)
 	var missed []string
 	for _, p := range points {
-		if !covers(reply, set, p) {
+		if m.fact(p) != factStated {
 			missed = append(missed, p)
 		}
 	}
 	return missed, float64(len(points)-len(missed)) / float64(len(points))
 }
 
-// statedFacts checks the expected facts of a tool result against a reply:
-// missed are facts whose words are absent, inexact those whose words are
-// there but whose character-sensitive values are not copied exactly.
+// statedFacts checks the expected facts of a tool result against a reply,
+// for a question that is not approximate.
 func statedFacts(facts []string, reply string) (missed, inexact []string) {
-	set := newWordSet(reply)
+	return statedFactsFor("", facts, reply)
+}
+
+// statedFactsFor checks the expected facts of a tool result against a
+// reply: missed are facts the reply does not state, inexact those it
+// states with a character-sensitive value not copied exactly. Status
+// literals are never required.
+func statedFactsFor(question string, facts []string, reply string) (missed, inexact []string) {
+	m := newMatcher(reply, question)
 	for _, f := range facts {
-		exact := exactValues(f)
-		rest := f
-		for _, x := range exact {
-			rest = strings.Replace(rest, x, " ", 1)
+		if isStatusLiteral(f) {
+			continue
 		}
-		ok := true
-		for _, x := range exact {
-			ok = ok && containsExact(reply, x)
-		}
-		wordsOK := covers(reply, set, rest)
-		switch {
-		case !wordsOK:
+		switch m.fact(f) {
+		case factMissing:
 			missed = append(missed, f)
-		case !ok:
+		case factInexact:
 			inexact = append(inexact, f)
 		}
 	}
 	return missed, inexact
+}
+
+// substantiveFacts counts the facts that are not status literals.
+func substantiveFacts(facts []string) int {
+	n := 0
+	for _, f := range facts {
+		if !isStatusLiteral(f) {
+			n++
+		}
+	}
+	return n
+}
+
+// statesAll tells whether a reply states every fact word for word.
+func statesAll(facts []string, reply string) bool {
+	pw := newPolarWords(reply)
+	for _, f := range facts {
+		if !statesPhrase(reply, pw, f) {
+			return false
+		}
+	}
+	return len(facts) > 0
 }
 
 // functionalWords are the words of an API name that say what it does.

@@ -38,7 +38,7 @@ func words(text string) []string {
 	for i, r := range rs {
 		switch {
 		case unicode.IsLetter(r) || unicode.IsDigit(r):
-			b.WriteRune(unicode.ToLower(r))
+			b.WriteString(fold(unicode.ToLower(r)))
 		case (r == '.' || r == ',') && i > 0 && i+1 < len(rs) && unicode.IsDigit(rs[i-1]) && unicode.IsDigit(rs[i+1]):
 			if r == '.' {
 				b.WriteRune(r)
@@ -49,6 +49,30 @@ func words(text string) []string {
 	}
 	flush()
 	return out
+}
+
+// foldTable maps accented Latin letters to their base letter, so that
+// "Bogota" states "Bogotá" and "Reykjavik" states "Reykjavík".
+var foldTable = map[rune]string{}
+
+func init() {
+	for base, accented := range map[string]string{
+		"a": "àáâãäåāă", "c": "çćč", "e": "èéêëēėęě", "i": "ìíîïī", "n": "ñń", "o": "òóôõöøō",
+		"u": "ùúûüūů", "y": "ýÿ", "s": "śš", "z": "źżž", "l": "ł", "r": "ř", "d": "đď", "t": "ť", "g": "ğ",
+	} {
+		for _, r := range accented {
+			foldTable[r] = base
+		}
+	}
+	foldTable['ß'] = "ss"
+}
+
+// fold is a lower-case letter without its accent.
+func fold(r rune) string {
+	if s, ok := foldTable[r]; ok {
+		return s
+	}
+	return string(r)
 }
 
 // stem is a light English stemmer: plural endings only.

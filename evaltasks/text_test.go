@@ -1,6 +1,7 @@
 package evaltasks
 
 import (
+	"strings"
 	"testing"
 	"unicode/utf8"
 
@@ -62,6 +63,261 @@ func TestClarification(t *testing.T) {
 	require.False(t, asks("Paris is in France."))
 }
 
+// TestClarificationMutations: a clarification passes when it asks for what
+// is missing, by meaning, and fails when it asks for nothing, for what the
+// user gave, or for everything.
+func TestClarificationMutations(t *testing.T) {
+	ev := &evaluator{cat: testStack(t).Catalog}
+	fx := &Instruction{TargetAPI: "currency_exchange.exchange", Missing: []string{"from"}, Present: map[string]any{"to": []any{"euros"}}}
+	fx2 := &Instruction{TargetAPI: "currency_exchange.exchange", Missing: []string{"to"}, Present: map[string]any{"from": []any{"dollars"}}}
+	hotel := &Instruction{TargetAPI: "booking_com.search_hotels", Missing: []string{"dest_id", "arrival_date", "departure_date"}}
+	weather := &Instruction{TargetAPI: "weatherapi_com.realtime_weather_api", Missing: []string{"q"}}
+	png := &Instruction{TargetAPI: "image_file_processing.convert_image_format", Missing: []string{"image_url"}, Present: map[string]any{"format": []any{"png"}}}
+	tests := []struct {
+		name  string
+		in    *Instruction
+		reply string
+		pass  bool
+	}{
+		{"asks by a synonym", fx, "Which currency is the 200 in?", true},
+		{"asks by the description", fx, "What's the source currency?", true},
+		{"asks nothing", fx, "Sure, I can convert that.", false},
+		{"states instead of asking", fx, "The source currency is USD.", false},
+		{"asks again for the given target", fx, "Which currency are you converting from, and which currency do you want to convert to?", false},
+		{"restates the given value", fx2, "Which currency would you like to convert your dollars into?", true},
+		{"asks again for the given source", fx2, "What is the source currency, and what's the target currency?", false},
+		{"a given value's alternatives ask again", png, "Which image should I convert?\n- format: png, jpeg or gif", false},
+		{"given value restated", png, "Sure — which image should I convert to PNG? Please send the link.", true},
+		{"all missing dates and destination", hotel, "Where would you like to stay, and what are your check-in and check-out dates?", true},
+		{"one optional choice is help", hotel, "Where would you like to stay, and what are your check-in and check-out dates? How many adults?", true},
+		{"every optional parameter is asking for everything", hotel, "Where would you like to stay, what are your check-in and check-out dates, how many adults, any children, how many rooms, which page, metric or imperial, which temperature unit, which language code and which currency?", false},
+		{"misses a date", hotel, "Where would you like to stay?", false},
+		{"example debris is not a parameter", weather, "Is it pari or 48.85672.3508?", false},
+		{"asks for the city", weather, "Which city should I check?", true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			cv := ev.judgeClarification(tt.in, tt.reply)
+			require.Equal(t, tt.pass, cv.ok() && asks(tt.reply), "%+v", cv)
+		})
+	}
+}
+
+// TestParamTermsDropDebris: the examples, defaults and cross-references of
+// descriptions are not words that name a parameter.
+func TestParamTermsDropDebris(t *testing.T) {
+	cat := testStack(t).Catalog
+	for _, a := range cat.APIs() {
+		for _, p := range a.Params {
+			for _, w := range paramTerms(p, p.Name) {
+				require.NotContains(t, []string{"pari", "48.85672.3508", "lisbon", "returned", "retrieved", "endpoint", "http"}, w, "%s.%s", a.ID(), p.Name)
+				require.NotRegexp(t, `\d`, w, "%s.%s", a.ID(), p.Name)
+			}
+		}
+	}
+	q := ResolveAPI(cat, "weatherapi_com.realtime_weather_api").Param("q")
+	require.Subset(t, paramTerms(q, "q"), []string{"query", "latitude", "longitude", "city", "name"})
+}
+
+func TestTermsFileNamesRealParameters(t *testing.T) {
+	cat := testStack(t).Catalog
+	for id, ps := range terms.Params {
+		a := ResolveAPI(cat, id)
+		require.NotNil(t, a, id)
+		for name := range ps {
+			require.NotNil(t, a.Param(name), "%s.%s", id, name)
+		}
+	}
+	for zone := range terms.Zones {
+		require.NotNil(t, ianaZone(zone), zone)
+	}
+}
+
+func TestParseTerms(t *testing.T) {
+	tests := []struct {
+		name, in string
+		ok       bool
+	}{
+		{"empty", `{}`, true},
+		{"unknown field", `{"synonyms":{}}`, false},
+		{"alias in two groups", `{"aliases":[["yuan","CNY"],["CNY","renminbi"]]}`, false},
+		{"lonely alias", `{"aliases":[["yuan"]]}`, false},
+		{"empty synonym", `{"params":{"a.b":{"c":[" "]}}}`, false},
+		{"not JSON", `{`, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := ParseTerms([]byte(tt.in))
+			if tt.ok {
+				require.NoError(t, err)
+				return
+			}
+			var te *TermsError
+			require.ErrorAs(t, err, &te)
+		})
+	}
+}
+
+// TestKeyPointMutations: key points are judged by value, sign, unit,
+// alias and negation, with a tolerance only for approximate questions.
+func TestKeyPointMutations(t *testing.T) {
+	tests := []struct {
+		name, question, point, reply string
+		pass                         bool
+	}{
+		{"negative low", "", "-1 °C", "Lows are around -1 °C.", true},
+		{"sign lost", "", "-1 °C", "Lows are around 1 °C.", false},
+		{"sign lost even when approximate", "roughly?", "-1 °C", "Lows are around 1 °C.", false},
+		{"unicode minus", "", "-1 °C", "Lows around −1 °C.", true},
+		{"minus in words", "", "-1 °C", "Lows of minus 1 degrees C.", true},
+		{"Fahrenheit for Celsius, approximate", "What's it usually like?", "33 °C", "Highs of about 91 °F.", true},
+		{"Fahrenheit for Celsius, exact question", "What is it?", "33 °C", "Highs of 91 °F.", false},
+		{"range holds the value", "typically?", "22 °C", "Highs of 20–25 °C.", true},
+		{"approximate within 5%", "roughly?", "64.4", "About 64 °F.", true},
+		{"approximate beyond 5%", "roughly?", "64.4", "About 60 °F.", false},
+		{"exact question needs the value", "", "64.4", "About 64 °F.", false},
+		{"thousands separator", "", "2640", "There are 2,640 minutes.", true},
+		{"calling code without plus", "", "+971", "Dial 971 first.", true},
+		{"calling code is not approximate", "roughly?", "+971", "Dial +970.", false},
+		{"alias: yuan", "", "Chinese Yuan", "China uses the renminbi (yuan).", true},
+		{"alias: CNY", "", "Chinese Yuan", "The currency is CNY.", true},
+		{"alias: Mandarin", "", "Chinese", "People speak Mandarin.", true},
+		{"negated name", "", "Portuguese", "They speak Spanish, not Portuguese.", false},
+		{"name beside a negation", "", "Spanish", "They speak Spanish, not Portuguese.", true},
+		{"n't denies", "", "Portuguese", "They don't speak Portuguese there.", false},
+		{"not only adds", "", "German", "Not only German is spoken there.", true},
+		{"denial stated", "", "not Sydney", "The capital is Canberra, not Sydney.", true},
+		{"denial missing", "", "not Sydney", "The capital is Sydney.", false},
+		{"accent folded", "", "Bogotá", "The capital is Bogota.", true},
+		{"zone by name", "", "Europe/Madrid", "Barcelona uses Europe/Madrid.", true},
+		{"zone by everyday name", "", "Europe/Madrid", "It's on Central European Time.", true},
+		{"zone by summer offset", "", "Europe/Madrid", "It's UTC+2 in summer.", true},
+		{"zone by wrong offset", "", "Europe/Madrid", "It's UTC+3.", false},
+		{"zone by abbreviation", "", "Asia/Tokyo", "Tokyo is on JST.", true},
+		{"I don't know", "", "Canberra", "I don't know.", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			missed, _ := keyPointsFor(tt.question, []string{tt.point}, tt.reply)
+			require.Equal(t, tt.pass, len(missed) == 0, "missed %q", missed)
+		})
+	}
+}
+
+// TestFactMutations: tool-return facts in equivalent forms pass; changed
+// values, signs, times and dates fail.
+func TestFactMutations(t *testing.T) {
+	tests := []struct {
+		name, question, fact, reply string
+		want                        verdict
+	}{
+		{"time as is", "", "18:00:00", "It's 18:00:00.", factStated},
+		{"time without seconds", "", "18:00:00", "It's 18:00.", factStated},
+		{"time as 6 PM", "", "18:00:00", "It's 6 PM in Tokyo.", factStated},
+		{"time as 6:00 p.m.", "", "18:00:00", "It's 6:00 p.m.", factStated},
+		{"time wrong half of day", "", "18:00:00", "It's 6 AM.", factMissing},
+		{"time wrong hour", "", "18:00:00", "It's 8 PM.", factMissing},
+		{"12-hour fact in 24-hour reply", "", "08:42 PM", "Sunset is at 20:42.", factStated},
+		{"date ISO", "", "2025-06-02", "Today is 2025-06-02.", factStated},
+		{"date month first", "", "2025-06-02", "Today is June 2, 2025.", factStated},
+		{"date day first", "", "2025-06-02", "Today is Monday, 2 June 2025.", factStated},
+		{"date ordinal", "", "2025-06-02", "It's the 2nd of June.", factStated},
+		{"date wrong day", "", "2025-06-02", "Today is June 3, 2025.", factMissing},
+		{"date wrong year", "", "2025-06-02", "It was June 2, 2024.", factMissing},
+		{"stamp", "", "2025-06-02 18:00", "It's 6:00 PM on June 2, 2025.", factStated},
+		{"stamp wrong time", "", "2025-06-02 18:00", "It's 7:00 PM on June 2, 2025.", factMissing},
+		{"integer with separators", "", "2167973", "There are 2,167,973.", factStated},
+		{"integer in millions needs an approximate question", "", "2167973", "About 2.17 million.", factMissing},
+		{"integer in millions when approximate", "roughly how many?", "2167973", "About 2.17 million.", factStated},
+		{"negative id", "", "-2167973", "Its dest_id is -2167973.", factStated},
+		{"negative id without sign", "", "-2167973", "Its dest_id is 2167973.", factMissing},
+		{"western longitude", "", "-9.1393", "It lies at 9.1393° W.", factStated},
+		{"eastern longitude is not western", "", "-9.1393", "It lies at 9.1393° E.", factMissing},
+		{"rounded coordinate is inexact", "", "48.8566", "Latitude 48.86.", factInexact},
+		{"machine decimals may be rounded", "", "31.2333333333", "About 31.23 each.", factStated},
+		{"machine decimals are not integers", "", "31.2333333333", "About 31 each.", factInexact},
+		{"rate exact", "", "0.8811", "One dollar buys 0.8811 euros.", factStated},
+		{"rate rounded, ballpark question", "A ballpark is fine.", "0.728067", "About 0.73 USD per CAD.", factStated},
+		{"rate rounded, exact question", "", "0.728067", "About 0.73 USD per CAD.", factInexact},
+		{"offset", "", "-03:00", "It is at UTC−03:00.", factStated},
+		{"offset sign flipped", "", "-03:00", "It is at UTC+03:00.", factMissing},
+		{"words", "", "broken clouds", "There are broken clouds.", factStated},
+		{"words denied", "", "Overcast", "It is not overcast.", factMissing},
+		{"stop-word value quoted", "", "is", "The code for Icelandic is \"is\".", factStated},
+		{"stop-word value in prose", "", "is", "I'm not sure what it is.", factMissing},
+		{"temperature", "", "14.3", "It's 14.3 °C.", factStated},
+		{"temperature sign", "", "-4.5", "It's 4.5 °C.", factMissing},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			require.Equal(t, tt.want, newMatcher(tt.reply, tt.question).fact(tt.fact))
+		})
+	}
+}
+
+func TestStatusLiteralsAreNotRequired(t *testing.T) {
+	missed, inexact := statedFactsFor("", []string{"true", "success", "OK", "Lisbon"}, "It is in Lisbon.")
+	require.Empty(t, missed)
+	require.Empty(t, inexact)
+	missed, _ = statedFactsFor("", []string{"true", "Lisbon"}, "It worked.")
+	require.Equal(t, []string{"Lisbon"}, missed)
+}
+
+// TestCopiedData: a reply that pastes the tool's data or the conversation
+// is not an answer; one that quotes a title or a URL is.
+func TestCopiedData(t *testing.T) {
+	user := "What's the weather like in London right now?"
+	tool := `{"current":{"condition":{"text":"Overcast"},"feelslike_c":14.3,"humidity":93,"temp_c":14.3,"temp_f":57.7,"wind_kph":20.2},"location":{"country":"United Kingdom","name":"London","tz_id":"Europe/London"}}`
+	d := readToolData(tool)
+	tests := []struct {
+		name, reply string
+		copied      bool
+	}{
+		{"natural", "It's overcast in London, 14.3 °C (57.7 °F), with 93% humidity.", false},
+		{"raw JSON", tool, true},
+		{"fenced JSON", "```json\n" + tool + "\n```", true},
+		{"JSON with a digit changed", strings.Replace(tool, "14.3", "15.3", 2), true},
+		{"JSON inside prose", "Here you go: " + tool[:120] + " and so on.", true},
+		{"user text and JSON", user + "\n\n" + tool, true},
+		{"field lines", "temp_c: 14.3\nhumidity: 93\ntext: Overcast\nname: London", true},
+		{"one identifier field line", "temp_c: 14.3", true},
+		{"key-value pairs in prose", `The "temp_c": 14.3, "humidity": 93 and "text": "Overcast".`, true},
+		{"labels people write", "**Temperature:** 14.3 °C\n**Conditions:** Overcast\n**Humidity:** 93%", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			why := copiedData(tt.reply, user, tool, d)
+			require.Equal(t, tt.copied, why != "", why)
+		})
+	}
+	bare := "0.8811"
+	bd := readToolData(bare)
+	require.NotEmpty(t, copiedData("0.8811", "How many euros is a dollar?", bare, bd), "the tool message alone")
+	require.NotEmpty(t, copiedData("How many euros is a dollar? 0.8811", "How many euros is a dollar?", bare, bd), "question and tool message")
+	require.Empty(t, copiedData("One US dollar buys 0.8811 euros.", "How many euros is a dollar?", bare, bd))
+	title := `{"items":[{"title":"How to Make Portuguese Custard Tarts (Pastéis de Nata)","link":"https://www.youtube.com/watch?v=Ck3lFHaW8_M"}]}`
+	require.Empty(t, copiedData(`Try "How to Make Portuguese Custard Tarts (Pastéis de Nata)": https://www.youtube.com/watch?v=Ck3lFHaW8_M`, "Find a video", title, readToolData(title)))
+}
+
+func TestNumbersClocksDates(t *testing.T) {
+	vals := func(ns []number) []float64 {
+		var out []float64
+		for _, n := range ns {
+			out = append(out, n.val)
+		}
+		return out
+	}
+	require.Equal(t, []float64{-1, 2167973, 2170000, 81, 476, 34, 8000}, vals(numbers("-1, 2,167,973, 2.17 million, +81 476-34-8000")))
+	require.Equal(t, []float64{20, 25}, vals(numbers("20-25 °C")))
+	require.Equal(t, 25.0, numbers("20-25 °C")[0].hi)
+	require.Equal(t, "c", numbers("20-25 °C")[0].unit)
+	require.Equal(t, []float64{-9.1393, 38.7223}, vals(numbers("9.1393° W, 38.7223° N")))
+	require.Empty(t, numbers("A320 covid19"))
+	require.Equal(t, []tod{{secs: 18 * 3600}, {secs: 6*3600 + 30*60 + 5, sec: true}}, clocks("18:00 and 06:30:05"))
+	require.Equal(t, []tod{{secs: 12 * 3600}}, clocks("at noon"))
+	require.Equal(t, []date{{2025, 6, 2}, {0, 6, 2}}, dates("2025-06-02 or 2 June"))
+}
+
 func TestWords(t *testing.T) {
 	require.Equal(t, []string{"paris", "48.8566", "1234", "ok"}, words("Paris: 48.8566, 1,234 OK!"))
 	require.Equal(t, []string{"country", "code"}, splitName("countryCode"))
@@ -84,5 +340,11 @@ func FuzzText(f *testing.F) {
 		_, _ = keyPoints([]string{fact}, reply)
 		_ = containsExact(reply, fact)
 		_ = splitName(fact)
+		_ = numbers(reply)
+		_ = clocks(reply)
+		_ = dates(reply)
+		_ = newMatcher(reply, fact).fact(fact)
+		_ = copiedData(reply, fact, fact, readToolData(fact))
+		_ = (&evaluator{}).judgeClarification(&Instruction{Missing: []string{fact}}, reply)
 	})
 }

@@ -1,0 +1,254 @@
+package evaltasks
+
+import (
+	"math"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+	_ "time/tzdata" // key points name IANA zones; they must load without a zoneinfo database
+)
+
+// Facts and key points are matched by meaning: numbers by value and sign
+// (within a stated tolerance when the question is approximate), times and
+// dates in any common form, names by their aliases, words only where they
+// are not denied.
+
+// statusLiterals are the bookkeeping values of tool results; a question
+// never asks for them, so an expected fact that is one is not required.
+var statusLiterals = map[string]bool{"true": true, "false": true, "ok": true, "success": true, "successful": true,
+	"null": true, "none": true, "error": true, "yes": true, "no": true}
+
+// isStatusLiteral tells whether a fact is a status literal.
+func isStatusLiteral(fact string) bool {
+	return statusLiterals[strings.ToLower(strings.TrimSpace(fact))]
+}
+
+var (
+	numberFactRE = regexp.MustCompile(`^\s*([-−+]?)(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)?\s*(°\s*[CF]|℃|℉)?\s*$`)
+	timeFactRE   = regexp.MustCompile(`(?i)^\s*\d{1,2}:\d{2}(?::\d{2})?(?:\s*[AP]M)?\s*$`)
+	dateFactRE   = regexp.MustCompile(`^\s*\d{4}-\d{2}-\d{2}\s*$`)
+	stampFactRE  = regexp.MustCompile(`^\s*(\d{4}-\d{2}-\d{2})[ T](\d{1,2}:\d{2}(?::\d{2})?)(?:\.\d+)?(?:Z|[+-]\d{2}:?\d{2})?\s*$`)
+	utcOffsetRE  = regexp.MustCompile(`(?i)\b(?:utc|gmt)\s*([+−-])\s*(\d{1,2})(?::?(\d{2}))?`)
+	offsetFactRE = regexp.MustCompile(`^\s*([+−-])(\d{2}):?(\d{2})\s*$`)
+	bareOffsetRE = regexp.MustCompile(`(?:^|[^\w:])([+−-])(\d{1,2}):(\d{2})\b`)
+)
+
+// matcher holds what a reply states, read once.
+type matcher struct {
+	reply  string
+	polar  polarWords
+	nums   []number
+	clocks []tod
+	dates  []date
+	approx bool
+}
+
+func newMatcher(reply, question string) *matcher {
+	return &matcher{reply: reply, polar: newPolarWords(reply), nums: numbers(reply), clocks: clocks(reply), dates: dates(reply), approx: approximate(question)}
+}
+
+// verdict is how a reply states one fact.
+type verdict int
+
+const (
+	factStated verdict = iota
+	factInexact
+	factMissing
+)
+
+// fact judges one expected fact or key point.
+func (m *matcher) fact(f string) verdict {
+	switch {
+	case timeFactRE.MatchString(f):
+		return m.clock(f)
+	case dateFactRE.MatchString(f):
+		return m.date(f)
+	case stampFactRE.MatchString(f):
+		if containsExact(m.reply, strings.TrimSpace(f)) {
+			return factStated
+		}
+		s := stampFactRE.FindStringSubmatch(f)
+		return max(m.date(s[1]), m.clock(s[2]))
+	case offsetFactRE.MatchString(f):
+		return m.offset(f)
+	case numberFactRE.MatchString(f):
+		return m.number(f)
+	}
+	if zone := ianaZone(f); zone != nil && m.zone(f, zone) {
+		return factStated
+	}
+	for _, a := range terms.aliases(f) {
+		if statesPhrase(m.reply, m.polar, a) && exactOK(m.reply, a) {
+			return factStated
+		}
+	}
+	if rest := withoutExact(f); len(words(rest)) > 0 && !statesPhrase(m.reply, m.polar, rest) {
+		return factMissing
+	}
+	if !exactOK(m.reply, f) {
+		return factInexact
+	}
+	return factStated
+}
+
+// withoutExact is a phrase without its character-sensitive values.
+func withoutExact(f string) string {
+	for _, x := range exactValues(f) {
+		f = strings.Replace(f, x, " ", 1)
+	}
+	return f
+}
+
+// exactOK tells whether every character-sensitive value of f is copied.
+func exactOK(reply, f string) bool {
+	for _, x := range exactValues(f) {
+		if !containsExact(reply, x) {
+			return false
+		}
+	}
+	return true
+}
+
+func (m *matcher) clock(f string) verdict {
+	want := clocks(f)
+	if len(want) == 0 {
+		return factMissing
+	}
+	for _, c := range m.clocks {
+		if sameClock(c, want[0]) {
+			return factStated
+		}
+	}
+	return factMissing
+}
+
+func (m *matcher) date(f string) verdict {
+	want := dates(f)
+	if len(want) == 0 {
+		return factMissing
+	}
+	for _, d := range m.dates {
+		if sameDate(d, want[0]) {
+			return factStated
+		}
+	}
+	return factMissing
+}
+
+// MachineDecimals is the number of decimals beyond which a value is
+// machine noise (31.2333333333): a reply may round it to two or more.
+const MachineDecimals = 6
+
+// number judges a numeric fact: its value and sign; a leading "+" (a
+// calling code) is optional; a temperature may be given in the other
+// scale. A near miss of a decimal (rounded, truncated) is inexact.
+func (m *matcher) number(f string) verdict {
+	s := numberFactRE.FindStringSubmatch(f)
+	want, err := strconv.ParseFloat(strings.ReplaceAll(s[2], ",", "")+s[3], 64)
+	if err != nil {
+		return factMissing
+	}
+	if s[1] == "-" || s[1] == "−" {
+		want = -want
+	}
+	unit := ""
+	switch u := strings.ToUpper(strings.Join(strings.Fields(s[4]), "")); u {
+	case "°C", "℃":
+		unit = "c"
+	case "°F", "℉":
+		unit = "f"
+	}
+	decimals := max(0, len(s[3])-1)
+	// A value written with a plus (a calling code) is an identifier: it
+	// has no tolerance.
+	approx := m.approx && s[1] != "+"
+	near := false
+	for _, n := range m.nums {
+		if n.matches(want, unit, approx) {
+			return factStated
+		}
+		if decimals > MachineDecimals && n.step <= 0.01 && math.Abs(n.val-want) <= n.step/2+1e-12 {
+			return factStated
+		}
+		if decimals > 0 && n.val != 0 && math.Signbit(n.val) == math.Signbit(want) && math.Abs(n.val-want) <= 0.01*math.Abs(want) {
+			near = true
+		}
+	}
+	if near {
+		return factInexact
+	}
+	return factMissing
+}
+
+// offsetMinutes reads a signed offset.
+func offsetMinutes(sign, h, m string) int {
+	hh, _ := strconv.Atoi(h)
+	mm, _ := strconv.Atoi(m)
+	if sign == "+" {
+		return hh*60 + mm
+	}
+	return -(hh*60 + mm)
+}
+
+// replyOffsets are the UTC offsets a reply states, in minutes.
+func (m *matcher) replyOffsets() map[int]bool {
+	out := map[int]bool{}
+	for _, re := range []*regexp.Regexp{utcOffsetRE, bareOffsetRE} {
+		for _, g := range re.FindAllStringSubmatch(m.reply, -1) {
+			out[offsetMinutes(g[1], g[2], g[3])] = true
+		}
+	}
+	return out
+}
+
+// offset judges a UTC offset fact ("-03:00"): its sign counts.
+func (m *matcher) offset(f string) verdict {
+	g := offsetFactRE.FindStringSubmatch(f)
+	if m.replyOffsets()[offsetMinutes(g[1], g[2], g[3])] {
+		return factStated
+	}
+	return factMissing
+}
+
+// ianaZone loads f when it names an IANA time zone ("Europe/Lisbon").
+func ianaZone(f string) *time.Location {
+	f = strings.TrimSpace(f)
+	if !strings.Contains(f, "/") || strings.ContainsAny(f, " \t") {
+		return nil
+	}
+	loc, err := time.LoadLocation(f)
+	if err != nil {
+		return nil
+	}
+	return loc
+}
+
+// zone tells whether a reply names a time zone: by its IANA name, an
+// everyday name or abbreviation (terms.json), or its UTC offset in winter
+// or summer ("UTC+1", "GMT+01:00").
+func (m *matcher) zone(f string, loc *time.Location) bool {
+	if phraseAt(m.reply, f, true) {
+		return true
+	}
+	for _, n := range terms.Zones[strings.TrimSpace(f)] {
+		if strings.ToUpper(n) == n && len(n) <= 5 {
+			if containsExact(m.reply, n) {
+				return true
+			}
+		} else if phraseAt(m.reply, n, true) {
+			return true
+		}
+	}
+	offsets := map[int]bool{}
+	for _, mo := range []time.Month{time.January, time.July} {
+		_, off := time.Date(2025, mo, 15, 12, 0, 0, 0, loc).Zone()
+		offsets[off/60] = true
+	}
+	for off := range m.replyOffsets() {
+		if offsets[off] {
+			return true
+		}
+	}
+	return false
+}
