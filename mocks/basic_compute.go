@@ -6,6 +6,7 @@ import (
 
 	"github.com/understudy/understudy/internal/calc"
 	"github.com/understudy/understudy/internal/starlarkbox"
+	"github.com/understudy/understudy/sandbox"
 )
 
 // Stand-ins for calculator (own) and python_interpreter (own): both are
@@ -29,7 +30,7 @@ func handleCalculate(_ context.Context, _ *World, c *Call) (any, error) {
 		if ce.Pos > 0 {
 			body["position"] = ce.Pos
 		}
-		return nil, &APIError{Status: 400, Body: body}
+		return nil, &sandbox.Rejection{Status: 400, Body: body}
 	}
 	return map[string]any{
 		"expression":  expr,

@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/binary"
 	"fmt"
+	"github.com/understudy/understudy/sandbox"
 	"math"
 	"strconv"
 	"strings"
@@ -178,7 +179,7 @@ func geoStripPostcode(s string) string {
 func handleForwardGeocode(_ context.Context, w *World, c *Call) (any, error) {
 	address := c.argString("address")
 	if address == "" {
-		return nil, &APIError{Status: 400, Body: map[string]any{"error": map[string]any{"code": 400, "message": "Nothing to search for: the address parameter is empty."}}}
+		return nil, &sandbox.Rejection{Status: 400, Body: map[string]any{"error": map[string]any{"code": 400, "message": "Nothing to search for: the address parameter is empty."}}}
 	}
 	results := []any{}
 	for _, r := range geoSearch(w, address) {
@@ -191,7 +192,7 @@ func handleReverseGeocode(_ context.Context, w *World, c *Call) (any, error) {
 	lat, okLat := c.argFloat("lat")
 	lon, okLon := c.argFloat("lon")
 	if !okLat || !okLon || lat < -90 || lat > 90 || lon < -180 || lon > 180 {
-		return nil, &APIError{Status: 400, Body: map[string]any{"error": map[string]any{"code": 400, "message": fmt.Sprintf("Invalid coordinates lat=%q lon=%q: lat must be between -90 and 90, lon between -180 and 180.", c.argString("lat"), c.argString("lon"))}}}
+		return nil, &sandbox.Rejection{Status: 400, Body: map[string]any{"error": map[string]any{"code": 400, "message": fmt.Sprintf("Invalid coordinates lat=%q lon=%q: lat must be between -90 and 90, lon between -180 and 180.", c.argString("lat"), c.argString("lon"))}}}
 	}
 	b := basic(w)
 	var bestL *basicLandmark

@@ -15,6 +15,7 @@ import (
 	"github.com/understudy/understudy/fixtures"
 	"github.com/understudy/understudy/internal/canon"
 	"github.com/understudy/understudy/internal/clock"
+	"github.com/understudy/understudy/sandbox"
 	"github.com/understudy/understudy/toolset"
 )
 
@@ -124,12 +125,12 @@ func basicOK(t testing.TB, tool, api string, args map[string]any) map[string]any
 	return out
 }
 
-// basicErr asserts an *APIError with the status and returns its body as JSON values.
+// basicErr asserts an *sandbox.Rejection with the status and returns its body as JSON values.
 func basicErr(t testing.TB, tool, api string, args map[string]any, status int) map[string]any {
 	t.Helper()
 	_, err := basicCall(t, tool, api, args)
-	ae, ok := err.(*APIError)
-	require.True(t, ok, "want *APIError, got %T %v", err, err)
+	ae, ok := err.(*sandbox.Rejection)
+	require.True(t, ok, "want *sandbox.Rejection, got %T %v", err, err)
 	require.Equal(t, status, ae.Status)
 	b, err := canon.JSON(ae.Body)
 	require.NoError(t, err)
@@ -143,7 +144,7 @@ func basicBytes(t testing.TB, tool, api string, args map[string]any) string {
 	t.Helper()
 	v, err := basicCall(t, tool, api, args)
 	if err != nil {
-		ae, ok := err.(*APIError)
+		ae, ok := err.(*sandbox.Rejection)
 		require.True(t, ok, "%v", err)
 		v = map[string]any{"status": ae.Status, "error": ae.Body}
 	}

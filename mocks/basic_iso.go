@@ -2,6 +2,7 @@ package mocks
 
 import (
 	"context"
+	"github.com/understudy/understudy/sandbox"
 	"sort"
 	"strings"
 )
@@ -100,11 +101,11 @@ func handleCountryByCode(_ context.Context, w *World, c *Call) (any, error) {
 		}
 	}
 	if !valid {
-		return nil, &APIError{Status: 400, Body: map[string]any{"error": "Invalid country code: use an ISO 3166-1 alpha-2 (PT), alpha-3 (PRT) or numeric (620) code", "code": c.argString("code")}}
+		return nil, &sandbox.Rejection{Status: 400, Body: map[string]any{"error": "Invalid country code: use an ISO 3166-1 alpha-2 (PT), alpha-3 (PRT) or numeric (620) code", "code": c.argString("code")}}
 	}
 	k, ok := w.Country(code)
 	if !ok || (k.Alpha2 != code && k.Alpha3 != code && k.Numeric != code) {
-		return nil, &APIError{Status: 404, Body: map[string]any{"error": "Country not found", "code": code}}
+		return nil, &sandbox.Rejection{Status: 404, Body: map[string]any{"error": "Country not found", "code": code}}
 	}
 	d := isoCountrySummary(k)
 	d["capital"] = k.Capital

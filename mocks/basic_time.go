@@ -3,6 +3,7 @@ package mocks
 import (
 	"context"
 	"fmt"
+	"github.com/understudy/understudy/sandbox"
 	"math"
 	"regexp"
 	"strconv"
@@ -211,8 +212,8 @@ func tzStandardOffset(loc *time.Location, t time.Time) int {
 	return off - 3600
 }
 
-func tzError(err error) *APIError {
-	return &APIError{Status: 400, Body: map[string]any{"error": err.Error()}}
+func tzError(err error) *sandbox.Rejection {
+	return &sandbox.Rejection{Status: 400, Body: map[string]any{"error": err.Error()}}
 }
 
 // clockStrftime converts the common % directives; others are kept literally.
@@ -311,7 +312,7 @@ func handleCurrentTime(_ context.Context, w *World, c *Call) (any, error) {
 	t := c.Now.In(loc)
 	formatted, err := clockFormat(t, c.argString("format"))
 	if err != nil {
-		return nil, &APIError{Status: 400, Body: map[string]any{"error": err.Error()}}
+		return nil, &sandbox.Rejection{Status: 400, Body: map[string]any{"error": err.Error()}}
 	}
 	abbr, off := t.Zone()
 	return map[string]any{
@@ -331,7 +332,7 @@ func handleCurrentTime(_ context.Context, w *World, c *Call) (any, error) {
 func handleTimezoneInfo(_ context.Context, w *World, c *Call) (any, error) {
 	tz := c.argString("timezone")
 	if tz == "" {
-		return nil, &APIError{Status: 400, Body: map[string]any{"error": "timezone is required, e.g. Europe/Lisbon"}}
+		return nil, &sandbox.Rejection{Status: 400, Body: map[string]any{"error": "timezone is required, e.g. Europe/Lisbon"}}
 	}
 	loc, err := tzResolve(w, tz)
 	if err != nil {
@@ -344,7 +345,7 @@ func handleTimezoneByLocation(_ context.Context, w *World, c *Call) (any, error)
 	lat, okLat := c.argFloat("lat")
 	lon, okLon := c.argFloat("lon")
 	if !okLat || !okLon || lat < -90 || lat > 90 || lon < -180 || lon > 180 {
-		return nil, &APIError{Status: 400, Body: map[string]any{"error": fmt.Sprintf("invalid coordinates lat=%q lon=%q: lat must be a number between -90 and 90 and lon between -180 and 180", c.argString("lat"), c.argString("lon"))}}
+		return nil, &sandbox.Rejection{Status: 400, Body: map[string]any{"error": fmt.Sprintf("invalid coordinates lat=%q lon=%q: lat must be a number between -90 and 90 and lon between -180 and 180", c.argString("lat"), c.argString("lon"))}}
 	}
 	city, dist := w.NearestCity(lat, lon)
 	var facts map[string]any

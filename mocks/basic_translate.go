@@ -3,6 +3,7 @@ package mocks
 import (
 	"context"
 	"fmt"
+	"github.com/understudy/understudy/sandbox"
 	"io/fs"
 	"math"
 	"sort"
@@ -353,8 +354,8 @@ func (pb *trPhrasebook) detectLanguage(text string) trDetection {
 }
 
 // trError is the Cloud Translation API's error body.
-func trError(status int, msg, reason string) *APIError {
-	return &APIError{Status: status, Body: map[string]any{"error": map[string]any{
+func trError(status int, msg, reason string) *sandbox.Rejection {
+	return &sandbox.Rejection{Status: status, Body: map[string]any{"error": map[string]any{
 		"code":    status,
 		"message": msg,
 		"errors":  []any{map[string]any{"message": msg, "domain": "global", "reason": reason}},

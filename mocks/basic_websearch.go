@@ -2,6 +2,7 @@ package mocks
 
 import (
 	"context"
+	"github.com/understudy/understudy/sandbox"
 	"net/url"
 	"regexp"
 	"sort"
@@ -19,8 +20,8 @@ func init() {
 	register("web_search", "news_search", handleNewsSearchGoogle)
 }
 
-func gsMissingQ() *APIError {
-	return &APIError{Status: 400, Body: map[string]any{"status": "error", "message": "Missing required parameter: q"}}
+func gsMissingQ() *sandbox.Rejection {
+	return &sandbox.Rejection{Status: 400, Body: map[string]any{"status": "error", "message": "Missing required parameter: q"}}
 }
 
 func gsNum(c *Call) int { return max(1, min(c.argInt("num", 10), 20)) }

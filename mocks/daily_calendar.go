@@ -3,6 +3,7 @@ package mocks
 import (
 	"context"
 	"fmt"
+	"github.com/understudy/understudy/sandbox"
 	"strconv"
 	"strings"
 	"time"
@@ -17,8 +18,8 @@ func init() {
 }
 
 // calendarError is the tool's error body: a stable code and a sentence.
-func calendarError(code, format string, args ...any) *APIError {
-	return &APIError{Status: 400, Body: map[string]any{"error": map[string]any{"code": code, "message": fmt.Sprintf(format, args...)}}}
+func calendarError(code, format string, args ...any) *sandbox.Rejection {
+	return &sandbox.Rejection{Status: 400, Body: map[string]any{"error": map[string]any{"code": code, "message": fmt.Sprintf(format, args...)}}}
 }
 
 const (

@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 	"github.com/understudy/understudy/internal/canon"
 	"github.com/understudy/understudy/internal/clock"
+	"github.com/understudy/understudy/sandbox"
 )
 
 var (
@@ -58,12 +59,12 @@ func dailyJSON(t testing.TB, v any) (any, []byte) {
 	return out, b
 }
 
-// dailyAPIError asserts err is an *APIError with the status and returns its body as JSON values.
+// dailyAPIError asserts err is an *sandbox.Rejection with the status and returns its body as JSON values.
 func dailyAPIError(t testing.TB, err error, status int) map[string]any {
 	t.Helper()
 	require.Error(t, err)
-	ae, ok := err.(*APIError)
-	require.True(t, ok, "want *APIError, got %T: %v", err, err)
+	ae, ok := err.(*sandbox.Rejection)
+	require.True(t, ok, "want *sandbox.Rejection, got %T: %v", err, err)
 	require.Equal(t, status, ae.Status)
 	body, _ := dailyJSON(t, ae.Body)
 	m, ok := body.(map[string]any)
@@ -79,7 +80,7 @@ func dailyGolden(t *testing.T, name string, cases []dailyGoldenCase) {
 	for _, gc := range cases {
 		v, err := dailyCall(t, gc.tool, gc.api, gc.args)
 		if err != nil {
-			ae, ok := err.(*APIError)
+			ae, ok := err.(*sandbox.Rejection)
 			require.True(t, ok, "%s: %v", gc.name, err)
 			v = map[string]any{"status": ae.Status, "error": ae.Body}
 		}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/understudy/understudy/sandbox"
 	"io/fs"
 	"sort"
 	"strings"
@@ -361,7 +362,7 @@ const (
 )
 
 // nagerProblem is ASP.NET Core's problem-details body, which Nager.Date answers errors with.
-func nagerProblem(status int, title, detail string) *APIError {
+func nagerProblem(status int, title, detail string) *sandbox.Rejection {
 	kind := "https://tools.ietf.org/html/rfc7231#section-6.5.1"
 	if status == 404 {
 		kind = "https://tools.ietf.org/html/rfc7231#section-6.5.4"
@@ -370,7 +371,7 @@ func nagerProblem(status int, title, detail string) *APIError {
 	if detail != "" {
 		body["detail"] = detail
 	}
-	return &APIError{Status: status, Body: body}
+	return &sandbox.Rejection{Status: status, Body: body}
 }
 
 // holidayArgs reads year and countryCode, with Nager.Date's errors.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/understudy/understudy/sandbox"
 	"io/fs"
 	"math"
 	"math/rand/v2"
@@ -187,8 +188,8 @@ func newsRequestID(seed uint64) string {
 }
 
 // newsError is the real API's error envelope.
-func newsError(c *Call, status int, msg string) *APIError {
-	return &APIError{Status: status, Body: map[string]any{"status": "ERROR", "request_id": newsRequestID(c.Seed), "error": map[string]any{"message": msg, "code": status}}}
+func newsError(c *Call, status int, msg string) *sandbox.Rejection {
+	return &sandbox.Rejection{Status: status, Body: map[string]any{"status": "ERROR", "request_id": newsRequestID(c.Seed), "error": map[string]any{"message": msg, "code": status}}}
 }
 
 func newsOK(c *Call, params map[string]any, data any) map[string]any {

@@ -3,6 +3,7 @@ package mocks
 import (
 	"context"
 	"fmt"
+	"github.com/understudy/understudy/sandbox"
 	"math"
 	"strings"
 	"time"
@@ -17,8 +18,8 @@ func init() {
 	register("open_weather", "five_day_forecast", handleOWFiveDay)
 }
 
-func owError(status int, msg string) *APIError {
-	return &APIError{Status: status, Body: map[string]any{"cod": fmt.Sprint(status), "message": msg}}
+func owError(status int, msg string) *sandbox.Rejection {
+	return &sandbox.Rejection{Status: status, Body: map[string]any{"cod": fmt.Sprint(status), "message": msg}}
 }
 
 // owUnits converts the model's metric values to the requested unit system.

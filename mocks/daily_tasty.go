@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/understudy/understudy/sandbox"
 	"io/fs"
 	"math"
 	"sort"
@@ -180,10 +181,10 @@ func tastyPage(c *Call, defSize, maxSize int) (int, int, error) {
 	from := c.argInt("from", 0)
 	size := c.argInt("size", defSize)
 	if from < 0 {
-		return 0, 0, &APIError{Status: 400, Body: map[string]any{"message": "Invalid parameter: from must be 0 or greater"}}
+		return 0, 0, &sandbox.Rejection{Status: 400, Body: map[string]any{"message": "Invalid parameter: from must be 0 or greater"}}
 	}
 	if size < 1 || size > maxSize {
-		return 0, 0, &APIError{Status: 400, Body: map[string]any{"message": fmt.Sprintf("Invalid parameter: size must be between 1 and %d", maxSize)}}
+		return 0, 0, &sandbox.Rejection{Status: 400, Body: map[string]any{"message": fmt.Sprintf("Invalid parameter: size must be between 1 and %d", maxSize)}}
 	}
 	return from, size, nil
 }
@@ -239,7 +240,7 @@ func tastyRecipeArg(w *World, c *Call, name string) (*tastyRecipe, error) {
 			return r, nil
 		}
 	}
-	return nil, &APIError{Status: 404, Body: map[string]any{"message": fmt.Sprintf("Recipe %q not found; ids come from recipes/list (results[].id)", s)}}
+	return nil, &sandbox.Rejection{Status: 404, Body: map[string]any{"message": fmt.Sprintf("Recipe %q not found; ids come from recipes/list (results[].id)", s)}}
 }
 
 func handleTastyMoreInfo(_ context.Context, w *World, c *Call) (any, error) {

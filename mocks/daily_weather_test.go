@@ -8,6 +8,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 	"github.com/understudy/understudy/internal/clock"
+	"github.com/understudy/understudy/sandbox"
 )
 
 func TestAstronomyKnownValues(t *testing.T) {
@@ -305,7 +306,7 @@ func FuzzWeatherQuery(f *testing.F) {
 	f.Fuzz(func(t *testing.T, q string) {
 		v, err := dailyCall(t, "weatherapi_com", "realtime_weather_api", map[string]any{"q": q})
 		if err != nil {
-			_, ok := err.(*APIError)
+			_, ok := err.(*sandbox.Rejection)
 			require.True(t, ok, "%T %v", err, err)
 			return
 		}

@@ -3,6 +3,7 @@ package mocks
 import (
 	"context"
 	"fmt"
+	"github.com/understudy/understudy/sandbox"
 	"hash/fnv"
 	"math"
 	"strings"
@@ -22,8 +23,8 @@ func init() {
 }
 
 // waError is WeatherAPI's error body.
-func waError(status, code int, msg string) *APIError {
-	return &APIError{Status: status, Body: map[string]any{"error": map[string]any{"code": code, "message": msg}}}
+func waError(status, code int, msg string) *sandbox.Rejection {
+	return &sandbox.Rejection{Status: status, Body: map[string]any{"error": map[string]any{"code": code, "message": msg}}}
 }
 
 var (

@@ -13,6 +13,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/understudy/understudy/sandbox"
 	"github.com/understudy/understudy/toolset"
 )
 
@@ -73,19 +74,19 @@ func (p *FailurePolicy) Rule(tool string) FailureRule {
 	return p.Default
 }
 
-// RateLimitError is a simulated 429: the APIError a client sees plus the
+// RateLimitError is a simulated 429: the sandbox.Rejection a client sees plus the
 // Retry-After hint that travels in the response header. errors.As finds the
-// *APIError inside it.
+// *sandbox.Rejection inside it.
 type RateLimitError struct {
-	*APIError
+	*sandbox.Rejection
 	RetryAfter time.Duration
 }
 
 func (e *RateLimitError) Error() string {
-	return fmt.Sprintf("%s (retry after %s)", e.APIError.Error(), e.RetryAfter)
+	return fmt.Sprintf("%s (retry after %s)", e.Rejection.Error(), e.RetryAfter)
 }
 
-func (e *RateLimitError) Unwrap() error { return e.APIError }
+func (e *RateLimitError) Unwrap() error { return e.Rejection }
 
 // RetryAfter returns the Retry-After hint carried by err, if any.
 func RetryAfter(err error) (time.Duration, bool) {
@@ -142,10 +143,10 @@ func (p *FailurePolicy) before(ctx context.Context, tool string, seed, attempt u
 		if ra <= 0 {
 			ra = DefaultRetryAfter
 		}
-		return &RateLimitError{APIError: &APIError{Status: http.StatusTooManyRequests, Body: rateLimitBody}, RetryAfter: ra}
+		return &RateLimitError{Rejection: &sandbox.Rejection{Status: http.StatusTooManyRequests, Body: rateLimitBody}, RetryAfter: ra}
 	case u < r.RateLimitRate+r.ErrorRate:
 		e := serverErrors[rng.next()%uint64(len(serverErrors))]
-		return &APIError{Status: e.status, Body: e.body}
+		return &sandbox.Rejection{Status: e.status, Body: e.body}
 	}
 	return nil
 }

@@ -2,6 +2,7 @@ package mocks
 
 import (
 	"context"
+	"github.com/understudy/understudy/sandbox"
 	"strings"
 )
 
@@ -26,11 +27,11 @@ func removeBackgroundAPI(_ context.Context, w *World, c *Call) (any, error) {
 		if fe.NotImage {
 			details = "the URL returned text/html; expected image/jpeg, image/png or image/gif"
 		}
-		return nil, &APIError{Status: 400, Body: map[string]any{"error": "Failed to download image", "details": details, "image_url": fe.URL}}
+		return nil, &sandbox.Rejection{Status: 400, Body: map[string]any{"error": "Failed to download image", "details": details, "image_url": fe.URL}}
 	}
 	p, id, err := mintStep(rec, imageStep{op: "nobg"}, "png")
 	if err != nil {
-		return nil, &APIError{Status: 400, Body: map[string]any{"error": "Invalid image", "details": err.Error(), "image_url": rec.URL}}
+		return nil, &sandbox.Rejection{Status: 400, Body: map[string]any{"error": "Invalid image", "details": err.Error(), "image_url": rec.URL}}
 	}
 	return removalResult(iw, id, p, mintedURL(rec.Path))
 }
@@ -65,7 +66,7 @@ func getRemovalResult(_ context.Context, w *World, c *Call) (any, error) {
 	}
 	s, ok := decodeImageID(key)
 	if !ok || s.dir() != "nobg" {
-		return nil, &APIError{Status: 404, Body: map[string]any{"error": "Result not found", "details": "No background removal result with id '" + id + "'. Results are created by remove_background.", "result_id": id}}
+		return nil, &sandbox.Rejection{Status: 404, Body: map[string]any{"error": "Result not found", "details": "No background removal result with id '" + id + "'. Results are created by remove_background.", "result_id": id}}
 	}
 	srcPath := strings.TrimPrefix(s.Source, "c ")
 	if ps, ok := s.parent(); ok {
@@ -77,7 +78,7 @@ func getRemovalResult(_ context.Context, w *World, c *Call) (any, error) {
 	}
 	out, err := removalResult(iw, id, mintedPath(s, "png"), mintedURL(srcPath))
 	if err != nil {
-		return nil, &APIError{Status: 404, Body: map[string]any{"error": "Result not found", "details": "No background removal result with id '" + id + "'. Results are created by remove_background.", "result_id": id}}
+		return nil, &sandbox.Rejection{Status: 404, Body: map[string]any{"error": "Result not found", "details": "No background removal result with id '" + id + "'. Results are created by remove_background.", "result_id": id}}
 	}
 	return out, nil
 }

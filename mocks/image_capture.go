@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/understudy/understudy/internal/imagegen"
+	"github.com/understudy/understudy/sandbox"
 )
 
 // Stand-in for web_capture (website-screenshot6.p.rapidapi.com): a rendered
@@ -23,7 +24,7 @@ func init() {
 const maxPageURLLen = 512
 
 func captureError(status int, msg string) error {
-	return &APIError{Status: status, Body: map[string]any{"status": "error", "message": msg}}
+	return &sandbox.Rejection{Status: status, Body: map[string]any{"status": "error", "message": msg}}
 }
 
 func takeScreenshot(_ context.Context, w *World, c *Call) (any, error) {

@@ -5,6 +5,7 @@ import (
 	"sort"
 
 	"github.com/understudy/understudy/internal/imagegen"
+	"github.com/understudy/understudy/sandbox"
 )
 
 // Stand-in for object_detection (objects-detection.p.rapidapi.com): the
@@ -69,7 +70,7 @@ func detectionError(err error) error {
 	if fe.NotImage {
 		msg = "The url does not point to an image (content-type: text/html). Provide a direct link to a JPEG, PNG or GIF image."
 	}
-	return &APIError{Status: 400, Body: map[string]any{"success": false, "message": msg, "results": nil}}
+	return &sandbox.Rejection{Status: 400, Body: map[string]any{"success": false, "message": msg, "results": nil}}
 }
 
 func imgBoxJSON(b imagegen.Box) map[string]any {

@@ -2,6 +2,7 @@ package mocks
 
 import (
 	"context"
+	"github.com/understudy/understudy/sandbox"
 	"strings"
 )
 
@@ -33,7 +34,7 @@ func ocrImageURL(_ context.Context, w *World, c *Call) (any, error) {
 		lang = "auto"
 	}
 	if lang != "auto" && !ocrLanguageKnown(lang) {
-		return nil, &APIError{Status: 400, Body: map[string]any{"status": "error", "message": "Unsupported language '" + c.argString("language") + "'. See /languages for the supported language codes."}}
+		return nil, &sandbox.Rejection{Status: 400, Body: map[string]any{"status": "error", "message": "Unsupported language '" + c.argString("language") + "'. See /languages for the supported language codes."}}
 	}
 	rec, err := iw.fetch(c.argString("url"))
 	if err != nil {
@@ -83,5 +84,5 @@ func ocrError(err error) error {
 	if fe.NotImage {
 		msg = "The provided URL is not an image. Supported formats: JPEG, PNG, GIF."
 	}
-	return &APIError{Status: 400, Body: map[string]any{"status": "error", "message": msg}}
+	return &sandbox.Rejection{Status: 400, Body: map[string]any{"status": "error", "message": msg}}
 }

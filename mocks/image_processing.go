@@ -3,6 +3,7 @@ package mocks
 import (
 	"context"
 	"fmt"
+	"github.com/understudy/understudy/sandbox"
 	"image"
 	"math"
 	"strings"
@@ -23,7 +24,7 @@ func init() {
 const maxImageSide = 4096
 
 func processingError(code, msg string) error {
-	return &APIError{Status: 400, Body: map[string]any{"status": "error", "code": code, "message": msg}}
+	return &sandbox.Rejection{Status: 400, Body: map[string]any{"status": "error", "code": code, "message": msg}}
 }
 
 func (iw *imageWorld) fetchForProcessing(raw string) (*imageRec, error) {

@@ -14,6 +14,7 @@ import (
 
 	"github.com/understudy/understudy/fixtures"
 	"github.com/understudy/understudy/internal/canon"
+	"github.com/understudy/understudy/sandbox"
 	"github.com/understudy/understudy/toolset"
 )
 
@@ -76,7 +77,7 @@ func walk(v any, path string) []any {
 
 func apiErr(t *testing.T, err error, status int) map[string]any {
 	t.Helper()
-	var ae *APIError
+	var ae *sandbox.Rejection
 	require.ErrorAs(t, err, &ae)
 	require.Equal(t, status, ae.Status, "%v", err)
 	b, _ := json.Marshal(ae.Body)
@@ -312,7 +313,7 @@ func TestImageErrors(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.tool+"."+tc.api, func(t *testing.T) {
 			_, err := callImage(t, tc.tool, tc.api, tc.args)
-			var ae *APIError
+			var ae *sandbox.Rejection
 			require.ErrorAs(t, err, &ae)
 			require.Equal(t, tc.status, ae.Status)
 			b, _ := json.Marshal(ae.Body)

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/understudy/understudy/internal/imagegen"
+	"github.com/understudy/understudy/sandbox"
 )
 
 // Stand-in for image_translation (own): the text of an image, read as the
@@ -23,10 +24,10 @@ func translateImageText(_ context.Context, w *World, c *Call) (any, error) {
 		source = "auto"
 	}
 	if !isTargetLanguage(target) {
-		return nil, &APIError{Status: 400, Body: map[string]any{"status": "error", "code": "UNSUPPORTED_TARGET_LANGUAGE", "message": "target_lang '" + c.argString("target_lang") + "' is not supported. Use image_translation_languages for the list of codes."}}
+		return nil, &sandbox.Rejection{Status: 400, Body: map[string]any{"status": "error", "code": "UNSUPPORTED_TARGET_LANGUAGE", "message": "target_lang '" + c.argString("target_lang") + "' is not supported. Use image_translation_languages for the list of codes."}}
 	}
 	if source != "auto" && !ocrLanguageKnown(source) {
-		return nil, &APIError{Status: 400, Body: map[string]any{"status": "error", "code": "UNSUPPORTED_SOURCE_LANGUAGE", "message": "source_lang '" + c.argString("source_lang") + "' is not supported. Use image_translation_languages for the list of codes, or omit it to detect the language."}}
+		return nil, &sandbox.Rejection{Status: 400, Body: map[string]any{"status": "error", "code": "UNSUPPORTED_SOURCE_LANGUAGE", "message": "source_lang '" + c.argString("source_lang") + "' is not supported. Use image_translation_languages for the list of codes, or omit it to detect the language."}}
 	}
 	rec, err := iw.fetch(c.argString("image_url"))
 	if err != nil {
@@ -38,7 +39,7 @@ func translateImageText(_ context.Context, w *World, c *Call) (any, error) {
 		if fe.NotImage {
 			msg = "image_url must point to an image file (JPEG, PNG or GIF), not a web page"
 		}
-		return nil, &APIError{Status: 400, Body: map[string]any{"status": "error", "code": "IMAGE_FETCH_FAILED", "message": msg}}
+		return nil, &sandbox.Rejection{Status: 400, Body: map[string]any{"status": "error", "code": "IMAGE_FETCH_FAILED", "message": msg}}
 	}
 	blocks := []map[string]any{}
 	var out []string

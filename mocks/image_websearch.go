@@ -2,6 +2,7 @@ package mocks
 
 import (
 	"context"
+	"github.com/understudy/understudy/sandbox"
 	"strings"
 )
 
@@ -16,7 +17,7 @@ func imageSearch(_ context.Context, w *World, c *Call) (any, error) {
 	iw := part[*imageWorld](w, imagesPart)
 	q := c.argString("q")
 	if q == "" {
-		return nil, &APIError{Status: 400, Body: map[string]any{"status": "error", "message": "Missing required parameter: q"}}
+		return nil, &sandbox.Rejection{Status: 400, Body: map[string]any{"status": "error", "message": "Missing required parameter: q"}}
 	}
 	num := c.argInt("num", 10)
 	num = max(1, min(num, 20))

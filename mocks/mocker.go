@@ -13,6 +13,7 @@ import (
 
 	"github.com/understudy/understudy/internal/canon"
 	"github.com/understudy/understudy/internal/clock"
+	"github.com/understudy/understudy/sandbox"
 	"github.com/understudy/understudy/toolset"
 )
 
@@ -82,7 +83,7 @@ func (m *Mocker) HasStandIn(api *toolset.API) bool {
 }
 
 // StandInError is a defect of a stand-in (a panic, an error that is not an
-// *APIError, a response that does not encode): the engine answers it with a
+// *sandbox.Rejection, a response that does not encode): the engine answers it with a
 // 500, and the message names the API so that it can be fixed.
 type StandInError struct {
 	API   string // "<tool>.<api>"
@@ -105,7 +106,7 @@ func (e *StandInError) Status() int { return http.StatusInternalServerError }
 // Call answers one call of api with args (validated, defaults applied) in
 // session ("" is the default session). The response is canonical JSON: the
 // same call gives the same bytes. A realistic failure comes back as an
-// *APIError (a simulated 429 as a *RateLimitError wrapping one), a defect of
+// *sandbox.Rejection (a simulated 429 as a *RateLimitError wrapping one), a defect of
 // a stand-in as a *StandInError, a cancelled context as its error.
 func (m *Mocker) Call(ctx context.Context, api *toolset.API, args map[string]any, session string) (json.RawMessage, error) {
 	if api == nil {
@@ -144,7 +145,7 @@ func (m *Mocker) Call(ctx context.Context, api *toolset.API, args map[string]any
 		v, err = fakeCall(m.world, c)
 	}
 	if err != nil {
-		var ae *APIError
+		var ae *sandbox.Rejection
 		switch {
 		case errors.As(err, &ae), errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
 			return nil, err

@@ -15,6 +15,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/understudy/understudy/internal/clock"
+	"github.com/understudy/understudy/sandbox"
 	"github.com/understudy/understudy/toolset"
 )
 
@@ -24,7 +25,7 @@ const testTool = "mocks_core_test_tool"
 
 var errPlain = errors.New("stand-in bug")
 
-var notFound = &APIError{Status: http.StatusNotFound, Body: map[string]any{"message": "no such thing"}}
+var notFound = &sandbox.Rejection{Status: http.StatusNotFound, Body: map[string]any{"message": "no such thing"}}
 
 func init() {
 	register(testTool, "echo", func(ctx context.Context, w *World, c *Call) (any, error) {
@@ -124,7 +125,7 @@ func TestMockerErrors(t *testing.T) {
 	_, err = m.Call(ctx, testAPI(testTool, "plain_error"), nil, "")
 	require.ErrorAs(t, err, &se)
 	require.ErrorIs(t, err, errPlain)
-	var ae *APIError
+	var ae *sandbox.Rejection
 	require.False(t, errors.As(err, &ae), "a defect is not a realistic failure")
 
 	_, err = m.Call(ctx, testAPI(testTool, "nan"), nil, "")
@@ -261,7 +262,7 @@ func TestMockerFailures(t *testing.T) {
 		statuses := map[int]bool{}
 		for i := range 40 {
 			_, err := m.Call(ctx, api, map[string]any{"i": float64(i)}, "")
-			var ae *APIError
+			var ae *sandbox.Rejection
 			require.ErrorAs(t, err, &ae)
 			require.GreaterOrEqual(t, ae.Status, 500)
 			statuses[ae.Status] = true
@@ -274,7 +275,7 @@ func TestMockerFailures(t *testing.T) {
 	t.Run("rate limit", func(t *testing.T) {
 		m := newTestMocker(t, Options{Failures: policy("rate_limit_rate=1,retry_after=3s")})
 		_, err := m.Call(ctx, api, nil, "")
-		var ae *APIError
+		var ae *sandbox.Rejection
 		require.ErrorAs(t, err, &ae)
 		require.Equal(t, http.StatusTooManyRequests, ae.Status)
 		require.Contains(t, fmt.Sprint(ae.Body), "rate limit")

@@ -5,8 +5,6 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/binary"
-	"encoding/json"
-	"fmt"
 	"sync"
 	"time"
 
@@ -30,20 +28,8 @@ type Call struct {
 	State *State
 }
 
-// APIError is a failure the real API would answer with: its HTTP status and
-// body, e.g. 400 {"status": false, "message": "Invalid fromId"}.
-type APIError struct {
-	Status int
-	Body   any
-}
-
-func (e *APIError) Error() string {
-	b, _ := json.Marshal(e.Body)
-	return fmt.Sprintf("status %d: %s", e.Status, b)
-}
-
 // Handler is a stand-in for one API. It returns the response body (any
-// JSON-encodable value) or an *APIError; any other error is a defect of the
+// JSON-encodable value) or a *sandbox.Rejection; any other error is a defect of the
 // stand-in and is reported as a 500.
 type Handler func(ctx context.Context, w *World, c *Call) (any, error)
 

@@ -3,6 +3,7 @@ package mocks
 import (
 	"context"
 	"fmt"
+	"github.com/understudy/understudy/sandbox"
 	"math"
 	"math/rand/v2"
 	"strconv"
@@ -24,8 +25,8 @@ func init() {
 	register(taTool, "reviews_list", taReviewsList)
 }
 
-func taError(status int, msg string) *APIError {
-	return &APIError{Status: status, Body: map[string]any{"errors": []any{map[string]any{"code": strconv.Itoa(status), "message": msg}}}}
+func taError(status int, msg string) *sandbox.Rejection {
+	return &sandbox.Rejection{Status: status, Body: map[string]any{"errors": []any{map[string]any{"code": strconv.Itoa(status), "message": msg}}}}
 }
 
 func taFloat(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }

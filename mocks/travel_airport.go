@@ -2,6 +2,7 @@ package mocks
 
 import (
 	"context"
+	"github.com/understudy/understudy/sandbox"
 	"math"
 	"sort"
 	"strings"
@@ -17,8 +18,8 @@ func init() {
 	register(apTool, "nearby_airports", apNearby)
 }
 
-func apError(status int, msg string) *APIError {
-	return &APIError{Status: status, Body: map[string]any{"error": map[string]any{"text": msg}}}
+func apError(status int, msg string) *sandbox.Rejection {
+	return &sandbox.Rejection{Status: status, Body: map[string]any{"error": map[string]any{"text": msg}}}
 }
 
 func apAirport(_ context.Context, w *World, c *Call) (any, error) {

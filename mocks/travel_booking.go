@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"github.com/understudy/understudy/sandbox"
 	"math"
 	"math/rand/v2"
 	"sort"
@@ -29,8 +30,8 @@ func init() {
 }
 
 // bkError is booking-com15's validation error: a list of field messages.
-func bkError(status int, field, msg string) *APIError {
-	return &APIError{Status: status, Body: map[string]any{"status": false, "message": []any{map[string]any{field: msg}}}}
+func bkError(status int, field, msg string) *sandbox.Rejection {
+	return &sandbox.Rejection{Status: status, Body: map[string]any{"status": false, "message": []any{map[string]any{field: msg}}}}
 }
 
 func bkOK(c *Call, data any) map[string]any {

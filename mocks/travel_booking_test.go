@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/understudy/understudy/internal/canon"
+	"github.com/understudy/understudy/sandbox"
 )
 
 func TestBookingHotelChain(t *testing.T) {
@@ -177,7 +178,7 @@ func TestBookingGolden(t *testing.T) {
 }
 
 // FuzzBookingStay throws arbitrary dates and counts at the stay parser
-// through search_hotels: every outcome is a response or an *APIError.
+// through search_hotels: every outcome is a response or an *sandbox.Rejection.
 func FuzzBookingStay(f *testing.F) {
 	s := newTravelSession(f)
 	f.Add("2025-06-20", "2025-06-23", 2.0, 1.0)
@@ -189,7 +190,7 @@ func FuzzBookingStay(f *testing.F) {
 		c := &Call{Args: args, Now: s.now, State: NewState()}
 		v, err := h(t.Context(), s.w, c)
 		if err != nil {
-			_, ok := err.(*APIError)
+			_, ok := err.(*sandbox.Rejection)
 			require.True(t, ok, "%T %v", err, err)
 			return
 		}

@@ -2,6 +2,7 @@ package mocks
 
 import (
 	"context"
+	"github.com/understudy/understudy/sandbox"
 	"math"
 	"strconv"
 	"strings"
@@ -20,8 +21,8 @@ func init() {
 // fxClassic are the quotes the real API lists first, in its order.
 var fxClassic = []string{"SGD", "MYR", "EUR", "USD", "AUD", "JPY", "CNH", "HKD", "CAD", "INR", "DKK", "GBP", "RUB", "NZD", "MXN", "IDR", "TWD", "THB", "VND"}
 
-func fxError(msg string) *APIError {
-	return &APIError{Status: 400, Body: map[string]any{"message": msg}}
+func fxError(msg string) *sandbox.Rejection {
+	return &sandbox.Rejection{Status: 400, Body: map[string]any{"message": msg}}
 }
 
 // fxCode maps the real API's CNH (offshore yuan) onto the world's CNY.

@@ -16,6 +16,7 @@ import (
 	"github.com/understudy/understudy/fixtures"
 	"github.com/understudy/understudy/internal/canon"
 	"github.com/understudy/understudy/internal/clock"
+	"github.com/understudy/understudy/sandbox"
 	"github.com/understudy/understudy/toolset"
 )
 
@@ -74,13 +75,13 @@ func (s *travelSession) ok(tool, api string, args map[string]any) any {
 	return v
 }
 
-// fails runs one API that must fail with an *APIError of status; it returns the error body.
+// fails runs one API that must fail with an *sandbox.Rejection of status; it returns the error body.
 func (s *travelSession) fails(status int, tool, api string, args map[string]any) any {
 	s.t.Helper()
 	_, err := s.call(tool, api, args)
 	require.Error(s.t, err, "%s.%s(%v) should fail", tool, api, args)
-	ae, ok := err.(*APIError)
-	require.True(s.t, ok, "want *APIError, got %T: %v", err, err)
+	ae, ok := err.(*sandbox.Rejection)
+	require.True(s.t, ok, "want *sandbox.Rejection, got %T: %v", err, err)
 	require.Equal(s.t, status, ae.Status, "%v", ae)
 	return travelPlain(s.t, ae.Body)
 }

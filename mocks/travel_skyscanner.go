@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/hashicorp/golang-lru/v2/simplelru"
+	"github.com/understudy/understudy/sandbox"
 )
 
 // The skyscanner80 stand-in: place auto-complete with opaque ids, flight
@@ -39,8 +40,8 @@ const (
 )
 
 // skyError is skyscanner80's error body.
-func skyError(status int, msg string) *APIError {
-	return &APIError{Status: status, Body: map[string]any{"status": false, "message": msg}}
+func skyError(status int, msg string) *sandbox.Rejection {
+	return &sandbox.Rejection{Status: status, Body: map[string]any{"status": false, "message": msg}}
 }
 
 // skyPlaceID is the decoded form of an auto-complete id: the Skyscanner

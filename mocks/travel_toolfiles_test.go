@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/understudy/understudy/fixtures"
+	"github.com/understudy/understudy/sandbox"
 	"github.com/understudy/understudy/toolset"
 )
 
@@ -254,7 +255,7 @@ func TestTravelThroughMocker(t *testing.T) {
 	require.NoError(t, err)
 	sid := travelGet(t, first, "data.context.sessionId")
 	_, err = call("flights_search_incomplete", "s2", map[string]any{"sessionId": sid})
-	var ae *APIError
+	var ae *sandbox.Rejection
 	require.ErrorAs(t, err, &ae, "another session does not know the search")
 	require.Equal(t, 400, ae.Status)
 	next, err := call("flights_search_incomplete", "s1", map[string]any{"sessionId": sid})
