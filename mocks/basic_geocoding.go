@@ -112,7 +112,7 @@ func geoLandmarkPlace(w *World, l *basicLandmark) map[string]any {
 
 // geoSearch finds the places an address names, best first.
 func geoSearch(w *World, address string) []map[string]any {
-	b := basic(w)
+	b := w.basic
 	q := fold(address)
 	var out []map[string]any
 	seen := map[string]bool{}
@@ -194,7 +194,7 @@ func handleReverseGeocode(_ context.Context, w *World, c *Call) (any, error) {
 	if !okLat || !okLon || lat < -90 || lat > 90 || lon < -180 || lon > 180 {
 		return nil, &sandbox.Rejection{Status: 400, Body: map[string]any{"error": map[string]any{"code": 400, "message": fmt.Sprintf("Invalid coordinates lat=%q lon=%q: lat must be between -90 and 90, lon between -180 and 180.", c.argString("lat"), c.argString("lon"))}}}
 	}
-	b := basic(w)
+	b := w.basic
 	var bestL *basicLandmark
 	bestLD := math.Inf(1)
 	for _, l := range b.landmarks {

@@ -40,11 +40,11 @@ func ipReserved(ip netip.Addr) bool {
 var ipContinentCodes = map[string]string{"Europe": "EU", "Asia": "AS", "Africa": "AF", "Oceania": "OC", "Antarctica": "AN"}
 
 func handleClientIP(_ context.Context, w *World, _ *Call) (any, error) {
-	return map[string]any{"ip": basic(w).user.Location.IP}, nil
+	return map[string]any{"ip": w.basic.user.Location.IP}, nil
 }
 
 func handleLookupIP(_ context.Context, w *World, c *Call) (any, error) {
-	b := basic(w)
+	b := w.basic
 	raw := c.argString("ip")
 	if raw == "" {
 		raw = b.user.Location.IP // ipwhois looks up the caller's address when none is given

@@ -31,7 +31,7 @@ func TestBasicIPGeolocation(t *testing.T) {
 		require.Equal(t, tc.isp, r["isp"], tc.ip)
 	}
 	// Every range of the table resolves to its own city.
-	b := basic(basicWorldT(t))
+	b := basicWorldT(t).basic
 	for _, rg := range append(append([]*basicIPRange{}, b.ipv4...), b.ipv6...) {
 		got := b.lookupIP(rg.prefix.Addr().Next())
 		require.Same(t, rg, got, rg.CIDR)

@@ -382,7 +382,7 @@ func trLang(w *World, code string) (string, bool) {
 }
 
 func handleTranslate(_ context.Context, w *World, c *Call) (any, error) {
-	pb := basic(w).phrases
+	pb := w.basic.phrases
 	q := c.argString("q")
 	if q == "" {
 		return nil, trError(400, "Required Text", "required")
@@ -421,7 +421,7 @@ func handleDetectLanguage(_ context.Context, w *World, c *Call) (any, error) {
 	if q == "" {
 		return nil, trError(400, "Required Text", "required")
 	}
-	d := basic(w).phrases.detectLanguage(q)
+	d := w.basic.phrases.detectLanguage(q)
 	return map[string]any{"data": map[string]any{"detections": []any{[]any{
 		map[string]any{"language": d.lang, "confidence": d.confidence, "isReliable": false},
 	}}}}, nil

@@ -109,7 +109,7 @@ func FuzzBasicTranslate(f *testing.F) {
 	if err != nil {
 		f.Fatal(err)
 	}
-	pb := basic(w).phrases
+	pb := w.basic.phrases
 	for _, s := range []string{"Where is the train station?", "¿Dónde?", "駅はどこですか", "", "a.b,c!", "'-'"} {
 		f.Add(s, "en", "pt")
 	}

@@ -15,7 +15,7 @@ func init() {
 }
 
 func handleUserProfile(_ context.Context, w *World, _ *Call) (any, error) {
-	u := basic(w).user
+	u := w.basic.user
 	country, _ := w.Country(u.home.Country)
 	address := maps.Clone(u.address)
 	delete(address, "city_id")
@@ -49,7 +49,7 @@ func handleUserProfile(_ context.Context, w *World, _ *Call) (any, error) {
 }
 
 func handleUserLocation(_ context.Context, w *World, c *Call) (any, error) {
-	u := basic(w).user
+	u := w.basic.user
 	city := u.here
 	country, _ := w.Country(city.Country)
 	t := c.Now.In(city.Location())

@@ -81,7 +81,7 @@ func handleWebSearch(_ context.Context, w *World, c *Call) (any, error) {
 	if q == "" {
 		return nil, gsMissingQ()
 	}
-	hits := gsLangPreferred(basic(w).pageIndex.rank(q), c.argString("lr"))
+	hits := gsLangPreferred(w.basic.pageIndex.rank(q), c.argString("lr"))
 	items := []any{}
 	bold := gsBolder(q)
 	for _, d := range hits[:min(len(hits), gsNum(c))] {
@@ -111,7 +111,7 @@ func handleVideoSearch(_ context.Context, w *World, c *Call) (any, error) {
 	if q == "" {
 		return nil, gsMissingQ()
 	}
-	hits := basic(w).videoIndex.rank(q)
+	hits := w.basic.videoIndex.rank(q)
 	items := []any{}
 	for _, d := range hits[:min(len(hits), gsNum(c))] {
 		items = append(items, map[string]any{
@@ -135,7 +135,7 @@ func handleNewsSearchGoogle(_ context.Context, w *World, c *Call) (any, error) {
 	}
 	// Only what has been published by the sandbox's now.
 	var hits []*basicDoc
-	for _, d := range basic(w).newsIndex.rank(q) {
+	for _, d := range w.basic.newsIndex.rank(q) {
 		if t, err := time.Parse(time.RFC3339, d.Published); err == nil && !t.After(c.Now) {
 			hits = append(hits, d)
 		}

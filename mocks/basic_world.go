@@ -16,10 +16,6 @@ import (
 // they are read here on their own terms so this part does not depend on
 // how other stand-ins index them.
 
-const basicPart = "basic"
-
-func init() { registerPart(basicPart, loadBasic) }
-
 // basicWorld is the loaded basic part.
 type basicWorld struct {
 	user       *basicUser
@@ -34,8 +30,6 @@ type basicWorld struct {
 	newsIndex  *basicIndex
 	landmarks  []*basicLandmark
 }
-
-func basic(w *World) *basicWorld { return part[*basicWorld](w, basicPart) }
 
 // basicUser is fixtures/world/user.json.
 type basicUser struct {
@@ -122,7 +116,7 @@ type basicLandmark struct {
 	key  string
 }
 
-func loadBasic(fsys fs.FS, w *World) (any, error) {
+func loadBasic(fsys fs.FS, w *World) (*basicWorld, error) {
 	b := &basicWorld{}
 	if err := b.loadUser(fsys, w); err != nil {
 		return nil, err

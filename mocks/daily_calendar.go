@@ -96,7 +96,7 @@ func handleMonthCalendar(_ context.Context, w *World, c *Call) (any, error) {
 	out := monthCalendar{Year: y, Month: int(month), MonthName: month.String(), Holidays: []calendarEvent{}}
 	holidays := map[string]*calendarEvent{}
 	if code := strings.ToUpper(c.argString("country")); code != "" {
-		d := part[*holidayData](w, holidaysPart)
+		d := w.holidays
 		country, found := d.byCode[code]
 		if !found {
 			return nil, calendarError("unknown_country", "no holiday calendar for country %q; see public_holiday available_countries", c.argString("country"))

@@ -17,10 +17,7 @@ import (
 // offsets, nth weekdays, equinoxes, Chinese lunar dates — with each
 // country's weekend-substitution custom applied.
 
-const holidaysPart = "holidays"
-
 func init() {
-	registerPart(holidaysPart, loadHolidays)
 	register("public_holiday", "public_holidays", handlePublicHolidays)
 	register("public_holiday", "available_countries", handleAvailableCountries)
 	register("public_holiday", "long_weekends", handleLongWeekends)
@@ -101,7 +98,7 @@ type holidayData struct {
 
 var weekdayNames = map[string]time.Weekday{"sunday": time.Sunday, "monday": time.Monday, "tuesday": time.Tuesday, "wednesday": time.Wednesday, "thursday": time.Thursday, "friday": time.Friday, "saturday": time.Saturday}
 
-func loadHolidays(fsys fs.FS, _ *World) (any, error) {
+func loadHolidays(fsys fs.FS, _ *World) (*holidayData, error) {
 	raw, err := fs.ReadFile(fsys, "holidays.json")
 	if err != nil {
 		return nil, err
@@ -376,7 +373,7 @@ func nagerProblem(status int, title, detail string) *sandbox.Rejection {
 
 // holidayArgs reads year and countryCode, with Nager.Date's errors.
 func holidayArgs(w *World, c *Call) (*holidayCountry, int, error) {
-	d := part[*holidayData](w, holidaysPart)
+	d := w.holidays
 	yearText := c.argString("year")
 	year, ok := c.argFloat("year")
 	if !ok || year != float64(int(year)) {
@@ -407,7 +404,7 @@ type nagerCountry struct {
 }
 
 func handleAvailableCountries(_ context.Context, w *World, _ *Call) (any, error) {
-	d := part[*holidayData](w, holidaysPart)
+	d := w.holidays
 	out := make([]nagerCountry, len(d.Countries))
 	for i, c := range d.Countries {
 		out[i] = nagerCountry{CountryCode: c.CountryCode, Name: c.Name}

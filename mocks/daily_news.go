@@ -19,10 +19,7 @@ import (
 // news.json: token-ranked search, edition headlines by recency, topic
 // headlines and full story coverage.
 
-const newsPart = "news"
-
 func init() {
-	registerPart(newsPart, loadNews)
 	register("real_time_news_data", "search", handleNewsSearch)
 	register("real_time_news_data", "top_headlines", handleTopHeadlines)
 	register("real_time_news_data", "topic_headlines", handleTopicHeadlines)
@@ -67,7 +64,7 @@ type newsCorpus struct {
 	df       map[string]int
 }
 
-func loadNews(fsys fs.FS, _ *World) (any, error) {
+func loadNews(fsys fs.FS, _ *World) (*newsCorpus, error) {
 	raw, err := fs.ReadFile(fsys, "news.json")
 	if err != nil {
 		return nil, err
@@ -255,7 +252,7 @@ func newsLimit(c *Call, def int) (int, error) {
 var newsWindows = map[string]time.Duration{"anytime": 0, "1h": time.Hour, "1d": 24 * time.Hour, "7d": 7 * 24 * time.Hour, "1y": 365 * 24 * time.Hour}
 
 func handleNewsSearch(_ context.Context, w *World, c *Call) (any, error) {
-	nc := part[*newsCorpus](w, newsPart)
+	nc := w.news
 	query := c.argString("query")
 	if query == "" {
 		return nil, newsError(c, 400, "Missing query parameter - query")
@@ -320,7 +317,7 @@ func handleNewsSearch(_ context.Context, w *World, c *Call) (any, error) {
 }
 
 func handleTopHeadlines(_ context.Context, w *World, c *Call) (any, error) {
-	nc := part[*newsCorpus](w, newsPart)
+	nc := w.news
 	country, lang, err := newsEdition(c)
 	if err != nil {
 		return nil, err
@@ -356,7 +353,7 @@ func handleTopHeadlines(_ context.Context, w *World, c *Call) (any, error) {
 var newsTopics = []string{"WORLD", "NATIONAL", "BUSINESS", "TECHNOLOGY", "ENTERTAINMENT", "SPORTS", "SCIENCE", "HEALTH"}
 
 func handleTopicHeadlines(_ context.Context, w *World, c *Call) (any, error) {
-	nc := part[*newsCorpus](w, newsPart)
+	nc := w.news
 	topic := strings.ToUpper(c.argString("topic"))
 	if topic == "" {
 		return nil, newsError(c, 400, "Missing topic parameter - topic")
@@ -387,7 +384,7 @@ func handleTopicHeadlines(_ context.Context, w *World, c *Call) (any, error) {
 }
 
 func handleFullStoryCoverage(_ context.Context, w *World, c *Call) (any, error) {
-	nc := part[*newsCorpus](w, newsPart)
+	nc := w.news
 	id := c.argString("story_id")
 	if id == "" {
 		return nil, newsError(c, 400, "Missing story parameter - story_id")

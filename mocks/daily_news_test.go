@@ -25,7 +25,7 @@ func newsData(t *testing.T, api string, args map[string]any) []map[string]any {
 }
 
 func TestNewsCorpus(t *testing.T) {
-	nc := part[*newsCorpus](dailyWorld(t), newsPart)
+	nc := dailyWorld(t).news
 	require.GreaterOrEqual(t, len(nc.articles), 110)
 	topics, langs, countries := map[string]int{}, map[string]int{}, map[string]int{}
 	frozen := clock.Default
@@ -109,7 +109,7 @@ func TestNewsHeadlinesAndStories(t *testing.T) {
 // sourceCountry is the corpus country of an article, found by its link.
 func sourceCountry(t *testing.T, a map[string]any) string {
 	t.Helper()
-	for _, x := range part[*newsCorpus](dailyWorld(t), newsPart).articles {
+	for _, x := range dailyWorld(t).news.articles {
 		if x.Link == a["link"] {
 			return x.Country
 		}
@@ -167,7 +167,7 @@ func TestNewsDeterministic(t *testing.T) {
 }
 
 func TestNewsGolden(t *testing.T) {
-	story := part[*newsCorpus](dailyWorld(t), newsPart).articles[0].StoryID
+	story := dailyWorld(t).news.articles[0].StoryID
 	dailyGolden(t, "daily_news.golden.json", []dailyGoldenCase{
 		{"search", "real_time_news_data", "search", map[string]any{"query": "climate talks", "country": "US", "lang": "en", "time_published": "anytime", "limit": float64(3)}},
 		{"top_headlines", "real_time_news_data", "top_headlines", map[string]any{"country": "US", "lang": "en", "limit": float64(3)}},

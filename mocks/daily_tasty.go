@@ -18,10 +18,7 @@ import (
 // filters, recipe details, similar recipes and community tips. Recipes are
 // served as the stored JSON, so every response carries the full Tasty shape.
 
-const tastyPart = "recipes"
-
 func init() {
-	registerPart(tastyPart, loadRecipes)
 	register("tasty", "recipes_auto_complete", handleTastyAutoComplete)
 	register("tasty", "recipes_list", handleTastyList)
 	register("tasty", "recipes_get_more_info", handleTastyMoreInfo)
@@ -54,7 +51,7 @@ type tastyCorpus struct {
 	suggestions []tastySuggestion // sorted by display
 }
 
-func loadRecipes(fsys fs.FS, _ *World) (any, error) {
+func loadRecipes(fsys fs.FS, _ *World) (*tastyCorpus, error) {
 	raw, err := fs.ReadFile(fsys, "recipes.json")
 	if err != nil {
 		return nil, err
@@ -153,7 +150,7 @@ type tastyList struct {
 }
 
 func handleTastyAutoComplete(_ context.Context, w *World, c *Call) (any, error) {
-	tc := part[*tastyCorpus](w, tastyPart)
+	tc := w.recipes
 	prefix := strings.ToLower(strings.Join(strings.Fields(c.argString("prefix")), " "))
 	out := []tastySuggestion{}
 	if prefix == "" {
@@ -190,7 +187,7 @@ func tastyPage(c *Call, defSize, maxSize int) (int, int, error) {
 }
 
 func handleTastyList(_ context.Context, w *World, c *Call) (any, error) {
-	tc := part[*tastyCorpus](w, tastyPart)
+	tc := w.recipes
 	from, size, err := tastyPage(c, 20, 40)
 	if err != nil {
 		return nil, err
@@ -232,7 +229,7 @@ next:
 
 // tastyRecipeArg finds the recipe an id argument names, with Tasty's 404.
 func tastyRecipeArg(w *World, c *Call, name string) (*tastyRecipe, error) {
-	tc := part[*tastyCorpus](w, tastyPart)
+	tc := w.recipes
 	s := c.argString(name)
 	f, err := strconv.ParseFloat(s, 64)
 	if err == nil && f == math.Trunc(f) && f > 0 && f < 1e9 {
@@ -252,7 +249,7 @@ func handleTastyMoreInfo(_ context.Context, w *World, c *Call) (any, error) {
 }
 
 func handleTastySimilar(_ context.Context, w *World, c *Call) (any, error) {
-	tc := part[*tastyCorpus](w, tastyPart)
+	tc := w.recipes
 	r, err := tastyRecipeArg(w, c, "recipe_id")
 	if err != nil {
 		return nil, err

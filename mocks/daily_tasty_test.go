@@ -17,7 +17,7 @@ func tastyDoc(t *testing.T, api string, args map[string]any) map[string]any {
 }
 
 func TestTastyCorpus(t *testing.T) {
-	tc := part[*tastyCorpus](dailyWorld(t), tastyPart)
+	tc := dailyWorld(t).recipes
 	require.Len(t, tc.recipes, 60)
 	for _, r := range tc.recipes {
 		var rec map[string]any

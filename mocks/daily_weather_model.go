@@ -16,12 +16,6 @@ import (
 // values vary by a hash of the place and the date (not of the call), which
 // is what keeps different APIs and different calls consistent.
 
-const climatePart = "climate"
-
-func init() {
-	registerPart(climatePart, loadClimate)
-}
-
 // climateNormals are a city's monthly normals, January first.
 type climateNormals struct {
 	HighC    [12]float64 `json:"high_c"`
@@ -34,7 +28,7 @@ type climateData struct {
 	cities map[string]*climateNormals
 }
 
-func loadClimate(fsys fs.FS, w *World) (any, error) {
+func loadClimate(fsys fs.FS, w *World) (*climateData, error) {
 	raw, err := fs.ReadFile(fsys, "climate.json")
 	if err != nil {
 		return nil, err
@@ -82,7 +76,7 @@ type weatherPlace struct {
 
 // placeForCity is the place of a world city.
 func placeForCity(w *World, c *City) *weatherPlace {
-	cd := part[*climateData](w, climatePart)
+	cd := w.climate
 	p := &weatherPlace{Name: c.Name, Region: c.Region, CountryCode: c.Country, Lat: c.Lat, Lon: c.Lon, Loc: c.Location(), City: c, key: "city:" + c.ID, normals: cd.cities[c.ID]}
 	if k, ok := w.Country(c.Country); ok {
 		p.Country = k.Name

@@ -16,7 +16,7 @@ func init() {
 }
 
 func removeBackgroundAPI(_ context.Context, w *World, c *Call) (any, error) {
-	iw := part[*imageWorld](w, imagesPart)
+	iw := w.images
 	rec, err := iw.fetch(c.argString("image_url"))
 	if err != nil {
 		fe, ok := err.(*fetchError)
@@ -57,7 +57,7 @@ func removalResult(iw *imageWorld, id, p, source string) (any, error) {
 }
 
 func getRemovalResult(_ context.Context, w *World, c *Call) (any, error) {
-	iw := part[*imageWorld](w, imagesPart)
+	iw := w.images
 	id := strings.TrimSpace(c.argString("result_id"))
 	// The id is the result's recipe; any process can make the result again.
 	key := id

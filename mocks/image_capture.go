@@ -28,7 +28,7 @@ func captureError(status int, msg string) error {
 }
 
 func takeScreenshot(_ context.Context, w *World, c *Call) (any, error) {
-	iw := part[*imageWorld](w, imagesPart)
+	iw := w.images
 	raw := c.argString("url")
 	target := raw
 	if !strings.Contains(target, "://") {
@@ -85,7 +85,7 @@ func screenshotResponse(iw *imageWorld, id, p, pageURL string, site *website, fu
 }
 
 func getScreenshot(_ context.Context, w *World, c *Call) (any, error) {
-	iw := part[*imageWorld](w, imagesPart)
+	iw := w.images
 	id := strings.TrimSpace(c.argString("screenshot_id"))
 	// The id is the screenshot's recipe; any process can render it again.
 	key := id

@@ -20,8 +20,6 @@ import (
 // internal/imagegen) and the web sites the screenshot API can capture
 // (websites.json).
 
-const imagesPart = "images"
-
 // imageHost serves the catalog and every image the image APIs mint.
 const imageHost = "images.understudy.test"
 
@@ -57,11 +55,7 @@ type websiteLine struct {
 	Translations map[string]string `json:"translations,omitempty"`
 }
 
-func init() {
-	registerPart(imagesPart, loadImageWorld)
-}
-
-func loadImageWorld(fsys fs.FS, _ *World) (any, error) {
+func loadImageWorld(fsys fs.FS, _ *World) (*imageWorld, error) {
 	iw := &imageWorld{byName: map[string]*imagegen.Image{}, files: map[string][]byte{}, masks: map[string]*image.Gray{}, byHost: map[string]*website{}, down: map[string]bool{}}
 	data, err := fs.ReadFile(fsys, "images.json")
 	if err != nil {

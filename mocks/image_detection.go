@@ -18,7 +18,7 @@ func init() {
 }
 
 func detectObjects(_ context.Context, w *World, c *Call) (any, error) {
-	iw := part[*imageWorld](w, imagesPart)
+	iw := w.images
 	rec, err := iw.fetch(c.argString("url"))
 	if err != nil {
 		return nil, detectionError(err)
@@ -57,7 +57,7 @@ func detectObjects(_ context.Context, w *World, c *Call) (any, error) {
 }
 
 func listLabels(_ context.Context, w *World, _ *Call) (any, error) {
-	iw := part[*imageWorld](w, imagesPart)
+	iw := w.images
 	return map[string]any{"success": true, "count": len(iw.labels), "labels": append([]string(nil), iw.labels...)}, nil
 }
 

@@ -3,35 +3,16 @@ package mocks
 import (
 	"context"
 	"encoding/json"
-	"io/fs"
-	"sync"
 	"testing"
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/understudy/understudy/fixtures"
 	"github.com/understudy/understudy/internal/clock"
 )
 
-var imageWorldOnce = sync.OnceValues(func() (*World, error) {
-	sub, err := fs.Sub(fixtures.FS, "world")
-	if err != nil {
-		return nil, err
-	}
-	// Only the image part is loaded, through its registered loader, so
-	// these tests do not depend on the other parts of the world.
-	w := &World{fsys: sub, parts: map[string]any{}}
-	v, err := partLoaders[imagesPart](sub, w)
-	if err != nil {
-		return nil, err
-	}
-	w.parts[imagesPart] = v
-	return w, nil
-})
-
 func imageTestWorld(t testing.TB) *World {
 	t.Helper()
-	w, err := imageWorldOnce()
+	w, err := DefaultWorld()
 	require.NoError(t, err)
 	return w
 }

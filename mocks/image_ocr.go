@@ -28,7 +28,7 @@ func ocrLanguageKnown(code string) bool {
 }
 
 func ocrImageURL(_ context.Context, w *World, c *Call) (any, error) {
-	iw := part[*imageWorld](w, imagesPart)
+	iw := w.images
 	lang := strings.ToLower(c.argString("language"))
 	if lang == "" {
 		lang = "auto"

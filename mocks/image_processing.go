@@ -67,7 +67,7 @@ func (iw *imageWorld) process(in *imageRec, st imageStep, outFormat string) (*im
 }
 
 func imageInfo(_ context.Context, w *World, c *Call) (any, error) {
-	iw := part[*imageWorld](w, imagesPart)
+	iw := w.images
 	rec, err := iw.fetchForProcessing(c.argString("image_url"))
 	if err != nil {
 		return nil, err
@@ -100,7 +100,7 @@ func sizeArg(c *Call, name string) (int, bool, error) {
 }
 
 func resizeImage(_ context.Context, w *World, c *Call) (any, error) {
-	iw := part[*imageWorld](w, imagesPart)
+	iw := w.images
 	width, hasW, err := sizeArg(c, "width")
 	if err != nil {
 		return nil, err
@@ -144,7 +144,7 @@ func resizeImage(_ context.Context, w *World, c *Call) (any, error) {
 }
 
 func compressImage(_ context.Context, w *World, c *Call) (any, error) {
-	iw := part[*imageWorld](w, imagesPart)
+	iw := w.images
 	quality := 75
 	if c.has("quality") && c.argString("quality") != "" {
 		f, ok := c.argFloat("quality")
@@ -176,7 +176,7 @@ func compressImage(_ context.Context, w *World, c *Call) (any, error) {
 }
 
 func convertImageFormat(_ context.Context, w *World, c *Call) (any, error) {
-	iw := part[*imageWorld](w, imagesPart)
+	iw := w.images
 	format := strings.ToLower(c.argString("format"))
 	switch format {
 	case "jpg":

@@ -240,7 +240,7 @@ func TestImageProcessingChain(t *testing.T) {
 		u := walk(cv, "data.output_url")[0].(string)
 		require.True(t, strings.HasPrefix(u, "https://images.understudy.test/processed/"), u)
 		// The output really is an image of that format.
-		rec, err := part[*imageWorld](imageTestWorld(t), imagesPart).fetch(u)
+		rec, err := imageTestWorld(t).images.fetch(u)
 		require.NoError(t, err)
 		_, got, err := image.DecodeConfig(bytes.NewReader(rec.Bytes))
 		require.NoError(t, err)
@@ -257,7 +257,7 @@ func TestBackgroundRemoval(t *testing.T) {
 	require.Equal(t, map[string]any{"x": 80.0, "y": 70.0, "width": 160.0, "height": 180.0}, walk(out, "foreground.box")[0])
 	again := mustImage(t, "background_removal", "get_removal_result", map[string]any{"result_id": id})
 	require.Equal(t, out, again)
-	rec, err := part[*imageWorld](imageTestWorld(t), imagesPart).fetch(out["result_url"].(string))
+	rec, err := imageTestWorld(t).images.fetch(out["result_url"].(string))
 	require.NoError(t, err)
 	img, _, err := image.Decode(bytes.NewReader(rec.Bytes))
 	require.NoError(t, err)
@@ -396,7 +396,7 @@ func FuzzImageURL(f *testing.F) {
 	for _, s := range []string{imgStreet, "https://images.understudy.test/thumbs/stop_sign.jpg", "https://images.understudy.test/processed/x.png", "http://[::1", "https://www.bahn.de", "", "https://images.understudy.test/../../etc/passwd"} {
 		f.Add(s)
 	}
-	iw := part[*imageWorld](imageTestWorld(f), imagesPart)
+	iw := imageTestWorld(f).images
 	f.Fuzz(func(t *testing.T, s string) {
 		rec, err := iw.fetch(s)
 		if err == nil {

@@ -17,7 +17,7 @@ func init() {
 }
 
 func translateImageText(_ context.Context, w *World, c *Call) (any, error) {
-	iw := part[*imageWorld](w, imagesPart)
+	iw := w.images
 	target := strings.ToLower(c.argString("target_lang"))
 	source := strings.ToLower(c.argString("source_lang"))
 	if source == "" {

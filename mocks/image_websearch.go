@@ -14,7 +14,7 @@ func init() {
 }
 
 func imageSearch(_ context.Context, w *World, c *Call) (any, error) {
-	iw := part[*imageWorld](w, imagesPart)
+	iw := w.images
 	q := c.argString("q")
 	if q == "" {
 		return nil, &sandbox.Rejection{Status: 400, Body: map[string]any{"status": "error", "message": "Missing required parameter: q"}}

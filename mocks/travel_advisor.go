@@ -121,7 +121,7 @@ func taAttraction(a *travelAttraction) map[string]any {
 }
 
 func taLocationsSearch(_ context.Context, w *World, c *Call) (any, error) {
-	d := travel(w)
+	d := w.travel
 	q := c.argString("query")
 	limit := c.argInt("limit", 30)
 	offset := c.argInt("offset", 0)
@@ -170,7 +170,7 @@ func taLocationsSearch(_ context.Context, w *World, c *Call) (any, error) {
 }
 
 func taAttractionsList(_ context.Context, w *World, c *Call) (any, error) {
-	d := travel(w)
+	d := w.travel
 	id := c.argString("location_id")
 	p := d.placeByGeo[id]
 	if p == nil {
@@ -192,7 +192,7 @@ func taAttractionsList(_ context.Context, w *World, c *Call) (any, error) {
 }
 
 func taAttractionByArg(w *World, c *Call) (*travelAttraction, error) {
-	d := travel(w)
+	d := w.travel
 	id := c.argString("location_id")
 	if a := d.attractionByID[id]; a != nil {
 		return a, nil
@@ -291,7 +291,7 @@ func taPhotosList(_ context.Context, w *World, c *Call) (any, error) {
 	if limit < 1 || limit > 100 || offset < 0 {
 		return nil, taError(400, "limit must be between 1 and 100 and offset not negative")
 	}
-	bank := travel(w).reviews
+	bank := w.travel.reviews
 	// The first photos are the attraction's own; more are derived from its id.
 	n := min(a.PhotoCount, 40)
 	today := travelToday(c)
@@ -324,7 +324,7 @@ func taReviewsList(_ context.Context, w *World, c *Call) (any, error) {
 	if limit < 1 || limit > 100 || offset < 0 {
 		return nil, taError(400, "limit must be between 1 and 100 and offset not negative")
 	}
-	bank := travel(w).reviews
+	bank := w.travel.reviews
 	n := min(a.NumReviews, 100)
 	today := travelToday(c)
 	data := []any{}

@@ -23,7 +23,7 @@ func apError(status int, msg string) *sandbox.Rejection {
 }
 
 func apAirport(_ context.Context, w *World, c *Call) (any, error) {
-	d := travel(w)
+	d := w.travel
 	iata := strings.ToUpper(c.argString("iata"))
 	icao := strings.ToUpper(c.argString("icao"))
 	if iata == "" && icao == "" {
@@ -55,7 +55,7 @@ func apAirport(_ context.Context, w *World, c *Call) (any, error) {
 }
 
 func apNearby(_ context.Context, w *World, c *Call) (any, error) {
-	d := travel(w)
+	d := w.travel
 	lat, ok := c.argFloat("lat")
 	if !ok || lat < -90 || lat > 90 {
 		return nil, apError(400, "lat must be a number between -90 and 90")

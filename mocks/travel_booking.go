@@ -81,7 +81,7 @@ func bkHotelEntry(h *travelHotel) map[string]any {
 }
 
 func bkSearchDestination(_ context.Context, w *World, c *Call) (any, error) {
-	d := travel(w)
+	d := w.travel
 	q := c.argString("query")
 	data := []any{}
 	fq := fold(q)
@@ -210,7 +210,7 @@ func bkPrice(w *World, eur float64, cur string) map[string]any {
 func bkHotelByArg(w *World, c *Call) (*travelHotel, error) {
 	v := c.argString("hotel_id")
 	id, err := strconv.Atoi(v)
-	h := travel(w).hotelByID[id]
+	h := w.travel.hotelByID[id]
 	if err != nil || h == nil {
 		return nil, bkError(400, "hotel_id", "Invalid hotel_id")
 	}
@@ -218,7 +218,7 @@ func bkHotelByArg(w *World, c *Call) (*travelHotel, error) {
 }
 
 func bkSearchHotels(_ context.Context, w *World, c *Call) (any, error) {
-	d := travel(w)
+	d := w.travel
 	st, err := bkParseStay(w, c)
 	if err != nil {
 		return nil, err
@@ -479,7 +479,7 @@ func bkHotelReviews(_ context.Context, w *World, c *Call) (any, error) {
 	// The hotel's most recent 60 reviews are written out; older ones are counted only.
 	const written, perPage = 60, 10
 	all := make([]map[string]any, 0, written)
-	bank := travel(w).reviews
+	bank := w.travel.reviews
 	today := travelToday(c)
 	for i := range min(written, h.ReviewCount) {
 		all = append(all, bkReview(h, bank, today, i))

@@ -139,7 +139,7 @@ func TestBookingEveryCityWithAirportsHasHotels(t *testing.T) {
 		v := s.ok(bkTool, "search_hotel_destination", map[string]any{"query": c.Name + ", " + c.Country})
 		data := travelGet(t, v, "data").([]any)
 		require.NotEmpty(t, data, c.ID)
-		p := travel(w).placeByCity[c.ID]
+		p := w.travel.placeByCity[c.ID]
 		require.Equal(t, p.BookingDestID, travelGet(t, data[0], "dest_id"), c.ID)
 		require.GreaterOrEqual(t, len(p.hotels), 3, c.ID)
 	}

@@ -153,7 +153,7 @@ func skyAirportEntry(p *travelPlace, a *travelAirport) map[string]any {
 }
 
 func skyAutoComplete(_ context.Context, w *World, c *Call) (any, error) {
-	d := travel(w)
+	d := w.travel
 	q := c.argString("query")
 	data := []any{}
 	seen := map[string]bool{}
@@ -242,7 +242,7 @@ var skyCabins = map[string]float64{"economy": 1, "premium_economy": 1.7, "busine
 
 // skyParseSearch validates the arguments shared by both searches.
 func skyParseSearch(w *World, c *Call, roundtrip bool) (*skySearch, error) {
-	d := travel(w)
+	d := w.travel
 	from, ok := skyDecodeID(d, c.argString("fromId"))
 	if !ok {
 		return nil, skyError(400, "Invalid fromId")
@@ -767,7 +767,7 @@ func skyFareEUR(km float64) float64 {
 // skyGenerate builds every itinerary of a search, best first, each with the
 // poll in which it is revealed.
 func skyGenerate(w *World, s *skySearch, rng *rand.Rand) []*skyOption {
-	d := travel(w)
+	d := w.travel
 	type pair struct{ o, t *travelAirport }
 	var pairs []pair
 	for _, o := range s.From.airports {

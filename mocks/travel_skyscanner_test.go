@@ -244,7 +244,7 @@ func TestSkyscannerGolden(t *testing.T) {
 // accepts only ids that encode a known place consistently.
 func FuzzSkyDecodeID(f *testing.F) {
 	w := travelWorld(f)
-	d := travel(w)
+	d := w.travel
 	f.Add("eyJzIjoiTllDQSIsImUiOiIyNzUzNzU0MiIsImgiOiIyNzUzNzU0MiJ9")
 	f.Add(skyEncodeID("LIS", "95565055", "27544072"))
 	f.Add("eyJzIjoiTElTIn0")
@@ -299,7 +299,7 @@ func BenchmarkSkyscannerAutoComplete(b *testing.B) {
 }
 
 func TestSkyscannerRoutesAreRealistic(t *testing.T) {
-	d := travel(travelWorld(t))
+	d := travelWorld(t).travel
 	carriers := func(from, to string) map[string]int {
 		out := map[string]int{}
 		for _, r := range skyRoutes(d, d.airportByIATA[from], d.airportByIATA[to]) {

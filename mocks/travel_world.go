@@ -12,10 +12,9 @@ import (
 	"time"
 )
 
-// travelPart is the world part of the travel stand-ins: airports, airlines,
+// The world part of the travel stand-ins: airports, airlines,
 // each city's ids in the travel sites, hotels, attractions and the phrase
 // banks reviews are written from. It builds on the core world's cities.
-const travelPart = "travel"
 
 // The travel world files, relative to the world file system's root.
 const (
@@ -26,8 +25,6 @@ const (
 	travelAttractionsFile = "attractions.json"
 	travelReviewsFile     = "travel_reviews.json"
 )
-
-func init() { registerPart(travelPart, loadTravel) }
 
 // travelAirport is a real airport; CityID names the core-world city it serves.
 type travelAirport struct {
@@ -176,9 +173,8 @@ type travelData struct {
 }
 
 // travel returns the loaded travel part.
-func travel(w *World) *travelData { return part[*travelData](w, travelPart) }
 
-func loadTravel(fsys fs.FS, w *World) (any, error) {
+func loadTravel(fsys fs.FS, w *World) (*travelData, error) {
 	var airports struct {
 		Airports []*travelAirport `json:"airports"`
 	}
@@ -499,7 +495,7 @@ func travelCities(w *World, q string, limit int) []*City {
 		rank int
 	}
 	var hits []hit
-	for _, p := range travel(w).places {
+	for _, p := range w.travel.places {
 		best := matchRank(p.keys, fq)
 		if best >= 0 && p.city != first {
 			hits = append(hits, hit{p.city, best})

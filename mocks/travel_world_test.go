@@ -14,7 +14,7 @@ import (
 
 func TestTravelWorldAgreesWithCoreWorld(t *testing.T) {
 	w := travelWorld(t)
-	d := travel(w)
+	d := w.travel
 	require.GreaterOrEqual(t, len(d.airports), 140)
 	for _, c := range w.Cities() {
 		p := d.placeByCity[c.ID]

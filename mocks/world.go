@@ -18,8 +18,8 @@ import (
 
 // World is the consistent world every stand-in draws from, loaded from the
 // fixtures/world file system. The core part (cities, countries, currencies,
-// languages) lives in fields; each group of stand-ins registers its own part
-// (hotels, news, images, ...) with registerPart and reads it with part.
+// languages) and the parts of each scenario (hotels, news, images, ...) are
+// typed fields, all loaded by LoadWorld.
 //
 // A World is read-only once loaded and safe for concurrent use. Slices and
 // records returned by its methods are shared: callers must not modify them.
@@ -39,8 +39,14 @@ type World struct {
 	currencyBy    map[string]*Currency
 	languageByKey map[string]*Language
 
-	mu    sync.Mutex
-	parts map[string]any
+	// The scenario parts, each loaded from its own files.
+	basic    *basicWorld
+	climate  *climateData
+	holidays *holidayData
+	images   *imageWorld
+	news     *newsCorpus
+	recipes  *tastyCorpus
+	travel   *travelData
 }
 
 // City is a real city with true coordinates, time zone and main airports.
@@ -626,52 +632,32 @@ func (w *World) Language(code string) (*Language, bool) {
 	return l, ok
 }
 
-// partLoaders are the loaders of world parts, by name, registered in init.
-var partLoaders = map[string]func(fsys fs.FS, w *World) (any, error){}
-
-// registerPart adds the loader of a world part. load reads from the world's
-// file system (rooted at fixtures/world) and may use the core world.
-func registerPart(name string, load func(fsys fs.FS, w *World) (any, error)) {
-	if _, dup := partLoaders[name]; dup {
-		panic(fmt.Sprintf("mocks: world part %q registered twice", name))
-	}
-	partLoaders[name] = load
-}
-
-// loadParts loads every registered part, in name order, failing on the first error.
+// loadParts loads the scenario parts, in a fixed order, failing on the
+// first error. A part may read the core world and the parts before it.
 func (w *World) loadParts() error {
-	names := make([]string, 0, len(partLoaders))
-	for n := range partLoaders {
-		names = append(names, n)
+	var err error
+	if w.basic, err = loadBasic(w.fsys, w); err != nil {
+		return fmt.Errorf("world part basic: %w", err)
 	}
-	sort.Strings(names)
-	for _, n := range names {
-		// The lock is not held while loading, so a part may read the parts
-		// loaded before it (in name order).
-		v, err := partLoaders[n](w.fsys, w)
-		if err != nil {
-			return fmt.Errorf("world part %s: %w", n, err)
-		}
-		w.mu.Lock()
-		if w.parts == nil {
-			w.parts = map[string]any{}
-		}
-		w.parts[n] = v
-		w.mu.Unlock()
+	if w.climate, err = loadClimate(w.fsys, w); err != nil {
+		return fmt.Errorf("world part climate: %w", err)
+	}
+	if w.holidays, err = loadHolidays(w.fsys, w); err != nil {
+		return fmt.Errorf("world part holidays: %w", err)
+	}
+	if w.images, err = loadImageWorld(w.fsys, w); err != nil {
+		return fmt.Errorf("world part images: %w", err)
+	}
+	if w.news, err = loadNews(w.fsys, w); err != nil {
+		return fmt.Errorf("world part news: %w", err)
+	}
+	if w.recipes, err = loadRecipes(w.fsys, w); err != nil {
+		return fmt.Errorf("world part recipes: %w", err)
+	}
+	if w.travel, err = loadTravel(w.fsys, w); err != nil {
+		return fmt.Errorf("world part travel: %w", err)
 	}
 	return nil
-}
-
-// part returns a loaded world part. Parts are loaded when the world is, so
-// a missing part is a programming error.
-func part[T any](w *World, name string) T {
-	w.mu.Lock()
-	v, ok := w.parts[name]
-	w.mu.Unlock()
-	if !ok {
-		panic(fmt.Sprintf("mocks: world part %q not loaded", name))
-	}
-	return v.(T)
 }
 
 // sortedCopy returns xs sorted by key, leaving xs untouched.

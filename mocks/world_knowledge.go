@@ -14,7 +14,7 @@ type ClimateNormals struct {
 
 // Climate returns the monthly normals of a city by id.
 func (w *World) Climate(cityID string) (ClimateNormals, bool) {
-	n, ok := part[*climateData](w, climatePart).cities[cityID]
+	n, ok := w.climate.cities[cityID]
 	if !ok || n == nil {
 		return ClimateNormals{}, false
 	}
@@ -24,5 +24,5 @@ func (w *World) Climate(cityID string) (ClimateNormals, bool) {
 // Phrasebook returns the phrasebook's entries: language code → text, each
 // with English ("en"). The slice and maps are shared: do not modify them.
 func (w *World) Phrasebook() []map[string]string {
-	return basic(w).phrases.entries
+	return w.basic.phrases.entries
 }
