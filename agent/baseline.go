@@ -13,7 +13,7 @@ import (
 
 	"github.com/understudy/understudy/deps"
 	"github.com/understudy/understudy/internal/clock"
-	"github.com/understudy/understudy/mocks"
+	"github.com/understudy/understudy/mocks/world"
 	"github.com/understudy/understudy/toolset"
 )
 
@@ -35,7 +35,7 @@ type Baseline struct {
 	// Graph is the dependency graph; nil means no chains.
 	Graph *deps.Graph
 	// World holds the place names; nil loads the default world.
-	World *mocks.World
+	World *world.World
 	// Clock is the present that relative dates are read against (default frozen).
 	Clock clock.Clock
 	// MaxPolls bounds the calls of a polling API (default 5).
@@ -47,7 +47,7 @@ var _ Agent = (*Baseline)(nil)
 // NewBaseline builds a baseline over a catalog and its dependency graph
 // (either may be nil) with the default world and the frozen clock.
 func NewBaseline(c *toolset.Catalog, g *deps.Graph) (*Baseline, error) {
-	w, err := mocks.DefaultWorld()
+	w, err := world.DefaultWorld()
 	if err != nil {
 		return nil, fmt.Errorf("agent: baseline world: %w", err)
 	}
@@ -83,7 +83,7 @@ func (b *Baseline) Respond(ctx context.Context, messages []Message, tools []tool
 		return Reply{}, err
 	}
 	if b.World == nil {
-		w, err := mocks.DefaultWorld()
+		w, err := world.DefaultWorld()
 		if err != nil {
 			return Reply{}, fmt.Errorf("agent: baseline world: %w", err)
 		}

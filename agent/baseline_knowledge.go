@@ -8,7 +8,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/understudy/understudy/mocks"
+	"github.com/understudy/understudy/mocks/world"
 )
 
 // What the baseline knows without a tool: the sandbox world's facts about
@@ -111,7 +111,7 @@ func unitKey(s string) string {
 
 // knownAnswer answers a question the baseline can answer without a tool;
 // false when a tool is needed or the question is outside what it knows.
-func knownAnswer(query string, w *mocks.World) (string, bool) {
+func knownAnswer(query string, w *world.World) (string, bool) {
 	if w == nil || recordRE.MatchString(query) {
 		return "", false
 	}
@@ -226,7 +226,7 @@ func ngrams(q string) []string {
 
 // findCountry finds the country a question names: a name of four letters
 // or more in any case, or a code written in capitals ("UK", "UAE").
-func findCountry(q string, w *mocks.World) *mocks.Country {
+func findCountry(q string, w *world.World) *world.Country {
 	for _, g := range ngrams(q) {
 		if len(g) < 4 && (g != strings.ToUpper(g) || len(g) < 2) {
 			continue
@@ -242,7 +242,7 @@ func findCountry(q string, w *mocks.World) *mocks.Country {
 }
 
 // findCity finds the city a question names, capitalised as names are.
-func findCity(q string, w *mocks.World) *mocks.City {
+func findCity(q string, w *world.World) *world.City {
 	for _, g := range ngrams(q) {
 		if len(g) < 3 || !startsUpper(g) || stopWords[strings.ToLower(g)] {
 			continue
@@ -255,7 +255,7 @@ func findCity(q string, w *mocks.World) *mocks.City {
 }
 
 // findLanguage finds a language named in q, in any case ("italian").
-func findLanguage(q string, w *mocks.World) *mocks.Language {
+func findLanguage(q string, w *world.World) *world.Language {
 	for _, g := range regexp.MustCompile(`\p{L}+`).FindAllString(q, -1) {
 		if len(g) < 4 {
 			continue
@@ -268,7 +268,7 @@ func findLanguage(q string, w *mocks.World) *mocks.Language {
 }
 
 // phraseAnswer translates a common phrase the phrasebook holds.
-func phraseAnswer(q string, w *mocks.World) (string, bool) {
+func phraseAnswer(q string, w *world.World) (string, bool) {
 	if !sayRE.MatchString(q) {
 		return "", false
 	}

@@ -11,13 +11,13 @@ import (
 
 	"github.com/understudy/understudy/agent"
 	"github.com/understudy/understudy/internal/clock"
-	"github.com/understudy/understudy/mocks"
+	mockworld "github.com/understudy/understudy/mocks/world"
 	"github.com/understudy/understudy/toolset"
 )
 
-func world(t testing.TB) *mocks.World {
+func world(t testing.TB) *mockworld.World {
 	t.Helper()
-	w, err := mocks.DefaultWorld()
+	w, err := mockworld.DefaultWorld()
 	require.NoError(t, err)
 	return w
 }

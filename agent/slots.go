@@ -9,7 +9,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/understudy/understudy/mocks"
+	"github.com/understudy/understudy/mocks/world"
 )
 
 // Slot filling: reading the values an instruction gives — dates (relative
@@ -46,8 +46,8 @@ type Number struct {
 // Place is a city or country named in the text.
 type Place struct {
 	Text    string
-	City    *mocks.City
-	Country *mocks.Country
+	City    *world.City
+	Country *world.Country
 	// Role is "origin", "destination" or "" from the words around it.
 	Role string
 	Pos  int
@@ -113,7 +113,7 @@ var stopWords = map[string]bool{
 
 // ExtractFacts reads the values of an instruction; now is the sandbox's
 // present, against which relative dates are resolved.
-func ExtractFacts(text string, w *mocks.World, now time.Time) *Facts {
+func ExtractFacts(text string, w *world.World, now time.Time) *Facts {
 	f := &Facts{Text: text}
 	taken := make([]bool, len(text)) // bytes consumed by dates, URLs, ...
 	mark := func(a, b int) {
@@ -385,7 +385,7 @@ func (f *Facts) extractNumbers(text string, free func(a, b int) bool) {
 	sort.SliceStable(f.Numbers, func(i, j int) bool { return f.Numbers[i].Pos < f.Numbers[j].Pos })
 }
 
-func (f *Facts) extractCurrencies(text string, w *mocks.World) {
+func (f *Facts) extractCurrencies(text string, w *world.World) {
 	type hit struct {
 		pos  int
 		code string
@@ -429,7 +429,7 @@ func (f *Facts) extractCurrencies(text string, w *mocks.World) {
 // extractPlaces finds city and country names: the longest run of up to
 // four words, starting with a capital (or an all-capital code), that the
 // world knows, left to right.
-func (f *Facts) extractPlaces(text string, w *mocks.World, free func(a, b int) bool) {
+func (f *Facts) extractPlaces(text string, w *world.World, free func(a, b int) bool) {
 	words := wordRE.FindAllStringIndex(text, -1)
 	for i := 0; i < len(words); {
 		first := text[words[i][0]:words[i][1]]
@@ -493,7 +493,7 @@ func startsUpper(s string) bool {
 	return false
 }
 
-func (f *Facts) extractLanguages(text string, w *mocks.World) {
+func (f *Facts) extractLanguages(text string, w *world.World) {
 	for _, m := range wordRE.FindAllStringIndex(text, -1) {
 		word := text[m[0]:m[1]]
 		if !startsUpper(word) || len(word) < 4 {

@@ -1,0 +1,3 @@
+package world
+
+var MimeTypes = map[string]string{"png": "image/png", "jpeg": "image/jpeg", "gif": "image/gif"}
