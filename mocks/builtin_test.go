@@ -3,18 +3,18 @@ package mocks
 import (
 	"context"
 	"encoding/json"
-	"github.com/understudy/understudy/mocks/basic"
-	"github.com/understudy/understudy/mocks/daily"
-	"github.com/understudy/understudy/mocks/image"
-	"github.com/understudy/understudy/mocks/standin"
-	"github.com/understudy/understudy/mocks/travel"
-	"github.com/understudy/understudy/toolset"
 	"testing"
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/understudy/understudy/mocks/basic"
+	"github.com/understudy/understudy/mocks/daily"
+	"github.com/understudy/understudy/mocks/image"
 	"github.com/understudy/understudy/mocks/internal/standintest"
+	"github.com/understudy/understudy/mocks/standin"
+	"github.com/understudy/understudy/mocks/travel"
 	"github.com/understudy/understudy/sandbox"
+	"github.com/understudy/understudy/toolset"
 )
 
 // TestDailyThroughMocker calls every API with its documented defaults the

@@ -15,9 +15,6 @@ import (
 
 	"github.com/understudy/understudy/internal/canon"
 	"github.com/understudy/understudy/internal/clock"
-	"github.com/understudy/understudy/sandbox"
-	"github.com/understudy/understudy/toolset"
-
 	"github.com/understudy/understudy/mocks/basic"
 	"github.com/understudy/understudy/mocks/daily"
 	"github.com/understudy/understudy/mocks/failures"
@@ -26,6 +23,8 @@ import (
 	"github.com/understudy/understudy/mocks/standin"
 	"github.com/understudy/understudy/mocks/travel"
 	"github.com/understudy/understudy/mocks/world"
+	"github.com/understudy/understudy/sandbox"
+	"github.com/understudy/understudy/toolset"
 )
 
 // DefaultMaxSessions bounds the session states a Mocker keeps when Options

@@ -15,13 +15,12 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/understudy/understudy/internal/clock"
-	"github.com/understudy/understudy/sandbox"
-	"github.com/understudy/understudy/toolset"
-
 	"github.com/understudy/understudy/mocks/failures"
 	"github.com/understudy/understudy/mocks/internal/standintest"
 	"github.com/understudy/understudy/mocks/standin"
 	"github.com/understudy/understudy/mocks/world"
+	"github.com/understudy/understudy/sandbox"
+	"github.com/understudy/understudy/toolset"
 )
 
 // testTool is registered only in this package's tests; its APIs exercise

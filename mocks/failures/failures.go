@@ -4,11 +4,8 @@
 package failures
 
 import (
-	"encoding/json"
-	"github.com/understudy/understudy/internal/retry"
-	"github.com/understudy/understudy/mocks/world"
-
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
@@ -18,13 +15,14 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/understudy/understudy/internal/retry"
+	"github.com/understudy/understudy/mocks/standin"
+	"github.com/understudy/understudy/mocks/world"
 	"github.com/understudy/understudy/sandbox"
 	"github.com/understudy/understudy/toolset"
-
-	"github.com/understudy/understudy/mocks/standin"
 )
 
-// FailurePolicy makes stand-ins fail the way real APIs do, on request: added
+// Policy makes stand-ins fail the way real APIs do, on request: added
 // latency, server errors and rate limiting, and ToolBench's truncation of
 // long responses. It is opt-in (a nil policy does nothing) and deterministic:
 // whether a call fails depends only on the policy's seed, the call's seed and
@@ -42,7 +40,7 @@ type Policy struct {
 	Sleep func(ctx context.Context, d time.Duration) error
 }
 
-// FailureRule is the failure behaviour of one tool (or of all).
+// Rule is the failure behaviour of one tool (or of all).
 type Rule struct {
 	Latency time.Duration // added to every call
 	Jitter  time.Duration // plus a uniform draw in [0, Jitter)
@@ -156,7 +154,7 @@ var (
 	}
 )
 
-// failureKind is the session-state kind counting repeats of a call.
+// attemptKind is the session-state kind counting repeats of a call.
 const attemptKind = "mocks.failures.attempt"
 
 // before applies the policy ahead of dispatching a call: it waits out the
@@ -239,7 +237,7 @@ func truncateResponse(body []byte, limit int) ([]byte, error) {
 	return standin.Encode(string(Truncate(body, limit)))
 }
 
-// FailurePolicyError is a malformed failure-policy flag.
+// PolicyError is a malformed failure-policy flag.
 type PolicyError struct {
 	Item string // the offending comma-separated item
 	Err  error
@@ -251,7 +249,7 @@ func (e *PolicyError) Error() string {
 
 func (e *PolicyError) Unwrap() error { return e.Err }
 
-// ParseFailurePolicy reads a policy flag: comma-separated key=value items,
+// Parse reads a policy flag: comma-separated key=value items,
 // each optionally prefixed by a tool name and a colon to apply to that tool
 // only, e.g. "latency=50ms,error_rate=0.05,rate_limit_rate=0.02,seed=7,
 // skyscanner80:error_rate=0.1". Keys: latency, jitter, retry_after
@@ -385,7 +383,7 @@ func (r Rule) check() error {
 	return nil
 }
 
-// String is the policy in the flag syntax ParseFailurePolicy reads, with
+// String is the policy in the flag syntax Parse reads, with
 // keys in a fixed order, so that parsing it gives the same policy back.
 func (p *Policy) String() string {
 	if p == nil {

@@ -15,11 +15,10 @@ import (
 
 	"github.com/understudy/understudy/internal/canon"
 	"github.com/understudy/understudy/internal/clock"
-	"github.com/understudy/understudy/toolset"
-
 	"github.com/understudy/understudy/mocks/internal/standintest"
 	"github.com/understudy/understudy/mocks/standin"
 	"github.com/understudy/understudy/mocks/world"
+	"github.com/understudy/understudy/toolset"
 )
 
 const exampleResponse = `{

@@ -3,8 +3,6 @@ package image
 import (
 	"bytes"
 	"encoding/json"
-	"github.com/understudy/understudy/deps"
-	"github.com/understudy/understudy/mocks/basic"
 	"image"
 	"io/fs"
 	"path/filepath"
@@ -13,13 +11,14 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/understudy/understudy/deps"
 	"github.com/understudy/understudy/fixtures"
 	"github.com/understudy/understudy/internal/canon"
-	"github.com/understudy/understudy/sandbox"
-	"github.com/understudy/understudy/toolset"
-
+	"github.com/understudy/understudy/mocks/basic"
 	"github.com/understudy/understudy/mocks/internal/standintest"
 	"github.com/understudy/understudy/mocks/standin"
+	"github.com/understudy/understudy/sandbox"
+	"github.com/understudy/understudy/toolset"
 )
 
 const (

@@ -5,10 +5,9 @@ import (
 	"strings"
 
 	"github.com/understudy/understudy/internal/imagegen"
-	"github.com/understudy/understudy/sandbox"
-
 	"github.com/understudy/understudy/mocks/standin"
 	"github.com/understudy/understudy/mocks/world"
+	"github.com/understudy/understudy/sandbox"
 )
 
 // Stand-in for image_translation (own): the text of an image, read as the
@@ -57,7 +56,7 @@ func translateImageText(_ context.Context, w *world.World, c *standin.Call) (any
 			"translated_text": tr,
 			"source_lang":     l.Language,
 			"translated":      ok,
-			"box":             imgBoxJSON(l.Box),
+			"box":             boxJSON(l.Box),
 		})
 		out = append(out, tr)
 	}

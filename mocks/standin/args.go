@@ -11,7 +11,7 @@ import (
 // map[string]any, or absent. These accessors read them leniently, the way
 // a real API reads query strings.
 
-// argString returns the argument as a trimmed string ("" when absent).
+// ArgString returns the argument as a trimmed string ("" when absent).
 func (c *Call) ArgString(name string) string {
 	switch v := c.Args[name].(type) {
 	case nil:
@@ -27,7 +27,7 @@ func (c *Call) ArgString(name string) string {
 	}
 }
 
-// argFloat returns the argument as a number; ok is false when it is absent or not numeric.
+// ArgFloat returns the argument as a number; ok is false when it is absent or not numeric.
 func (c *Call) ArgFloat(name string) (float64, bool) {
 	switch v := c.Args[name].(type) {
 	case float64:
@@ -39,7 +39,7 @@ func (c *Call) ArgFloat(name string) (float64, bool) {
 	return 0, false
 }
 
-// argInt returns the argument as an integer, or def when absent or not numeric.
+// ArgInt returns the argument as an integer, or def when absent or not numeric.
 func (c *Call) ArgInt(name string, def int) int {
 	f, ok := c.ArgFloat(name)
 	if !ok || f > math.MaxInt32 || f < math.MinInt32 {
@@ -48,7 +48,7 @@ func (c *Call) ArgInt(name string, def int) int {
 	return int(f)
 }
 
-// argBool returns the argument as a boolean, or def when absent or not boolean.
+// ArgBool returns the argument as a boolean, or def when absent or not boolean.
 func (c *Call) ArgBool(name string, def bool) bool {
 	switch v := c.Args[name].(type) {
 	case bool:
@@ -63,7 +63,7 @@ func (c *Call) ArgBool(name string, def bool) bool {
 	return def
 }
 
-// has reports whether the argument was given (or defaulted).
+// Has reports whether the argument was given (or defaulted).
 func (c *Call) Has(name string) bool {
 	_, ok := c.Args[name]
 	return ok

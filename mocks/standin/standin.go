@@ -11,9 +11,8 @@ import (
 	"time"
 
 	"github.com/understudy/understudy/internal/canon"
-	"github.com/understudy/understudy/toolset"
-
 	"github.com/understudy/understudy/mocks/world"
+	"github.com/understudy/understudy/toolset"
 )
 
 // Call is one invocation of a stand-in. Args are the validated arguments

@@ -3,7 +3,6 @@ package travel
 import (
 	"context"
 	"fmt"
-	"github.com/understudy/understudy/sandbox"
 	"math"
 	"math/rand/v2"
 	"strconv"
@@ -12,6 +11,7 @@ import (
 
 	"github.com/understudy/understudy/mocks/standin"
 	"github.com/understudy/understudy/mocks/world"
+	"github.com/understudy/understudy/sandbox"
 )
 
 // The travel_advisor stand-in (TripAdvisor by apidojo): location search,
@@ -42,7 +42,7 @@ func taGeo(p *world.Place) map[string]any {
 	if len(p.Attractions) > 0 {
 		photo = p.Attractions[0].PhotoIDs[0]
 	} else {
-		photo = int(travelHash("tageo", p.CityID) % 900000000)
+		photo = int(stableHash("tageo", p.CityID) % 900000000)
 	}
 	reviews := 0
 	for _, a := range p.Attractions {
@@ -109,7 +109,7 @@ func taLocationsSearch(_ context.Context, w *world.World, c *standin.Call) (any,
 	}
 	fq := world.Fold(q)
 	if fq != "" {
-		cities := travelCities(w, q, 3)
+		cities := searchCities(w, q, 3)
 		for i, city := range cities {
 			p := d.PlaceByCity[city.ID]
 			add("geos", taGeo(p))
@@ -134,7 +134,7 @@ func taLocationsSearch(_ context.Context, w *world.World, c *standin.Call) (any,
 	return map[string]any{
 		"data":            page,
 		"partial_content": false,
-		"tracking":        map[string]any{"search_id": fmt.Sprintf("%016X", travelHash("tasearch", fq))},
+		"tracking":        map[string]any{"search_id": fmt.Sprintf("%016X", stableHash("tasearch", fq))},
 		"paging":          taPaging(len(page), len(all), offset),
 	}, nil
 }
@@ -206,7 +206,7 @@ func taAttractionDetails(_ context.Context, w *world.World, c *standin.Call) (an
 	if a.Open == nil {
 		text = []string{"Open 24 hours"}
 	}
-	r := rand.New(rand.NewPCG(travelHash("tahist", a.LocationID), 1))
+	r := rand.New(rand.NewPCG(stableHash("tahist", a.LocationID), 1))
 	hist := taHistogram(a, r)
 	out["hours"] = map[string]any{"week_ranges": week, "timezone": p.City.TimeZone, "weekday_text": text}
 	out["address_obj"] = map[string]any{"street1": strings.Split(a.Address, ",")[0], "city": p.City.Name, "country": p.CountryInfo.Name, "postalcode": nil}
@@ -264,11 +264,11 @@ func taPhotosList(_ context.Context, w *world.World, c *standin.Call) (any, erro
 	bank := w.Travel.Reviews
 	// The first photos are the attraction's own; more are derived from its id.
 	n := min(a.PhotoCount, 40)
-	today := travelToday(c)
+	today := today(c)
 	data := []any{}
 	for i := offset; i < n && i < offset+limit; i++ {
-		r := rand.New(rand.NewPCG(travelHash("taphoto", a.LocationID), uint64(i)))
-		id := int(travelHash("taphotoid", a.LocationID, strconv.Itoa(i)) % 900000000)
+		r := rand.New(rand.NewPCG(stableHash("taphoto", a.LocationID), uint64(i)))
+		id := int(stableHash("taphotoid", a.LocationID, strconv.Itoa(i)) % 900000000)
 		if i < len(a.PhotoIDs) {
 			id = a.PhotoIDs[i]
 		}
@@ -296,16 +296,16 @@ func taReviewsList(_ context.Context, w *world.World, c *standin.Call) (any, err
 	}
 	bank := w.Travel.Reviews
 	n := min(a.NumReviews, 100)
-	today := travelToday(c)
+	today := today(c)
 	data := []any{}
 	for i := offset; i < n && i < offset+limit; i++ {
-		r := rand.New(rand.NewPCG(travelHash("tareview", a.LocationID), uint64(i)))
+		r := rand.New(rand.NewPCG(stableHash("tareview", a.LocationID), uint64(i)))
 		rating := int(math.Round(math.Max(1, math.Min(5, a.Rating+r.NormFloat64()*0.7))))
 		band := strconv.Itoa(max(3, rating))
 		who := bank.Reviewers[r.IntN(len(bank.Reviewers))]
 		pub := today.AddDate(0, 0, -(1 + i*3 + r.IntN(3))).Add(time.Duration(r.IntN(86400)) * time.Second)
 		travelled := pub.AddDate(0, 0, -r.IntN(40))
-		id := strconv.FormatUint(900000000+travelHash("tarid", a.LocationID, strconv.Itoa(i))%99000000, 10)
+		id := strconv.FormatUint(900000000+stableHash("tarid", a.LocationID, strconv.Itoa(i))%99000000, 10)
 		titles, texts := bank.Attraction.Titles[band], bank.Attraction.Texts[band]
 		data = append(data, map[string]any{
 			"id": id, "lang": "en", "location_id": a.LocationID, "published_date": pub.Format(time.RFC3339),

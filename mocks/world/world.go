@@ -362,7 +362,7 @@ func (c *City) keys() []string {
 	return out
 }
 
-// matchRank ranks how well folded keys (name, ASCII name, aliases...) match
+// MatchRank ranks how well folded keys (name, ASCII name, aliases...) match
 // a folded query: 0 exact, 1 name prefix, 2 alias prefix, 3 word prefix,
 // 4 substring, -1 no match.
 func MatchRank(keys []string, q string) int {
@@ -707,7 +707,7 @@ var foldLatin = map[rune]string{
 	'ỳ': "y", 'ỵ': "y", 'ỷ': "y", 'ỹ': "y",
 }
 
-// fold normalises a name for matching: lower case, accents removed, dots
+// Fold normalises a name for matching: lower case, accents removed, dots
 // and apostrophes dropped ("D.C." is "dc"), other punctuation and spaces
 // collapsed to single spaces. Letters of other scripts are kept as they are.
 func Fold(s string) string {
