@@ -1,30 +1,35 @@
+// Package travel holds the stand-ins of the travel scenario of the built-in
+// toolset: flights, hotels, attractions, currencies, airports, ISO codes,
+// geocoding.
 package travel
 
 import "github.com/understudy/understudy/mocks/standin"
 
-// Register adds the stand-ins of the travel scenario (flights, hotels, attractions, currencies, airports, ISO codes, geocoding) to r.
+// Register adds the stand-ins of the travel scenario to r: one per API of each tool whose
+// x-scenario is travel. Registration is explicit so that a registry holds
+// exactly what its owner asked for.
 func Register(r *standin.Registry) {
-	// basic_geocoding.go
+	// geocoding
 	r.Add("geocoding", "forward_geocode", handleForwardGeocode)
 	r.Add("geocoding", "reverse_geocode", handleReverseGeocode)
 
-	// basic_iso.go
+	// iso_codes
 	r.Add("iso_codes", "language_codes", handleLanguageCodes)
 	r.Add("iso_codes", "country_codes", handleCountryCodes)
 	r.Add("iso_codes", "country_by_code", handleCountryByCode)
 
-	// travel_advisor.go
+	// travel_advisor
 	r.Add(taTool, "locations_search", taLocationsSearch)
 	r.Add(taTool, "attractions_list", taAttractionsList)
 	r.Add(taTool, "attractions_get_details", taAttractionDetails)
 	r.Add(taTool, "photos_list", taPhotosList)
 	r.Add(taTool, "reviews_list", taReviewsList)
 
-	// travel_airport.go
+	// airport_info
 	r.Add(apTool, "airport", apAirport)
 	r.Add(apTool, "nearby_airports", apNearby)
 
-	// travel_booking.go
+	// booking_com
 	r.Add(bkTool, "search_hotel_destination", bkSearchDestination)
 	r.Add(bkTool, "search_hotels", bkSearchHotels)
 	r.Add(bkTool, "get_hotel_details", bkHotelDetails)
@@ -32,11 +37,11 @@ func Register(r *standin.Registry) {
 	r.Add(bkTool, "get_hotel_reviews", bkHotelReviews)
 	r.Add(bkTool, "get_hotel_photos", bkHotelPhotos)
 
-	// travel_currency.go
+	// currency_exchange
 	r.Add(fxTool, "exchange", fxExchange)
 	r.Add(fxTool, "listquotes", fxListQuotes)
 
-	// travel_skyscanner.go
+	// skyscanner80
 	r.Add(skyTool, "flights_auto_complete", skyAutoComplete)
 	r.Add(skyTool, "flights_search_one_way", skySearchOneWay)
 	r.Add(skyTool, "flights_search_roundtrip", skySearchRoundtrip)

@@ -19,17 +19,17 @@ import (
 
 // Basic is the loaded basic part.
 type Basic struct {
-	User       *User       `json:"-"`
-	IPv4       []*IPRange  `json:"-"` // sorted by prefix start
-	IPv6       []*IPRange  `json:"-"`
-	Phrases    *Phrasebook `json:"-"`
+	User       *User
+	IPv4       []*IPRange // sorted by prefix start
+	IPv6       []*IPRange
+	Phrases    *Phrasebook
 	pages      []*WebDoc
 	videos     []*WebDoc
-	news       []*WebDoc   // newest first
-	PageIndex  *WebIndex   `json:"-"`
-	VideoIndex *WebIndex   `json:"-"`
-	NewsIndex  *WebIndex   `json:"-"`
-	Landmarks  []*Landmark `json:"-"`
+	news       []*WebDoc // newest first
+	PageIndex  *WebIndex
+	VideoIndex *WebIndex
+	NewsIndex  *WebIndex
+	Landmarks  []*Landmark
 }
 
 // User is fixtures/world/user.json.
@@ -316,6 +316,7 @@ func cityPages(w *World) []*WebDoc {
 	return out
 }
 
+// Thousands formats n with comma thousands separators, as English web pages do.
 func Thousands(n int64) string {
 	s := fmt.Sprint(n)
 	var b strings.Builder
@@ -328,6 +329,7 @@ func Thousands(n int64) string {
 	return b.String()
 }
 
+// Or returns s, or def when s is empty.
 func Or(s, def string) string {
 	if s == "" {
 		return def
@@ -376,6 +378,7 @@ func (b *Basic) loadNews(fsys fs.FS) error {
 // WebTokens splits text into lowercase, accent-free word tokens.
 func WebTokens(s string) []string { return strings.Fields(Fold(s)) }
 
+// WebStopWords are the English words web search ignores.
 var WebStopWords = map[string]bool{"the": true, "a": true, "an": true, "of": true, "in": true, "and": true, "to": true, "for": true, "is": true, "on": true, "what": true, "how": true, "with": true, "at": true, "by": true}
 
 // webDocTokens weighs a document's tokens: title words count twice.
@@ -500,10 +503,10 @@ func (x *WebIndex) Rank(query string) []*WebDoc {
 // Phrasebook indexes phrasebook.json: for every language, normalised
 // phrase → entry.
 type Phrasebook struct {
-	Langs    []string                  `json:"-"`
-	Entries  []map[string]string       `json:"-"`
-	Index    map[string]map[string]int `json:"-"`
-	MaxWords map[string]int            `json:"-"`
+	Langs    []string
+	Entries  []map[string]string
+	Index    map[string]map[string]int
+	MaxWords map[string]int
 }
 
 func loadPhrasebook(fsys fs.FS) (*Phrasebook, error) {

@@ -20,8 +20,9 @@ type CityNormals struct {
 	Humidity float64     `json:"humidity"`
 }
 
+// Climate is the climate part: monthly normals by city id.
 type Climate struct {
-	Cities map[string]*CityNormals `json:"-"`
+	Cities map[string]*CityNormals
 }
 
 func loadClimate(fsys fs.FS, w *World) (*Climate, error) {

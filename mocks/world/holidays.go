@@ -51,6 +51,7 @@ type nearRule struct {
 	Before  bool   `json:"before,omitempty"`
 }
 
+// HolidayCountry is one country of holidays.json: its rules and customs.
 type HolidayCountry struct {
 	CountryCode string `json:"countryCode"`
 	Name        string `json:"name"`
@@ -77,11 +78,13 @@ type HolidayCountry struct {
 	Years sync.Map `json:"-"`
 }
 
+// Holidays is the public-holiday part: the countries of holidays.json.
 type Holidays struct {
 	Countries []*HolidayCountry          `json:"countries"`
 	ByCode    map[string]*HolidayCountry `json:"-"`
 }
 
+// WeekdayNames maps lower-case English weekday names to weekdays.
 var WeekdayNames = map[string]time.Weekday{"sunday": time.Sunday, "monday": time.Monday, "tuesday": time.Tuesday, "wednesday": time.Wednesday, "thursday": time.Thursday, "friday": time.Friday, "saturday": time.Saturday}
 
 func loadHolidays(fsys fs.FS, _ *World) (*Holidays, error) {

@@ -22,16 +22,17 @@ import (
 // ImageHost serves the catalog and every image the image APIs mint.
 const ImageHost = "images.understudy.test"
 
+// Images is the image part: the image catalog and the capturable web sites.
 type Images struct {
 	catalog *imagegen.Catalog
-	ByName  map[string]*imagegen.Image `json:"-"`
-	Files   map[string][]byte          `json:"-"` // encoded image by catalog name
-	Masks   map[string]*image.Gray     `json:"-"` // foreground masks by catalog name
+	ByName  map[string]*imagegen.Image
+	Files   map[string][]byte      // encoded image by catalog name
+	Masks   map[string]*image.Gray // foreground masks by catalog name
 	sites   []*Website
-	ByHost  map[string]*Website `json:"-"`
-	Down    map[string]bool     `json:"-"` // hosts that do not answer
-	Labels  []string            `json:"-"`
-	docs    []searchDoc         // lower-cased search fields, by catalog index
+	ByHost  map[string]*Website
+	Down    map[string]bool // hosts that do not answer
+	Labels  []string
+	docs    []searchDoc // lower-cased search fields, by catalog index
 }
 
 type searchDoc struct{ title, tags, desc string }
@@ -49,6 +50,7 @@ type Website struct {
 	Host       string     `json:"-"`
 }
 
+// WebsiteLine is one line of text on a web site, with its translations.
 type WebsiteLine struct {
 	Text         string            `json:"text"`
 	Translations map[string]string `json:"translations,omitempty"`
@@ -219,6 +221,7 @@ func isWordByte(b byte) bool {
 	return b >= 'a' && b <= 'z' || b >= '0' && b <= '9' || b >= 0x80
 }
 
+// MimeTypes maps the image formats the stand-ins write to their MIME types.
 var MimeTypes = map[string]string{"png": "image/png", "jpeg": "image/jpeg", "gif": "image/gif"}
 
 // ThumbURL is the URL of a catalog image's thumbnail.

@@ -42,10 +42,11 @@ type Article struct {
 	Tokens    map[string]float64 `json:"-"` // token → weight (title counts double)
 }
 
+// News is the news part: the corpus of news.json, indexed for search.
 type News struct {
-	Articles []*Article            `json:"-"` // newest first
-	Stories  map[string][]*Article `json:"-"`
-	DocFreq  map[string]int        `json:"-"`
+	Articles []*Article // newest first
+	Stories  map[string][]*Article
+	DocFreq  map[string]int
 }
 
 func loadNews(fsys fs.FS, _ *World) (*News, error) {
@@ -94,6 +95,7 @@ func loadNews(fsys fs.FS, _ *World) (*News, error) {
 	return nc, nil
 }
 
+// NewsStopwords are the words news search ignores, in the corpus languages.
 var NewsStopwords = map[string]bool{"a": true, "an": true, "the": true, "and": true, "or": true, "of": true, "in": true, "on": true, "at": true, "to": true, "for": true, "as": true, "is": true, "by": true, "with": true, "news": true, "latest": true, "de": true, "la": true, "le": true, "el": true, "da": true, "do": true, "der": true, "die": true, "und": true, "les": true, "des": true, "en": true, "em": true, "o": true}
 
 // NewsTokens lowercases, folds common accents, splits on anything that is

@@ -23,16 +23,18 @@ type Recipe struct {
 	Tips       []json.RawMessage `json:"-"`
 }
 
+// RecipeSuggestion is one entry of the recipe autocomplete list.
 type RecipeSuggestion struct {
 	Display     string `json:"display"`
 	SearchValue string `json:"search_value"`
 	Type        string `json:"type"`
 }
 
+// Recipes is the recipe part: the recipes of recipes.json, most popular first.
 type Recipes struct {
-	Recipes     []*Recipe          `json:"-"` // most popular first
-	ByID        map[int]*Recipe    `json:"-"`
-	Suggestions []RecipeSuggestion `json:"-"` // sorted by display
+	Recipes     []*Recipe // most popular first
+	ByID        map[int]*Recipe
+	Suggestions []RecipeSuggestion // sorted by display
 }
 
 func loadRecipes(fsys fs.FS, _ *World) (*Recipes, error) {

@@ -156,21 +156,21 @@ type ReviewBank struct {
 
 // Travel is the loaded travel part with its indexes.
 type Travel struct {
-	Airports           []*Airport             `json:"-"` // by IATA code
-	AirportByIATA      map[string]*Airport    `json:"-"`
-	AirportBySkyEntity map[string]*Airport    `json:"-"`
-	Airlines           []*Airline             `json:"-"` // in file order
-	AirlinesByHub      map[string][]*Airline  `json:"-"`
-	Places             []*Place               `json:"-"` // by city id
-	PlaceByCity        map[string]*Place      `json:"-"`
-	PlaceBySkyEntity   map[string]*Place      `json:"-"`
-	PlaceByDest        map[string]*Place      `json:"-"`
-	PlaceByGeo         map[string]*Place      `json:"-"`
-	Hotels             []*Hotel               `json:"-"`
-	HotelByID          map[int]*Hotel         `json:"-"`
-	Attractions        []*Attraction          `json:"-"`
-	AttractionByID     map[string]*Attraction `json:"-"`
-	Reviews            ReviewBank             `json:"-"`
+	Airports           []*Airport // by IATA code
+	AirportByIATA      map[string]*Airport
+	AirportBySkyEntity map[string]*Airport
+	Airlines           []*Airline // in file order
+	AirlinesByHub      map[string][]*Airline
+	Places             []*Place // by city id
+	PlaceByCity        map[string]*Place
+	PlaceBySkyEntity   map[string]*Place
+	PlaceByDest        map[string]*Place
+	PlaceByGeo         map[string]*Place
+	Hotels             []*Hotel
+	HotelByID          map[int]*Hotel
+	Attractions        []*Attraction
+	AttractionByID     map[string]*Attraction
+	Reviews            ReviewBank
 }
 
 // travel returns the loaded travel part.
@@ -430,6 +430,7 @@ func AttractionPhotoURL(id int, prefix string) string {
 	return fmt.Sprintf("https://media-cdn.tripadvisor.com/media/photo-%s/%s/%s/%s/%s/caption.jpg", prefix, h[0:2], h[2:4], h[4:6], h[6:8])
 }
 
+// AttractionImages is the images object of an attraction's photo, in every size the travel site serves.
 func AttractionImages(id int) map[string]any {
 	img := func(prefix string, w, h int) map[string]any {
 		return map[string]any{"url": AttractionPhotoURL(id, prefix), "width": strconv.Itoa(w), "height": strconv.Itoa(h)}

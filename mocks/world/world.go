@@ -1,3 +1,6 @@
+// Package world is the one consistent world every stand-in draws from:
+// cities, countries, currencies and languages, and each scenario's part
+// (hotels, news, images, ...), typed and loaded once from fixtures/world.
 package world
 
 import (
@@ -40,13 +43,13 @@ type World struct {
 	languageByKey map[string]*Language
 
 	// The scenario parts, each loaded from its own files.
-	Basic    *Basic    `json:"-"`
-	Normals  *Climate  `json:"-"`
-	Holidays *Holidays `json:"-"`
-	Images   *Images   `json:"-"`
-	News     *News     `json:"-"`
-	Recipes  *Recipes  `json:"-"`
-	Travel   *Travel   `json:"-"`
+	Basic    *Basic
+	Normals  *Climate
+	Holidays *Holidays
+	Images   *Images
+	News     *News
+	Recipes  *Recipes
+	Travel   *Travel
 }
 
 // City is a real city with true coordinates, time zone and main airports.
