@@ -2,12 +2,18 @@ package failures
 
 import (
 	"context"
+	"net/http"
 	"strings"
 	"testing"
 	"time"
 	"unicode/utf8"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/understudy/understudy/mocks/internal/standintest"
+	"github.com/understudy/understudy/mocks/standin"
+	"github.com/understudy/understudy/mocks/world"
+	"github.com/understudy/understudy/sandbox"
 )
 
 func TestParseFailurePolicy(t *testing.T) {
@@ -145,4 +151,57 @@ func FuzzTruncate(f *testing.F) {
 			require.LessOrEqual(t, utf8.RuneCount(out), limit)
 		}
 	})
+}
+
+// TestMiddleware wraps a stand-in directly: the policy decides before the
+// stand-in runs, a refused call never reaches it, and truncation applies to
+// the encoded answer.
+func TestMiddleware(t *testing.T) {
+	api := standintest.API("wrapped_tool", "get")
+	long := map[string]any{"text": strings.Repeat("é", 50)}
+	for _, tc := range []struct {
+		name   string
+		policy string
+		calls  int    // times the stand-in must run
+		status int    // the refusal's status, 0 for none
+		want   string // the canonical answer when not refused
+	}{
+		{"no policy", "", 1, 0, `{"text":"` + strings.Repeat("é", 50) + `"}`},
+		{"another tool's rule", "other_tool:rate_limit_rate=1", 1, 0, `{"text":"` + strings.Repeat("é", 50) + `"}`},
+		{"rate limited", "rate_limit_rate=1", 0, http.StatusTooManyRequests, ""},
+		{"server error", "wrapped_tool:error_rate=1", 0, -1, ""},
+		{"truncated", "truncate=12", 1, 0, `"{\"text\":\"ééé"`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p, err := Parse(tc.policy)
+			require.NoError(t, err)
+			if tc.policy == "" {
+				p = nil
+			}
+			calls := 0
+			next := func(_ context.Context, _ *world.World, _ *standin.Call) (any, error) {
+				calls++
+				return long, nil
+			}
+			c := &standin.Call{API: api, Args: map[string]any{}, Seed: 7, State: standin.NewState()}
+			v, err := p.Middleware(next)(context.Background(), nil, c)
+			require.Equal(t, tc.calls, calls)
+			if tc.status != 0 {
+				var r *sandbox.Rejection
+				require.ErrorAs(t, err, &r)
+				if tc.status > 0 {
+					require.Equal(t, tc.status, r.Status)
+					_, ok := RetryAfter(err)
+					require.True(t, ok, "a 429 carries its Retry-After")
+				} else {
+					require.GreaterOrEqual(t, r.Status, 500)
+				}
+				return
+			}
+			require.NoError(t, err)
+			b, err := standin.Encode(v)
+			require.NoError(t, err)
+			require.Equal(t, tc.want, string(b))
+		})
+	}
 }
