@@ -2,8 +2,6 @@ package basic
 
 import (
 	"encoding/json"
-	"fmt"
-	"sort"
 	"strings"
 	"testing"
 
@@ -14,46 +12,6 @@ import (
 	"github.com/understudy/understudy/mocks/standin"
 	"github.com/understudy/understudy/mocks/travel"
 )
-
-// shapeDiff lists the places where got lacks a field of want or has a
-// different JSON type there; arrays are compared through their first element.
-func shapeDiff(want, got any, at string, out *[]string) {
-	switch w := want.(type) {
-	case map[string]any:
-		g, ok := got.(map[string]any)
-		if !ok {
-			*out = append(*out, fmt.Sprintf("%s: want object, got %T", at, got))
-			return
-		}
-		keys := make([]string, 0, len(w))
-		for k := range w {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
-		for _, k := range keys {
-			gv, ok := g[k]
-			if !ok {
-				*out = append(*out, fmt.Sprintf("%s.%s: missing", at, k))
-				continue
-			}
-			shapeDiff(w[k], gv, at+"."+k, out)
-		}
-	case []any:
-		g, ok := got.([]any)
-		if !ok {
-			*out = append(*out, fmt.Sprintf("%s: want array, got %T", at, got))
-			return
-		}
-		if len(w) > 0 && len(g) > 0 {
-			shapeDiff(w[0], g[0], at+"[]", out)
-		}
-	case nil:
-	default:
-		if got != nil && fmt.Sprintf("%T", want) != fmt.Sprintf("%T", got) {
-			*out = append(*out, fmt.Sprintf("%s: want %T, got %T", at, want, got))
-		}
-	}
-}
 
 func TestBasicToolFiles(t *testing.T) {
 	registry := standin.NewRegistry()
@@ -76,9 +34,7 @@ func TestBasicToolFiles(t *testing.T) {
 			var example any
 			require.NoError(t, json.Unmarshal(a.ExampleResponse, &example))
 			got := standintest.New(t, Register).WithDefaults().Object(name, a.Name, nil)
-			var diffs []string
-			shapeDiff(example, any(got), name+"."+a.Name, &diffs)
-			require.Empty(t, diffs)
+			require.NoError(t, standintest.Shape(example, got), "%s.%s", name, a.Name)
 
 			for _, p := range a.Params {
 				for _, d := range p.Depends {

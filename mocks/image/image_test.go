@@ -114,7 +114,7 @@ func TestImageExamples(t *testing.T) {
 			got := standintest.New(t, pipeline).Object(name, a.Name, args)
 			var ex any
 			require.NoError(t, json.Unmarshal(a.ExampleResponse, &ex))
-			requireSameShape(t, ex, got, name+"."+a.Name)
+			require.NoError(t, standintest.Shape(ex, got), name+"."+a.Name)
 		}
 	}
 	// The screenshot is an image the other image APIs accept.
@@ -126,32 +126,6 @@ func TestImageExamples(t *testing.T) {
 	require.Contains(t, ocr["text"], "RUA AUGUSTA")
 	tr := standintest.New(t, pipeline).Object("image_translation", "translate_image_text", map[string]any{"image_url": url, "target_lang": "en"})
 	require.Contains(t, deps.Values(tr, "data.blocks[].translated_text"), "AUGUSTA STREET")
-}
-
-// requireSameShape checks that every key of the example exists in the
-// response with the same JSON kind (arrays are compared by their first element).
-func requireSameShape(t *testing.T, ex, got any, where string) {
-	t.Helper()
-	switch e := ex.(type) {
-	case map[string]any:
-		g, ok := got.(map[string]any)
-		require.True(t, ok, "%s: want an object, got %T", where, got)
-		for k, v := range e {
-			gv, ok := g[k]
-			require.True(t, ok, "%s: response lacks %q", where, k)
-			if v != nil && gv != nil {
-				requireSameShape(t, v, gv, where+"."+k)
-			}
-		}
-	case []any:
-		g, ok := got.([]any)
-		require.True(t, ok, "%s: want an array, got %T", where, got)
-		if len(e) > 0 && len(g) > 0 {
-			requireSameShape(t, e[0], g[0], where+"[]")
-		}
-	default:
-		require.IsType(t, ex, got, where)
-	}
 }
 
 func TestDetectObjects(t *testing.T) {
@@ -422,6 +396,6 @@ func TestImageSearchMatchesDocs(t *testing.T) {
 	}
 	var ex any
 	require.NoError(t, json.Unmarshal(a.ExampleResponse, &ex))
-	requireSameShape(t, ex, standintest.New(t, pipeline).Object("web_search", "image_search", args), "web_search.image_search")
+	require.NoError(t, standintest.Shape(ex, standintest.New(t, pipeline).Object("web_search", "image_search", args)), "web_search.image_search")
 	require.NotEmpty(t, deps.Values(ex, "data[].url"))
 }

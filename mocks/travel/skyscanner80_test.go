@@ -20,7 +20,7 @@ func conforms(s *standintest.Session, tool, api string, resp any) {
 	require.NotNil(s.T(), a, "%s.%s", tool, api)
 	var ex any
 	require.NoError(s.T(), json.Unmarshal(a.ExampleResponse, &ex))
-	require.NoError(s.T(), shapeMatches(ex, resp, tool+"."+api))
+	require.NoError(s.T(), standintest.Shape(ex, resp), "%s.%s", tool, api)
 }
 
 func skyFirstID(t *testing.T, s *standintest.Session, query string) string {

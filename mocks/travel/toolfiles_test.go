@@ -2,7 +2,6 @@ package travel
 
 import (
 	"encoding/json"
-	"fmt"
 	"io/fs"
 	"sort"
 	"strings"
@@ -136,77 +135,6 @@ func TestTravelDependencyPathsResolve(t *testing.T) {
 var travelTools = []string{"skyscanner80", "booking_com", "travel_advisor", "airport_info", "currency_exchange"}
 
 var travelOwnTools = map[string]bool{"skyscanner80": true, "booking_com": true, "travel_advisor": true, "airport_info": true, "currency_exchange": true}
-
-// shapeMatches checks that got has every field of want with the same JSON
-// type, recursively; array elements of got are checked against want's first.
-func shapeMatches(want, got any, path string) error {
-	if want == nil {
-		return nil
-	}
-	switch w := want.(type) {
-	case map[string]any:
-		g, ok := got.(map[string]any)
-		if !ok {
-			return fmt.Errorf("%s: want an object, got %T", path, got)
-		}
-		// Objects keyed by ids (room lists) have no fixed field names.
-		if idKeyed(w) {
-			return nil
-		}
-		for k, wv := range w {
-			gv, ok := g[k]
-			if !ok {
-				return fmt.Errorf("%s.%s: missing", path, k)
-			}
-			if err := shapeMatches(wv, gv, path+"."+k); err != nil {
-				return err
-			}
-		}
-	case []any:
-		g, ok := got.([]any)
-		if !ok {
-			return fmt.Errorf("%s: want an array, got %T", path, got)
-		}
-		if len(w) == 0 {
-			return nil
-		}
-		// Each element must match one of the documented elements: lists
-		// may mix kinds (geos and things to do).
-		for i, gv := range g {
-			var first error
-			for _, wv := range w {
-				err := shapeMatches(wv, gv, fmt.Sprintf("%s[%d]", path, i))
-				if err == nil {
-					first = nil
-					break
-				}
-				if first == nil {
-					first = err
-				}
-			}
-			if first != nil {
-				return first
-			}
-		}
-	default:
-		if got == nil {
-			return nil // nullable fields
-		}
-		if fmt.Sprintf("%T", want) != fmt.Sprintf("%T", got) {
-			return fmt.Errorf("%s: want %T, got %T", path, want, got)
-		}
-	}
-	return nil
-}
-
-func idKeyed(m map[string]any) bool {
-	for k := range m {
-		if strings.Trim(k, "0123456789") != "" {
-			return false
-		}
-	}
-	return len(m) > 0
-}
 
 // TestTravelDocumentedDefaultsWork calls every API with the arguments its
 // documentation suggests (the defaults), in dependency order in one session,

@@ -9,6 +9,7 @@ import (
 	"encoding/json"
 	"errors"
 	"flag"
+	"fmt"
 	"io/fs"
 	"os"
 	"path"
@@ -342,4 +343,79 @@ func (s *Session) Bench(b *testing.B, tool, api string, args map[string]any) {
 			b.Fatal(err)
 		}
 	}
+}
+
+// Shape checks that got, a response, has the shape of want, a documented
+// example: every field of want with the same JSON type (null on either side
+// matches anything), each array element like one of the documented
+// elements, objects keyed by ids free-form. It returns the first mismatch.
+func Shape(want, got any) error { return shape(want, got, "response") }
+
+func shape(want, got any, path string) error {
+	if want == nil {
+		return nil
+	}
+	switch w := want.(type) {
+	case map[string]any:
+		g, ok := got.(map[string]any)
+		if !ok {
+			return fmt.Errorf("%s: want an object, got %T", path, got)
+		}
+		// Objects keyed by ids (room lists) have no fixed field names.
+		if idKeyed(w) {
+			return nil
+		}
+		for k, wv := range w {
+			gv, ok := g[k]
+			if !ok {
+				return fmt.Errorf("%s.%s: missing", path, k)
+			}
+			if err := shape(wv, gv, path+"."+k); err != nil {
+				return err
+			}
+		}
+	case []any:
+		g, ok := got.([]any)
+		if !ok {
+			return fmt.Errorf("%s: want an array, got %T", path, got)
+		}
+		if len(w) == 0 {
+			return nil
+		}
+		// Each element must match one of the documented elements: lists
+		// may mix kinds (geos and things to do).
+		for i, gv := range g {
+			var first error
+			for _, wv := range w {
+				err := shape(wv, gv, fmt.Sprintf("%s[%d]", path, i))
+				if err == nil {
+					first = nil
+					break
+				}
+				if first == nil {
+					first = err
+				}
+			}
+			if first != nil {
+				return first
+			}
+		}
+	default:
+		if got == nil {
+			return nil // nullable fields
+		}
+		if fmt.Sprintf("%T", want) != fmt.Sprintf("%T", got) {
+			return fmt.Errorf("%s: want %T, got %T", path, want, got)
+		}
+	}
+	return nil
+}
+
+func idKeyed(m map[string]any) bool {
+	for k := range m {
+		if strings.Trim(k, "0123456789") != "" {
+			return false
+		}
+	}
+	return len(m) > 0
 }
