@@ -115,7 +115,6 @@ func TestTravelDependencyPathsResolve(t *testing.T) {
 // travelTools are the travel scenario's tools that model a travel site.
 var travelTools = []string{"skyscanner80", "booking_com", "travel_advisor", "airport_info", "currency_exchange"}
 
-
 // TestTravelDocumentedDefaultsWork calls every API with the arguments its
 // documentation suggests (the defaults), in dependency order in one session,
 // so that the documented opaque examples are the ones the searches mint.
