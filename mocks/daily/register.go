@@ -4,9 +4,9 @@ package daily
 
 import "github.com/understudy/understudy/mocks/standin"
 
-// Register adds the stand-ins of the daily-life scenario to r: one per API of each tool whose
-// x-scenario is daily_life. Registration is explicit so that a registry holds
-// exactly what its owner asked for.
+// Register adds the stand-ins of the daily-life scenario to r: one per API of
+// each tool whose x-scenario is daily_life. Registration is explicit, so a
+// registry holds exactly what its owner asked for.
 func Register(r *standin.Registry) {
 	// calendar_tools
 	r.Add("calendar_tools", "check_month_calendar", handleMonthCalendar)

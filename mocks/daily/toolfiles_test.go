@@ -2,8 +2,6 @@ package daily
 
 import (
 	"encoding/json"
-	"io/fs"
-	"path"
 	"sort"
 	"strings"
 	"testing"
@@ -11,26 +9,12 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/understudy/understudy/deps"
-	"github.com/understudy/understudy/fixtures"
 	"github.com/understudy/understudy/mocks/internal/standintest"
 	"github.com/understudy/understudy/mocks/standin"
-	"github.com/understudy/understudy/toolset"
 )
 
-// toolFiles are the tool files of the daily-life stand-ins.
-var toolFiles = []string{
-	"Weather/weatherapi_com.json", "Weather/open_weather.json", "News_Media/real_time_news_data.json",
-	"Events/public_holiday.json", "Events/calendar_tools.json", "Food/tasty.json",
-}
-
-func loadToolFile(t *testing.T, rel string) *toolset.Tool {
-	t.Helper()
-	data, err := fs.ReadFile(fixtures.FS, "toolset/"+rel)
-	require.NoError(t, err)
-	tool, err := toolset.LoadToolBenchFile(data, path.Dir(rel), rel)
-	require.NoError(t, err)
-	return tool
-}
+// dailyTools are the tools of the daily-life scenario.
+var dailyTools = []string{"weatherapi_com", "open_weather", "real_time_news_data", "public_holiday", "calendar_tools", "tasty"}
 
 // jsonPaths lists every key path in a JSON value ("[]" for array elements).
 func jsonPaths(v any, prefix string, out map[string]bool) {
@@ -60,10 +44,10 @@ var exampleExtras = map[string]map[string]any{
 func TestDailyToolFiles(t *testing.T) {
 	registry := standin.NewRegistry()
 	Register(registry)
-	for _, rel := range toolFiles {
-		tool := loadToolFile(t, rel)
-		require.Equal(t, "daily_life", tool.Scenario, rel)
-		require.NotEmpty(t, tool.Description, rel)
+	for _, name := range dailyTools {
+		tool := standintest.Tool(t, name)
+		require.Equal(t, "daily_life", tool.Scenario, name)
+		require.NotEmpty(t, tool.Description, name)
 		for _, a := range tool.APIs {
 			id := tool.StandardizedName + "." + a.Name
 			_, ok := registry.Lookup(tool.StandardizedName, a.Name)
@@ -107,14 +91,9 @@ func TestDailyToolFiles(t *testing.T) {
 }
 
 func TestDailyToolDependencies(t *testing.T) {
-	tools := map[string]*toolset.Tool{}
-	for _, rel := range toolFiles {
-		tool := loadToolFile(t, rel)
-		tools[tool.StandardizedName] = tool
-	}
 	n := 0
-	for _, rel := range toolFiles {
-		tool := tools[strings.TrimSuffix(path.Base(rel), ".json")]
+	for _, name := range dailyTools {
+		tool := standintest.Tool(t, name)
 		for _, a := range tool.APIs {
 			for _, p := range a.Params {
 				for _, d := range p.Depends {

@@ -4,21 +4,17 @@ import (
 	"bytes"
 	"encoding/json"
 	"image"
-	"io/fs"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
 
 	"github.com/understudy/understudy/deps"
-	"github.com/understudy/understudy/fixtures"
 	"github.com/understudy/understudy/internal/canon"
 	"github.com/understudy/understudy/mocks/basic"
 	"github.com/understudy/understudy/mocks/internal/standintest"
 	"github.com/understudy/understudy/mocks/standin"
 	"github.com/understudy/understudy/sandbox"
-	"github.com/understudy/understudy/toolset"
 )
 
 const (
@@ -28,36 +24,8 @@ const (
 	imgApple  = "https://images.understudy.test/product_red_apple.png"
 )
 
-// imageToolFiles are the tool files of the image slice.
-var imageToolFiles = []string{
-	"Visual_Recognition/object_detection.json", "Visual_Recognition/ocr_extract_text.json",
-	"Visual_Recognition/background_removal.json", "Translation/image_translation.json",
-	"Media/image_file_processing.json", "Tools/web_capture.json",
-}
-
-func loadImageTools(t testing.TB) map[string]*toolset.Tool {
-	t.Helper()
-	out := map[string]*toolset.Tool{}
-	for _, f := range imageToolFiles {
-		b, err := fs.ReadFile(fixtures.FS, "toolset/"+f)
-		require.NoError(t, err)
-		tl, err := toolset.LoadToolBenchFile(b, filepath.Dir(f), f)
-		require.NoError(t, err)
-		out[tl.StandardizedName] = tl
-	}
-	return out
-}
-
-func apiErr(t *testing.T, err error, status int) map[string]any {
-	t.Helper()
-	var ae *sandbox.Rejection
-	require.ErrorAs(t, err, &ae)
-	require.Equal(t, status, ae.Status, "%v", err)
-	b, _ := json.Marshal(ae.Body)
-	var m map[string]any
-	require.NoError(t, json.Unmarshal(b, &m))
-	return m
-}
+// imageTools are the tools of the image-processing scenario.
+var imageTools = []string{"object_detection", "ocr_extract_text", "background_removal", "image_translation", "image_file_processing", "web_capture"}
 
 // TestImageToolFiles checks every API has a stand-in, every example
 // response matches its stand-in's shape, and every dependency path resolves
@@ -65,7 +33,7 @@ func apiErr(t *testing.T, err error, status int) map[string]any {
 func TestImageToolFiles(t *testing.T) {
 	registry := standin.NewRegistry()
 	Register(registry)
-	tools := loadImageTools(t)
+	tools := standintest.Tools(t, imageTools...)
 	require.Len(t, tools, 6)
 	for name, tl := range tools {
 		require.Equal(t, "image_processing", tl.Scenario, name)
@@ -97,7 +65,7 @@ func TestImageToolFiles(t *testing.T) {
 // chaining the minted values the way the plan's dependencies do, and checks
 // the response has the documented shape.
 func TestImageExamples(t *testing.T) {
-	tools := loadImageTools(t)
+	tools := standintest.Tools(t, imageTools...)
 	shot := standintest.New(t, pipeline).Object("web_capture", "take_screenshot", map[string]any{"url": "https://www.visitlisboa.com", "width": 1280.0, "height": 720.0, "fullpage": false})
 	resized := standintest.New(t, pipeline).Object("image_file_processing", "resize_image", map[string]any{"image_url": imgLaptop, "width": 320.0, "keep_aspect": true})
 	compressed := standintest.New(t, pipeline).Object("image_file_processing", "compress_image", map[string]any{"image_url": deps.Values(resized, "data.output_url")[0], "quality": 60.0})
@@ -216,7 +184,7 @@ func TestBackgroundRemoval(t *testing.T) {
 	require.Equal(t, uint32(0xffff), centre, "the apple is opaque")
 
 	_, err = standintest.New(t, pipeline).Plain("background_removal", "get_removal_result", map[string]any{"result_id": "0000deadbeef"})
-	body := apiErr(t, err, 404)
+	body := standintest.Rejected(t, err, 404)
 	require.Equal(t, "Result not found", body["error"])
 }
 

@@ -5,9 +5,9 @@ package image
 
 import "github.com/understudy/understudy/mocks/standin"
 
-// Register adds the stand-ins of the image-processing scenario to r: one per API of each tool whose
-// x-scenario is image_processing. Registration is explicit so that a registry holds
-// exactly what its owner asked for.
+// Register adds the stand-ins of the image-processing scenario to r: one per API of
+// each tool whose x-scenario is image_processing. Registration is explicit, so a
+// registry holds exactly what its owner asked for.
 func Register(r *standin.Registry) {
 	// background_removal
 	r.Add("background_removal", "remove_background", removeBackgroundAPI)

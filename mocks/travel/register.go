@@ -5,9 +5,9 @@ package travel
 
 import "github.com/understudy/understudy/mocks/standin"
 
-// Register adds the stand-ins of the travel scenario to r: one per API of each tool whose
-// x-scenario is travel. Registration is explicit so that a registry holds
-// exactly what its owner asked for.
+// Register adds the stand-ins of the travel scenario to r: one per API of
+// each tool whose x-scenario is travel. Registration is explicit, so a
+// registry holds exactly what its owner asked for.
 func Register(r *standin.Registry) {
 	// geocoding
 	r.Add("geocoding", "forward_geocode", handleForwardGeocode)
