@@ -5,7 +5,7 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/understudy/understudy/mocks"
+	"github.com/understudy/understudy/mocks/world"
 	"github.com/understudy/understudy/toolset"
 )
 
@@ -29,7 +29,7 @@ var (
 func (v *validator) hints() *valHintWords {
 	hintsOnce.Do(func() {
 		h := &valHintWords{}
-		w, err := mocks.DefaultWorld()
+		w, err := world.DefaultWorld()
 		if err == nil {
 			for _, c := range w.Cities() {
 				h.places = append(h.places, strings.ToLower(c.Name), strings.ToLower(c.ASCIIName))

@@ -1,3 +1,6 @@
+// Package mocks answers API calls without the real APIs: the Mocker the
+// engine uses, over the hand-written stand-ins of the built-in toolset and
+// the faker for imported tools.
 package mocks
 
 import (
@@ -6,13 +9,21 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"strconv"
 	"sync"
 
 	"github.com/hashicorp/golang-lru/v2/simplelru"
 
 	"github.com/understudy/understudy/internal/canon"
 	"github.com/understudy/understudy/internal/clock"
+	"github.com/understudy/understudy/mocks/basic"
+	"github.com/understudy/understudy/mocks/daily"
+	"github.com/understudy/understudy/mocks/failures"
+	"github.com/understudy/understudy/mocks/faker"
+	"github.com/understudy/understudy/mocks/image"
+	"github.com/understudy/understudy/mocks/standin"
+	"github.com/understudy/understudy/mocks/travel"
+	"github.com/understudy/understudy/mocks/world"
+	"github.com/understudy/understudy/sandbox"
 	"github.com/understudy/understudy/toolset"
 )
 
@@ -24,33 +35,40 @@ const DefaultMaxSessions = 4096
 // the embedded world, no failures, DefaultMaxSessions.
 type Options struct {
 	Clock       clock.Clock
-	World       *World
-	Failures    *FailurePolicy
+	World       *world.World
+	Failures    *failures.Policy
 	MaxSessions int
+	// Registry holds the hand-written stand-ins; nil means Builtin().
+	Registry *standin.Registry
 }
 
 // Mocker answers API calls offline: with the registered stand-in when the
 // API has one, otherwise with the faker (documented example, response
-// schema, or a generic echo). It is safe for concurrent use.
+// schema, or a generic echo), either wrapped in the failure policy. It is
+// the one entry point the engine uses, and safe for concurrent use.
 type Mocker struct {
 	clock    clock.Clock
-	world    *World
-	failures *FailurePolicy
+	world    *world.World
+	failures *failures.Policy
+	registry *standin.Registry
 
 	mu       sync.Mutex
-	sessions *simplelru.LRU[string, *State]
+	sessions *simplelru.LRU[string, *standin.State]
 	// defaultState is the state of calls without a session; it is never evicted.
-	defaultState *State
+	defaultState *standin.State
 }
 
 // New returns a Mocker configured by opts.
 func New(opts Options) (*Mocker, error) {
-	m := &Mocker{clock: opts.Clock, world: opts.World, failures: opts.Failures, defaultState: NewState()}
+	m := &Mocker{clock: opts.Clock, world: opts.World, failures: opts.Failures, registry: opts.Registry, defaultState: standin.NewState()}
+	if m.registry == nil {
+		m.registry = Builtin()
+	}
 	if m.clock == nil {
 		m.clock = clock.Frozen()
 	}
 	if m.world == nil {
-		w, err := DefaultWorld()
+		w, err := world.DefaultWorld()
 		if err != nil {
 			return nil, fmt.Errorf("mocks: loading the embedded world: %w", err)
 		}
@@ -60,7 +78,7 @@ func New(opts Options) (*Mocker, error) {
 	if n <= 0 {
 		n = DefaultMaxSessions
 	}
-	lru, err := simplelru.NewLRU[string, *State](n, nil)
+	lru, err := simplelru.NewLRU[string, *standin.State](n, nil)
 	if err != nil {
 		return nil, fmt.Errorf("mocks: session store: %w", err)
 	}
@@ -69,7 +87,7 @@ func New(opts Options) (*Mocker, error) {
 }
 
 // World returns the world the Mocker's stand-ins draw from.
-func (m *Mocker) World() *World { return m.world }
+func (m *Mocker) World() *world.World { return m.world }
 
 // HasStandIn reports whether api has a hand-written stand-in (as opposed to
 // being answered by the faker).
@@ -77,12 +95,12 @@ func (m *Mocker) HasStandIn(api *toolset.API) bool {
 	if api == nil {
 		return false
 	}
-	_, ok := handlerFor(standInTool(api), api.Name)
+	_, ok := m.registry.Lookup(standin.ToolName(api), api.Name)
 	return ok
 }
 
-// StandInError is a defect of a stand-in (a panic, an error that is not an
-// *APIError, a response that does not encode): the engine answers it with a
+// StandInError is a defect of a stand-in (a panic, an error that is not a
+// *sandbox.Rejection, a response that does not encode): the engine answers it with a
 // 500, and the message names the API so that it can be fixed.
 type StandInError struct {
 	API   string // "<tool>.<api>"
@@ -105,8 +123,9 @@ func (e *StandInError) Status() int { return http.StatusInternalServerError }
 // Call answers one call of api with args (validated, defaults applied) in
 // session ("" is the default session). The response is canonical JSON: the
 // same call gives the same bytes. A realistic failure comes back as an
-// *APIError (a simulated 429 as a *RateLimitError wrapping one), a defect of
-// a stand-in as a *StandInError, a cancelled context as its error.
+// *sandbox.Rejection (a simulated 429 as a *failures.RateLimitError wrapping
+// one), a defect of a stand-in as a *StandInError, a cancelled context as
+// its error.
 func (m *Mocker) Call(ctx context.Context, api *toolset.API, args map[string]any, session string) (json.RawMessage, error) {
 	if api == nil {
 		return nil, errors.New("mocks: Call with a nil API")
@@ -117,34 +136,19 @@ func (m *Mocker) Call(ctx context.Context, api *toolset.API, args map[string]any
 	if args == nil {
 		args = map[string]any{}
 	}
-	tool := standInTool(api)
+	tool := standin.ToolName(api)
 	seed, err := callSeed(tool, api.Name, args)
 	if err != nil {
 		return nil, err
 	}
-	state := m.state(session)
-	rule := m.failures.Rule(tool)
-	if rule.active() {
-		attempt := state.Update(failureKind, strconv.FormatUint(seed, 16), func(old any, ok bool) any {
-			n, _ := old.(uint64)
-			if ok {
-				n++
-			}
-			return n
-		}).(uint64)
-		if err := m.failures.before(ctx, tool, seed, attempt); err != nil {
-			return nil, err
-		}
+	c := &standin.Call{API: api, Args: args, Session: session, Now: m.clock.Now(), Seed: seed, State: m.state(session)}
+	h, ok := m.registry.Lookup(tool, api.Name)
+	if !ok {
+		h = faker.StandIn
 	}
-	c := &Call{API: api, Args: args, Session: session, Now: m.clock.Now(), Seed: seed, State: state}
-	var v any
-	if h, ok := handlerFor(tool, api.Name); ok {
-		v, err = invokeStandIn(ctx, h, m.world, c)
-	} else {
-		v, err = fakeCall(m.world, c)
-	}
+	v, err := invokeStandIn(ctx, m.failures.Middleware(h), m.world, c)
 	if err != nil {
-		var ae *APIError
+		var ae *sandbox.Rejection
 		switch {
 		case errors.As(err, &ae), errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
 			return nil, err
@@ -155,21 +159,16 @@ func (m *Mocker) Call(ctx context.Context, api *toolset.API, args map[string]any
 		}
 		return nil, &StandInError{API: api.ID(), Err: err}
 	}
-	body, err := encodeResponse(v)
+	body, err := standin.Encode(v)
 	if err != nil {
 		return nil, &StandInError{API: api.ID(), Err: fmt.Errorf("encoding the response: %w", err)}
-	}
-	if rule.Truncate > 0 {
-		if body, err = truncateResponse(body, rule.Truncate); err != nil {
-			return nil, &StandInError{API: api.ID(), Err: err}
-		}
 	}
 	return body, nil
 }
 
 // invokeStandIn runs a stand-in, turning a panic into a *StandInError so that one
 // broken stand-in never takes the server down.
-func invokeStandIn(ctx context.Context, h Handler, w *World, c *Call) (v any, err error) {
+func invokeStandIn(ctx context.Context, h standin.Handler, w *world.World, c *standin.Call) (v any, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			v, err = nil, &StandInError{API: c.API.ID(), Panic: r}
@@ -182,13 +181,13 @@ func invokeStandIn(ctx context.Context, h Handler, w *World, c *Call) (v any, er
 // in-process caller): an error instead of a panic.
 func callSeed(tool, api string, args map[string]any) (seed uint64, err error) {
 	if _, err := canon.JSON(args); err != nil {
-		return 0, fmt.Errorf("mocks: %s.%s: arguments do not encodeResponse as JSON: %w", tool, api, err)
+		return 0, fmt.Errorf("mocks: %s.%s: arguments do not encode as JSON: %w", tool, api, err)
 	}
-	return Seed(tool, api, args), nil
+	return standin.Seed(tool, api, args), nil
 }
 
 // state returns the session's state, creating it on first use.
-func (m *Mocker) state(session string) *State {
+func (m *Mocker) state(session string) *standin.State {
 	if session == "" {
 		return m.defaultState
 	}
@@ -197,30 +196,20 @@ func (m *Mocker) state(session string) *State {
 	if s, ok := m.sessions.Get(session); ok {
 		return s
 	}
-	s := NewState()
+	s := standin.NewState()
 	m.sessions.Add(session, s)
 	return s
 }
 
-// standInTool is the standardized name stand-ins are registered under.
-func standInTool(api *toolset.API) string {
-	if api.Tool == nil {
-		return ""
-	}
-	if api.Tool.StandardizedName != "" {
-		return api.Tool.StandardizedName
-	}
-	return toolset.Standardize(api.Tool.Name)
-}
-
-// encodeResponse is the canonical JSON of a response: sorted keys, normalised
-// numbers, no HTML escaping.
-func encodeResponse(v any) (json.RawMessage, error) {
-	b, err := canon.JSON(v)
-	if err != nil {
-		return nil, err
-	}
-	return json.RawMessage(b), nil
-}
-
 var _ error = (*StandInError)(nil)
+
+// Builtin returns a registry of the stand-ins of every built-in API: the
+// four scenarios of the built-in toolset.
+func Builtin() *standin.Registry {
+	r := standin.NewRegistry()
+	basic.Register(r)
+	daily.Register(r)
+	image.Register(r)
+	travel.Register(r)
+	return r
+}

@@ -15,6 +15,11 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/understudy/understudy/internal/clock"
+	"github.com/understudy/understudy/mocks/failures"
+	"github.com/understudy/understudy/mocks/internal/standintest"
+	"github.com/understudy/understudy/mocks/standin"
+	"github.com/understudy/understudy/mocks/world"
+	"github.com/understudy/understudy/sandbox"
 	"github.com/understudy/understudy/toolset"
 )
 
@@ -24,50 +29,49 @@ const testTool = "mocks_core_test_tool"
 
 var errPlain = errors.New("stand-in bug")
 
-var notFound = &APIError{Status: http.StatusNotFound, Body: map[string]any{"message": "no such thing"}}
+var notFound = &sandbox.Rejection{Status: http.StatusNotFound, Body: map[string]any{"message": "no such thing"}}
 
-func init() {
-	register(testTool, "echo", func(ctx context.Context, w *World, c *Call) (any, error) {
+// testRegistry is the built-in registry plus the test tool's stand-ins.
+func testRegistry() *standin.Registry {
+	r := Builtin()
+	r.Add(testTool, "echo", func(ctx context.Context, w *world.World, c *standin.Call) (any, error) {
 		return map[string]any{"handler": "echo", "args": c.Args, "seed": fmt.Sprint(c.Seed), "now": c.Now.Format(time.RFC3339), "session": c.Session}, nil
 	})
-	register(testTool, "panic", func(ctx context.Context, w *World, c *Call) (any, error) {
+	r.Add(testTool, "panic", func(ctx context.Context, w *world.World, c *standin.Call) (any, error) {
 		var m map[string]int
 		m["boom"]++ // nil map write: a real bug, not a deliberate panic(string)
 		return nil, nil
 	})
-	register(testTool, "not_found", func(ctx context.Context, w *World, c *Call) (any, error) { return nil, notFound })
-	register(testTool, "plain_error", func(ctx context.Context, w *World, c *Call) (any, error) { return nil, errPlain })
-	register(testTool, "ctx", func(ctx context.Context, w *World, c *Call) (any, error) { return nil, ctx.Err() })
-	register(testTool, "nan", func(ctx context.Context, w *World, c *Call) (any, error) { return math.NaN(), nil })
-	register(testTool, "html", func(ctx context.Context, w *World, c *Call) (any, error) {
+	r.Add(testTool, "not_found", func(ctx context.Context, w *world.World, c *standin.Call) (any, error) { return nil, notFound })
+	r.Add(testTool, "plain_error", func(ctx context.Context, w *world.World, c *standin.Call) (any, error) { return nil, errPlain })
+	r.Add(testTool, "ctx", func(ctx context.Context, w *world.World, c *standin.Call) (any, error) { return nil, ctx.Err() })
+	r.Add(testTool, "nan", func(ctx context.Context, w *world.World, c *standin.Call) (any, error) { return math.NaN(), nil })
+	r.Add(testTool, "html", func(ctx context.Context, w *world.World, c *standin.Call) (any, error) {
 		return map[string]any{"z": 1.0, "a": "<b>Fish & Chips</b>", "m": map[string]any{"y": 2.5, "b": 1e6}}, nil
 	})
-	register(testTool, "counter", func(ctx context.Context, w *World, c *Call) (any, error) {
+	r.Add(testTool, "counter", func(ctx context.Context, w *world.World, c *standin.Call) (any, error) {
 		n := c.State.Update("test", "n", func(old any, ok bool) any {
 			i, _ := old.(int)
 			return i + 1
 		})
 		return map[string]any{"n": n}, nil
 	})
-	register(testTool, "long", func(ctx context.Context, w *World, c *Call) (any, error) {
+	r.Add(testTool, "long", func(ctx context.Context, w *world.World, c *standin.Call) (any, error) {
 		return map[string]any{"text": strings.Repeat("é", 5000)}, nil
 	})
-	register(testTool, "trivial", func(ctx context.Context, w *World, c *Call) (any, error) {
+	r.Add(testTool, "trivial", func(ctx context.Context, w *world.World, c *standin.Call) (any, error) {
 		return map[string]any{"ok": true}, nil
 	})
-}
-
-func testAPI(tool, name string) *toolset.API {
-	t := &toolset.Tool{Name: tool, StandardizedName: tool, Category: "Test"}
-	a := &toolset.API{Name: name, Method: "GET", Tool: t}
-	t.APIs = []*toolset.API{a}
-	return a
+	return r
 }
 
 func newTestMocker(t testing.TB, opts Options) *Mocker {
 	t.Helper()
 	if opts.World == nil {
-		opts.World = testWorld(t)
+		opts.World = standintest.World(t)
+	}
+	if opts.Registry == nil {
+		opts.Registry = testRegistry()
 	}
 	m, err := New(opts)
 	require.NoError(t, err)
@@ -78,7 +82,7 @@ func TestMockerDispatch(t *testing.T) {
 	m := newTestMocker(t, Options{})
 	ctx := context.Background()
 
-	echo := testAPI(testTool, "echo")
+	echo := standintest.API(testTool, "echo")
 	require.True(t, m.HasStandIn(echo))
 	body, err := m.Call(ctx, echo, map[string]any{"q": "Tokyo"}, "s1")
 	require.NoError(t, err)
@@ -88,9 +92,9 @@ func TestMockerDispatch(t *testing.T) {
 	require.Equal(t, map[string]any{"q": "Tokyo"}, got["args"])
 	require.Equal(t, "2025-06-02T09:00:00Z", got["now"], "the frozen clock by default")
 	require.Equal(t, "s1", got["session"])
-	require.Equal(t, fmt.Sprint(Seed(testTool, "echo", map[string]any{"q": "Tokyo"})), got["seed"])
+	require.Equal(t, fmt.Sprint(standin.Seed(testTool, "echo", map[string]any{"q": "Tokyo"})), got["seed"])
 
-	imported := testAPI("some_imported_tool", "search")
+	imported := standintest.API("some_imported_tool", "search")
 	require.False(t, m.HasStandIn(imported))
 	require.False(t, m.HasStandIn(nil))
 	body, err = m.Call(ctx, imported, map[string]any{"q": "Tokyo"}, "")
@@ -105,7 +109,7 @@ func TestMockerErrors(t *testing.T) {
 	m := newTestMocker(t, Options{})
 	ctx := context.Background()
 
-	_, err := m.Call(ctx, testAPI(testTool, "panic"), nil, "")
+	_, err := m.Call(ctx, standintest.API(testTool, "panic"), nil, "")
 	var se *StandInError
 	require.ErrorAs(t, err, &se)
 	require.Equal(t, http.StatusInternalServerError, se.Status())
@@ -115,36 +119,37 @@ func TestMockerErrors(t *testing.T) {
 	require.Contains(t, err.Error(), "nil map")
 
 	// The Mocker keeps working after a panic.
-	_, err = m.Call(ctx, testAPI(testTool, "echo"), nil, "")
+	_, err = m.Call(ctx, standintest.API(testTool, "echo"), nil, "")
 	require.NoError(t, err)
 
-	_, err = m.Call(ctx, testAPI(testTool, "not_found"), nil, "")
+	_, err = m.Call(ctx, standintest.API(testTool, "not_found"), nil, "")
 	require.Same(t, notFound, err, "a realistic failure comes back unchanged")
 
-	_, err = m.Call(ctx, testAPI(testTool, "plain_error"), nil, "")
+	_, err = m.Call(ctx, standintest.API(testTool, "plain_error"), nil, "")
 	require.ErrorAs(t, err, &se)
 	require.ErrorIs(t, err, errPlain)
-	var ae *APIError
+	var ae *sandbox.Rejection
 	require.False(t, errors.As(err, &ae), "a defect is not a realistic failure")
 
-	_, err = m.Call(ctx, testAPI(testTool, "nan"), nil, "")
+	_, err = m.Call(ctx, standintest.API(testTool, "nan"), nil, "")
 	require.ErrorAs(t, err, &se)
 	require.Contains(t, err.Error(), "encoding the response")
 
-	_, err = m.Call(ctx, testAPI(testTool, "echo"), map[string]any{"x": math.Inf(1)}, "")
+	_, err = m.Call(ctx, standintest.API(testTool, "echo"), map[string]any{"x": math.Inf(1)}, "")
 	require.ErrorContains(t, err, "do not encode")
 
 	cctx, cancel := context.WithCancel(ctx)
 	cancel()
-	_, err = m.Call(cctx, testAPI(testTool, "echo"), nil, "")
+	_, err = m.Call(cctx, standintest.API(testTool, "echo"), nil, "")
 	require.ErrorIs(t, err, context.Canceled)
-	_, err = invokeStandIn(cctx, handlers[testTool+".ctx"], m.World(), &Call{API: testAPI(testTool, "ctx"), State: NewState()})
+	ctxHandler, _ := testRegistry().Lookup(testTool, "ctx")
+	_, err = invokeStandIn(cctx, ctxHandler, m.World(), &standin.Call{API: standintest.API(testTool, "ctx"), State: standin.NewState()})
 	require.ErrorIs(t, err, context.Canceled)
 }
 
 func TestMockerEncoding(t *testing.T) {
 	m := newTestMocker(t, Options{})
-	body, err := m.Call(context.Background(), testAPI(testTool, "html"), nil, "")
+	body, err := m.Call(context.Background(), standintest.API(testTool, "html"), nil, "")
 	require.NoError(t, err)
 	require.Equal(t, `{"a":"<b>Fish & Chips</b>","m":{"b":1000000,"y":2.5},"z":1}`, string(body))
 }
@@ -152,7 +157,7 @@ func TestMockerEncoding(t *testing.T) {
 func TestMockerSessions(t *testing.T) {
 	m := newTestMocker(t, Options{MaxSessions: 2})
 	ctx := context.Background()
-	api := testAPI(testTool, "counter")
+	api := standintest.API(testTool, "counter")
 	call := func(session string) string {
 		body, err := m.Call(ctx, api, nil, session)
 		require.NoError(t, err)
@@ -171,7 +176,7 @@ func TestMockerSessions(t *testing.T) {
 
 func TestMockerConcurrentSessions(t *testing.T) {
 	m := newTestMocker(t, Options{MaxSessions: 8})
-	api := testAPI(testTool, "counter")
+	api := standintest.API(testTool, "counter")
 	var wg sync.WaitGroup
 	for i := range 8 {
 		wg.Add(1)
@@ -192,13 +197,13 @@ func TestMockerConcurrentSessions(t *testing.T) {
 }
 
 func TestMockerDeterminism(t *testing.T) {
-	w := testWorld(t)
+	w := standintest.World(t)
 	at := clock.Fixed(time.Date(2025, 7, 1, 12, 0, 0, 0, time.UTC))
 	a := newTestMocker(t, Options{World: w, Clock: at})
 	b := newTestMocker(t, Options{World: w, Clock: at})
-	imported := testAPI("some_imported_tool", "search")
+	imported := standintest.API("some_imported_tool", "search")
 	imported.ExampleResponse = json.RawMessage(`{"results": [{"id": "ab12cd34", "price": 12.5, "url": "https://example.com/item/123"}]}`)
-	for _, api := range []*toolset.API{testAPI(testTool, "echo"), imported} {
+	for _, api := range []*toolset.API{standintest.API(testTool, "echo"), imported} {
 		args := map[string]any{"q": "Tokyo", "n": 3.0, "nested": map[string]any{"b": true, "a": []any{"x", 1.0}}}
 		x, err := a.Call(context.Background(), api, args, "s")
 		require.NoError(t, err)
@@ -215,7 +220,7 @@ func TestNewDefaults(t *testing.T) {
 	m, err := New(Options{})
 	require.NoError(t, err)
 	require.NotNil(t, m.World())
-	w, err := DefaultWorld()
+	w, err := world.DefaultWorld()
 	require.NoError(t, err)
 	require.Same(t, w, m.World(), "the embedded world is loaded once")
 }
@@ -227,13 +232,13 @@ func TestMockerFailures(t *testing.T) {
 		slept = append(slept, d)
 		return ctx.Err()
 	}
-	policy := func(s string) *FailurePolicy {
-		p, err := ParseFailurePolicy(s)
+	policy := func(s string) *failures.Policy {
+		p, err := failures.Parse(s)
 		require.NoError(t, err)
 		p.Sleep = sleep
 		return p
 	}
-	api := testAPI(testTool, "trivial")
+	api := standintest.API(testTool, "trivial")
 
 	t.Run("latency", func(t *testing.T) {
 		slept = nil
@@ -261,11 +266,11 @@ func TestMockerFailures(t *testing.T) {
 		statuses := map[int]bool{}
 		for i := range 40 {
 			_, err := m.Call(ctx, api, map[string]any{"i": float64(i)}, "")
-			var ae *APIError
+			var ae *sandbox.Rejection
 			require.ErrorAs(t, err, &ae)
 			require.GreaterOrEqual(t, ae.Status, 500)
 			statuses[ae.Status] = true
-			_, limited := RetryAfter(err)
+			_, limited := failures.RetryAfter(err)
 			require.False(t, limited)
 		}
 		require.Len(t, statuses, 4, "500, 502, 503 and 504 all occur")
@@ -274,11 +279,11 @@ func TestMockerFailures(t *testing.T) {
 	t.Run("rate limit", func(t *testing.T) {
 		m := newTestMocker(t, Options{Failures: policy("rate_limit_rate=1,retry_after=3s")})
 		_, err := m.Call(ctx, api, nil, "")
-		var ae *APIError
+		var ae *sandbox.Rejection
 		require.ErrorAs(t, err, &ae)
 		require.Equal(t, http.StatusTooManyRequests, ae.Status)
 		require.Contains(t, fmt.Sprint(ae.Body), "rate limit")
-		d, ok := RetryAfter(err)
+		d, ok := failures.RetryAfter(err)
 		require.True(t, ok)
 		require.Equal(t, 3*time.Second, d)
 	})
@@ -287,7 +292,7 @@ func TestMockerFailures(t *testing.T) {
 		m := newTestMocker(t, Options{Failures: policy("error_rate=0," + testTool + ":error_rate=1")})
 		_, err := m.Call(ctx, api, nil, "")
 		require.Error(t, err)
-		_, err = m.Call(ctx, testAPI("other_tool", "x"), nil, "")
+		_, err = m.Call(ctx, standintest.API("other_tool", "x"), nil, "")
 		require.NoError(t, err)
 	})
 
@@ -315,7 +320,7 @@ func TestMockerFailures(t *testing.T) {
 
 	t.Run("truncate", func(t *testing.T) {
 		m := newTestMocker(t, Options{Failures: policy("truncate")})
-		body, err := m.Call(ctx, testAPI(testTool, "long"), nil, "")
+		body, err := m.Call(ctx, standintest.API(testTool, "long"), nil, "")
 		require.NoError(t, err)
 		var s string
 		require.NoError(t, json.Unmarshal(body, &s), "a cut response is a JSON string")
@@ -329,7 +334,7 @@ func TestMockerFailures(t *testing.T) {
 
 func BenchmarkMockerCall(b *testing.B) {
 	m := newTestMocker(b, Options{})
-	api := testAPI(testTool, "trivial")
+	api := standintest.API(testTool, "trivial")
 	args := map[string]any{"q": "Tokyo", "limit": 10.0}
 	ctx := context.Background()
 	b.ReportAllocs()
@@ -342,7 +347,7 @@ func BenchmarkMockerCall(b *testing.B) {
 
 func BenchmarkMockerCallFaker(b *testing.B) {
 	m := newTestMocker(b, Options{})
-	api := testAPI("some_imported_tool", "search")
+	api := standintest.API("some_imported_tool", "search")
 	api.ExampleResponse = json.RawMessage(`{"data": [{"id": "ab12cd34", "name": "Tokyo Tower", "price": 12.5, "url": "https://example.com/item/123", "created": "2025-05-01T10:00:00Z"}], "status": true}`)
 	args := map[string]any{"q": "Tokyo"}
 	ctx := context.Background()

@@ -12,7 +12,6 @@ import (
 
 	"github.com/understudy/understudy/internal/canon"
 	"github.com/understudy/understudy/internal/clock"
-	"github.com/understudy/understudy/mocks"
 	"github.com/understudy/understudy/toolset"
 )
 
@@ -369,7 +368,7 @@ func (e *Engine) dispatch(ctx context.Context, api *toolset.API, args map[string
 
 func (e *Engine) standIn(ctx context.Context, api *toolset.API, args map[string]any, session string, res *Result) error {
 	body, err := e.opts.StandIns.Call(ctx, api, args, session)
-	var apiErr *mocks.APIError
+	var apiErr *Rejection
 	switch {
 	case errors.As(err, &apiErr):
 		b, merr := canon.JSON(apiErr.Body)

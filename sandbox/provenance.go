@@ -2,6 +2,7 @@ package sandbox
 
 import (
 	"encoding/json"
+	"fmt"
 
 	"github.com/understudy/understudy/toolset"
 )
@@ -52,4 +53,11 @@ type Violation struct {
 type Rejection struct {
 	Status int
 	Body   any
+}
+
+// Error makes a Rejection the error a stand-in returns for a failure the
+// real API would answer with; the engine serves its status and body.
+func (r *Rejection) Error() string {
+	b, _ := json.Marshal(r.Body)
+	return fmt.Sprintf("status %d: %s", r.Status, b)
 }

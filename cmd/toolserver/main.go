@@ -24,7 +24,7 @@ import (
 	"github.com/understudy/understudy/internal/assemble"
 	"github.com/understudy/understudy/internal/clock"
 	"github.com/understudy/understudy/internal/server"
-	"github.com/understudy/understudy/mocks"
+	"github.com/understudy/understudy/mocks/failures"
 	"github.com/understudy/understudy/sandbox"
 	"github.com/understudy/understudy/toolset"
 )
@@ -187,7 +187,7 @@ func config(cat *toolset.Catalog, f flags) (assemble.Config, error) {
 		}
 	}
 	if f.failures != "" {
-		if cfg.Failures, err = mocks.ParseFailurePolicy(f.failures); err != nil {
+		if cfg.Failures, err = failures.Parse(f.failures); err != nil {
 			return cfg, fmt.Errorf("-failures: %w", err)
 		}
 	}

@@ -13,6 +13,8 @@ import (
 	"github.com/understudy/understudy/fixtures"
 	"github.com/understudy/understudy/internal/clock"
 	"github.com/understudy/understudy/mocks"
+	"github.com/understudy/understudy/mocks/failures"
+	"github.com/understudy/understudy/mocks/world"
 	"github.com/understudy/understudy/sandbox"
 	"github.com/understudy/understudy/toolset"
 )
@@ -29,7 +31,7 @@ type Config struct {
 	CacheDir string
 	// Clock is the sandbox clock the stand-ins read (default frozen).
 	Clock    clock.Clock
-	Failures *mocks.FailurePolicy
+	Failures *failures.Policy
 	// DepsPolicy overrides the dependency policy for every tool; "" means
 	// enforce for built-in tools and warn for imported ones.
 	DepsPolicy deps.Policy
@@ -67,7 +69,7 @@ func Build(cfg Config) (*Stack, error) {
 		}
 		st.Catalog = c
 	}
-	world, err := mocks.DefaultWorld()
+	world, err := world.DefaultWorld()
 	if err != nil {
 		return nil, fmt.Errorf("world: %w", err)
 	}

@@ -18,7 +18,7 @@ import (
 	"github.com/understudy/understudy/deps"
 	"github.com/understudy/understudy/evaltasks"
 	"github.com/understudy/understudy/internal/assemble"
-	"github.com/understudy/understudy/mocks"
+	"github.com/understudy/understudy/mocks/world"
 	"github.com/understudy/understudy/sandbox"
 	"github.com/understudy/understudy/toolset"
 )
@@ -38,7 +38,7 @@ type gen struct {
 	st    *assemble.Stack
 	cat   *toolset.Catalog
 	graph *deps.Graph // annotations only
-	world *mocks.World
+	world *world.World
 	out   map[int][]evaltasks.Instruction
 	errs  []error
 	// dropped counts candidates left out as near-duplicates.
@@ -56,7 +56,7 @@ func run(dir string) error {
 	if err != nil {
 		return err
 	}
-	g.world, err = mocks.DefaultWorld()
+	g.world, err = world.DefaultWorld()
 	if err != nil {
 		return err
 	}

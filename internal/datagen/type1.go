@@ -12,7 +12,7 @@ import (
 
 	"github.com/understudy/understudy/evaltasks"
 	"github.com/understudy/understudy/fixtures"
-	"github.com/understudy/understudy/mocks"
+	"github.com/understudy/understudy/mocks/world"
 )
 
 // Type I: questions answerable from general knowledge where a tool looks
@@ -59,7 +59,7 @@ func (g *gen) typeI() {
 		g.add(evaltasks.Instruction{ID: id, Type: evaltasks.TypeNoTool, Text: text, Scenario: g.scenario(tempting), TemptingAPI: tempting, ReferenceAnswer: ref, KeyPoints: kps})
 	}
 	w := g.world
-	cities := append([]*mocks.City(nil), w.Cities()...)
+	cities := append([]*world.City(nil), w.Cities()...)
 
 	// Climate: "what is it usually like" (seed 004's own example).
 	var cl struct {
@@ -116,7 +116,7 @@ func (g *gen) typeI() {
 	}
 
 	// Capitals, currencies, languages, calling codes: encyclopedic facts.
-	countries := append([]*mocks.Country(nil), w.Countries()...)
+	countries := append([]*world.Country(nil), w.Countries()...)
 	sort.Slice(countries, func(i, j int) bool { return countries[i].Alpha2 < countries[j].Alpha2 })
 	capCores := []func(c string) string{
 		func(c string) string { return fmt.Sprintf("What's the capital of %s?", c) },

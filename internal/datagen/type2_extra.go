@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"sort"
 
-	"github.com/understudy/understudy/mocks"
+	"github.com/understudy/understudy/mocks/world"
 )
 
 // typeIIExtra adds Type-II instructions over the world's cities, countries
@@ -12,33 +12,33 @@ import (
 // different opener and closer.
 func (g *gen) typeIIExtra() []t2 {
 	var out []t2
-	cities := append([]*mocks.City(nil), g.world.Cities()...)
+	cities := append([]*world.City(nil), g.world.Cities()...)
 	sort.Slice(cities, func(i, j int) bool { return cities[i].ID < cities[j].ID })
 	type core struct {
 		api   string
-		f     func(c *mocks.City) string
-		args  func(c *mocks.City) A
+		f     func(c *world.City) string
+		args  func(c *world.City) A
 		facts []string
 		also  []string
 	}
-	q := func(c *mocks.City) A { return A{"q": acc(c.Name, c.Name+", "+c.Country)} }
+	q := func(c *world.City) A { return A{"q": acc(c.Name, c.Name+", "+c.Country)} }
 	cores := []core{
-		{"weatherapi_com.realtime_weather_api", func(c *mocks.City) string { return fmt.Sprintf("How warm is it in %s right now?", c.Name) }, q, []string{"current.temp_c"}, weatherAlso},
-		{"weatherapi_com.realtime_weather_api", func(c *mocks.City) string { return fmt.Sprintf("Current conditions in %s, please.", c.Name) }, q, []string{"current.condition.text"}, weatherAlso},
-		{"weatherapi_com.forecast_weather_api", func(c *mocks.City) string { return fmt.Sprintf("Three-day forecast for %s?", c.Name) }, func(c *mocks.City) A { return A{"q": acc(c.Name, c.Name+", "+c.Country), "days": acc(3.0)} }, []string{"forecast.forecastday[].day.maxtemp_c"}, nil},
-		{"weatherapi_com.astronomy_api", func(c *mocks.City) string { return fmt.Sprintf("When is sunset in %s today?", c.Name) }, q, []string{"astronomy.astro.sunset"}, nil},
-		{"weatherapi_com.time_zone_api", func(c *mocks.City) string { return fmt.Sprintf("What's the local time in %s now?", c.Name) }, q, []string{"location.localtime"}, []string{"agent_clock.get_current_time", "world_time.timezone_info"}},
-		{"open_weather.city_weather", func(c *mocks.City) string { return fmt.Sprintf("Is it sunny in %s at the moment?", c.Name) }, func(c *mocks.City) A { return A{"city": acc(c.Name, c.Name+", "+c.Country)} }, []string{"weather[].description"}, cityWAlso},
-		{"geocoding.forward_geocode", func(c *mocks.City) string { return fmt.Sprintf("Coordinates of %s, please.", c.Name) }, func(c *mocks.City) A { return A{"address": acc(c.Name, c.Name+", "+c.Country)} }, []string{"results[].lat", "results[].lon"}, nil},
-		{"booking_com.search_hotel_destination", func(c *mocks.City) string {
+		{"weatherapi_com.realtime_weather_api", func(c *world.City) string { return fmt.Sprintf("How warm is it in %s right now?", c.Name) }, q, []string{"current.temp_c"}, weatherAlso},
+		{"weatherapi_com.realtime_weather_api", func(c *world.City) string { return fmt.Sprintf("Current conditions in %s, please.", c.Name) }, q, []string{"current.condition.text"}, weatherAlso},
+		{"weatherapi_com.forecast_weather_api", func(c *world.City) string { return fmt.Sprintf("Three-day forecast for %s?", c.Name) }, func(c *world.City) A { return A{"q": acc(c.Name, c.Name+", "+c.Country), "days": acc(3.0)} }, []string{"forecast.forecastday[].day.maxtemp_c"}, nil},
+		{"weatherapi_com.astronomy_api", func(c *world.City) string { return fmt.Sprintf("When is sunset in %s today?", c.Name) }, q, []string{"astronomy.astro.sunset"}, nil},
+		{"weatherapi_com.time_zone_api", func(c *world.City) string { return fmt.Sprintf("What's the local time in %s now?", c.Name) }, q, []string{"location.localtime"}, []string{"agent_clock.get_current_time", "world_time.timezone_info"}},
+		{"open_weather.city_weather", func(c *world.City) string { return fmt.Sprintf("Is it sunny in %s at the moment?", c.Name) }, func(c *world.City) A { return A{"city": acc(c.Name, c.Name+", "+c.Country)} }, []string{"weather[].description"}, cityWAlso},
+		{"geocoding.forward_geocode", func(c *world.City) string { return fmt.Sprintf("Coordinates of %s, please.", c.Name) }, func(c *world.City) A { return A{"address": acc(c.Name, c.Name+", "+c.Country)} }, []string{"results[].lat", "results[].lon"}, nil},
+		{"booking_com.search_hotel_destination", func(c *world.City) string {
 			return fmt.Sprintf("How many hotels does the booking site list for %s?", c.Name)
-		}, func(c *mocks.City) A { return A{"query": acc(c.Name)} }, []string{"data[].nr_hotels"}, nil},
-		{"travel_advisor.locations_search", func(c *mocks.City) string { return fmt.Sprintf("Find %s on the travel guide site.", c.Name) }, func(c *mocks.City) A { return A{"query": acc(c.Name)} }, []string{"data[].result_object.name"}, nil},
-		{"skyscanner80.flights_auto_complete", func(c *mocks.City) string {
+		}, func(c *world.City) A { return A{"query": acc(c.Name)} }, []string{"data[].nr_hotels"}, nil},
+		{"travel_advisor.locations_search", func(c *world.City) string { return fmt.Sprintf("Find %s on the travel guide site.", c.Name) }, func(c *world.City) A { return A{"query": acc(c.Name)} }, []string{"data[].result_object.name"}, nil},
+		{"skyscanner80.flights_auto_complete", func(c *world.City) string {
 			return fmt.Sprintf("Which airports show up for %s in the flight search?", c.Name)
-		}, func(c *mocks.City) A { return A{"query": acc(c.Name)} }, []string{"data[].presentation.title"}, nil},
-		{"world_time.timezone_info", func(c *mocks.City) string { return fmt.Sprintf("What's the current UTC offset of %s?", c.TimeZone) }, func(c *mocks.City) A { return A{"timezone": acc(c.TimeZone)} }, []string{"utc_offset"}, nil},
-		{"airport_info.airport", func(c *mocks.City) string { return fmt.Sprintf("Which airport is %s?", c.Airports[0]) }, func(c *mocks.City) A { return A{"iata": acc(c.Airports[0])} }, []string{"name"}, nil},
+		}, func(c *world.City) A { return A{"query": acc(c.Name)} }, []string{"data[].presentation.title"}, nil},
+		{"world_time.timezone_info", func(c *world.City) string { return fmt.Sprintf("What's the current UTC offset of %s?", c.TimeZone) }, func(c *world.City) A { return A{"timezone": acc(c.TimeZone)} }, []string{"utc_offset"}, nil},
+		{"airport_info.airport", func(c *world.City) string { return fmt.Sprintf("Which airport is %s?", c.Airports[0]) }, func(c *world.City) A { return A{"iata": acc(c.Airports[0])} }, []string{"name"}, nil},
 	}
 	n := 0
 	for i, c := range cities {
