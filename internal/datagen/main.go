@@ -99,19 +99,43 @@ func run(dir string) error {
 
 func (g *gen) fail(format string, args ...any) { g.errs = append(g.errs, fmt.Errorf(format, args...)) }
 
-// add keeps a record unless it is a near-duplicate of one already kept
-// (the validator's own measure, with a margin).
-func (g *gen) add(in evaltasks.Instruction) bool {
-	in.Text = typo(in.ID, in.Text, in.Type != evaltasks.TypeMissing)
-	for _, prev := range g.out[in.Type] {
-		if evaltasks.TextSimilarity(prev.Text, in.Text) >= 0.75 {
-			g.dropped++
-			return false
+// add keeps the first candidate phrasing of a record that is not a
+// near-duplicate of one already kept (the validator's own measure, with a
+// margin); the candidates share the record's ID. When every phrasing
+// collides under the framing the ID picks, the framing is drawn again
+// from the same pools (by a hash of the ID and the attempt), so the odds
+// of each opener and closer stay those of every type. It tells whether
+// one was kept.
+func (g *gen) add(cands ...evaltasks.Instruction) bool {
+	for attempt := 0; attempt < maxFramings; attempt++ {
+	next:
+		for _, in := range cands {
+			if in.Type <= evaltasks.TypeMissing {
+				key := in.ID
+				if attempt > 0 {
+					key = fmt.Sprintf("%s#%d", in.ID, attempt)
+				}
+				in.Text = frame(key, in.Text)
+			}
+			in.Text = typo(in.ID, in.Text, in.Type != evaltasks.TypeMissing)
+			for _, prev := range g.out[in.Type] {
+				if evaltasks.TextSimilarity(prev.Text, in.Text) >= 0.75 {
+					continue next
+				}
+			}
+			g.out[in.Type] = append(g.out[in.Type], in)
+			return true
+		}
+		if cands[0].Type > evaltasks.TypeMissing {
+			break
 		}
 	}
-	g.out[in.Type] = append(g.out[in.Type], in)
-	return true
+	g.dropped++
+	return false
 }
+
+// maxFramings bounds how often a record's framing is drawn.
+const maxFramings = 12
 
 func (g *gen) api(id string) *toolset.API {
 	a := evaltasks.ResolveAPI(g.cat, id)
