@@ -29,7 +29,9 @@ func (g *gen) typeIIExtra() []t2 {
 		{"weatherapi_com.astronomy_api", func(c *mocks.City) string { return fmt.Sprintf("Tell me when the sun sets in %s today.", c.Name) }, q, []string{"astronomy.astro.sunset"}, nil},
 		{"weatherapi_com.time_zone_api", func(c *mocks.City) string { return fmt.Sprintf("What's the local time in %s now?", c.Name) }, q, []string{"location.localtime"}, []string{"agent_clock.get_current_time", "world_time.timezone_info"}},
 		{"open_weather.city_weather", func(c *mocks.City) string { return fmt.Sprintf("Is it sunny in %s at the moment?", c.Name) }, func(c *mocks.City) A { return A{"city": acc(c.Name, c.Name+", "+c.Country)} }, []string{"weather[].description"}, cityWAlso},
-		{"geocoding.forward_geocode", func(c *mocks.City) string { return fmt.Sprintf("Coordinates of %s, please.", c.Name) }, func(c *mocks.City) A { return A{"address": acc(c.Name, c.Name+", "+c.Country)} }, []string{"results[].lat", "results[].lon"}, nil},
+		{"geocoding.forward_geocode", func(c *mocks.City) string {
+			return fmt.Sprintf("Geocode %s for me: latitude and longitude to four decimals.", c.Name)
+		}, func(c *mocks.City) A { return A{"address": acc(c.Name, c.Name+", "+c.Country)} }, []string{"results[].lat", "results[].lon"}, nil},
 		{"booking_com.search_hotel_destination", func(c *mocks.City) string {
 			return fmt.Sprintf("How many hotels does the booking site list for %s?", c.Name)
 		}, func(c *mocks.City) A { return A{"query": acc(c.Name)} }, []string{"data[].nr_hotels"}, nil},
@@ -38,7 +40,9 @@ func (g *gen) typeIIExtra() []t2 {
 			return fmt.Sprintf("Which airports show up for %s in the flight search?", c.Name)
 		}, func(c *mocks.City) A { return A{"query": acc(c.Name)} }, []string{"data[].navigation.relevantFlightParams.skyId", "data[].presentation.suggestionTitle"}, nil},
 		{"world_time.timezone_info", func(c *mocks.City) string { return fmt.Sprintf("What's the current UTC offset of %s?", c.TimeZone) }, func(c *mocks.City) A { return A{"timezone": acc(c.TimeZone)} }, []string{"utc_offset"}, nil},
-		{"airport_info.airport", func(c *mocks.City) string { return fmt.Sprintf("Which airport is %s?", c.Airports[0]) }, func(c *mocks.City) A { return A{"iata": acc(c.Airports[0])} }, []string{"name"}, nil},
+		{"airport_info.airport", func(c *mocks.City) string {
+			return fmt.Sprintf("What's the phone number of airport %s?", c.Airports[0])
+		}, func(c *mocks.City) A { return A{"iata": acc(c.Airports[0])} }, []string{"phone"}, nil},
 	}
 	n := 0
 	for i, c := range cities {
