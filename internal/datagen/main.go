@@ -102,20 +102,26 @@ func (g *gen) fail(format string, args ...any) { g.errs = append(g.errs, fmt.Err
 // add keeps the first candidate phrasing of a record that is not a
 // near-duplicate of one already kept (the validator's own measure, with a
 // margin); the candidates share the record's ID. When every phrasing
-// collides under the framing the ID picks, the framing is drawn again
-// from the same pools (by a hash of the ID and the attempt), so the odds
-// of each opener and closer stay those of every type. It tells whether
-// one was kept.
+// collides under the framing the ID picks, other opener and closer
+// phrases are drawn (by a hash of the ID and the attempt); whether the
+// text has an opener and a closer stays the ID's, so the framing odds are
+// those of every type. It tells whether one was kept.
 func (g *gen) add(cands ...evaltasks.Instruction) bool {
+	if cands[0].Type <= evaltasks.TypeMissing {
+		n := len(cands)
+		for _, in := range cands[:n] {
+			for _, t := range rewordings(in.Text) {
+				alt := in
+				alt.Text = t
+				cands = append(cands, alt)
+			}
+		}
+	}
 	for attempt := 0; attempt < maxFramings; attempt++ {
 	next:
 		for _, in := range cands {
 			if in.Type <= evaltasks.TypeMissing {
-				key := in.ID
-				if attempt > 0 {
-					key = fmt.Sprintf("%s#%d", in.ID, attempt)
-				}
-				in.Text = frame(key, in.Text)
+				in.Text = frame(in.ID, attempt, in.Text)
 			}
 			in.Text = typo(in.ID, in.Text, in.Type != evaltasks.TypeMissing)
 			for _, prev := range g.out[in.Type] {

@@ -34,13 +34,13 @@ func TestFrameSharedOdds(t *testing.T) {
 	// The framing depends on the ID alone: the same core gets the same
 	// framing under the same ID, and over many IDs every type sees bare
 	// texts, openers and closers at the pools' odds.
-	require.Equal(t, frame("I-x-001", "What is 2 plus 2?"), frame("I-x-001", "What is 2 plus 2?"))
+	require.Equal(t, frame("I-x-001", 0, "What is 2 plus 2?"), frame("I-x-001", 0, "What is 2 plus 2?"))
 	for _, prefix := range []string{"I-climate-", "II-weatherapi_com.realtime_weather_api-", "III-weatherapi_com.realtime_weather_api-"} {
 		bare, opened, closed := 0, 0, 0
 		const n = 2000
 		for i := 0; i < n; i++ {
 			core := "What is the weather?"
-			s := frame(fmt.Sprintf("%s%03d", prefix, i), core)
+			s := frame(fmt.Sprintf("%s%03d", prefix, i), i%3, core)
 			if s == core {
 				bare++
 			}

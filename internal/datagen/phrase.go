@@ -142,16 +142,23 @@ const (
 )
 
 // frame wraps a core text in the opener and closer that the record ID
-// picks, or leaves it bare.
-func frame(id, core string) string {
+// picks, or leaves it bare. Whether a text has an opener and a closer
+// depends on the ID alone; a later attempt (to avoid a near-duplicate)
+// draws other phrases from the pools, never framing a bare text.
+func frame(id string, attempt int, core string) string {
 	h := hash("frame/" + id)
+	p := h
+	if attempt > 0 {
+		p = hash(fmt.Sprintf("frame/%s#%d", id, attempt))
+	}
 	o, c := "", ""
 	if h%100 >= noOpenerPercent {
-		o = openers[(h/100)%uint64(len(openers))]
+		o = openers[(p/100)%uint64(len(openers))]
 	}
 	h /= 100 * uint64(len(openers))
+	p /= 100 * uint64(len(openers))
 	if h%100 >= noCloserPercent {
-		c = closers[(h/100)%uint64(len(closers))]
+		c = closers[(p/100)%uint64(len(closers))]
 	}
 	if o != "" && !strings.HasSuffix(o, ": ") && !strings.HasSuffix(o, "— ") && !strings.HasSuffix(o, "! ") {
 		core = lowerFirst(core)
@@ -161,4 +168,59 @@ func frame(id, core string) string {
 		core += "."
 	}
 	return o + core + c
+}
+
+// synonyms are everyday rewordings that change no value of a text; a
+// record whose every phrasing is a near-duplicate of one already kept
+// tries them before giving up.
+var synonyms = [][2]string{
+	{"What's", "What is"}, {"what's", "what is"}, {"Which", "What"}, {"which", "what"},
+	{"usually", "normally"}, {"typically", "usually"}, {"normally", "typically"}, {"generally", "as a rule"},
+	{"Can you", "Could you"}, {"can you", "could you"}, {"Tell me", "Let me know"}, {"tell me", "let me know"},
+	{"please", "pls"}, {"right now", "at the moment"}, {"time zone", "timezone"}, {"dialling", "dialing"},
+	{"capital of", "capital city of"}, {"money", "cash"}, {"How much", "How much exactly"}, {"official", "national"},
+	{"speak", "talk"}, {"forecast", "outlook"}, {"Find me", "Look up"}, {"Show me", "Give me"},
+	{"km", "kilometres"}, {"kg", "kilos"}, {"hours", "hrs"}, {"minutes", "mins"}, {"pounds", "lbs"},
+}
+
+// rewordings lists a text with one synonym swapped, for each synonym that
+// occurs in it as whole words outside quotes, then with all of them.
+func rewordings(text string) []string {
+	var out []string
+	all := text
+	for _, s := range synonyms {
+		if i := wordIndex(text, s[0]); i >= 0 {
+			out = append(out, text[:i]+s[1]+text[i+len(s[0]):])
+		}
+		if i := wordIndex(all, s[0]); i >= 0 {
+			all = all[:i] + s[1] + all[i+len(s[0]):]
+		}
+	}
+	if len(out) > 1 {
+		out = append(out, all)
+	}
+	return out
+}
+
+// wordIndex finds w in s as whole words before any quotation mark.
+func wordIndex(s, w string) int {
+	if q := strings.IndexAny(s, "\"“'"); q >= 0 {
+		s = s[:q]
+	}
+	for from := 0; ; {
+		i := strings.Index(s[from:], w)
+		if i < 0 {
+			return -1
+		}
+		i += from
+		end := i + len(w)
+		if (i == 0 || !isWordByte(s[i-1])) && (end == len(s) || !isWordByte(s[end])) {
+			return i
+		}
+		from = i + 1
+	}
+}
+
+func isWordByte(b byte) bool {
+	return b == '_' || b >= '0' && b <= '9' || b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z'
 }

@@ -129,6 +129,16 @@ func (g *gen) typeI() {
 		cc(cold, "Find me the usual night-time low for %s in %s, ballpark.", false),
 		cc(both, "Show me what a typical %s in %s feels like: warm or chilly?", true),
 		cc(wet, "Do I need to pack an umbrella for %s in %s, as a rule?", false),
+		cc(both, "What temperatures can I expect in %s in an average %s?", false),
+		cc(hot, "How warm do afternoons get in %s in %s, on average?", false),
+		cc(cold, "How chilly are the nights in %s during a normal %s?", false),
+		cc(wet, "Is %s a wet month in %s, generally speaking?", true),
+		cc(both, "Find me the average highs and lows for %s in %s.", false),
+		cc(all, "Going to %s in %s. What's the climate normally like?", false),
+		cc(hot, "Will I be sweating in %s in %s, typically?", false),
+		cc(wet, "How often does it rain in %s in %s, on a normal year?", false),
+		cc(both, "Can you give me the usual day and night temperatures of %s in %s?", false),
+		cc(cold, "What's a normal overnight low in %s for %s?", false),
 	}
 	ci := 0
 	for i, c := range cities {
@@ -209,6 +219,8 @@ func (g *gen) typeI() {
 		f1("Which digits go after the plus sign when I call %s?"),
 		f1("Find me the international code for ringing %s."),
 		f1("How do I dial %s from another country, which code?"),
+		f1("What's the country code for phone numbers in %s?"),
+		f1("My friend in %s gave me a local number. What code goes in front?"),
 	}
 	currencyName := map[string]string{}
 	for _, c := range w.Currencies() {
@@ -347,6 +359,30 @@ func (g *gen) typeI() {
 		func(v int) (string, string, string) {
 			r := strconv.FormatFloat(math.Round(float64(v)*0.621371*10)/10, 'f', -1, 64)
 			return fmt.Sprintf("A %d km drive is how far in miles, approximately?", v), fmt.Sprintf("%d km is about %s miles (1 km ≈ 0.62 miles).", v, r), r
+		},
+		func(v int) (string, string, string) {
+			f := strconv.FormatFloat(float64(v)*9/5+32, 'f', -1, 64)
+			return fmt.Sprintf("The recipe says %d °C; what's that on a Fahrenheit oven?", v), fmt.Sprintf("%d °C is %s °F (multiply by 9/5 and add 32).", v, f), f
+		},
+		func(v int) (string, string, string) {
+			r := strconv.Itoa(v * 60)
+			return fmt.Sprintf("A %d-hour flight is how many minutes?", v), fmt.Sprintf("%d hours are %s minutes.", v, r), r
+		},
+		func(v int) (string, string, string) {
+			r := strconv.FormatFloat(math.Round(float64(v)*0.621371*10)/10, 'f', -1, 64)
+			return fmt.Sprintf("My bike ride was %d km. In miles that's about how much?", v), fmt.Sprintf("%d km is about %s miles (1 km ≈ 0.62 miles).", v, r), r
+		},
+		func(v int) (string, string, string) {
+			r := strconv.FormatFloat(math.Round(float64(v)*2.20462*10)/10, 'f', -1, 64)
+			return fmt.Sprintf("My dog weighs %d kg; what's that in pounds, roughly?", v), fmt.Sprintf("%d kg is about %s lb (1 kg ≈ 2.2 lb).", v, r), r
+		},
+		func(v int) (string, string, string) {
+			r := strconv.Itoa(v * 60)
+			return fmt.Sprintf("Work out the minutes in %d hours for my timesheet.", v), fmt.Sprintf("%d hours are %s minutes.", v, r), r
+		},
+		func(v int) (string, string, string) {
+			f := strconv.FormatFloat(float64(v)*9/5+32, 'f', -1, 64)
+			return fmt.Sprintf("It's %d degrees here (Celsius). What would an American call that?", v), fmt.Sprintf("%d °C is %s °F (multiply by 9/5 and add 32).", v, f), f
 		},
 	}
 	for i := 0; i < 32; i++ {

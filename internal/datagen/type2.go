@@ -16,6 +16,7 @@ import (
 type t2 struct {
 	api   string
 	text  string
+	alts  []string // other phrasings, tried when text is a near-duplicate
 	args  A
 	facts []string // response paths; nil picks them from the response
 	also  []string
@@ -219,7 +220,13 @@ func (g *gen) buildII(it t2, id string) {
 		return
 	}
 	in.ExpectedFacts = fs
-	g.add(in)
+	cands := []evaltasks.Instruction{in}
+	for _, t := range it.alts {
+		alt := in
+		alt.Text = t
+		cands = append(cands, alt)
+	}
+	g.add(cands...)
 }
 
 // preferredFacts are the response keys whose values an answer states, in
