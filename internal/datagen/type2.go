@@ -19,6 +19,7 @@ type t2 struct {
 	alts  []string // other phrasings, tried when text is a near-duplicate
 	args  A
 	facts []string // response paths; nil picks them from the response
+	lit   []string // facts given literally (the validator finds them in the response)
 	also  []string
 	setup []evaltasks.GoldStep
 	fill  map[string]int
@@ -209,7 +210,9 @@ func (g *gen) buildII(it t2, id string) {
 	// the question's own words or an unrelated search hit.
 	asked := func(f string) bool { return evaltasks.ExpectedFactFault(&in, doc, f) == "" }
 	var fs []string
-	if it.facts != nil {
+	if it.lit != nil {
+		fs, it.facts = it.lit, []string{}
+	} else if it.facts != nil {
 		fs, err = facts(doc, asked, it.facts...)
 	}
 	if it.facts == nil || err != nil || len(fs) == 0 {
