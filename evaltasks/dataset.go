@@ -88,6 +88,17 @@ type Binding struct {
 	Path string `json:"path"`
 }
 
+// EmptyAcceptableError is a gold-call argument with no acceptable value:
+// a dataset error, never "any value goes".
+type EmptyAcceptableError struct {
+	ID    string
+	Param string
+}
+
+func (e *EmptyAcceptableError) Error() string {
+	return fmt.Sprintf("%s: gold_call.arguments.%s: no acceptable values (list the values, or mark the parameter optional with its values)", e.ID, e.Param)
+}
+
 // LineError is a bad record in a dataset file.
 type LineError struct {
 	File string
@@ -150,7 +161,17 @@ func (in *Instruction) Check() error {
 	case TypeNoTool:
 		return errors.Join(need(in.ReferenceAnswer != "", "reference_answer"), need(len(in.KeyPoints) > 0, "key_points"))
 	case TypeSufficient:
-		return errors.Join(need(in.TargetAPI != "", "target_api"), need(in.GoldCall != nil && in.GoldCall.API != "", "gold_call"), need(len(in.ExpectedFacts) > 0, "expected_facts"))
+		err := errors.Join(need(in.TargetAPI != "", "target_api"), need(in.GoldCall != nil && in.GoldCall.API != "", "gold_call"), need(len(in.ExpectedFacts) > 0, "expected_facts"))
+		if in.GoldCall != nil {
+			// Task 4 compares each argument with its acceptable values;
+			// an empty list would accept anything.
+			for _, name := range valKeys(in.GoldCall.Arguments) {
+				if len(in.GoldCall.Arguments[name].Values) == 0 {
+					err = errors.Join(err, &EmptyAcceptableError{ID: in.ID, Param: name})
+				}
+			}
+		}
+		return err
 	case TypeMissing:
 		return errors.Join(need(in.TargetAPI != "", "target_api"), need(len(in.Missing) > 0, "missing"))
 	case TypeDependencies:

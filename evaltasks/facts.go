@@ -14,10 +14,17 @@ import (
 // dates in any common form, names by their aliases, words only where they
 // are not denied.
 
-// statusLiterals are the bookkeeping values of tool results; a question
-// never asks for them, so an expected fact that is one is not required.
-var statusLiterals = map[string]bool{"true": true, "false": true, "ok": true, "success": true, "successful": true,
-	"null": true, "none": true, "error": true, "yes": true, "no": true}
+// statusLiterals are values that report how a call went, not what the user
+// asked: the validator rejects them as expected facts, and the Task-6
+// scorer never requires them (an answer that says "success" has answered
+// nothing).
+var statusLiterals = map[string]bool{}
+
+func init() {
+	for _, w := range strings.Fields(`true false ok success successful error failed completed complete incomplete done pending null none yes no`) {
+		statusLiterals[w] = true
+	}
+}
 
 // isStatusLiteral tells whether a fact is a status literal.
 func isStatusLiteral(fact string) bool {

@@ -117,8 +117,11 @@ type ValidationReport struct {
 	Uncovered []string `json:"uncovered"`
 	// Perturbing holds Task 2's perturbing APIs per Type-II instruction.
 	Perturbing map[string][]string `json:"perturbing"`
-	Problems   []Problem           `json:"problems"`
-	MinCounts  map[int]int         `json:"min_counts,omitempty"`
+	// Leakage measures how well the words framing Task 1's texts predict
+	// its label.
+	Leakage   *LeakageReport `json:"leakage,omitempty"`
+	Problems  []Problem      `json:"problems"`
+	MinCounts map[int]int    `json:"min_counts,omitempty"`
 }
 
 // OK tells whether every check passed.
@@ -263,6 +266,7 @@ func (v *validator) run(ctx context.Context, ins []Instruction) *ValidationRepor
 		}
 	}
 	v.checkSimilarity(ins)
+	v.checkLeakage(ins)
 	v.checkCounts()
 	if v.opts.Coverage {
 		v.checkCoverage(ins)

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"reflect"
+	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -52,6 +53,7 @@ func (v *validator) checkTypeI(in *Instruction) {
 	if in.GoldCall != nil || len(in.Chain) > 0 {
 		v.problem(in, "", "a Type-I record has no gold call")
 	}
+	v.checkTypeIKeyPoints(in)
 }
 
 // goldArgs is the gold call with the first acceptable value of every
@@ -100,8 +102,8 @@ func (v *validator) checkTypeII(ctx context.Context, in *Instruction) {
 		case p.Required && acc.Optional:
 			v.problem(in, field, "a required parameter cannot be optional")
 			ok = false
-		case len(acc.Values) == 0 && !acc.Optional:
-			v.problem(in, field, "no acceptable values")
+		case len(acc.Values) == 0:
+			v.problem(in, field, "no acceptable values: an empty list is a dataset error, not \"anything goes\"")
 			ok = false
 		}
 	}
@@ -154,10 +156,16 @@ func (v *validator) checkTypeII(ctx context.Context, in *Instruction) {
 		return
 	}
 	for i, f := range in.ExpectedFacts {
-		if strings.TrimSpace(f) == "" {
-			v.problem(in, fmt.Sprintf("expected_facts[%d]", i), "empty fact")
-		} else if !valFactIn(doc, f) {
-			v.problem(in, fmt.Sprintf("expected_facts[%d]", i), "%q does not appear in the response of %s", f, valCall(api, base))
+		field := fmt.Sprintf("expected_facts[%d]", i)
+		switch {
+		case strings.TrimSpace(f) == "":
+			v.problem(in, field, "empty fact")
+		case !valFactIn(doc, f):
+			v.problem(in, field, "%q does not appear in the response of %s", f, valCall(api, base))
+		default:
+			if fault := ExpectedFactFault(in, doc, f); fault != "" {
+				v.problem(in, field, "%q %s", f, fault)
+			}
 		}
 	}
 	v.checkPerturbing(in)
@@ -592,4 +600,168 @@ func valRoman(t int) string {
 		return []string{"I", "II", "III", "IV", "V"}[t-1]
 	}
 	return strconv.Itoa(t)
+}
+
+// bookkeepingKeys are response fields that describe the call or the
+// service (the interpreter's step count, a poll session), never the
+// answer to a question.
+var bookkeepingKeys = []string{"steps", "status", "success", "ok", "error", "error_type", "output_truncated", "took", "took_ms", "elapsed_ms", "request_id", "total_results", "sessionid", "session_id", "token", "page", "cached"}
+
+// queryStopWords are words of a search query that say nothing about its topic.
+var queryStopWords = []string{"the", "and", "for", "with", "from", "about", "news", "video", "videos", "photo", "photos", "image", "images", "picture", "pictures", "how", "what", "best"}
+
+// ExpectedFactFault tells why an expected fact of a Type-II record is not
+// a fact the question asks for (Task 6 scores answers by these facts), or
+// "" when it is one: a status literal, a bookkeeping field of the
+// response, a value the question already states, or a search hit that
+// shares too little with the query to be what the user is looking for.
+// doc is the executed gold call's response.
+func ExpectedFactFault(in *Instruction, doc any, fact string) string {
+	low := strings.ToLower(strings.TrimSpace(fact))
+	if isStatusLiteral(low) {
+		return "is a status literal, not a fact the question asks for"
+	}
+	if keys := valFactKeys(doc, fact); len(keys) > 0 {
+		book := true
+		for _, k := range keys {
+			book = book && valContains(bookkeepingKeys, strings.ToLower(k))
+		}
+		if book {
+			return fmt.Sprintf("is bookkeeping of the response (%s), not a fact the question asks for", strings.Join(keys, ", "))
+		}
+	}
+	if valWord(strings.ToLower(in.Text), low) {
+		return "is already in the question: stating it proves nothing"
+	}
+	// A search API answers with ranked hits; the first hit is not what
+	// the user wants when it is about something else.
+	if in.GoldCall != nil && strings.Contains(in.GoldCall.API, "search") && len(strings.Fields(fact)) >= 3 {
+		for _, name := range []string{"q", "query"} {
+			acc, ok := in.GoldCall.Arguments[name]
+			if !ok || len(acc.Values) == 0 {
+				continue
+			}
+			q, _ := acc.Values[0].(string)
+			words := queryWords(q)
+			if len(words) == 0 {
+				continue
+			}
+			need, have := min(2, len(words)), 0
+			hit := queryWords(fact)
+			for _, w := range words {
+				for _, h := range hit {
+					if sameStem(w, h) {
+						have++
+						break
+					}
+				}
+			}
+			if have < need {
+				return fmt.Sprintf("shares %d of the query's topic words %v: a search hit unrelated to the question", have, words)
+			}
+		}
+	}
+	return ""
+}
+
+// queryWords are the topic words of a query: lower-case, accents folded,
+// at least three letters, no stop words.
+func queryWords(s string) []string {
+	var out []string
+	for _, w := range framingWords(foldAccents(s)) {
+		if len(w) >= 3 && !valContains(queryStopWords, w) && !reDigits.MatchString(w) {
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
+// sameStem tells whether two words share a stem: equal, or one a prefix of
+// the other of at least four letters (tram/trams, heat/heatwave).
+func sameStem(a, b string) bool {
+	if len(a) > len(b) {
+		a, b = b, a
+	}
+	return a == b || len(a) >= 4 && strings.HasPrefix(b, a)
+}
+
+func foldAccents(s string) string {
+	r := strings.NewReplacer("á", "a", "à", "a", "â", "a", "ã", "a", "ä", "a", "é", "e", "è", "e", "ê", "e", "ë", "e", "í", "i", "ì", "i", "î", "i", "ï", "i", "ó", "o", "ò", "o", "ô", "o", "õ", "o", "ö", "o", "ú", "u", "ù", "u", "û", "u", "ü", "u", "ç", "c", "ñ", "n")
+	return r.Replace(strings.ToLower(s))
+}
+
+// valFactKeys lists the keys of the response leaves a fact is found in
+// (see valFactIn), sorted and unique.
+func valFactKeys(doc any, fact string) []string {
+	num, numErr := strconv.ParseFloat(fact, 64)
+	keys := map[string]bool{}
+	var walk func(v any, key string)
+	walk = func(v any, key string) {
+		switch x := v.(type) {
+		case map[string]any:
+			for k, e := range x {
+				walk(e, k)
+			}
+		case []any:
+			for _, e := range x {
+				walk(e, key)
+			}
+		case string:
+			if strings.Contains(x, fact) {
+				keys[key] = true
+			}
+		case float64:
+			if numErr == nil && math.Abs(x-num) < 1e-9 || strconv.FormatFloat(x, 'f', -1, 64) == fact {
+				keys[key] = true
+			}
+		case bool:
+			if strconv.FormatBool(x) == fact {
+				keys[key] = true
+			}
+		}
+	}
+	walk(doc, "")
+	return valKeys(keys)
+}
+
+// toleranceWords mark a Type-I question that accepts an approximate
+// number; its key points must then be numbers, so that the scorer can
+// apply the tolerance.
+var reTolerance = regexp.MustCompile(`(?i)\b(roughly|ballpark|approximately|approx|more or less)\b`)
+
+// Topics a Type-I question can ask about and the words that show its key
+// points answer that topic: a question about rain needs a rain key point.
+var typeITopics = []struct {
+	question *regexp.Regexp
+	answer   *regexp.Regexp
+	what     string
+}{
+	{regexp.MustCompile(`(?i)\b(rain|rainy|wet|dry|umbrella|precipitation)\b`), regexp.MustCompile(`(?i)\brain|\bdays?\b`), "rain"},
+	{regexp.MustCompile(`(?i)\b(hot|warm|cold|chilly|temperatures?|sweater|t-shirt|mild|degrees)\b`), regexp.MustCompile(`°|\bdegrees\b`), "temperature"},
+}
+
+// checkTypeIKeyPoints holds Task 5's key points to the question: numbers
+// when the question asks roughly, and on the topic the question asks about.
+func (v *validator) checkTypeIKeyPoints(in *Instruction) {
+	if reTolerance.MatchString(in.Text) {
+		for i, kp := range in.KeyPoints {
+			if !reDigits.MatchString(kp) {
+				v.problem(in, fmt.Sprintf("key_points[%d]", i), "%q is not a number, but the question asks for an approximate one", kp)
+			}
+		}
+	}
+	for _, t := range typeITopics {
+		if !t.question.MatchString(in.Text) || !strings.Contains(in.ReferenceAnswer, "°") || !strings.Contains(in.ReferenceAnswer, "rain") {
+			// Only a reference that covers both topics (climate) can
+			// be held to the one asked about.
+			continue
+		}
+		ok := false
+		for _, kp := range in.KeyPoints {
+			ok = ok || t.answer.MatchString(kp)
+		}
+		if !ok {
+			v.problem(in, "key_points", "the question asks about %s but no key point states it: %q", t.what, in.KeyPoints)
+		}
+	}
 }

@@ -135,6 +135,17 @@ func (r *ValidationReport) WriteSummary(w io.Writer) error {
 	} else {
 		fmt.Fprintf(&b, "\nAPIs never covered: %s\n", strings.Join(r.Uncovered, ", "))
 	}
+	if l := r.Leakage; l != nil && l.Records > 0 {
+		fmt.Fprintf(&b, "\nTask 1 leakage (%d Type-I and Type-II texts, %d Type I):\n", l.Records, l.NoTool)
+		fmt.Fprintf(&b, "  F1 deciding from the opener or closer alone: %.3f (\"no tool\" for %d texts); always calling a tool: %.3f\n", l.FramingRuleF1, l.FramingRuleNoTool, l.AlwaysCallF1)
+		fmt.Fprintf(&b, "  most predictive features (≥ %d texts; fails at precision ≥ %.2f):\n", LeakageMinSupport, LeakageMaxPrecision)
+		if len(l.Worst) == 0 {
+			b.WriteString("    none\n")
+		}
+		for _, f := range l.Worst {
+			b.WriteString("    " + f.String() + "\n")
+		}
+	}
 	if len(r.Problems) == 0 {
 		b.WriteString("\nOK: every check passed\n")
 	} else {

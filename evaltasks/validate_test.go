@@ -4,11 +4,13 @@ import (
 	"context"
 	"errors"
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/understudy/understudy/fixtures"
 	"github.com/understudy/understudy/toolset"
 
 	"github.com/stretchr/testify/require"
@@ -186,4 +188,201 @@ func BenchmarkTextSimilarity(b *testing.B) {
 	for b.Loop() {
 		TextSimilarity(x, y)
 	}
+}
+
+func TestOpenerCloser(t *testing.T) {
+	tests := []struct{ text, opener, closer string }{
+		{"Quick question: what's the capital of Peru? A ballpark is fine.", "quick question", "a ballpark is fine"},
+		{"Hey! How hot does Rome get in July? thx", "hey", "thx"},
+		{"ok so what's 7 times 3", "ok so", "times 3"},
+		{"Sorry if this is basic, but which zone is Oslo in? (for a quiz tonight)", "sorry if this is basic", "for a quiz tonight"},
+		{"What's the weather like in London right now?", "whats the", "right now"},
+		{"I always forget — Phone prefix for Chile?", "i always forget", "for chile"},
+		{"", "", ""},
+	}
+	for _, tc := range tests {
+		t.Run(tc.text, func(t *testing.T) {
+			require.Equal(t, tc.opener, Opener(tc.text))
+			require.Equal(t, tc.closer, Closer(tc.text))
+		})
+	}
+}
+
+// leakySet builds Type-I and Type-II texts over the same cores; framed
+// wraps the i-th text of a type.
+func leakySet(framed func(typ, i int, core string) string) []Instruction {
+	cores := []string{"what's the weather in Lisbon", "which zone is Oslo in", "how many hotels in Rome", "what time is it in Seoul", "the capital of Peru", "sunset in Athens", "the currency of Chile", "7 times 3", "photos of hotel 12", "news about climate talks", "the calling code for Japan", "headlines in Germany"}
+	var ins []Instruction
+	for i := 0; i < 60; i++ {
+		core := cores[i%len(cores)] + "?"
+		ins = append(ins, Instruction{ID: fmt.Sprintf("I-%d", i), Type: TypeNoTool, Text: framed(TypeNoTool, i, core)})
+		ins = append(ins, Instruction{ID: fmt.Sprintf("II-%d", i), Type: TypeSufficient, Text: framed(TypeSufficient, i, core)})
+	}
+	return ins
+}
+
+func TestMeasureLeakage(t *testing.T) {
+	openers := []string{"Quick question: ", "Hey! ", "", "Out of curiosity, ", "", "Hi, "}
+	closers := []string{" Thanks!", "", " thx", "", " Cheers."}
+	tests := []struct {
+		name   string
+		framed func(typ, i int, core string) string
+		leaks  bool
+	}{
+		{"shared pools", func(typ, i int, core string) string {
+			return openers[(i*7)%len(openers)] + core + closers[(i*3)%len(closers)]
+		}, false},
+		{"Type-I openers", func(typ, i int, core string) string {
+			if typ == TypeNoTool {
+				return openers[i%2] + core
+			}
+			return core
+		}, true},
+		{"Type-I closers", func(typ, i int, core string) string {
+			if typ == TypeNoTool && i%3 != 0 {
+				return core + " A ballpark is fine."
+			}
+			return core
+		}, true},
+		{"Type-II first word", func(typ, i int, core string) string {
+			if typ == TypeSufficient {
+				return "Can you tell me " + core
+			}
+			return "Tell me " + core
+		}, true},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			rep := MeasureLeakage(leakySet(tc.framed))
+			require.Equal(t, 120, rep.Records)
+			require.Equal(t, 60, rep.NoTool)
+			require.InDelta(t, 2*60.0/(2*60+60), rep.AlwaysCallF1, 1e-9)
+			require.NotEmpty(t, rep.Worst)
+			if !tc.leaks {
+				require.Empty(t, rep.Leaks, "%v", rep.Worst)
+				require.LessOrEqual(t, rep.FramingRuleF1, rep.AlwaysCallF1+1e-9)
+				return
+			}
+			require.NotEmpty(t, rep.Leaks)
+			require.GreaterOrEqual(t, rep.Leaks[0].Precision, LeakageMaxPrecision)
+			require.GreaterOrEqual(t, rep.Leaks[0].Support, LeakageMinSupport)
+		})
+	}
+	// The validator turns leaks into problems, with the rule's F1.
+	probs := mustProblems(t, leakySet(func(typ, i int, core string) string {
+		if typ == TypeNoTool {
+			return "Quick question: " + core + " Just curious."
+		}
+		return core
+	}))
+	var msgs []string
+	for _, p := range probs {
+		if p.Field == "leakage" {
+			msgs = append(msgs, p.Msg)
+		}
+	}
+	require.NotEmpty(t, msgs)
+	require.Contains(t, strings.Join(msgs, "\n"), "better than always calling a tool")
+	require.Contains(t, strings.Join(msgs, "\n"), `opener "quick question"`)
+}
+
+// TestShippedDatasetDoesNotLeak holds the shipped dataset to the leakage
+// bounds directly, so that a failure names the features.
+func TestShippedDatasetDoesNotLeak(t *testing.T) {
+	ins, err := LoadDir(fixtures.FS, "instructions")
+	require.NoError(t, err)
+	rep := MeasureLeakage(ins)
+	require.Empty(t, rep.Leaks)
+	require.LessOrEqual(t, rep.FramingRuleF1, rep.AlwaysCallF1)
+	for _, f := range rep.Worst {
+		require.Less(t, f.Precision, LeakageMaxPrecision, "%s", f)
+	}
+}
+
+func TestExpectedFactFault(t *testing.T) {
+	doc := map[string]any{"status": "success", "steps": 10.0, "ok": true, "output": "[1, 3, 5, 9]\n", "city": "Lisbon",
+		"items": []any{map[string]any{"title": "Insurers ease Red Sea premiums, raising hopes for Asia–Europe trade"}, map[string]any{"title": "Doctors warn of heat illness as temperatures soar"}}}
+	search := &Instruction{Text: "What do the papers say about people falling ill in the heat?", GoldCall: &GoldCall{API: "web_search.news_search", Arguments: map[string]Acceptable{"q": {Values: []any{"heat illness"}}}}}
+	plain := &Instruction{Text: "Run print(sorted([5, 3, 9, 1])) in Python; where is it run? Lisbon?", GoldCall: &GoldCall{API: "python_interpreter.run_python"}}
+	tests := []struct {
+		in    *Instruction
+		fact  string
+		fault string
+	}{
+		{plain, "[1, 3, 5, 9]", ""},
+		{plain, "success", "status literal"},
+		{plain, "OK", "status literal"},
+		{plain, "true", "status literal"},
+		{plain, "10", "bookkeeping"},
+		{plain, "Lisbon", "already in the question"},
+		{search, "Doctors warn of heat illness as temperatures soar", ""},
+		{search, "Insurers ease Red Sea premiums, raising hopes for Asia–Europe trade", "unrelated"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.fact, func(t *testing.T) {
+			got := ExpectedFactFault(tc.in, doc, tc.fact)
+			if tc.fault == "" {
+				require.Empty(t, got)
+				return
+			}
+			require.Contains(t, got, tc.fault)
+		})
+	}
+}
+
+func TestEmptyAcceptableValues(t *testing.T) {
+	in := goodTypeII()
+	in.GoldCall.Arguments["ip"] = Acceptable{Optional: true}
+	var ea *EmptyAcceptableError
+	require.True(t, errors.As(in.Check(), &ea), "%v", in.Check())
+	require.Equal(t, "ip", ea.Param)
+	probs := mustProblems(t, []Instruction{in})
+	require.NotEmpty(t, probs)
+	require.Contains(t, probs[0].Msg, "no acceptable values")
+	_, err := ReadJSONL(strings.NewReader(`{"id":"x","type":2,"text":"Where is 8.8.8.8?","target_api":"ip_geolocation.lookup_ip","gold_call":{"api":"ip_geolocation.lookup_ip","arguments":{"ip":{"values":[]}}},"expected_facts":["United States"]}`), "t.jsonl")
+	require.True(t, errors.As(err, &ea), "%v", err)
+}
+
+func TestTypeIKeyPoints(t *testing.T) {
+	ref := "In July, Lisbon usually has daytime highs around 28 °C and lows around 18 °C, with rain on about 1 days of the month, so it is fairly dry."
+	rec := func(text string, kps ...string) Instruction {
+		return Instruction{ID: "t1", Type: TypeNoTool, Text: text, TemptingAPI: "weatherapi_com.forecast_weather_api", ReferenceAnswer: ref, KeyPoints: kps}
+	}
+	tests := []struct {
+		name  string
+		in    Instruction
+		field string
+	}{
+		{"rain asked, rain given", rec("Is Lisbon generally rainy in July?", "1 days"), ""},
+		{"rain asked, temperatures given", rec("Is Lisbon generally rainy in July?", "28 °C", "18 °C"), "key_points"},
+		{"cold asked, rain given", rec("Does it get cold at night in Lisbon in July?", "1 days"), "key_points"},
+		{"roughly, number", rec("Roughly how warm is Lisbon in July?", "28 °C"), ""},
+		{"roughly, no number", rec("Roughly how warm is Lisbon in July?", "fairly dry"), "key_points[0]"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			var fields []string
+			for _, p := range mustProblems(t, []Instruction{tc.in}) {
+				fields = append(fields, p.Field)
+			}
+			if tc.field == "" {
+				require.Empty(t, fields)
+				return
+			}
+			require.Contains(t, fields, tc.field)
+		})
+	}
+}
+
+func FuzzFraming(f *testing.F) {
+	f.Add("Quick question: what's the capital of Peru? A ballpark is fine.")
+	f.Add("ok so (what) — ! : ,")
+	f.Add("é — ?")
+	f.Fuzz(func(t *testing.T, text string) {
+		for _, s := range []string{Opener(text), Closer(text)} {
+			if s != strings.ToLower(s) || strings.TrimSpace(s) != s || len(strings.Fields(s)) > maxFramingWords {
+				t.Fatalf("framing %q of %q is not a short lower-case phrase", s, text)
+			}
+		}
+	})
 }

@@ -99,19 +99,49 @@ func run(dir string) error {
 
 func (g *gen) fail(format string, args ...any) { g.errs = append(g.errs, fmt.Errorf(format, args...)) }
 
-// add keeps a record unless it is a near-duplicate of one already kept
-// (the validator's own measure, with a margin).
-func (g *gen) add(in evaltasks.Instruction) bool {
-	in.Text = typo(in.ID, in.Text, in.Type != evaltasks.TypeMissing)
-	for _, prev := range g.out[in.Type] {
-		if evaltasks.TextSimilarity(prev.Text, in.Text) >= 0.75 {
-			g.dropped++
-			return false
+// add keeps the first candidate phrasing of a record that is not a
+// near-duplicate of one already kept (the validator's own measure, with a
+// margin); the candidates share the record's ID. When every phrasing
+// collides under the framing the ID picks, other opener and closer
+// phrases are drawn (by a hash of the ID and the attempt); whether the
+// text has an opener and a closer stays the ID's, so the framing odds are
+// those of every type. It tells whether one was kept.
+func (g *gen) add(cands ...evaltasks.Instruction) bool {
+	if cands[0].Type <= evaltasks.TypeMissing {
+		n := len(cands)
+		for _, in := range cands[:n] {
+			for _, t := range rewordings(in.Text) {
+				alt := in
+				alt.Text = t
+				cands = append(cands, alt)
+			}
 		}
 	}
-	g.out[in.Type] = append(g.out[in.Type], in)
-	return true
+	for attempt := 0; attempt < maxFramings; attempt++ {
+	next:
+		for _, in := range cands {
+			if in.Type <= evaltasks.TypeMissing {
+				in.Text = frame(in.ID, attempt, in.Text)
+			}
+			in.Text = typo(in.ID, in.Text, in.Type != evaltasks.TypeMissing)
+			for _, prev := range g.out[in.Type] {
+				if evaltasks.TextSimilarity(prev.Text, in.Text) >= 0.75 {
+					continue next
+				}
+			}
+			g.out[in.Type] = append(g.out[in.Type], in)
+			return true
+		}
+		if cands[0].Type > evaltasks.TypeMissing {
+			break
+		}
+	}
+	g.dropped++
+	return false
 }
+
+// maxFramings bounds how often a record's framing is drawn.
+const maxFramings = 12
 
 func (g *gen) api(id string) *toolset.API {
 	a := evaltasks.ResolveAPI(g.cat, id)

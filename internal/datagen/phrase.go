@@ -89,19 +89,22 @@ type A map[string]evaltasks.Acceptable
 // M is literal arguments.
 type M map[string]any
 
-// facts reads the first value at each path of a response, as text.
-func facts(doc any, paths ...string) ([]string, error) {
+// facts reads, at each path of a response, the first value that asked
+// accepts, as text; a path with no such value is left out, and an error
+// is returned only when a path holds nothing at all.
+func facts(doc any, asked func(string) bool, paths ...string) ([]string, error) {
 	var out []string
 	for _, p := range paths {
 		vals := deps.Values(doc, p)
 		if len(vals) == 0 {
 			return nil, fmt.Errorf("no value at %s", p)
 		}
-		s, ok := scalar(vals[0])
-		if !ok || s == "" {
-			return nil, fmt.Errorf("the value at %s is not a scalar: %v", p, vals[0])
+		for _, v := range vals {
+			if s, ok := scalar(v); ok && s != "" && asked(s) {
+				out = append(out, s)
+				break
+			}
 		}
-		out = append(out, s)
 	}
 	return out, nil
 }
@@ -120,3 +123,104 @@ func scalar(v any) (string, bool) {
 
 // pick chooses deterministically among variants by a key.
 func pick[T any](key string, vs []T) T { return vs[hash(key)%uint64(len(vs))] }
+
+// Task 1 must be decided from what a text asks, not from how it is
+// framed: Types I, II and III draw their openers and closers from these
+// same pools with the same odds, chosen by a hash of the record ID alone.
+// No phrase says whether a tool is needed ("no need to look anything up",
+// "a ballpark is fine" would), and none carries a value a Type-III text
+// must not give (a place, a date, a number).
+var (
+	openers = []string{"Quick question: ", "Hey! ", "Hi, ", "Out of curiosity, ", "ok so ", "Sorry to bother you, but ", "Hello! ", "One more thing: ", "Question for you: ", "Hi there — ", "So, ", "Help me out here: "}
+	closers = []string{" Thanks!", " thx", " Thanks in advance.", " Cheers.", " Much appreciated.", " ty", " Appreciate it!", " (asking for a friend)"}
+)
+
+// Of 100 records, about 45 get no opener and about 55 no closer, in every type.
+const (
+	noOpenerPercent = 45
+	noCloserPercent = 55
+)
+
+// frame wraps a core text in the opener and closer that the record ID
+// picks, or leaves it bare. Whether a text has an opener and a closer
+// depends on the ID alone; a later attempt (to avoid a near-duplicate)
+// draws other phrases from the pools, never framing a bare text.
+func frame(id string, attempt int, core string) string {
+	h := hash("frame/" + id)
+	p := h
+	if attempt > 0 {
+		p = hash(fmt.Sprintf("frame/%s#%d", id, attempt))
+	}
+	o, c := "", ""
+	if h%100 >= noOpenerPercent {
+		o = openers[(p/100)%uint64(len(openers))]
+	}
+	h /= 100 * uint64(len(openers))
+	p /= 100 * uint64(len(openers))
+	if h%100 >= noCloserPercent {
+		c = closers[(p/100)%uint64(len(closers))]
+	}
+	if o != "" && !strings.HasSuffix(o, ": ") && !strings.HasSuffix(o, "— ") && !strings.HasSuffix(o, "! ") {
+		core = lowerFirst(core)
+	}
+	if c != "" && !strings.ContainsAny(core[len(core)-1:], ".?!)") {
+		// "run this in python" + " Thanks!" reads as one sentence.
+		core += "."
+	}
+	return o + core + c
+}
+
+// synonyms are everyday rewordings that change no value of a text; a
+// record whose every phrasing is a near-duplicate of one already kept
+// tries them before giving up.
+var synonyms = [][2]string{
+	{"What's", "What is"}, {"what's", "what is"}, {"Which", "What"}, {"which", "what"},
+	{"usually", "normally"}, {"typically", "usually"}, {"normally", "typically"}, {"generally", "as a rule"},
+	{"Can you", "Could you"}, {"can you", "could you"}, {"Tell me", "Let me know"}, {"tell me", "let me know"},
+	{"please", "pls"}, {"right now", "at the moment"}, {"time zone", "timezone"}, {"dialling", "dialing"},
+	{"capital of", "capital city of"}, {"money", "cash"}, {"How much", "How much exactly"}, {"official", "national"},
+	{"speak", "talk"}, {"forecast", "outlook"}, {"Find me", "Look up"}, {"Show me", "Give me"},
+	{"km", "kilometres"}, {"kg", "kilos"}, {"hours", "hrs"}, {"minutes", "mins"}, {"pounds", "lbs"},
+}
+
+// rewordings lists a text with one synonym swapped, for each synonym that
+// occurs in it as whole words outside quotes, then with all of them.
+func rewordings(text string) []string {
+	var out []string
+	all := text
+	for _, s := range synonyms {
+		if i := wordIndex(text, s[0]); i >= 0 {
+			out = append(out, text[:i]+s[1]+text[i+len(s[0]):])
+		}
+		if i := wordIndex(all, s[0]); i >= 0 {
+			all = all[:i] + s[1] + all[i+len(s[0]):]
+		}
+	}
+	if len(out) > 1 {
+		out = append(out, all)
+	}
+	return out
+}
+
+// wordIndex finds w in s as whole words before any quotation mark.
+func wordIndex(s, w string) int {
+	if q := strings.IndexAny(s, "\"“'"); q >= 0 {
+		s = s[:q]
+	}
+	for from := 0; ; {
+		i := strings.Index(s[from:], w)
+		if i < 0 {
+			return -1
+		}
+		i += from
+		end := i + len(w)
+		if (i == 0 || !isWordByte(s[i-1])) && (end == len(s) || !isWordByte(s[end])) {
+			return i
+		}
+		from = i + 1
+	}
+}
+
+func isWordByte(b byte) bool {
+	return b == '_' || b >= '0' && b <= '9' || b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z'
+}

@@ -16,8 +16,10 @@ import (
 type t2 struct {
 	api   string
 	text  string
+	alts  []string // other phrasings, tried when text is a near-duplicate
 	args  A
 	facts []string // response paths; nil picks them from the response
+	lit   []string // facts given literally (the validator finds them in the response)
 	also  []string
 	setup []evaltasks.GoldStep
 	fill  map[string]int
@@ -70,8 +72,8 @@ func (g *gen) typeII() {
 		// real_time_news_data
 		{api: "real_time_news_data.search", text: "Any news about the climate talks?", args: A{"query": acc("climate talks", "climate talks news")}, facts: []string{"data[].title"}, also: []string{"web_search.news_search"}},
 		{api: "real_time_news_data.search", text: "Find me articles from the past day about electric cars.", args: A{"query": acc("electric cars", "electric car"), "time_published": acc("1d")}, facts: []string{"data[].title"}, also: []string{"web_search.news_search"}},
-		{api: "real_time_news_data.search", text: "What's being reported on the central bank interest rate decision?", args: A{"query": acc("interest rate decision", "central bank interest rate decision", "interest rates")}, facts: []string{"data[].title"}, also: []string{"web_search.news_search"}},
-		{api: "real_time_news_data.search", text: "Can you search the news for anything on the World Cup qualifiers, UK sources, in English?", args: A{"query": acc("World Cup qualifiers"), "country": acc("GB"), "lang": acc("en")}, facts: []string{"data[].title"}, also: []string{"web_search.news_search"}},
+		{api: "real_time_news_data.search", text: "What's being reported on the ECB and interest rates?", args: A{"query": acc("ECB rates", "ECB interest rates", "ECB interest rate")}, facts: []string{"data[].title"}, also: []string{"web_search.news_search"}},
+		{api: "real_time_news_data.search", text: "Can you search the news for anything on Roland-Garros, UK sources, in English?", args: A{"query": acc("Roland-Garros", "Roland Garros"), "country": acc("GB"), "lang": acc("en")}, facts: []string{"data[].title"}, also: []string{"web_search.news_search"}},
 		{api: "real_time_news_data.top_headlines", text: "What are today's top headlines?", args: A{}, facts: []string{"data[].title"}},
 		{api: "real_time_news_data.top_headlines", text: "Give me the top 5 headlines in Germany, in German please.", args: A{"country": acc("DE"), "lang": acc("de"), "limit": acc(5.0)}, facts: []string{"data[].title"}},
 		{api: "real_time_news_data.top_headlines", text: "morning! what's making the news in the UK?", args: A{"country": acc("GB"), "lang": opt("en")}, facts: []string{"data[].title"}},
@@ -103,7 +105,7 @@ func (g *gen) typeII() {
 		{api: "calendar_tools.check_month_calendar", text: "How many days does February 2028 have? Need the month view.", args: A{"year": acc(2028.0), "month": acc(2.0)}, facts: []string{"days_in_month"}},
 		{api: "calendar_tools.day_of_week", text: "What day of the week is 2025-12-25?", args: A{"date": acc("2025-12-25")}, facts: []string{"day_of_week"}},
 		{api: "calendar_tools.day_of_week", text: "My daughter's birthday is on 14 March 2026 — which weekday is that?", args: A{"date": acc("2026-03-14")}, facts: []string{"day_of_week"}},
-		{api: "calendar_tools.day_of_week", text: "was 1 Jan 2000 a saturday?", args: A{"date": acc("2000-01-01")}, facts: []string{"day_of_week"}},
+		{api: "calendar_tools.day_of_week", text: "was 1 Jan 2030 a saturday?", args: A{"date": acc("2030-01-01")}, facts: []string{"day_of_week"}},
 		{api: "calendar_tools.day_of_week", text: "The concert is on 2025-09-19. Is that a weekday or the weekend?", args: A{"date": acc("2025-09-19")}, facts: []string{"day_of_week"}},
 
 		// tasty
@@ -198,31 +200,44 @@ func (g *gen) buildII(it t2, id string) {
 		g.fail("%s: %v", id, err)
 		return
 	}
-	var fs []string
-	if it.facts != nil {
-		fs, err = facts(doc, it.facts...)
+	in := evaltasks.Instruction{
+		ID: id, Type: evaltasks.TypeSufficient, Text: text, Scenario: a.Tool.Scenario,
+		TargetAPI: a.ID(), AlsoCorrect: it.also, Chain: chain,
+		GoldCall: &evaltasks.GoldCall{API: a.ID(), Arguments: map[string]evaltasks.Acceptable(args)},
 	}
-	if it.facts == nil || err != nil {
-		fs, err = autoFacts(doc)
+	// Task 6 checks the answer by these facts: only values the question
+	// asks for count (the validator's rule), never a status, bookkeeping,
+	// the question's own words or an unrelated search hit.
+	asked := func(f string) bool { return evaltasks.ExpectedFactFault(&in, doc, f) == "" }
+	var fs []string
+	if it.lit != nil {
+		fs, it.facts = it.lit, []string{}
+	} else if it.facts != nil {
+		fs, err = facts(doc, asked, it.facts...)
+	}
+	if it.facts == nil || err != nil || len(fs) == 0 {
+		fs, err = autoFacts(doc, asked)
 	}
 	if err != nil {
 		g.fail("%s: facts: %v", id, err)
 		return
 	}
-	g.add(evaltasks.Instruction{
-		ID: id, Type: evaltasks.TypeSufficient, Text: text, Scenario: a.Tool.Scenario,
-		TargetAPI: a.ID(), AlsoCorrect: it.also, Chain: chain,
-		GoldCall:      &evaltasks.GoldCall{API: a.ID(), Arguments: map[string]evaltasks.Acceptable(args)},
-		ExpectedFacts: fs,
-	})
+	in.ExpectedFacts = fs
+	cands := []evaltasks.Instruction{in}
+	for _, t := range it.alts {
+		alt := in
+		alt.Text = t
+		cands = append(cands, alt)
+	}
+	g.add(cands...)
 }
 
 // preferredFacts are the response keys whose values an answer states, in
 // order of preference.
-var preferredFacts = []string{"name", "title", "translatedText", "translated_text", "text", "result_text", "output", "display_name", "label", "localName", "city", "country", "capital", "tz_id", "timezone", "formatted", "day_of_week", "price", "rating", "iata", "ip", "output_url", "result_url", "image_url", "language", "tip_body", "author_name", "status", ""}
+var preferredFacts = []string{"name", "title", "translatedText", "translated_text", "text", "result_text", "output", "display_name", "label", "localName", "city", "country", "capital", "tz_id", "timezone", "formatted", "day_of_week", "price", "rating", "iata", "ip", "output_url", "result_url", "image_url", "language", "tip_body", "author_name", ""}
 
 // autoFacts picks up to two facts: the shallowest values of preferred keys.
-func autoFacts(doc any) ([]string, error) {
+func autoFacts(doc any, asked func(string) bool) ([]string, error) {
 	type leaf struct {
 		key   string
 		depth int
@@ -241,7 +256,7 @@ func autoFacts(doc any) ([]string, error) {
 				walk(e, key, depth+1)
 			}
 		default:
-			if s, ok := scalar(x); ok && len(s) >= 1 {
+			if s, ok := scalar(x); ok && len(s) >= 1 && asked(s) {
 				leaves = append(leaves, leaf{key, depth, s})
 			}
 		}
