@@ -55,7 +55,7 @@ func (g *gen) typeII() {
 		{api: "weatherapi_com.search_autocomplete_api", text: "I only remember the place starts with 'Zur' — which cities match that?", args: A{"q": acc("Zur", "zur")}, facts: []string{"[].name"}},
 		{api: "weatherapi_com.search_autocomplete_api", text: "Type-ahead check: which locations come up for 'Mel'?", args: A{"q": acc("Mel", "mel")}, facts: []string{"[].name"}},
 		{api: "weatherapi_com.search_autocomplete_api", text: "Can you look up places whose name begins with 'Stock'? I'm filling in a form and need the exact spelling.", args: A{"q": acc("Stock", "stock")}, facts: []string{"[].name", "[].country"}},
-		{api: "weatherapi_com.time_zone_api", text: "What's the local time in Seoul right now? I don't want to wake my colleague.", args: A{"q": acc("Seoul", "Seoul, South Korea")}, facts: []string{"location.localtime", "location.tz_id"}, also: []string{"agent_clock.get_current_time", "world_time.timezone_info"}},
+		{api: "weatherapi_com.time_zone_api", text: "What's the local time in Seoul right now? I don't want to wake my colleague.", args: A{"q": acc("Seoul", "Seoul, South Korea")}, facts: []string{"location.localtime"}, also: []string{"agent_clock.get_current_time", "world_time.timezone_info"}},
 		{api: "weatherapi_com.time_zone_api", text: "Which timezone is Denpasar in, and what time is it there now?", args: A{"q": acc("Denpasar", "Denpasar, Bali", "Bali")}, facts: []string{"location.tz_id"}, also: []string{"agent_clock.get_current_time"}},
 		{api: "weatherapi_com.time_zone_api", text: "Local time in Buenos Aires pls", args: A{"q": acc("Buenos Aires", "Buenos Aires, Argentina")}, facts: []string{"location.localtime"}, also: []string{"agent_clock.get_current_time", "world_time.timezone_info"}},
 
