@@ -54,7 +54,8 @@ type CallError struct {
 	Kind     string
 	Function string
 	Message  string
-	// Status is the HTTP status the tool server answered, 0 in-process.
+	// Status is the HTTP status the tool server answered; in-process, the
+	// one it would answer (sandbox.StatusOf).
 	Status      int
 	Validation  []toolset.Violation
 	Suggestions []string
@@ -96,7 +97,7 @@ func (x *EngineExecutor) Execute(ctx context.Context, session, function string, 
 	}
 	if api == nil {
 		tool, name := splitFunction(function)
-		return nil, &CallError{Kind: ErrUnknownFunction, Function: function,
+		return nil, &CallError{Kind: ErrUnknownFunction, Function: function, Status: sandbox.KindUnknownAPI.Status(),
 			Message:     fmt.Sprintf("there is no function %q", function) + suggestText(c.Suggest(tool, name, 3)),
 			Suggestions: c.Suggest(tool, name, 3)}
 	}
@@ -104,7 +105,12 @@ func (x *EngineExecutor) Execute(ctx context.Context, session, function string, 
 	if err != nil {
 		return nil, err
 	}
-	res, err := x.Engine.Call(ctx, sandbox.Request{Tool: api.Tool.StandardizedName, API: api.Name, Arguments: m, Session: session, Client: x.Client})
+	cctx := ctx
+	if x.Client != "" {
+		// An empty Client leaves the caller's own WithClient in effect.
+		cctx = sandbox.WithClient(ctx, x.Client)
+	}
+	res, err := x.Engine.CallAPI(cctx, api, m, session)
 	if err != nil {
 		return nil, engineCallError(ctx, function, err)
 	}
@@ -139,31 +145,44 @@ func decodeArgs(function string, args json.RawMessage) (map[string]any, error) {
 	return m, nil
 }
 
+// callErrorKinds names, for each kind of engine error, the CallError kind
+// an agent sees. Both executors read it: in-process from the error's
+// sandbox.KindOf, over HTTP from the problem type the server answered.
+var callErrorKinds = map[sandbox.Kind]string{
+	sandbox.KindUnknownAPI:       ErrUnknownFunction,
+	sandbox.KindInvalidArguments: ErrInvalidArguments,
+	sandbox.KindRateLimited:      ErrRateLimited,
+	sandbox.KindNoRecording:      ErrNoRecording,
+	sandbox.KindUpstreamFailed:   ErrUpstream,
+}
+
+// engineCallError turns an engine error into a CallError, with the status
+// a tool server would answer for it, or returns the caller's context error.
 func engineCallError(ctx context.Context, function string, err error) error {
 	if ctx.Err() != nil {
 		return ctx.Err()
 	}
+	ce := &CallError{Function: function, Status: sandbox.StatusOf(err), Message: err.Error(), Err: err}
+	kind, ok := callErrorKinds[sandbox.KindOf(err)]
+	if !ok {
+		// An internal error, or a timeout of the engine's own while the
+		// caller still waits: the API gave no answer.
+		kind = ErrUpstream
+	}
+	ce.Kind = kind
 	var (
 		nf *sandbox.NotFoundError
 		ve *toolset.ValidationError
-		rl *sandbox.RateLimitError
-		rm *sandbox.ReplayMissError
-		ue *sandbox.UpstreamError
 	)
-	ce := &CallError{Function: function, Message: err.Error(), Err: err}
-	switch {
-	case errors.As(err, &nf):
-		ce.Kind, ce.Suggestions = ErrUnknownFunction, nf.Suggestions
-	case errors.As(err, &ve):
-		ce.Kind, ce.Validation = ErrInvalidArguments, ve.Violations
-	case errors.As(err, &rl):
-		ce.Kind = ErrRateLimited
-	case errors.As(err, &rm):
-		ce.Kind = ErrNoRecording
-	case errors.As(err, &ue):
-		ce.Kind = ErrUpstream
-	default:
-		ce.Kind = ErrUpstream
+	switch kind {
+	case ErrUnknownFunction:
+		if errors.As(err, &nf) {
+			ce.Suggestions = nf.Suggestions
+		}
+	case ErrInvalidArguments:
+		if errors.As(err, &ve) {
+			ce.Validation = ve.Violations
+		}
 	}
 	return ce
 }
@@ -283,17 +302,13 @@ func problemError(function string, status int, data []byte) *CallError {
 	if i := strings.LastIndex(kind, "#problem-"); i >= 0 {
 		kind = kind[i+len("#problem-"):]
 	}
-	switch {
-	case kind == "unknown-api":
-		ce.Kind = ErrUnknownFunction
-	case kind == "invalid-arguments" || kind == "malformed-json":
+	switch k, ok := callErrorKinds[sandbox.Kind(kind)]; {
+	case ok:
+		ce.Kind = k
+	case kind == "malformed-json": // the server's own: the body was not JSON
 		ce.Kind = ErrInvalidArguments
-	case kind == "rate-limited" || status == http.StatusTooManyRequests:
+	case status == http.StatusTooManyRequests:
 		ce.Kind = ErrRateLimited
-	case kind == "no-recording":
-		ce.Kind = ErrNoRecording
-	case kind == "upstream-failed":
-		ce.Kind = ErrUpstream
 	default:
 		ce.Kind = ErrTransport
 	}

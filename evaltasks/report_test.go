@@ -2,16 +2,14 @@ package evaltasks
 
 import (
 	"bytes"
-	"flag"
 	"fmt"
-	"os"
 	"path/filepath"
 	"testing"
 
 	"github.com/stretchr/testify/require"
-)
 
-var update = flag.Bool("update", false, "rewrite golden files")
+	"github.com/understudy/understudy/internal/golden"
+)
 
 // syntheticResults are fixed results covering every task and outcome kind.
 func syntheticResults() map[string]*Result {
@@ -81,13 +79,7 @@ func TestAggregate(t *testing.T) {
 	js, err := rep.JSON()
 	require.NoError(t, err)
 	for name, got := range map[string][]byte{"report.golden.md": rep.Markdown(), "table.golden.txt": table.Bytes(), "report.golden.json": js} {
-		path := filepath.Join("testdata", name)
-		if *update {
-			require.NoError(t, os.WriteFile(path, got, 0o644))
-		}
-		want, err := os.ReadFile(path)
-		require.NoError(t, err)
-		require.Equal(t, string(want), string(got), name)
+		golden.Check(t, filepath.Join("testdata", name), got)
 	}
 }
 

@@ -21,6 +21,7 @@ import (
 	"github.com/understudy/understudy/agent"
 	"github.com/understudy/understudy/fixtures"
 	"github.com/understudy/understudy/internal/assemble"
+	"github.com/understudy/understudy/internal/atomicfile"
 	"github.com/understudy/understudy/internal/clock"
 	"github.com/understudy/understudy/sandbox"
 	"github.com/understudy/understudy/toolset"
@@ -615,7 +616,7 @@ func openRunDir(cfg Config, m manifest) (map[string]*Result, *resultsFile, error
 			return nil, nil, err
 		}
 	}
-	if err := writeAtomic(manifestPath, want); err != nil {
+	if err := atomicfile.WriteFile(manifestPath, want, runFilePerm); err != nil {
 		return nil, nil, err
 	}
 	out, err := openResults(resultsPath)
@@ -647,33 +648,17 @@ func manifestDiff(have []byte, want manifest) string {
 	return strings.Join(diffs, "; ")
 }
 
+// runFilePerm is the mode of the manifest and the reports of a run folder,
+// written whole by atomicfile.WriteFile: owner-only, as the temporary files
+// they are renamed from always were.
+const runFilePerm = 0o600
+
 func writeReport(dir string, rep *Report) error {
 	js, err := rep.JSON()
 	if err != nil {
 		return err
 	}
-	return errors.Join(writeAtomic(filepath.Join(dir, ReportFile), js), writeAtomic(filepath.Join(dir, MarkdownFile), rep.Markdown()))
-}
-
-// writeAtomic writes a file by temp file and rename, synced.
-func writeAtomic(path string, data []byte) error {
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
-	if err != nil {
-		return err
-	}
-	tmp := f.Name()
-	_, werr := f.Write(data)
-	serr := f.Sync()
-	cerr := f.Close()
-	if err := errors.Join(werr, serr, cerr); err != nil {
-		os.Remove(tmp)
-		return err
-	}
-	if err := os.Rename(tmp, path); err != nil {
-		os.Remove(tmp)
-		return err
-	}
-	return nil
+	return errors.Join(atomicfile.WriteFile(filepath.Join(dir, ReportFile), js, runFilePerm), atomicfile.WriteFile(filepath.Join(dir, MarkdownFile), rep.Markdown(), runFilePerm))
 }
 
 // NextRunDir returns base/<name>-NNN with the first number not yet used.

@@ -429,25 +429,35 @@ func requestSalt(body []byte) string {
 
 // send posts body, retrying what is worth retrying.
 func (c *Client) send(ctx context.Context, body []byte) ([]byte, error) {
-	for attempt := 0; ; attempt++ {
-		data, err := c.attempt(ctx, body)
-		if err == nil {
-			return data, nil
+	var (
+		data      []byte
+		cancelled error
+	)
+	attempts, err := retry.Do(ctx, retry.Policy{Retries: c.cfg.MaxRetries, Sleep: c.sleep}, func(n int) (time.Duration, bool, error) {
+		var err error
+		if data, err = c.attempt(ctx, body); err == nil {
+			return 0, false, nil
 		}
-		if ctxErr := ctx.Err(); ctxErr != nil {
-			return nil, fmt.Errorf("agent: chat completion: %w", ctxErr)
+		if cancelled = ctx.Err(); cancelled != nil {
+			return 0, false, err
 		}
-		wait, retry := c.retryWait(err, attempt)
-		if !retry || attempt >= c.cfg.MaxRetries {
-			if attempt > 0 {
-				return nil, fmt.Errorf("agent: chat completion failed after %d attempts: %w", attempt+1, err)
-			}
-			return nil, err
-		}
-		if err := c.sleep(ctx, wait); err != nil {
-			return nil, fmt.Errorf("agent: chat completion: waiting %v to retry: %w", wait, err)
-		}
+		// The wait is worked out even for the last attempt: it draws from
+		// the jitter source, and every later wait depends on those draws.
+		wait, again := c.retryWait(err, n)
+		return wait, again, err
+	})
+	var we *retry.WaitError
+	switch {
+	case err == nil:
+		return data, nil
+	case cancelled != nil:
+		return nil, fmt.Errorf("agent: chat completion: %w", cancelled)
+	case errors.As(err, &we):
+		return nil, fmt.Errorf("agent: chat completion: %w", err)
+	case attempts > 1:
+		return nil, fmt.Errorf("agent: chat completion failed after %d attempts: %w", attempts, err)
 	}
+	return nil, err
 }
 
 // attempt is one HTTP exchange under the concurrency limit and the per-attempt timeout.
@@ -546,16 +556,14 @@ func (c *Client) retryWait(err error, attempt int) (time.Duration, bool) {
 // backoff is InitialBackoff doubled per attempt, capped, with the upper
 // half jittered from the seeded source.
 func (c *Client) backoff(attempt int) time.Duration {
-	d := c.cfg.InitialBackoff
-	for i := 0; i < attempt && d < c.cfg.MaxBackoff; i++ {
-		d *= 2
-	}
-	d = min(d, c.cfg.MaxBackoff, c.cfg.MaxRetryWait)
-	half := d / 2
+	return retry.Backoff(c.cfg.InitialBackoff, min(c.cfg.MaxBackoff, c.cfg.MaxRetryWait), attempt, c.jitter)
+}
+
+// jitter draws from the seeded source, which concurrent calls share.
+func (c *Client) jitter(n int64) int64 {
 	c.mu.Lock()
-	j := time.Duration(c.rng.Int64N(int64(half) + 1))
-	c.mu.Unlock()
-	return half + j
+	defer c.mu.Unlock()
+	return c.rng.Int64N(n)
 }
 
 // redact removes the API key from text that came from elsewhere (a server

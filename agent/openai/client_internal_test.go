@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"net/http"
 	"os"
@@ -16,23 +15,10 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/understudy/understudy/agent"
+	"github.com/understudy/understudy/internal/golden"
 	"github.com/understudy/understudy/internal/retry"
 	"github.com/understudy/understudy/toolset"
 )
-
-var update = flag.Bool("update", false, "rewrite golden files")
-
-// golden compares got with testdata/name, rewriting it under -update.
-func golden(t *testing.T, name string, got []byte) {
-	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		require.NoError(t, os.WriteFile(path, got, 0o644))
-	}
-	want, err := os.ReadFile(path)
-	require.NoError(t, err, "run with -update to create %s", path)
-	require.Equal(t, string(want), string(got))
-}
 
 func TestDecodeChatResponse(t *testing.T) {
 	tests := []struct {
@@ -373,7 +359,7 @@ func TestRequestEncodingGolden(t *testing.T) {
 			var pretty bytes.Buffer
 			require.NoError(t, json.Indent(&pretty, body, "", "  "))
 			pretty.WriteByte('\n')
-			golden(t, tc.file, pretty.Bytes())
+			golden.Check(t, filepath.Join("testdata", tc.file), pretty.Bytes())
 		})
 	}
 }

@@ -16,6 +16,7 @@ import (
 	"sync"
 
 	"github.com/understudy/understudy/agent"
+	"github.com/understudy/understudy/internal/atomicfile"
 	"github.com/understudy/understudy/internal/canon"
 	"github.com/understudy/understudy/toolset"
 )
@@ -173,31 +174,14 @@ func encodeEntry(e Entry) ([]byte, error) {
 	return buf.Bytes(), nil
 }
 
-// writeAtomic writes data to a temporary file beside path and renames it into place.
+// entryPerm is the mode of a transcript file: private to its owner, as
+// the temporary file it is renamed from always was.
+const entryPerm = 0o600
+
+// writeAtomic replaces path with data so that a reader, or the machine
+// after a crash, sees the old entry or the new one.
 func writeAtomic(path string, data []byte) error {
-	dir := filepath.Dir(path)
-	f, err := os.CreateTemp(dir, ".tmp-"+filepath.Base(path)+"-*")
-	if err != nil {
-		return &TranscriptError{Path: path, Op: "write", Err: err}
-	}
-	tmp := f.Name()
-	fail := func(err error) error {
-		f.Close()
-		os.Remove(tmp)
-		return &TranscriptError{Path: path, Op: "write", Err: err}
-	}
-	if _, err := f.Write(data); err != nil {
-		return fail(err)
-	}
-	if err := f.Sync(); err != nil {
-		return fail(err)
-	}
-	if err := f.Close(); err != nil {
-		os.Remove(tmp)
-		return &TranscriptError{Path: path, Op: "write", Err: err}
-	}
-	if err := os.Rename(tmp, path); err != nil {
-		os.Remove(tmp)
+	if err := atomicfile.WriteFile(path, data, entryPerm); err != nil {
 		return &TranscriptError{Path: path, Op: "write", Err: err}
 	}
 	return nil
