@@ -23,7 +23,7 @@ var Criteria = map[int]string{
 	TaskDecide:     "the reply calls a tool exactly when the instruction needs one (Type II positive, Type I negative); precision and recall of the positive class, macro-F1 over both",
 	TaskSelect:     "the first call names the target API (or one of its also-correct APIs) among the target and 4 BM25-nearest perturbing APIs",
 	TaskClarify:    "no tool call, and the reply asks for every missing parameter (its name or its description's key terms); calls made anyway are classified by mistake kind",
-	TaskFill:       "the first call is correct: right name, required arguments, no unexpected ones, exact types, acceptable values after normalisation; an optional argument at its default counts as omitted; unparseable output is a parse error",
+	TaskFill:       "exactly one call, and it is correct (a second call fails, as in BFCL): right name, required arguments, no unexpected ones, exact types, acceptable values after normalisation (integers exactly, other numbers within 1e-9 relative and 1e-6 absolute); an optional argument at its default counts as omitted; unparseable output is a parse error; a gold argument without acceptable values is a dataset error",
 	TaskIntrinsic:  fmt.Sprintf("no tool call, and the reply covers at least %.0f%% of the key points", KeyPointShare*100),
 	TaskToolReturn: "the reply states every expected fact of the tool result; URLs, decimals, coordinates and identifiers must be copied exactly",
 	TaskChain:      "longest prefix of the gold chain matched in order by the agent's successful executed calls, divided by the chain length",
@@ -106,14 +106,7 @@ func (ev *evaluator) score(inst Instance, v view, r agent.Reply, res *Result) {
 		}
 		res.pass(ok)
 	case TaskFill:
-		if !called {
-			res.Outcome = OutcomeNoCall
-			return
-		}
-		chk := CheckCall(ev.cat, in.GoldCall, r.ToolCalls[0])
-		res.Check = &chk
-		res.Outcome = chk.Outcome
-		res.pass(chk.Outcome == OutcomeCorrect)
+		ev.scoreFill(in, r, res)
 	case TaskIntrinsic:
 		missed, share := keyPoints(in.KeyPoints, r.Content)
 		res.Missed, res.Score = missed, share
