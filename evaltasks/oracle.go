@@ -45,12 +45,17 @@ func (ev *evaluator) oracleScript(inst Instance) *agent.OracleScript {
 			if a := ResolveAPI(ev.cat, st.API); a != nil {
 				name = toolset.ExportName(a, toolset.NameDotted)
 			}
-			os := agent.OracleStep{Name: name, Arguments: st.Arguments, Repeat: st.Repeat, Until: st.Until}
+			// Task 7 runs in the solvers' loop, which shows a tool result
+			// as {"error": ..., "response": ...}.
+			os := agent.OracleStep{Name: name, Arguments: st.Arguments, Repeat: st.Repeat}
+			if st.Until != "" {
+				os.Until = observedPath(st.Until)
+			}
 			for param, b := range st.Bindings {
 				if os.Bindings == nil {
 					os.Bindings = map[string]agent.OracleSource{}
 				}
-				os.Bindings[param] = agent.OracleSource{Step: b.Step, Path: b.Path}
+				os.Bindings[param] = agent.OracleSource{Step: b.Step, Path: observedPath(b.Path)}
 			}
 			s.Steps = append(s.Steps, os)
 		}

@@ -26,7 +26,7 @@ var Criteria = map[int]string{
 	TaskFill:       "exactly one call, and it is correct (a second call fails, as in BFCL): right name, required arguments, no unexpected ones, exact types, acceptable values after normalisation (integers exactly, other numbers within 1e-9 relative and 1e-6 absolute); an optional argument at its default counts as omitted; unparseable output is a parse error; a gold argument without acceptable values is a dataset error",
 	TaskIntrinsic:  fmt.Sprintf("no tool call, and the reply covers at least %.0f%% of the key points", KeyPointShare*100),
 	TaskToolReturn: "the reply states every expected fact of the tool result; URLs, decimals, coordinates and identifiers must be copied exactly",
-	TaskChain:      "longest prefix of the gold chain matched in order by the agent's successful executed calls, divided by the chain length",
+	TaskChain:      "share of the gold chain's steps done by the agent's successful calls, run in the solvers' ReAct loop within the call budget: a step is done by a call of its API whose user-given values are the user's and whose dependent values come from the response of the call that did the step they depend on; a skipped prerequisite counts when the value it gives was known anyway (stated by the user, or a non-opaque value equal to what it gives)",
 	TaskPlan:       fmt.Sprintf("coverage of the group's APIs (by name or functionality) and key steps reaches %.0f%%", PlanCoverage*100),
 }
 

@@ -1,0 +1,179 @@
+package evaltasks
+
+import (
+	"context"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+	"github.com/understudy/understudy/agent"
+	"github.com/understudy/understudy/fixtures"
+	"github.com/understudy/understudy/toolset"
+)
+
+// scriptAgent follows its own script (agent.Oracle's replay of calls,
+// bindings read from the solver's observations), whatever the gold says.
+type scriptAgent struct{ script *agent.OracleScript }
+
+func (s scriptAgent) Respond(ctx context.Context, msgs []agent.Message, tools []toolset.OpenAITool) (agent.Reply, error) {
+	return agent.Oracle{}.Respond(agent.WithOracleScript(ctx, s.script), msgs, tools)
+}
+
+// call is a script step with literal arguments.
+func call(name string, args map[string]any) agent.OracleStep {
+	return agent.OracleStep{Name: name, Arguments: args}
+}
+
+// bound is a script step with literal arguments and values taken from the
+// results of earlier steps (param → step, path in the API's response).
+func bound(name string, args map[string]any, from map[string]agent.OracleSource) agent.OracleStep {
+	st := call(name, args)
+	st.Bindings = map[string]agent.OracleSource{}
+	for p, src := range from {
+		st.Bindings[p] = agent.OracleSource{Step: src.Step, Path: observedPath(src.Path)}
+	}
+	return st
+}
+
+func src(step int, path string) agent.OracleSource { return agent.OracleSource{Step: step, Path: path} }
+
+// embeddedRecord is one record of the embedded dataset.
+func embeddedRecord(t testing.TB, id string) Instruction {
+	t.Helper()
+	ins, err := LoadDir(fixtures.FS, "instructions")
+	require.NoError(t, err)
+	for _, in := range ins {
+		if in.ID == id {
+			return in
+		}
+	}
+	t.Fatalf("no record %s", id)
+	return Instruction{}
+}
+
+func runChainInstance(t testing.TB, in Instruction, steps ...agent.OracleStep) *Result {
+	t.Helper()
+	ev := newEvaluator(testStack(t), 0, nil)
+	a := scriptAgent{&agent.OracleScript{Steps: steps, Answer: "Done."}}
+	res, err := ev.runInstance(context.Background(), a, Instance{Task: TaskChain, In: &in})
+	require.NoError(t, err)
+	require.Empty(t, res.Error)
+	return res
+}
+
+func TestChainScoredByArguments(t *testing.T) {
+	porto := embeddedRecord(t, "IV-001-airport_info.nearby_airports")
+	removal := embeddedRecord(t, "IV-023-background_removal.get_removal_result")
+	portugal := embeddedRecord(t, "IV-079-iso_codes.country_by_code")
+	flights := embeddedRecord(t, "IV-095-skyscanner80.flights_search_one_way")
+	holidaysAU := Instruction{ID: "au", Type: TypeDependencies, Text: "Which public holidays does AU have in 2025?", Chain: []GoldStep{
+		{API: "public_holiday.available_countries"},
+		{API: "public_holiday.public_holidays", Arguments: map[string]any{"year": 2025.0}, Bindings: map[string]Binding{"countryCode": {Step: 0, Path: "[].countryCode"}}},
+	}}
+	coords := map[string]agent.OracleSource{"lat": src(0, "results[].lat"), "lon": src(0, "results[].lon")}
+	ids := map[string]agent.OracleSource{"fromId": src(0, "data[].id"), "toId": src(1, "data[].id")}
+	tests := []struct {
+		name  string
+		in    Instruction
+		steps []agent.OracleStep
+		want  float64
+	}{
+		{"the gold chain", porto, []agent.OracleStep{
+			call("geocoding-forward_geocode", map[string]any{"address": "Porto"}),
+			bound("airport_info-nearby_airports", nil, coords)}, 1},
+		{"the user's place, said more fully", porto, []agent.OracleStep{
+			call("geocoding-forward_geocode", map[string]any{"address": "Porto, Portugal"}),
+			bound("airport_info-nearby_airports", nil, coords)}, 1},
+		{"geocoding another city", porto, []agent.OracleStep{
+			call("geocoding-forward_geocode", map[string]any{"address": "Tokyo"}),
+			bound("airport_info-nearby_airports", nil, coords)}, 0},
+		{"coordinates made up after geocoding", porto, []agent.OracleStep{
+			call("geocoding-forward_geocode", map[string]any{"address": "Porto"}),
+			call("airport_info-nearby_airports", map[string]any{"lat": 41.0, "lon": -8.0})}, 0.5},
+		{"only the final API, with made-up coordinates", porto, []agent.OracleStep{
+			call("airport_info-nearby_airports", map[string]any{"lat": 41.0, "lon": -8.0})}, 0},
+		{"a fabricated result id", removal, []agent.OracleStep{
+			call("background_removal-remove_background", map[string]any{"image_url": "https://images.understudy.test/product_water_bottle.jpg"}),
+			call("background_removal-get_removal_result", map[string]any{"result_id": "res_0001"})}, 0.5},
+		{"only the final API, with a fabricated id", removal, []agent.OracleStep{
+			call("background_removal-get_removal_result", map[string]any{"result_id": "res_0001"})}, 0},
+		{"another image", removal, []agent.OracleStep{
+			call("background_removal-remove_background", map[string]any{"image_url": "https://images.understudy.test/product_laptop.jpg"}),
+			bound("background_removal-get_removal_result", nil, map[string]agent.OracleSource{"result_id": src(0, "result_id")})}, 0},
+		{"a country code known without looking it up", portugal, []agent.OracleStep{
+			call("iso_codes-country_by_code", map[string]any{"code": "PT"})}, 1},
+		{"a wrong country code", portugal, []agent.OracleStep{
+			call("iso_codes-country_by_code", map[string]any{"code": "ES"})}, 0},
+		{"a country code the user gave", holidaysAU, []agent.OracleStep{
+			call("public_holiday-public_holidays", map[string]any{"countryCode": "AU", "year": 2025})}, 1},
+		{"the user's country code, the wrong year", holidaysAU, []agent.OracleStep{
+			call("public_holiday-public_holidays", map[string]any{"countryCode": "AU", "year": 2024})}, 0},
+		{"independent steps in another order", flights, []agent.OracleStep{
+			call("skyscanner80-flights_auto_complete", map[string]any{"query": "London"}),
+			call("skyscanner80-flights_auto_complete", map[string]any{"query": "New York"}),
+			bound("skyscanner80-flights_search_one_way", map[string]any{"departDate": "2025-06-20"}, map[string]agent.OracleSource{"fromId": src(1, "data[].id"), "toId": src(0, "data[].id")})}, 1},
+		{"origin and destination swapped", flights, []agent.OracleStep{
+			call("skyscanner80-flights_auto_complete", map[string]any{"query": "New York"}),
+			call("skyscanner80-flights_auto_complete", map[string]any{"query": "London"}),
+			bound("skyscanner80-flights_search_one_way", map[string]any{"departDate": "2025-06-20"}, map[string]agent.OracleSource{"fromId": src(1, "data[].id"), "toId": src(0, "data[].id")})}, 2.0 / 3},
+		{"the wrong date", flights, []agent.OracleStep{
+			call("skyscanner80-flights_auto_complete", map[string]any{"query": "New York"}),
+			call("skyscanner80-flights_auto_complete", map[string]any{"query": "London"}),
+			bound("skyscanner80-flights_search_one_way", map[string]any{"departDate": "2025-06-21"}, ids)}, 2.0 / 3},
+		{"a detour through another API first", flights, []agent.OracleStep{
+			call("skyscanner80-flights_auto_complete", map[string]any{"query": "Paris"}),
+			call("skyscanner80-flights_auto_complete", map[string]any{"query": "New York"}),
+			call("skyscanner80-flights_auto_complete", map[string]any{"query": "London"}),
+			bound("skyscanner80-flights_search_one_way", map[string]any{"departDate": "2025-06-20"}, map[string]agent.OracleSource{"fromId": src(1, "data[].id"), "toId": src(2, "data[].id")})}, 1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			res := runChainInstance(t, tt.in, tt.steps...)
+			require.InDelta(t, tt.want, res.Score, 1e-9, "calls %+v\nmissed %v", res.Calls, res.Missed)
+			require.Equal(t, tt.want == 1, res.Pass)
+			if tt.want < 1 {
+				require.NotEmpty(t, res.Missed, "a step not done says why")
+			}
+		})
+	}
+}
+
+func TestChainBudgetIsTheSolversBudget(t *testing.T) {
+	require.Equal(t, agent.DefaultCallBudget, DefaultCallBudget)
+	in := embeddedRecord(t, "IV-001-airport_info.nearby_airports")
+	var steps []agent.OracleStep
+	for range DefaultCallBudget + 3 {
+		steps = append(steps, call("geocoding-forward_geocode", map[string]any{"address": "Lisbon"}))
+	}
+	res := runChainInstance(t, in, steps...)
+	executed := 0
+	for _, c := range res.Calls {
+		if c.ErrorKind != agent.ErrBudget {
+			executed++
+		}
+	}
+	require.Equal(t, DefaultCallBudget, executed)
+	require.Contains(t, res.Detail, "budget")
+	require.Equal(t, OutcomeNoProgress, res.Outcome)
+}
+
+func TestChainRefusesToolsNotOffered(t *testing.T) {
+	in := embeddedRecord(t, "IV-001-airport_info.nearby_airports")
+	res := runChainInstance(t, in, call("currency_exchange-exchange", map[string]any{"from": "USD", "to": "EUR"}))
+	require.Len(t, res.Calls, 1)
+	require.Equal(t, agent.ErrUnknownFunction, res.Calls[0].ErrorKind)
+	require.Zero(t, res.Calls[0].Status)
+}
+
+func TestChainModelErrorIsAnAgentError(t *testing.T) {
+	in := embeddedRecord(t, "IV-001-airport_info.nearby_airports")
+	ev := newEvaluator(testStack(t), 0, nil)
+	boom := &agent.CallError{Kind: agent.ErrTransport, Message: "model server down"}
+	failing := funcAgent(func(context.Context, []agent.Message, []toolset.OpenAITool) (agent.Reply, error) {
+		return agent.Reply{}, boom
+	})
+	res, err := ev.runInstance(context.Background(), failing, Instance{Task: TaskChain, In: &in})
+	require.NoError(t, err)
+	require.Equal(t, ErrorAgent, res.ErrorKind)
+	require.Equal(t, OutcomeError, res.Outcome)
+	require.False(t, res.Pass)
+}
