@@ -1,7 +1,6 @@
 package evaltasks
 
 import (
-	"strconv"
 	"strings"
 
 	"github.com/understudy/understudy/agent"
@@ -61,23 +60,7 @@ func (ev *evaluator) oracleScript(inst Instance) *agent.OracleScript {
 		}
 		s.Answer = "Done: every step of the request has been carried out."
 	case TaskPlan:
-		var b strings.Builder
-		b.WriteString("Plan:\n")
-		for i, st := range in.KeySteps {
-			b.WriteString(strconv.Itoa(i+1) + ". " + st + "\n")
-		}
-		b.WriteString("Tools: ")
-		for i, id := range in.GroupAPIs {
-			if i > 0 {
-				b.WriteString(", ")
-			}
-			if a := ResolveAPI(ev.cat, id); a != nil {
-				id = toolset.ExportName(a, toolset.NameDotted)
-			}
-			b.WriteString(id)
-		}
-		b.WriteString(".")
-		s.Answer = b.String()
+		s.Answer = ev.goldPlan(in)
 	}
 	return s
 }

@@ -27,7 +27,7 @@ var Criteria = map[int]string{
 	TaskIntrinsic:  fmt.Sprintf("no tool call, and the reply covers at least %.0f%% of the key points", KeyPointShare*100),
 	TaskToolReturn: "the reply states every expected fact of the tool result; URLs, decimals, coordinates and identifiers must be copied exactly",
 	TaskChain:      "share of the gold chain's steps done by the agent's successful calls, run in the solvers' ReAct loop within the call budget: a step is done by a call of its API whose user-given values are the user's and whose dependent values come from the response of the call that did the step they depend on; a skipped prerequisite counts when the value it gives was known anyway (stated by the user, or a non-opaque value equal to what it gives)",
-	TaskPlan:       fmt.Sprintf("coverage of the group's APIs (by name or functionality) and key steps reaches %.0f%%", PlanCoverage*100),
+	TaskPlan:       fmt.Sprintf("the plan, read as steps, reaches %.0f%% coverage of the group's APIs and key steps: an API counts when a step names it (or its function) and says what it does (its description's or a key step's words), and not when it is planned before the API that provides its input; a key step counts when one step states it; a step that copies %d words in a row of a tool's description counts for nothing", PlanCoverage*100, copyRun),
 }
 
 // Outcomes of text tasks.
@@ -135,13 +135,7 @@ func (ev *evaluator) score(inst Instance, v view, r agent.Reply, res *Result) {
 			res.Outcome = OutcomeMissedFacts
 		}
 	case TaskPlan:
-		missed, cov := ev.planCoverage(in, r.Content)
-		res.Missed, res.Score = missed, cov
-		res.Outcome = OutcomeLowCoverage
-		if cov >= PlanCoverage-1e-9 {
-			res.Outcome = OutcomePassed
-			res.Pass = true
-		}
+		ev.scorePlan(in, v, r, res)
 	}
 }
 
@@ -262,59 +256,4 @@ func statedFacts(facts []string, reply string) (missed, inexact []string) {
 		}
 	}
 	return missed, inexact
-}
-
-// functionalWords are the words of an API name that say what it does.
-func functionalWords(name string) []string {
-	var out []string
-	for _, w := range splitName(name) {
-		if !genericWords[w] && !stopWords[w] && w != "for" && w != "by" && len(w) > 1 {
-			out = append(out, stem(w))
-		}
-	}
-	return out
-}
-
-// apiMentioned tells whether a plan refers to an API: by its ID, exported
-// name or name, or by every functional word of its name.
-func apiMentioned(a *toolset.API, norm string, set wordSet) bool {
-	for _, n := range []string{a.ID(), toolset.ExportName(a, toolset.NameDotted), a.FunctionName(), a.Name} {
-		if strings.Contains(norm, normalized(n)) {
-			return true
-		}
-	}
-	fw := functionalWords(a.Name)
-	if len(fw) == 0 {
-		return false
-	}
-	for _, w := range fw {
-		if !set[w] {
-			return false
-		}
-	}
-	return true
-}
-
-// planCoverage measures a Task-8 plan: the share of the group's APIs it
-// refers to and of the key steps it states, pooled.
-func (ev *evaluator) planCoverage(in *Instruction, plan string) ([]string, float64) {
-	total := len(in.GroupAPIs) + len(in.KeySteps)
-	if total == 0 {
-		return nil, 1
-	}
-	set := newWordSet(plan)
-	norm := normalized(plan)
-	var missed []string
-	for _, id := range in.GroupAPIs {
-		a := ResolveAPI(ev.cat, id)
-		if a == nil || !apiMentioned(a, norm, set) {
-			missed = append(missed, id)
-		}
-	}
-	for _, s := range in.KeySteps {
-		if !covers(plan, set, s) {
-			missed = append(missed, s)
-		}
-	}
-	return missed, float64(total-len(missed)) / float64(total)
 }
