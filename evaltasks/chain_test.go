@@ -2,6 +2,7 @@ package evaltasks
 
 import (
 	"context"
+	"encoding/json"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -65,6 +66,7 @@ func TestChainScoredByArguments(t *testing.T) {
 	removal := embeddedRecord(t, "IV-023-background_removal.get_removal_result")
 	portugal := embeddedRecord(t, "IV-079-iso_codes.country_by_code")
 	flights := embeddedRecord(t, "IV-095-skyscanner80.flights_search_one_way")
+	seoul := embeddedRecord(t, "IV-021-booking_com.search_hotels")
 	holidaysAU := Instruction{ID: "au", Type: TypeDependencies, Text: "Which public holidays does AU have in 2025?", Chain: []GoldStep{
 		{API: "public_holiday.available_countries"},
 		{API: "public_holiday.public_holidays", Arguments: map[string]any{"year": 2025.0}, Bindings: map[string]Binding{"countryCode": {Step: 0, Path: "[].countryCode"}}},
@@ -83,6 +85,12 @@ func TestChainScoredByArguments(t *testing.T) {
 		{"the user's place, said more fully", porto, []agent.OracleStep{
 			call("geocoding-forward_geocode", map[string]any{"address": "Porto, Portugal"}),
 			bound("airport_info-nearby_airports", nil, coords)}, 1},
+		{"the user's city with its country, for an opaque id", seoul, []agent.OracleStep{
+			call("booking_com-search_hotel_destination", map[string]any{"query": "Seoul, South Korea"}),
+			bound("booking_com-search_hotels", map[string]any{"arrival_date": "2025-10-10", "departure_date": "2025-10-12", "search_type": "CITY"}, map[string]agent.OracleSource{"dest_id": src(0, "data[].dest_id")})}, 1},
+		{"another city, for an opaque id", seoul, []agent.OracleStep{
+			call("booking_com-search_hotel_destination", map[string]any{"query": "Lisbon"}),
+			bound("booking_com-search_hotels", map[string]any{"arrival_date": "2025-10-10", "departure_date": "2025-10-12", "search_type": "CITY"}, map[string]agent.OracleSource{"dest_id": src(0, "data[].dest_id")})}, 0},
 		{"geocoding another city", porto, []agent.OracleStep{
 			call("geocoding-forward_geocode", map[string]any{"address": "Tokyo"}),
 			bound("airport_info-nearby_airports", nil, coords)}, 0},
@@ -176,4 +184,84 @@ func TestChainModelErrorIsAnAgentError(t *testing.T) {
 	require.Equal(t, ErrorAgent, res.ErrorKind)
 	require.Equal(t, OutcomeError, res.Outcome)
 	require.False(t, res.Pass)
+}
+
+func TestSameScalar(t *testing.T) {
+	tests := []struct {
+		v, got any
+		same   bool
+	}{
+		{41.1496, json.Number("41.1496"), true},
+		{"41.1496", json.Number("41.1496"), true},
+		{41.1496, "41.1496", true},
+		{"41.1496", json.Number("41.15"), false},
+		{"8970809", json.Number("8970809"), true},
+		{"8970809", json.Number("8970810"), false},
+		{"OPO", "opo", true},
+		{"OPO", "LIS", false},
+	}
+	for _, tt := range tests {
+		require.Equal(t, tt.same, sameScalar(tt.v, tt.got), "%v vs %v", tt.v, tt.got)
+	}
+}
+
+func TestUserValues(t *testing.T) {
+	user := newWordSet("I land near Nice tomorrow and want tacos, then flights on 2025-06-20.")
+	tests := []struct {
+		name      string
+		want, got any
+		same      bool
+	}{
+		{"the same", "Nice, France", "Nice, France", true},
+		{"said more briefly", "Nice, France", "Nice", true},
+		{"said more fully", "Porto", "Porto, Portugal", false}, // "portugal" is neither the gold's nor the user's
+		{"another city", "Nice, France", "Tokyo", false},
+		{"a plural", "taco", "tacos", true},
+		{"case and punctuation", "New York", "new-york", true},
+		{"a date exactly", "2025-06-20", "2025-06-20", true},
+		{"another day", "2025-06-20", "2025-06-21", false},
+		{"a date in other words", "2025-06-20", "June 20, 2025", false},
+		{"a number", 2025.0, json.Number("2025"), true},
+		{"another number", 2025.0, json.Number("2024"), false},
+		{"empty", "Nice", "", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			require.Equal(t, tt.same, sameUserValue(tt.want, tt.got, user))
+		})
+	}
+}
+
+func TestNumberInText(t *testing.T) {
+	tests := []struct {
+		text string
+		n    float64
+		in   bool
+	}{
+		{"make it 320px wide", 320, true},
+		{"make it 1320px wide", 320, false},
+		{"a ratio of 3.20", 3, false},
+		{"at 41.1496, -8.611", -8.611, true},
+		{"at 41.1496, -8.611", 8.611, false},
+		{"within 100 km", 100, true},
+		{"within 100.5 km", 100, false},
+		{"in 2025.", 2025, true},
+		{"", 0, false},
+	}
+	for _, tt := range tests {
+		require.Equal(t, tt.in, numberInText(tt.text, tt.n), "%q %v", tt.text, tt.n)
+	}
+}
+
+func FuzzUserValues(f *testing.F) {
+	for _, s := range []string{"Nice, France", "2025-06-20", "-8.611", "", "ünïcode 3.5"} {
+		f.Add(s, s+" x", 3.5)
+	}
+	f.Fuzz(func(t *testing.T, want, got string, n float64) {
+		user := newWordSet(want + " " + got)
+		require.True(t, sameUserValue(want, want, user))
+		_ = sameUserValue(want, got, user)
+		_ = numberInText(got, n)
+		_ = sameScalar(want, got)
+	})
 }

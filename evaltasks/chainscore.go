@@ -19,7 +19,8 @@ import (
 // step is done by a successful call of its API
 //   - whose user-given values are the user's (the gold literal arguments
 //     the instruction states: geocoding Tokyo for "airports close to
-//     Porto" does not do the step), and
+//     Porto" does not do the step; "Porto, Portugal" does when it gives
+//     the later steps what the gold step gives), and
 //   - whose dependent values come from the response of a call that did the
 //     step they depend on, earlier in the session.
 //
@@ -173,7 +174,10 @@ func needs(st GoldStep, k int) bool {
 func (s *chainScorer) doesStep(i int, api *toolset.API, j int) string {
 	st, c := s.steps[i], s.calls[j]
 	for _, name := range sortedKeys(st.Arguments) {
-		if r := s.literalOK(api.Param(name), name, st.Arguments[name], c.args); r != "" {
+		r, worded := s.literalOK(api.Param(name), name, st.Arguments[name], c.args)
+		// The user's words put otherwise ("Porto, Portugal" for "Porto")
+		// are right when the call provides what the gold step provides.
+		if r != "" && !(worded && s.providesSame(i, j)) {
 			return r
 		}
 	}
@@ -187,27 +191,50 @@ func (s *chainScorer) doesStep(i int, api *toolset.API, j int) string {
 
 // literalOK checks a gold literal argument. A value the user stated must
 // be the user's; a choice from a closed set (an enum) must be the gold's;
-// other literals (page sizes, offsets) are the agent's to choose.
-func (s *chainScorer) literalOK(p *toolset.Param, name string, want any, args map[string]any) string {
+// other literals (page sizes, offsets) are the agent's to choose. worded
+// marks a string the user stated that the agent put in other words.
+func (s *chainScorer) literalOK(p *toolset.Param, name string, want any, args map[string]any) (reason string, worded bool) {
 	got, has := args[name]
 	user := s.userStated(want)
 	if !has || got == nil {
 		if user && !(p != nil && p.Default != nil && sameValue(p.Default, want)) {
-			return fmt.Sprintf("%s is missing; the user said %s", name, compactJSON(want))
+			return fmt.Sprintf("%s is missing; the user said %s", name, compactJSON(want)), false
 		}
-		return ""
+		return "", false
 	}
 	switch {
 	case user:
 		if !sameUserValue(want, got, s.words) {
-			return fmt.Sprintf("%s=%s is not what the user said (%s)", name, compactJSON(got), compactJSON(want))
+			_, ws := want.(string)
+			_, gs := got.(string)
+			return fmt.Sprintf("%s=%s is not what the user said (%s)", name, compactJSON(got), compactJSON(want)), ws && gs
 		}
 	case p != nil && len(p.Enum) > 0:
 		if !sameValue(want, got) {
-			return fmt.Sprintf("%s=%s, want %s", name, compactJSON(got), compactJSON(want))
+			return fmt.Sprintf("%s=%s, want %s", name, compactJSON(got), compactJSON(want)), false
 		}
 	}
-	return ""
+	return "", false
+}
+
+// providesSame tells whether call j gives the later steps what gold step i
+// gives them: the same first value at every path they bind from it.
+func (s *chainScorer) providesSame(i, j int) bool {
+	n := 0
+	for _, st := range s.steps[i+1:] {
+		for _, b := range st.Bindings {
+			if b.Step != i {
+				continue
+			}
+			want, ok := s.goldValue(b)
+			got := deps.Values(s.calls[j].doc, b.Path)
+			if !ok || len(got) == 0 || !sameScalar(want, got[0]) {
+				return false
+			}
+			n++
+		}
+	}
+	return n > 0
 }
 
 // boundOK checks a dependent argument of call j: its value is in the
@@ -225,7 +252,7 @@ func (s *chainScorer) boundOK(p *toolset.Param, name string, b Binding, j int) s
 				break
 			}
 			for _, v := range deps.Values(s.calls[k].doc, b.Path) {
-				if sameValue(v, got) {
+				if sameScalar(v, got) {
 					return ""
 				}
 			}
@@ -235,7 +262,7 @@ func (s *chainScorer) boundOK(p *toolset.Param, name string, b Binding, j int) s
 		if s.inText(got) {
 			return ""
 		}
-		if v, ok := s.goldValue(b); ok && sameValue(v, got) {
+		if v, ok := s.goldValue(b); ok && sameScalar(v, got) {
 			return ""
 		}
 	}
@@ -340,3 +367,21 @@ func numberInText(text string, f float64) bool {
 }
 
 func isDigit(c byte) bool { return c >= '0' && c <= '9' }
+
+// sameScalar compares a value from a response with one passed on: as
+// sameValue, and a number written as a string in one and as a number in
+// the other is the same value (an API may return "41.1496").
+func sameScalar(v, got any) bool {
+	if sameValue(v, got) {
+		return true
+	}
+	asNumber := func(x any) any {
+		if s, ok := x.(string); ok {
+			if _, err := strconv.ParseFloat(strings.TrimSpace(s), 64); err == nil {
+				return json.Number(strings.TrimSpace(s))
+			}
+		}
+		return x
+	}
+	return sameValue(asNumber(v), asNumber(got))
+}
