@@ -67,6 +67,7 @@ func TestChainScoredByArguments(t *testing.T) {
 	portugal := embeddedRecord(t, "IV-079-iso_codes.country_by_code")
 	flights := embeddedRecord(t, "IV-095-skyscanner80.flights_search_one_way")
 	seoul := embeddedRecord(t, "IV-021-booking_com.search_hotels")
+	holidays := embeddedRecord(t, "IV-083-public_holiday.public_holidays")
 	holidaysAU := Instruction{ID: "au", Type: TypeDependencies, Text: "Which public holidays does AU have in 2025?", Chain: []GoldStep{
 		{API: "public_holiday.available_countries"},
 		{API: "public_holiday.public_holidays", Arguments: map[string]any{"year": 2025.0}, Bindings: map[string]Binding{"countryCode": {Step: 0, Path: "[].countryCode"}}},
@@ -111,6 +112,12 @@ func TestChainScoredByArguments(t *testing.T) {
 			call("iso_codes-country_by_code", map[string]any{"code": "PT"})}, 1},
 		{"a wrong country code", portugal, []agent.OracleStep{
 			call("iso_codes-country_by_code", map[string]any{"code": "ES"})}, 0},
+		{"the user's country, from the list of countries", holidays, []agent.OracleStep{
+			call("public_holiday-available_countries", nil),
+			bound("public_holiday-public_holidays", map[string]any{"year": 2025}, map[string]agent.OracleSource{"countryCode": src(0, "[].countryCode")})}, 1},
+		{"another country, from the list of countries", holidays, []agent.OracleStep{
+			call("public_holiday-available_countries", nil),
+			call("public_holiday-public_holidays", map[string]any{"countryCode": "BR", "year": 2025})}, 0.5},
 		{"a country code the user gave", holidaysAU, []agent.OracleStep{
 			call("public_holiday-public_holidays", map[string]any{"countryCode": "AU", "year": 2025})}, 1},
 		{"the user's country code, the wrong year", holidaysAU, []agent.OracleStep{
@@ -264,4 +271,36 @@ func FuzzUserValues(f *testing.F) {
 		_ = numberInText(got, n)
 		_ = sameScalar(want, got)
 	})
+}
+
+func TestPickedAsSaid(t *testing.T) {
+	countries := []any{
+		map[string]any{"countryCode": "AU", "name": "Australia"},
+		map[string]any{"countryCode": "BR", "name": "Brazil"},
+		map[string]any{"countryCode": "CA", "name": "Canada"},
+	}
+	sights := map[string]any{"data": []any{
+		map[string]any{"location_id": "1", "name": "British Museum", "location_string": "London", "ranking_position": "1"},
+		map[string]any{"location_id": "2", "name": "Tower of London", "location_string": "London", "ranking_position": "3"},
+	}}
+	tests := []struct {
+		name string
+		text string
+		doc  any
+		path string
+		got  any
+		ok   bool
+	}{
+		{"the country named", "Holidays in Australia in 2025?", countries, "[].countryCode", "AU", true},
+		{"another country", "Holidays in Australia in 2025?", countries, "[].countryCode", "BR", false},
+		{"no country named", "Holidays somewhere in 2025?", countries, "[].countryCode", "BR", true},
+		{"every item holds the user's words", "Reviews of the number one sight in London, 3 of them.", sights, "data[].location_id", "2", true},
+		{"a path without a list", "anything", map[string]any{"id": "x"}, "id", "x", true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := &chainScorer{text: tt.text, words: newWordSet(tt.text)}
+			require.Equal(t, tt.ok, s.pickedAsSaid(tt.doc, tt.path, tt.got))
+		})
+	}
 }

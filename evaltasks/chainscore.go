@@ -253,6 +253,9 @@ func (s *chainScorer) boundOK(p *toolset.Param, name string, b Binding, j int) s
 			}
 			for _, v := range deps.Values(s.calls[k].doc, b.Path) {
 				if sameScalar(v, got) {
+					if !s.pickedAsSaid(s.calls[k].doc, b.Path, got) {
+						return fmt.Sprintf("%s=%s comes from an item of step %d's response the user did not ask for", name, compactJSON(got), b.Step+1)
+					}
 					return ""
 				}
 			}
@@ -311,7 +314,10 @@ func (s *chainScorer) inText(v any) bool {
 	return false
 }
 
-var digitRE = regexp.MustCompile(`[0-9]`)
+var (
+	digitRE  = regexp.MustCompile(`[0-9]`)
+	letterRE = regexp.MustCompile(`\pL`)
+)
 
 // sameUserValue compares a value the user stated with the agent's. Values
 // with digits (dates, amounts) compare exactly after BFCL's normalisation;
@@ -384,4 +390,74 @@ func sameScalar(v, got any) bool {
 		return x
 	}
 	return sameValue(asNumber(v), asNumber(got))
+}
+
+// pickedAsSaid checks the list item a value was taken from, when the
+// user named exactly one of the items: of a list of all countries, the one
+// the user named (Australia, not Brazil). When no item, or several, hold
+// the user's words, any item will do (a chicken recipe, the top hotel).
+func (s *chainScorer) pickedAsSaid(doc any, path string, got any) bool {
+	i := strings.LastIndex(path, "[]")
+	if i < 0 {
+		return true
+	}
+	prefix, rest := path[:i+2], strings.TrimPrefix(path[i+2:], ".")
+	items := deps.Values(doc, prefix)
+	if len(items) < 2 {
+		return true
+	}
+	said := make([]bool, len(items))
+	n := 0
+	for k, it := range items {
+		if said[k] = s.names(it, 0); said[k] {
+			n++
+		}
+	}
+	if n != 1 {
+		return true
+	}
+	for k, it := range items {
+		if !said[k] {
+			continue
+		}
+		vals := []any{it}
+		if rest != "" {
+			vals = deps.Values(it, rest)
+		}
+		for _, v := range vals {
+			if sameScalar(v, got) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// names tells whether a response item is named by the user: one of its
+// texts, within a few levels, is made of the user's words only
+// ("Australia", "New York").
+func (s *chainScorer) names(v any, depth int) bool {
+	if depth > 3 {
+		return false
+	}
+	switch x := v.(type) {
+	case string:
+		cw := contentWords(x)
+		if len(cw) == 0 || len(cw) > 4 || !letterRE.MatchString(x) {
+			return false // a number names nothing ("3" of a ranking)
+		}
+		for _, w := range cw {
+			if !s.words[w] || vagueWords[w] {
+				return false
+			}
+		}
+		return true
+	case map[string]any:
+		for _, k := range sortedKeys(x) {
+			if s.names(x[k], depth+1) {
+				return true
+			}
+		}
+	}
+	return false
 }
