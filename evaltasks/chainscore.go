@@ -409,7 +409,7 @@ func (s *chainScorer) pickedAsSaid(doc any, path string, got any) bool {
 	said := make([]bool, len(items))
 	n := 0
 	for k, it := range items {
-		if said[k] = s.names(it, 0); said[k] {
+		if said[k] = s.namedByUser(it, 0); said[k] {
 			n++
 		}
 	}
@@ -433,10 +433,10 @@ func (s *chainScorer) pickedAsSaid(doc any, path string, got any) bool {
 	return false
 }
 
-// names tells whether a response item is named by the user: one of its
+// namedByUser tells whether a response item is named by the user: one of its
 // texts, within a few levels, is made of the user's words only
 // ("Australia", "New York").
-func (s *chainScorer) names(v any, depth int) bool {
+func (s *chainScorer) namedByUser(v any, depth int) bool {
 	if depth > 3 {
 		return false
 	}
@@ -454,7 +454,7 @@ func (s *chainScorer) names(v any, depth int) bool {
 		return true
 	case map[string]any:
 		for _, k := range sortedKeys(x) {
-			if s.names(x[k], depth+1) {
+			if s.namedByUser(x[k], depth+1) {
 				return true
 			}
 		}

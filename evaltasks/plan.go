@@ -16,7 +16,8 @@ import (
 // names them all and plans nothing. So the plan is read as steps, and
 //   - an API counts when a step names it (or its function) and says what
 //     it does there: words of its purpose (its description) or of a key
-//     step, beyond the words of its name;
+//     step, in the step's own words (the written names of tools and APIs
+//     taken out, so a line of names says nothing);
 //   - a step that uses an API before a step that provides its input
 //     (a dependency of the deps graph) does not count for that API;
 //   - a key step counts when one step states it;
@@ -129,13 +130,26 @@ func names(a *toolset.API) []string {
 // offered APIs share ("search") needs a word of the tool's name too.
 func refersTo(a *toolset.API, st planStep, ambiguous map[string]bool) bool {
 	for _, n := range names(a) {
+		// A one-word API name ("search") is an ordinary word: it refers
+		// by the functional-word rule below.
+		if n == a.Name && len(splitName(n)) < 2 {
+			continue
+		}
 		if strings.Contains(st.norm, normalized(n)) {
 			return true
 		}
 	}
 	fw := functionalWords(a.Name)
+	generic := false
 	if len(fw) == 0 {
-		return false
+		// A name of generic words only ("search") still says what the
+		// API does, with its tool's name.
+		for _, w := range splitName(a.Name) {
+			fw, generic = append(fw, stem(w)), true
+		}
+		if len(fw) == 0 {
+			return false
+		}
 	}
 	squashed := strings.ReplaceAll(st.norm, " ", "")
 	for _, w := range fw {
@@ -143,7 +157,7 @@ func refersTo(a *toolset.API, st planStep, ambiguous map[string]bool) bool {
 			return false
 		}
 	}
-	if len(fw) == 1 && ambiguous[fw[0]] {
+	if len(fw) == 1 && (ambiguous[fw[0]] || generic) {
 		for _, w := range functionalWords(a.Tool.StandardizedName) {
 			if w != fw[0] && st.words[w] {
 				return true

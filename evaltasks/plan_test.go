@@ -157,3 +157,35 @@ func FuzzPlanSteps(f *testing.F) {
 		}
 	})
 }
+
+func TestRefersTo(t *testing.T) {
+	cat := testStack(t).Catalog
+	api := func(id string) *toolset.API {
+		a := ResolveAPI(cat, id)
+		require.NotNil(t, a, id)
+		return a
+	}
+	offered := []*toolset.API{api("real_time_news_data.search"), api("web_search.web_search"), api("booking_com.search_hotels"), api("skyscanner80.flights_search_roundtrip")}
+	ambiguous := ambiguousWords(offered)
+	tests := []struct {
+		name string
+		api  string
+		step string
+		want bool
+	}{
+		{"dotted export name", "booking_com.search_hotels", "Call booking_com-search_hotels for the dates.", true},
+		{"catalog id", "booking_com.search_hotels", "Call booking_com.search_hotels for the dates.", true},
+		{"toolbench name", "booking_com.search_hotels", "Call search_hotels_for_booking_com.", true},
+		{"by its function", "booking_com.search_hotels", "Search hotels in Lisbon.", true},
+		{"a compound written apart", "skyscanner80.flights_search_roundtrip", "Search round-trip flights for the dates.", true},
+		{"half its function", "booking_com.search_hotels", "Search for things to do.", false},
+		{"an ambiguous one-word name alone", "real_time_news_data.search", "Search the web for background.", false},
+		{"an ambiguous one-word name with its tool", "real_time_news_data.search", "Search the news about the talks.", true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			st := planSteps(tt.step)[0]
+			require.Equal(t, tt.want, refersTo(api(tt.api), st, ambiguous))
+		})
+	}
+}
