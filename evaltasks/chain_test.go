@@ -304,3 +304,21 @@ func TestPickedAsSaid(t *testing.T) {
 		})
 	}
 }
+
+func TestChainEndsWithFinish(t *testing.T) {
+	in := embeddedRecord(t, "IV-001-airport_info.nearby_airports")
+	ev := newEvaluator(testStack(t), 0, nil)
+	finishing := funcAgent(func(ctx context.Context, msgs []agent.Message, tools []toolset.OpenAITool) (agent.Reply, error) {
+		r, err := agent.Oracle{}.Respond(ctx, msgs, tools)
+		if err != nil || len(r.ToolCalls) > 0 {
+			return r, err
+		}
+		args, _ := json.Marshal(map[string]string{"return_type": agent.ReturnGiveAnswer, "final_answer": "Porto airport (OPO)."})
+		return agent.Reply{ToolCalls: []agent.ToolCall{{ID: "f1", Name: agent.FinishName, Arguments: args}}}, nil
+	})
+	res, err := ev.runInstance(context.Background(), finishing, Instance{Task: TaskChain, In: &in})
+	require.NoError(t, err)
+	require.Equal(t, OutcomeComplete, res.Outcome, "%v", res.Missed)
+	require.Len(t, res.Calls, 2, "Finish is no tool call")
+	require.Equal(t, agent.FinishName, res.Reply.ToolCalls[0].Name)
+}
