@@ -3,8 +3,10 @@ package evaltasks
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
+	"math/big"
 	"regexp"
 	"sort"
 	"strings"
@@ -23,7 +25,54 @@ const (
 	OutcomeUnexpectedArg = "unexpected_argument"
 	OutcomeWrongType     = "wrong_type"
 	OutcomeWrongValue    = "wrong_value"
+	// OutcomeExtraCall: the reply makes more calls than the one expected;
+	// BFCL's checker fails a wrong number of calls before it looks at them.
+	OutcomeExtraCall = "extra_call"
+	// OutcomeInvalidGold: the gold call itself is unusable (an argument
+	// without acceptable values): a dataset error, never "anything goes".
+	OutcomeInvalidGold = "invalid_gold"
 )
+
+// GoldError reports a gold call that cannot judge a call.
+type GoldError struct {
+	API    string
+	Param  string
+	Reason string
+}
+
+func (e *GoldError) Error() string {
+	if e.Param == "" {
+		return fmt.Sprintf("gold call %s: %s", e.API, e.Reason)
+	}
+	return fmt.Sprintf("gold call %s: argument %s: %s", e.API, e.Param, e.Reason)
+}
+
+// Check verifies that a gold call can judge a call: every argument lists
+// at least one acceptable value. An empty list would accept anything.
+func (g *GoldCall) Check() error {
+	for _, name := range sortedKeys(g.Arguments) {
+		if len(g.Arguments[name].Values) == 0 {
+			return &GoldError{API: g.API, Param: name, Reason: "no acceptable values (an empty list would accept anything)"}
+		}
+	}
+	return nil
+}
+
+// CheckCalls checks a whole reply against a gold call: exactly one call,
+// and that call correct. No call is OutcomeNoCall; more than one is
+// OutcomeExtraCall, even when one of them is right.
+func CheckCalls(cat *toolset.Catalog, gold *GoldCall, calls []agent.ToolCall) CallCheck {
+	switch {
+	case len(calls) == 0:
+		return CallCheck{Outcome: OutcomeNoCall}
+	case len(calls) > 1:
+		if err := gold.Check(); err != nil {
+			return CallCheck{Outcome: OutcomeInvalidGold, Detail: err.Error()}
+		}
+		return CallCheck{Outcome: OutcomeExtraCall, Detail: fmt.Sprintf("%d calls made, 1 expected", len(calls))}
+	}
+	return CheckCall(cat, gold, calls[0])
+}
 
 // CallCheck is the verdict on one call against a gold call.
 type CallCheck struct {
@@ -64,7 +113,14 @@ func decodeArguments(tc agent.ToolCall) (map[string]any, error) {
 // after normalisation (strings compared without case, spaces and
 // punctuation; numbers by value). An optional argument given at its
 // documented default counts as omitted. A null value counts as omitted.
+// Integers compare exactly; other numbers within a float tolerance. A gold
+// call with an argument that lists no acceptable value is OutcomeInvalidGold.
 func CheckCall(cat *toolset.Catalog, gold *GoldCall, tc agent.ToolCall) CallCheck {
+	if err := gold.Check(); err != nil {
+		var ge *GoldError
+		errors.As(err, &ge)
+		return CallCheck{Outcome: OutcomeInvalidGold, Param: ge.Param, Detail: err.Error()}
+	}
 	want := ResolveAPI(cat, gold.API)
 	got := cat.APIByExportName(tc.Name)
 	if want == nil {
@@ -117,9 +173,6 @@ func CheckCall(cat *toolset.Catalog, gold *GoldCall, tc agent.ToolCall) CallChec
 			return CallCheck{Outcome: OutcomeWrongType, Param: name, Detail: fmt.Sprintf("%s given, want %s", jsonKind(v), p.Kind)}
 		}
 		acc := gold.Arguments[name]
-		if len(acc.Values) == 0 {
-			continue
-		}
 		ok := false
 		for _, a := range acc.Values {
 			if sameValue(a, v) {
@@ -209,6 +262,43 @@ func normString(s string) string {
 	return strings.ReplaceAll(strings.ToLower(bfclPunct.ReplaceAllString(s, "")), "'", `"`)
 }
 
+// sameFloat bounds the difference of two equal non-integers: the
+// smaller of a relative 1e-9 (decimal round trips such as 0.1+0.2) and an
+// absolute 1e-6, so that large values are not made equal by the relative
+// part alone.
+func sameFloat(a, b float64) bool {
+	if a == b {
+		return true
+	}
+	d := math.Abs(a - b)
+	return d <= 1e-9*math.Max(math.Abs(a), math.Abs(b)) && d <= 1e-6
+}
+
+// intValue reads an integer exactly: a JSON number written without a
+// fraction or exponent (any size), or an integral float64 or Go integer.
+func intValue(v any) (*big.Int, bool) {
+	switch x := v.(type) {
+	case json.Number:
+		s := x.String()
+		if strings.ContainsAny(s, ".eE") {
+			return nil, false
+		}
+		n, ok := new(big.Int).SetString(s, 10)
+		return n, ok
+	case float64:
+		if math.IsInf(x, 0) || math.IsNaN(x) || x != math.Trunc(x) {
+			return nil, false
+		}
+		n, _ := big.NewFloat(x).Int(nil)
+		return n, true
+	case int:
+		return big.NewInt(int64(x)), true
+	case int64:
+		return big.NewInt(x), true
+	}
+	return nil, false
+}
+
 func toFloat(v any) (float64, bool) {
 	switch x := v.(type) {
 	case json.Number:
@@ -225,15 +315,21 @@ func toFloat(v any) (float64, bool) {
 }
 
 // sameValue compares an acceptable value with a given one after
-// normalisation. Arrays compare element by element in order; objects key
-// by key.
+// normalisation. Integers compare exactly (1748854800 is not 1748854801);
+// other numbers as sameFloat says. Arrays compare element by element
+// in order; objects key by key.
 func sameValue(want, got any) bool {
+	if wi, ok := intValue(want); ok {
+		if gi, ok := intValue(got); ok {
+			return wi.Cmp(gi) == 0
+		}
+	}
 	if wf, ok := toFloat(want); ok {
 		gf, ok := toFloat(got)
 		if !ok {
 			return false
 		}
-		return wf == gf || math.Abs(wf-gf) <= 1e-9*math.Max(math.Abs(wf), math.Abs(gf))
+		return sameFloat(wf, gf)
 	}
 	switch w := want.(type) {
 	case string:
@@ -344,4 +440,20 @@ func classifyMistakes(cat *toolset.Catalog, in *Instruction, calls []agent.ToolC
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].API < out[j].API })
 	return out
+}
+
+// scoreFill is Task 4: the reply must make exactly the gold call. A gold
+// call that cannot judge is a dataset error of the instance, not a pass.
+func (ev *evaluator) scoreFill(in *Instruction, r agent.Reply, res *Result) {
+	chk := CheckCalls(ev.cat, in.GoldCall, r.ToolCalls)
+	res.Outcome = chk.Outcome
+	if chk.Outcome == OutcomeInvalidGold {
+		res.Outcome, res.Error, res.ErrorKind = OutcomeError, chk.Detail, ErrorData
+		res.Pass, res.Score = false, 0
+		return
+	}
+	if chk.Outcome != OutcomeNoCall {
+		res.Check = &chk
+	}
+	res.pass(chk.Outcome == OutcomeCorrect)
 }

@@ -19,6 +19,11 @@ func TestCheckCallMutations(t *testing.T) {
 		"lat": {Values: []any{48.8566}},
 		"lon": {Values: []any{2.3522}},
 	}}
+	hotel := &GoldCall{API: "booking_com.get_hotel_details", Arguments: map[string]Acceptable{
+		"hotel_id":       {Values: []any{1748854800.0}},
+		"arrival_date":   {Values: []any{"2025-06-20"}},
+		"departure_date": {Values: []any{"2025-06-23"}},
+	}}
 	flights := &GoldCall{API: "skyscanner80.flights_auto_complete", Arguments: map[string]Acceptable{
 		"query": {Values: []any{"New York", "NYC"}},
 	}}
@@ -49,6 +54,13 @@ func TestCheckCallMutations(t *testing.T) {
 		{"wrong value", fx, "currency_exchange-exchange", `{"from":"USD","to":"GBP"}`, OutcomeWrongValue, "to"},
 		{"wrong optional value", fx, "currency_exchange-exchange", `{"from":"USD","to":"EUR","q":3}`, OutcomeWrongValue, "q"},
 		{"wrong number", nearby, "airport_info-nearby_airports", `{"lat":48.85,"lon":2.3522}`, OutcomeWrongValue, "lat"},
+		{"integers compare exactly", hotel, "booking_com-get_hotel_details", `{"hotel_id":1748854801,"arrival_date":"2025-06-20","departure_date":"2025-06-23"}`, OutcomeWrongValue, "hotel_id"},
+		{"an integer equal to the gold", hotel, "booking_com-get_hotel_details", `{"hotel_id":1748854800,"arrival_date":"2025-06-20","departure_date":"2025-06-23"}`, OutcomeCorrect, ""},
+		{"an integer written as a decimal is the same number", hotel, "booking_com-get_hotel_details", `{"hotel_id":1748854800.0,"arrival_date":"2025-06-20","departure_date":"2025-06-23"}`, OutcomeCorrect, ""},
+		{"a fraction off a large integer", hotel, "booking_com-get_hotel_details", `{"hotel_id":1748854800.5,"arrival_date":"2025-06-20","departure_date":"2025-06-23"}`, OutcomeWrongValue, "hotel_id"},
+		{"floats within the tolerance", nearby, "airport_info-nearby_airports", `{"lat":48.85660000000001,"lon":2.3522}`, OutcomeCorrect, ""},
+		{"floats outside the tolerance", nearby, "airport_info-nearby_airports", `{"lat":48.8567,"lon":2.3522}`, OutcomeWrongValue, "lat"},
+		{"sign of a float", nearby, "airport_info-nearby_airports", `{"lat":48.8566,"lon":-2.3522}`, OutcomeWrongValue, "lon"},
 		{"not an object", fx, "currency_exchange-exchange", `["USD","EUR"]`, OutcomeParseError, ""},
 		{"truncated JSON", fx, "currency_exchange-exchange", `{"from":"USD",`, OutcomeParseError, ""},
 	}
@@ -58,6 +70,75 @@ func TestCheckCallMutations(t *testing.T) {
 			require.Equal(t, tt.want, got.Outcome, "%+v", got)
 			require.Equal(t, tt.param, got.Param)
 		})
+	}
+}
+
+func TestCheckCallsExactlyOne(t *testing.T) {
+	cat := testStack(t).Catalog
+	gold := &GoldCall{API: "currency_exchange.exchange", Arguments: map[string]Acceptable{"from": {Values: []any{"USD"}}, "to": {Values: []any{"EUR"}}}}
+	right := agent.ToolCall{Name: "currency_exchange-exchange", Arguments: json.RawMessage(`{"from":"USD","to":"EUR"}`)}
+	other := agent.ToolCall{Name: "currency_exchange-listquotes", Arguments: json.RawMessage(`{}`)}
+	tests := []struct {
+		name  string
+		calls []agent.ToolCall
+		want  string
+	}{
+		{"no call", nil, OutcomeNoCall},
+		{"the gold call", []agent.ToolCall{right}, OutcomeCorrect},
+		{"the gold call twice", []agent.ToolCall{right, right}, OutcomeExtraCall},
+		{"the gold call and another", []agent.ToolCall{right, other}, OutcomeExtraCall},
+		{"another call, then the gold call", []agent.ToolCall{other, right}, OutcomeExtraCall},
+		{"one wrong call", []agent.ToolCall{other}, OutcomeWrongName},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			require.Equal(t, tt.want, CheckCalls(cat, gold, tt.calls).Outcome)
+		})
+	}
+}
+
+func TestEmptyAcceptableValuesIsADatasetError(t *testing.T) {
+	cat := testStack(t).Catalog
+	tests := []struct {
+		name string
+		gold *GoldCall
+	}{
+		{"required argument", &GoldCall{API: "currency_exchange.exchange", Arguments: map[string]Acceptable{"from": {Values: []any{"USD"}}, "to": {}}}},
+		{"optional argument", &GoldCall{API: "currency_exchange.exchange", Arguments: map[string]Acceptable{"from": {Values: []any{"USD"}}, "to": {Values: []any{"EUR"}}, "q": {Optional: true}}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var ge *GoldError
+			require.ErrorAs(t, tt.gold.Check(), &ge)
+			for _, args := range []string{`{"from":"USD","to":"EUR"}`, `{"from":"USD","to":"anything"}`, `{"from":"USD"}`} {
+				got := CheckCall(cat, tt.gold, agent.ToolCall{Name: "currency_exchange-exchange", Arguments: json.RawMessage(args)})
+				require.Equal(t, OutcomeInvalidGold, got.Outcome, args)
+				require.Equal(t, ge.Param, got.Param)
+			}
+		})
+	}
+	require.NoError(t, (&GoldCall{API: "currency_exchange.exchange", Arguments: map[string]Acceptable{"to": {Values: []any{"EUR"}}}}).Check())
+}
+
+func TestSameValueNumbers(t *testing.T) {
+	tests := []struct {
+		want, got any
+		same      bool
+	}{
+		{1748854800.0, json.Number("1748854800"), true},
+		{1748854800.0, json.Number("1748854801"), false},
+		{json.Number("9007199254740993"), json.Number("9007199254740992"), false},
+		{json.Number("9007199254740993"), json.Number("9007199254740993"), true},
+		{5.0, json.Number("5.0"), true},
+		{5.0, json.Number("5e0"), true},
+		{0.3, json.Number("0.30000000000000004"), true},
+		{2.5, json.Number("2.6"), false},
+		{-1.0, json.Number("1"), false},
+		{1.0e12, json.Number("1000000000000.0001"), false},
+		{"5", json.Number("5"), false},
+	}
+	for _, tt := range tests {
+		require.Equal(t, tt.same, sameValue(tt.want, tt.got), "%v vs %v", tt.want, tt.got)
 	}
 }
 
@@ -116,4 +197,36 @@ func FuzzCheckCall(f *testing.F) {
 		in := &Instruction{ID: "f", Text: "convert", TargetAPI: gold.API, Missing: []string{"from"}}
 		_ = classifyMistakes(cat, in, []agent.ToolCall{tc})
 	})
+}
+
+func TestScoreFill(t *testing.T) {
+	st := testStack(t)
+	ev := newEvaluator(st, 0, nil)
+	gold := &GoldCall{API: "currency_exchange.exchange", Arguments: map[string]Acceptable{"from": {Values: []any{"USD"}}, "to": {Values: []any{"EUR"}}}}
+	call := agent.ToolCall{Name: "currency_exchange-exchange", Arguments: json.RawMessage(`{"from":"USD","to":"EUR"}`)}
+	tests := []struct {
+		name     string
+		gold     *GoldCall
+		calls    []agent.ToolCall
+		outcome  string
+		pass     bool
+		errKind  string
+		hasCheck bool
+	}{
+		{"the gold call", gold, []agent.ToolCall{call}, OutcomeCorrect, true, "", true},
+		{"no call", gold, nil, OutcomeNoCall, false, "", false},
+		{"an extra call", gold, []agent.ToolCall{call, call}, OutcomeExtraCall, false, "", true},
+		{"a gold call without acceptable values", &GoldCall{API: gold.API, Arguments: map[string]Acceptable{"from": {Values: []any{"USD"}}, "to": {}}}, []agent.ToolCall{call}, OutcomeError, false, ErrorData, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			in := &Instruction{ID: "x", Type: TypeSufficient, TargetAPI: gold.API, GoldCall: tt.gold}
+			res := &Result{}
+			ev.score(Instance{Task: TaskFill, In: in}, view{}, agent.Reply{ToolCalls: tt.calls}, res)
+			require.Equal(t, tt.outcome, res.Outcome)
+			require.Equal(t, tt.pass, res.Pass)
+			require.Equal(t, tt.errKind, res.ErrorKind)
+			require.Equal(t, tt.hasCheck, res.Check != nil)
+		})
+	}
 }

@@ -3,204 +3,170 @@ package evaltasks
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"net/http"
-	"strconv"
 
 	"github.com/understudy/understudy/agent"
+	"github.com/understudy/understudy/agent/solve"
 	"github.com/understudy/understudy/deps"
 	"github.com/understudy/understudy/sandbox"
 	"github.com/understudy/understudy/toolset"
 )
 
-// DefaultCallBudget bounds the calls an agent may execute in one Task-7 instance.
-const DefaultCallBudget = 12
+// DefaultCallBudget bounds the calls an agent may execute in one Task-7
+// instance. It is the agent package's solver budget: Task 7 runs through
+// the same loop (solve.ReAct) and so spends the same way.
+const DefaultCallBudget = solve.DefaultCallBudget
 
-// ExecutedCall is one call an agent made in Task 7, as the sandbox answered it.
+// ExecutedCall is one call an agent made in Task 7, as it was executed.
 type ExecutedCall struct {
 	Name      string          `json:"name"`
 	API       string          `json:"api,omitempty"` // "tool.api" when the name resolved
 	Arguments json.RawMessage `json:"arguments,omitempty"`
-	Status    int             `json:"status"`
-	Error     string          `json:"error,omitempty"`
+	// Status is the API's HTTP status; 0 when the call never reached it.
+	Status int `json:"status"`
+	// ErrorKind is the agent package's kind of a failed call
+	// (agent.ErrUnknownFunction, agent.ErrAPI, agent.ErrBudget, ...).
+	ErrorKind string `json:"error_kind,omitempty"`
+	Error     string `json:"error,omitempty"`
 }
 
-func (c ExecutedCall) ok() bool { return c.Status >= 200 && c.Status < 300 }
+func (c ExecutedCall) ok() bool { return c.ErrorKind == "" && c.Status >= 200 && c.Status < 300 }
 
 // session is the sandbox session of an instance, fresh for every instance.
 func (ev *evaluator) session(inst Instance) string { return "evalrun/" + inst.Key() }
 
-// runChain is Task 7: the agent's calls are executed in the sandbox, step
-// by step, their results fed back as tool messages, until the agent
-// answers in text, its output cannot be parsed, or the call budget is spent.
+// runChain is Task 7: the agent works through the instruction with the
+// offered tools in the agent package's ReAct loop, its calls executed in
+// the sandbox by agent.EngineExecutor within the call budget; the calls it
+// made are then scored against the gold chain (scoreChain).
 func (ev *evaluator) runChain(ctx context.Context, a agent.Agent, inst Instance, v view, res *Result) error {
-	msgs := append([]agent.Message(nil), v.messages...)
 	offered := map[string]bool{}
 	for _, id := range v.offered {
 		offered[id] = true
 	}
-	var calls []ExecutedCall
-	res.Outcome = ""
-loop:
-	for turn := 0; turn <= ev.budget; turn++ {
-		r, err := a.Respond(ctx, msgs, v.tools)
-		if err != nil {
-			res.Messages = msgs
-			return err
+	rec := &recordingAgent{Agent: a}
+	solver := &solve.ReAct{
+		Agent:    rec,
+		Executor: &offeredExecutor{next: &agent.EngineExecutor{Engine: ev.engine}, cat: ev.cat, offered: offered},
+		Budget:   ev.budget,
+	}
+	tr, err := solver.Solve(ctx, solve.Problem{ID: inst.Key(), Query: inst.In.Text, Tools: v.tools, Session: ev.session(inst)})
+	if tr != nil {
+		res.addUsage(tr.Usage)
+		res.Messages = rec.transcript(tr)
+		if rec.last != nil {
+			r := *rec.last
+			res.Reply = &r
 		}
-		res.addUsage(r.Usage)
-		msgs = append(msgs, agent.Message{Role: agent.RoleAssistant, Content: r.Content, ToolCalls: r.ToolCalls})
-		rr := r
-		res.Reply = &rr
-		if r.ParseError != "" {
-			res.Detail = r.ParseError
-			res.ParseErrors++
-			break
+	}
+	switch {
+	case ctx.Err() != nil:
+		return ctx.Err()
+	case err != nil:
+		return err
+	case tr.Outcome == solve.OutcomeModelError:
+		// The model failed after its client's retries: an agent error.
+		if rec.err != nil {
+			return rec.err
 		}
-		if len(r.ToolCalls) == 0 {
-			break
-		}
-		for i, tc := range r.ToolCalls {
-			if len(calls) >= ev.budget {
-				res.Detail = fmt.Sprintf("call budget of %d spent", ev.budget)
-				break loop
-			}
-			if tc.ID == "" {
-				tc.ID = "call_" + strconv.Itoa(turn+1) + "_" + strconv.Itoa(i+1)
-				msgs[len(msgs)-1].ToolCalls[i].ID = tc.ID
-			}
-			c, content := ev.execute(ctx, inst, offered, tc)
-			if ctx.Err() != nil {
-				res.Messages = msgs
-				return ctx.Err()
-			}
-			if tc.ArgumentsError != "" {
+		return fmt.Errorf("model: %s", tr.Error)
+	case tr.Outcome == solve.OutcomeBudget || tr.Outcome == solve.OutcomeTurnLimit:
+		res.Detail = tr.Error
+	}
+	var records []solve.CallRecord
+	for _, st := range tr.Steps {
+		if st.Reply != nil {
+			if st.Reply.ParseError != "" {
 				res.ParseErrors++
 			}
-			calls = append(calls, c)
-			msgs = append(msgs, agent.Message{Role: agent.RoleTool, ToolCallID: tc.ID, Name: tc.Name, Content: content})
+			for _, tc := range st.Reply.ToolCalls {
+				if tc.ArgumentsError != "" {
+					res.ParseErrors++
+				}
+			}
 		}
+		records = append(records, st.Calls...)
 	}
-	res.Messages = msgs
-	res.Calls = calls
-	matched := chainProgress(ev.cat, inst.In.Chain, calls)
-	res.Matched = matched
-	res.Score = float64(matched) / float64(len(inst.In.Chain))
-	switch {
-	case matched == len(inst.In.Chain):
-		res.Outcome, res.Pass = OutcomeComplete, true
-	case matched > 0:
-		res.Outcome = OutcomePartial
-	case res.ParseErrors > 0:
-		res.Outcome = OutcomeParseError
-	default:
-		res.Outcome = OutcomeNoProgress
+	for _, c := range records {
+		res.Calls = append(res.Calls, ExecutedCall{Name: c.Function, API: c.API, Arguments: c.Arguments, Status: c.Status, ErrorKind: c.ErrorKind, Error: c.Error})
 	}
+	ev.scoreChain(ctx, inst, records, res)
 	return nil
 }
 
-// execute runs one call through the engine and returns what the agent
-// reads back: the response, or an error the way an API reports one.
-func (ev *evaluator) execute(ctx context.Context, inst Instance, offered map[string]bool, tc agent.ToolCall) (ExecutedCall, string) {
-	c := ExecutedCall{Name: tc.Name, Arguments: tc.Arguments}
-	fail := func(status int, msg string) (ExecutedCall, string) {
-		c.Status, c.Error = status, msg
-		b, _ := json.Marshal(map[string]string{"error": msg})
-		return c, string(b)
-	}
-	api := ev.cat.APIByExportName(tc.Name)
-	if api == nil || !offered[api.ID()] {
-		return fail(http.StatusNotFound, fmt.Sprintf("no function named %q is available", tc.Name))
-	}
-	c.API = api.ID()
-	args, err := decodeArguments(tc)
-	if err != nil {
-		return fail(http.StatusBadRequest, err.Error())
-	}
-	out, err := ev.engine.Call(ctx, sandbox.Request{Tool: api.Tool.StandardizedName, API: api.Name, Arguments: plainJSON(args), Session: ev.session(inst)})
-	if err != nil {
-		status := http.StatusBadRequest
-		var nf *sandbox.NotFoundError
-		var rl *sandbox.RateLimitError
-		var ve *toolset.ValidationError
-		switch {
-		case errors.As(err, &nf):
-			status = http.StatusNotFound
-		case errors.As(err, &rl):
-			status = http.StatusTooManyRequests
-		case errors.As(err, &ve):
-			status = http.StatusBadRequest
-		default:
-			status = http.StatusBadGateway
-		}
-		return fail(status, err.Error())
-	}
-	c.Status = out.Status
-	if !c.ok() {
-		c.Error = truncate(string(out.Response), 300)
-	}
-	return c, string(out.Response)
+// recordingAgent keeps what the solver hides: the error of a failed turn
+// (the solver records only its text) and the last conversation, for the
+// result's transcript.
+type recordingAgent struct {
+	agent.Agent
+	err  error
+	msgs []agent.Message
+	last *agent.Reply
 }
 
-// plainJSON turns json.Number values into float64, the form the engine's
-// validation expects from decoded JSON.
-func plainJSON(v map[string]any) map[string]any {
-	out := make(map[string]any, len(v))
-	for k, x := range v {
-		out[k] = plainValue(x)
+func (r *recordingAgent) Respond(ctx context.Context, msgs []agent.Message, tools []toolset.OpenAITool) (agent.Reply, error) {
+	reply, err := r.Agent.Respond(ctx, msgs, tools)
+	r.msgs = msgs
+	if err != nil {
+		r.err, r.last = err, nil
+		return reply, err
+	}
+	r.last = &reply
+	return reply, nil
+}
+
+// transcript is the last conversation the agent saw, its last reply and
+// the tool results that reply got.
+func (r *recordingAgent) transcript(tr *solve.Trace) []agent.Message {
+	out := append([]agent.Message(nil), r.msgs...)
+	if r.last == nil {
+		return out
+	}
+	out = append(out, agent.Message{Role: agent.RoleAssistant, Content: r.last.Content, ToolCalls: r.last.ToolCalls})
+	if n := len(tr.Steps); n > 0 {
+		for _, c := range tr.Steps[n-1].Calls {
+			out = append(out, agent.Message{Role: agent.RoleTool, ToolCallID: c.ID, Name: c.Function, Content: c.Observation})
+		}
 	}
 	return out
 }
 
-func plainValue(v any) any {
-	switch x := v.(type) {
-	case json.Number:
-		if f, err := x.Float64(); err == nil {
-			return f
-		}
-		return x.String()
-	case map[string]any:
-		return plainJSON(x)
-	case []any:
-		out := make([]any, len(x))
-		for i, e := range x {
-			out[i] = plainValue(e)
-		}
-		return out
-	}
-	return v
+// offeredExecutor executes only the functions offered in the instance: a
+// catalog API the agent was not given is as unknown to it as a made-up one.
+type offeredExecutor struct {
+	next    agent.Executor
+	cat     *toolset.Catalog
+	offered map[string]bool
 }
 
-// chainProgress is the length of the longest prefix of the gold chain
-// matched, in order, by successful calls: other calls in between are
-// ignored, and repeated calls of one API (polling) match one step.
-func chainProgress(cat *toolset.Catalog, chain []GoldStep, calls []ExecutedCall) int {
-	want := make([]string, len(chain))
-	for i, st := range chain {
-		if a := ResolveAPI(cat, st.API); a != nil {
-			want[i] = a.ID()
-		} else {
-			want[i] = st.API
-		}
+var _ agent.Executor = (*offeredExecutor)(nil)
+
+func (x *offeredExecutor) Execute(ctx context.Context, session, function string, args json.RawMessage) (*agent.Execution, error) {
+	api := x.cat.APIByExportName(function)
+	if api == nil {
+		api = x.cat.APIByFunction(function)
 	}
-	j := 0
-	for _, c := range calls {
-		if j < len(want) && c.ok() && c.API == want[j] {
-			j++
-		}
+	if api == nil || !x.offered[api.ID()] {
+		return nil, &agent.CallError{Kind: agent.ErrUnknownFunction, Function: function, Message: fmt.Sprintf("no function named %q is offered", function)}
 	}
-	return j
+	return x.next.Execute(ctx, session, function, args)
 }
 
 // runSteps executes gold steps in a session: literal arguments plus values
 // bound from earlier steps' responses, polling repeatable steps.
 func (ev *evaluator) runSteps(ctx context.Context, steps []GoldStep, session string) error {
+	_, err := ev.stepDocs(ctx, steps, session)
+	return err
+}
+
+// stepDocs executes gold steps like runSteps and returns each step's last
+// decoded response.
+func (ev *evaluator) stepDocs(ctx context.Context, steps []GoldStep, session string) ([]any, error) {
 	docs := make([]any, 0, len(steps))
 	for i, st := range steps {
 		api := ResolveAPI(ev.cat, st.API)
 		if api == nil {
-			return fmt.Errorf("step %d: API %q is not in the catalog", i+1, st.API)
+			return nil, fmt.Errorf("step %d: API %q is not in the catalog", i+1, st.API)
 		}
 		args := map[string]any{}
 		for k, v := range st.Arguments {
@@ -209,11 +175,11 @@ func (ev *evaluator) runSteps(ctx context.Context, steps []GoldStep, session str
 		for _, param := range sortedKeys(st.Bindings) {
 			b := st.Bindings[param]
 			if b.Step < 0 || b.Step >= i {
-				return fmt.Errorf("step %d: binding of %s refers to step %d, not an earlier one", i+1, param, b.Step)
+				return nil, fmt.Errorf("step %d: binding of %s refers to step %d, not an earlier one", i+1, param, b.Step)
 			}
 			vals := deps.Values(docs[b.Step], b.Path)
 			if len(vals) == 0 {
-				return fmt.Errorf("step %d: no value at %s in the response of step %d for %s", i+1, b.Path, b.Step, param)
+				return nil, fmt.Errorf("step %d: no value at %s in the response of step %d for %s", i+1, b.Path, b.Step, param)
 			}
 			args[param] = vals[0]
 		}
@@ -221,10 +187,10 @@ func (ev *evaluator) runSteps(ctx context.Context, steps []GoldStep, session str
 		for calls := 1; ; calls++ {
 			res, err := ev.engine.Call(ctx, sandbox.Request{Tool: api.Tool.StandardizedName, API: api.Name, Arguments: args, Session: session})
 			if err != nil {
-				return fmt.Errorf("step %d (%s): %w", i+1, api.ID(), err)
+				return nil, fmt.Errorf("step %d (%s): %w", i+1, api.ID(), err)
 			}
 			if res.Status < 200 || res.Status >= 300 {
-				return fmt.Errorf("step %d (%s) answered %d: %s", i+1, api.ID(), res.Status, truncate(string(res.Response), 200))
+				return nil, fmt.Errorf("step %d (%s) answered %d: %s", i+1, api.ID(), res.Status, truncate(string(res.Response), 200))
 			}
 			doc = nil
 			_ = json.Unmarshal(res.Response, &doc)
@@ -234,5 +200,15 @@ func (ev *evaluator) runSteps(ctx context.Context, steps []GoldStep, session str
 		}
 		docs = append(docs, doc)
 	}
-	return nil
+	return docs, nil
 }
+
+// goldSession is where the gold chain of an instance runs when the scorer
+// needs the values its prerequisites provide, apart from the agent's calls.
+func (ev *evaluator) goldSession(inst Instance) string {
+	return ev.session(inst) + "/gold"
+}
+
+// observedPath turns a gold path into one on the observation the solvers
+// show a model ({"error": ..., "response": ...}).
+func observedPath(path string) string { return "response." + path }

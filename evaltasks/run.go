@@ -19,6 +19,7 @@ import (
 	"sync"
 
 	"github.com/understudy/understudy/agent"
+	"github.com/understudy/understudy/deps"
 	"github.com/understudy/understudy/fixtures"
 	"github.com/understudy/understudy/internal/assemble"
 	"github.com/understudy/understudy/internal/atomicfile"
@@ -129,10 +130,11 @@ type evaluator struct {
 	tools  map[string]toolset.OpenAITool // by API ID
 	budget int
 	judge  *Judge
+	graph  *deps.Graph // dependencies, for Task 8's step order
 }
 
 func newEvaluator(st *assemble.Stack, budget int, judge *Judge) *evaluator {
-	ev := &evaluator{cat: st.Catalog, index: st.Catalog.Index(), engine: st.Engine, tools: map[string]toolset.OpenAITool{}, budget: budget, judge: judge}
+	ev := &evaluator{cat: st.Catalog, index: st.Catalog.Index(), engine: st.Engine, tools: map[string]toolset.OpenAITool{}, budget: budget, judge: judge, graph: st.Graph}
 	apis := st.Catalog.APIs()
 	for i, t := range toolset.OpenAITools(st.Catalog, toolset.ExportOptions{Style: toolset.NameDotted}) {
 		ev.tools[apis[i].ID()] = t

@@ -20,14 +20,14 @@ const (
 
 // Criteria says how each task's rule scorer decides, for reports.
 var Criteria = map[int]string{
-	TaskDecide:     "the reply calls a tool exactly when the instruction needs one (Type II positive, Type I negative); precision and recall of the positive class, macro-F1 over both",
+	TaskDecide:     "the reply calls a tool exactly when the instruction needs one (Type II positive, Type I negative); precision, recall and F1 of the positive class (needs a tool), as Table 5 of the paper prints them, and macro-F1 over both classes; an error counts as the wrong decision",
 	TaskSelect:     "the first call names the target API (or one of its also-correct APIs) among the target and 4 BM25-nearest perturbing APIs",
 	TaskClarify:    fmt.Sprintf("no tool call, and the reply asks for every missing parameter (by its name, its description's key words or its synonyms), asks for no parameter the user gave, brings up at most %.0f%% of the optional ones (at least one) and not every parameter of the API; calls made anyway are classified by mistake kind", MaxExtraShare*100),
-	TaskFill:       "the first call is correct: right name, required arguments, no unexpected ones, exact types, acceptable values after normalisation; an optional argument at its default counts as omitted; unparseable output is a parse error",
+	TaskFill:       "exactly one call, and it is correct (a second call fails, as in BFCL): right name, required arguments, no unexpected ones, exact types, acceptable values after normalisation (integers exactly, other numbers within 1e-9 relative and 1e-6 absolute); an optional argument at its default counts as omitted; unparseable output is a parse error; a gold argument without acceptable values is a dataset error",
 	TaskIntrinsic:  fmt.Sprintf("no tool call, and the reply covers at least %.0f%% of the key points: numbers by value and sign (questions saying roughly, about, ballpark, approximately, around, typically, usually accept %.0f%% or %.0f degree), names by their aliases, words only where not denied", KeyPointShare*100, ApproxShare*100, ApproxDegrees),
 	TaskToolReturn: "the reply answers in words (not the tool's JSON, its field list or a copy of the conversation) and states every expected fact of the tool result in any equivalent form (times, dates, numbers, signs, negation), approximate questions with the Task-5 tolerance; status literals are not required; URLs, coordinates and identifiers must be copied exactly",
-	TaskChain:      "longest prefix of the gold chain matched in order by the agent's successful executed calls, divided by the chain length",
-	TaskPlan:       fmt.Sprintf("coverage of the group's APIs (by name or functionality) and key steps reaches %.0f%%", PlanCoverage*100),
+	TaskChain:      "share of the gold chain's steps done by the agent's successful calls, run in the solvers' ReAct loop within the call budget: a step is done by a call of its API whose user-given values are the user's (or, put in other words, give the later steps what the gold step gives) and whose dependent values come from the response of the call that did the step they depend on; a skipped prerequisite counts when the value it gives was known anyway (stated by the user, or a non-opaque value equal to what it gives)",
+	TaskPlan:       fmt.Sprintf("the plan, read as steps, reaches %.0f%% coverage of the group's APIs and key steps: an API counts when a step names it (or its function) and says what it does (its description's or a key step's words), and not when it is planned before the API that provides its input; a key step counts when one step states it; a step that copies %d words in a row of a tool's description counts for nothing", PlanCoverage*100, copyRun),
 }
 
 // Outcomes of text tasks.
@@ -119,14 +119,7 @@ func (ev *evaluator) score(inst Instance, v view, r agent.Reply, res *Result) {
 		}
 		res.pass(ok)
 	case TaskFill:
-		if !called {
-			res.Outcome = OutcomeNoCall
-			return
-		}
-		chk := CheckCall(ev.cat, in.GoldCall, r.ToolCalls[0])
-		res.Check = &chk
-		res.Outcome = chk.Outcome
-		res.pass(chk.Outcome == OutcomeCorrect)
+		ev.scoreFill(in, r, res)
 	case TaskIntrinsic:
 		missed, share := keyPointsFor(in.Text, in.KeyPoints, r.Content)
 		res.Missed, res.Score = missed, share
@@ -171,13 +164,7 @@ func (ev *evaluator) score(inst Instance, v view, r agent.Reply, res *Result) {
 			res.Outcome = OutcomeMissedFacts
 		}
 	case TaskPlan:
-		missed, cov := ev.planCoverage(in, r.Content)
-		res.Missed, res.Score = missed, cov
-		res.Outcome = OutcomeLowCoverage
-		if cov >= PlanCoverage-1e-9 {
-			res.Outcome = OutcomePassed
-			res.Pass = true
-		}
+		ev.scorePlan(in, v, r, res)
 	}
 }
 
@@ -283,59 +270,4 @@ func statesAll(facts []string, reply string) bool {
 		}
 	}
 	return len(facts) > 0
-}
-
-// functionalWords are the words of an API name that say what it does.
-func functionalWords(name string) []string {
-	var out []string
-	for _, w := range splitName(name) {
-		if !genericWords[w] && !stopWords[w] && w != "for" && w != "by" && len(w) > 1 {
-			out = append(out, stem(w))
-		}
-	}
-	return out
-}
-
-// apiMentioned tells whether a plan refers to an API: by its ID, exported
-// name or name, or by every functional word of its name.
-func apiMentioned(a *toolset.API, norm string, set wordSet) bool {
-	for _, n := range []string{a.ID(), toolset.ExportName(a, toolset.NameDotted), a.FunctionName(), a.Name} {
-		if strings.Contains(norm, normalized(n)) {
-			return true
-		}
-	}
-	fw := functionalWords(a.Name)
-	if len(fw) == 0 {
-		return false
-	}
-	for _, w := range fw {
-		if !set[w] {
-			return false
-		}
-	}
-	return true
-}
-
-// planCoverage measures a Task-8 plan: the share of the group's APIs it
-// refers to and of the key steps it states, pooled.
-func (ev *evaluator) planCoverage(in *Instruction, plan string) ([]string, float64) {
-	total := len(in.GroupAPIs) + len(in.KeySteps)
-	if total == 0 {
-		return nil, 1
-	}
-	set := newWordSet(plan)
-	norm := normalized(plan)
-	var missed []string
-	for _, id := range in.GroupAPIs {
-		a := ResolveAPI(ev.cat, id)
-		if a == nil || !apiMentioned(a, norm, set) {
-			missed = append(missed, id)
-		}
-	}
-	for _, s := range in.KeySteps {
-		if !covers(plan, set, s) {
-			missed = append(missed, s)
-		}
-	}
-	return missed, float64(total-len(missed)) / float64(total)
 }

@@ -1,0 +1,498 @@
+package evaltasks
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+	"unicode"
+
+	"github.com/understudy/understudy/agent"
+	"github.com/understudy/understudy/toolset"
+)
+
+// Task 8 asks whether the outline is sound, covers the provided APIs and
+// understands what each does (the evaluation paper, §3.4). Mentioning a
+// name is not using it: a list of every offered tool with its description
+// names them all and plans nothing. So the plan is read as steps, and
+//   - an API counts when a step names it (or its function) and says what
+//     it does there: words of its purpose (its description) or of a key
+//     step, in the step's own words (the written names of tools and APIs
+//     taken out, so a line of names says nothing);
+//   - a step that uses an API before a step that provides its input
+//     (a dependency of the deps graph) does not count for that API;
+//   - a key step counts when one step states it;
+//   - a step that copies the tools' documentation (a run of copyRun words
+//     of an offered tool's description) counts for nothing: copying says
+//     what a tool is, not what this plan does with it.
+
+// copyRun is the length of a run of words shared with a tool description
+// that makes a step a copy of it. Plans paraphrase; six words in a row
+// taken from a description are a quotation.
+const copyRun = 6
+
+// planStep is one step of a plan: its text, word set and normalised form.
+type planStep struct {
+	text  string
+	words wordSet
+	norm  string
+}
+
+// listItemRE recognises a numbered or bulleted line: "1.", "2)", "Step 3:", "-", "*", "•".
+var listItemRE = regexp.MustCompile(`(?i)^\s*(?:(?:step\s*)?\d{1,2}\s*[.):]|[-*•+]\s|#{1,4}\s*(?:step\s*)?\d{1,2})`)
+
+// planSteps splits a plan into steps: its list items when it has at least
+// two (each with the lines that follow it), else its sentences.
+func planSteps(plan string) []planStep {
+	lines := strings.Split(strings.ReplaceAll(plan, "\r\n", "\n"), "\n")
+	items := 0
+	for _, l := range lines {
+		if listItemRE.MatchString(l) {
+			items++
+		}
+	}
+	var texts []string
+	if items >= 2 {
+		var cur []string
+		flush := func() {
+			if len(cur) > 0 {
+				texts = append(texts, strings.Join(cur, " "))
+				cur = nil
+			}
+		}
+		for _, l := range lines {
+			switch {
+			case listItemRE.MatchString(l):
+				flush()
+				cur = append(cur, l)
+			case strings.TrimSpace(l) == "":
+				flush()
+			default:
+				if len(cur) == 0 {
+					texts = append(texts, l) // a line before the list or between items
+					continue
+				}
+				cur = append(cur, l)
+			}
+		}
+		flush()
+	} else {
+		texts = sentences(plan)
+	}
+	var out []planStep
+	for _, t := range texts {
+		if strings.TrimSpace(t) == "" {
+			continue
+		}
+		out = append(out, planStep{text: t, words: newWordSet(t), norm: normalized(t)})
+	}
+	return out
+}
+
+// sentences splits text at line breaks and at '.', '!' or '?' followed by
+// a space (so URLs, decimals and dotted names stay whole).
+func sentences(text string) []string {
+	var out []string
+	var b strings.Builder
+	rs := []rune(text)
+	for i, r := range rs {
+		if r == '\n' {
+			out = append(out, b.String())
+			b.Reset()
+			continue
+		}
+		b.WriteRune(r)
+		if (r == '.' || r == '!' || r == '?') && (i+1 == len(rs) || rs[i+1] == ' ' || rs[i+1] == '\t') {
+			out = append(out, b.String())
+			b.Reset()
+		}
+	}
+	return append(out, b.String())
+}
+
+// functionalWords are the words of an API name that say what it does.
+func functionalWords(name string) []string {
+	var out []string
+	for _, w := range splitName(name) {
+		if !genericWords[w] && !stopWords[w] && w != "for" && w != "by" && len(w) > 1 {
+			out = append(out, stem(w))
+		}
+	}
+	return out
+}
+
+// names are the ways a plan may write an API's name.
+func names(a *toolset.API) []string {
+	return []string{a.ID(), toolset.ExportName(a, toolset.NameDotted), toolset.ExportName(a, toolset.NameToolBench), a.FunctionName(), a.Name}
+}
+
+// refersTo tells whether a step refers to an API: by one of its names, or
+// by every functional word of its name; a name of one word that other
+// offered APIs share ("search") needs a word of the tool's name too.
+func refersTo(a *toolset.API, st planStep, ambiguous map[string]bool) bool {
+	for _, n := range names(a) {
+		// A one-word API name ("search") is an ordinary word: it refers
+		// by the functional-word rule below.
+		if n == a.Name && len(splitName(n)) < 2 {
+			continue
+		}
+		if strings.Contains(st.norm, normalized(n)) {
+			return true
+		}
+	}
+	fw := functionalWords(a.Name)
+	generic := false
+	if len(fw) == 0 {
+		// A name of generic words only ("search") still says what the
+		// API does, with its tool's name.
+		for _, w := range splitName(a.Name) {
+			fw, generic = append(fw, stem(w)), true
+		}
+		if len(fw) == 0 {
+			return false
+		}
+	}
+	squashed := strings.ReplaceAll(st.norm, " ", "")
+	for _, w := range fw {
+		if !st.words[w] && !(len(w) >= 6 && strings.Contains(squashed, w)) {
+			return false
+		}
+	}
+	if len(fw) == 1 && (ambiguous[fw[0]] || generic) {
+		for _, w := range functionalWords(a.Tool.StandardizedName) {
+			if w != fw[0] && st.words[w] {
+				return true
+			}
+		}
+		return false
+	}
+	return true
+}
+
+// purposeWords are the content words that say what an API is for: those
+// of its description.
+func purposeWords(a *toolset.API) wordSet {
+	s := wordSet{}
+	for _, w := range contentWords(a.Description) {
+		if !vagueWords[w] && len(w) > 2 {
+			s[w] = true
+		}
+	}
+	return s
+}
+
+// vagueWords say nothing of what a step does with an API.
+var vagueWords = map[string]bool{}
+
+func init() {
+	for _, w := range strings.Fields(`get use using used call calling api apis tool tools function functions endpoint data
+		result results response return returns info information detail details value values param parameter parameters
+		id ids string number integer boolean required optional default example format type field fields e g eg ex
+		subfunction described description`) {
+		vagueWords[w] = true
+	}
+}
+
+// identifierRE finds identifiers: words joined by '_', '-' or '.'.
+var identifierRE = regexp.MustCompile(`[A-Za-z0-9]+(?:[_.-][A-Za-z0-9]+)+`)
+
+// stripIdentifiers takes the written names of tools and APIs out of a
+// step: a name says what is called, not what for, and a line of names
+// ("Tools: a, b, c") says nothing.
+func stripIdentifiers(text string, known map[string]bool) string {
+	return identifierRE.ReplaceAllStringFunc(text, func(id string) string {
+		if known[strings.ToLower(strings.Trim(id, ".-_"))] {
+			return " "
+		}
+		return id
+	})
+}
+
+// offeredAPIs are the APIs of the offered tools and of the group.
+func (ev *evaluator) offeredAPIs(in *Instruction, tools []toolset.OpenAITool) []*toolset.API {
+	var out []*toolset.API
+	for _, t := range tools {
+		if a := ev.cat.APIByExportName(t.Function.Name); a != nil {
+			out = append(out, a)
+		}
+	}
+	for _, id := range in.GroupAPIs {
+		if a := ResolveAPI(ev.cat, id); a != nil {
+			out = append(out, a)
+		}
+	}
+	return out
+}
+
+// ambiguousWords are the functional words that name more than one of the
+// APIs ("search" of search_hotels and web_search).
+func ambiguousWords(apis []*toolset.API) map[string]bool {
+	seen := map[string]string{}
+	out := map[string]bool{}
+	for _, a := range apis {
+		for _, w := range functionalWords(a.Name) {
+			if id, ok := seen[w]; ok && id != a.ID() {
+				out[w] = true
+			}
+			seen[w] = a.ID()
+		}
+	}
+	return out
+}
+
+// usesFor tells whether a step says what an API does there: a word of the
+// API's purpose or of a key step in its prose.
+func usesFor(words, purpose, keyWords wordSet) bool {
+	for w := range words {
+		if vagueWords[w] || stopWords[w] {
+			continue
+		}
+		if purpose[w] || keyWords[w] {
+			return true
+		}
+	}
+	return false
+}
+
+// identifiers are the written names of APIs and tools, lower-cased.
+func identifiers(apis []*toolset.API) map[string]bool {
+	out := map[string]bool{}
+	for _, a := range apis {
+		for _, n := range append(names(a), a.Tool.StandardizedName, a.Tool.Name) {
+			n = strings.ToLower(n)
+			if identifierRE.MatchString(n) && identifierRE.FindString(n) == n {
+				out[n] = true
+			}
+		}
+	}
+	return out
+}
+
+// docRuns are the runs of copyRun words of the offered tools'
+// descriptions, as the agent saw them and as the catalog writes them.
+func (ev *evaluator) docRuns(tools []toolset.OpenAITool) map[string]bool {
+	runs := map[string]bool{}
+	add := func(text string) {
+		ws := words(text)
+		for i := 0; i+copyRun <= len(ws); i++ {
+			runs[strings.Join(ws[i:i+copyRun], " ")] = true
+		}
+	}
+	for _, t := range tools {
+		add(t.Function.Description)
+		if a := ev.cat.APIByExportName(t.Function.Name); a != nil {
+			add(a.Description)
+		}
+	}
+	return runs
+}
+
+// copies tells whether a step's words hold a run of a tool description.
+func copies(text string, runs map[string]bool) bool {
+	ws := words(text)
+	for i := 0; i+copyRun <= len(ws); i++ {
+		if runs[strings.Join(ws[i:i+copyRun], " ")] {
+			return true
+		}
+	}
+	return false
+}
+
+// planVerdict is the reading of a plan.
+type planVerdict struct {
+	missed   []string
+	coverage float64
+	// copied counts the steps that copy the tools' documentation.
+	copied int
+}
+
+// readPlan measures a Task-8 plan against an instruction: the share of its
+// group APIs used for their purpose in dependency order and of its key
+// steps stated, pooled, over the steps that are not copies of the tools'
+// documentation.
+func (ev *evaluator) readPlan(in *Instruction, tools []toolset.OpenAITool, plan string) planVerdict {
+	total := len(in.GroupAPIs) + len(in.KeySteps)
+	if total == 0 {
+		return planVerdict{coverage: 1}
+	}
+	var v planVerdict
+	runs := ev.docRuns(tools)
+	var steps []planStep
+	known := identifiers(ev.offeredAPIs(in, tools))
+	for _, st := range planSteps(plan) {
+		if copies(stripIdentifiers(st.text, known), runs) {
+			v.copied++
+			continue
+		}
+		steps = append(steps, st)
+	}
+	// The key steps' words say what is done, but their names (a place:
+	// "find the Paris destination id") and numbers say where and when.
+	keyWords := wordSet{}
+	for _, k := range in.KeySteps {
+		for _, w := range strings.Fields(k) {
+			w = strings.Trim(w, ".,;:!?'\"()")
+			if w == "" || unicode.IsUpper([]rune(w)[0]) || digitRE.MatchString(w) {
+				continue
+			}
+			for _, cw := range contentWords(w) {
+				keyWords[cw] = true
+			}
+		}
+	}
+	apis := map[string]*toolset.API{}
+	for _, id := range in.GroupAPIs {
+		if a := ResolveAPI(ev.cat, id); a != nil {
+			apis[id] = a
+		}
+	}
+	ambiguous := ambiguousWords(ev.offeredAPIs(in, tools))
+	words := make([]wordSet, len(steps))
+	for i, st := range steps {
+		words[i] = newWordSet(stripIdentifiers(st.text, known))
+	}
+	// first[id] is the index of the first step that uses the API.
+	first := map[string]int{}
+	for _, id := range in.GroupAPIs {
+		a := apis[id]
+		if a == nil {
+			continue
+		}
+		purpose := purposeWords(a)
+		for i, st := range steps {
+			if refersTo(a, st, ambiguous) && usesFor(words[i], purpose, keyWords) {
+				first[id] = i
+				break
+			}
+		}
+	}
+	for _, id := range in.GroupAPIs {
+		i, used := first[id]
+		if !used {
+			v.missed = append(v.missed, id)
+			continue
+		}
+		if p := ev.providedLater(apis, first, id, i); p != "" {
+			v.missed = append(v.missed, fmt.Sprintf("%s (planned before %s, which provides its input)", id, p))
+		}
+	}
+	for _, k := range in.KeySteps {
+		stated := false
+		for _, st := range steps {
+			if covers(st.text, st.words, k) {
+				stated = true
+				break
+			}
+		}
+		if !stated {
+			v.missed = append(v.missed, k)
+		}
+	}
+	v.coverage = float64(total-len(v.missed)) / float64(total)
+	return v
+}
+
+// providedLater names a group API the plan uses only after step i although
+// it provides an input of API id (a dependency of the deps graph); "" when
+// the order is sound. A parameter with several providers in the group is
+// satisfied by any of them that comes first.
+func (ev *evaluator) providedLater(apis map[string]*toolset.API, first map[string]int, id string, i int) string {
+	if ev.graph == nil || apis[id] == nil {
+		return ""
+	}
+	inGroup := map[string]string{} // API ID → group id
+	for gid, a := range apis {
+		inGroup[a.ID()] = gid
+	}
+	byParam := map[string][]string{}
+	var params []string
+	for _, e := range ev.graph.Into(apis[id].ID()) {
+		gid, ok := inGroup[e.From]
+		if !ok || e.From == apis[id].ID() {
+			continue
+		}
+		if _, used := first[gid]; !used {
+			continue
+		}
+		if _, seen := byParam[e.Param]; !seen {
+			params = append(params, e.Param)
+		}
+		byParam[e.Param] = append(byParam[e.Param], gid)
+	}
+	for _, p := range params {
+		late := ""
+		ok := false
+		for _, gid := range byParam[p] {
+			if first[gid] <= i {
+				ok = true
+			} else if late == "" {
+				late = gid
+			}
+		}
+		if !ok {
+			return late
+		}
+	}
+	return ""
+}
+
+// scorePlan is Task 8's rule scorer.
+func (ev *evaluator) scorePlan(in *Instruction, v view, r agent.Reply, res *Result) {
+	pv := ev.readPlan(in, v.tools, r.Content)
+	res.Missed, res.Score = pv.missed, pv.coverage
+	if pv.copied > 0 {
+		res.Detail = fmt.Sprintf("%d steps copy the tools' documentation and count for nothing", pv.copied)
+	}
+	res.Outcome = OutcomeLowCoverage
+	if pv.coverage >= PlanCoverage-1e-9 {
+		res.Outcome, res.Pass = OutcomePassed, true
+	}
+}
+
+// goldPlan is the oracle's Task-8 answer, from the annotations alone: a
+// step per group API, in order, saying which key step it serves (the key
+// step sharing most words with the API's name and description), then the
+// key steps no API serves.
+func (ev *evaluator) goldPlan(in *Instruction) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "Plan for %q:\n", in.Text)
+	served := map[int]bool{}
+	n := 0
+	for _, id := range in.GroupAPIs {
+		a := ResolveAPI(ev.cat, id)
+		if a == nil {
+			continue
+		}
+		about := wordSet{}
+		for _, w := range functionalWords(a.Name) {
+			about[w] = true
+		}
+		for w := range purposeWords(a) {
+			about[w] = true
+		}
+		best, bestN := -1, 0
+		for k, st := range in.KeySteps {
+			shared := 0
+			for _, w := range dedupe(contentWords(st)) {
+				if about[w] && !vagueWords[w] {
+					shared++
+				}
+			}
+			if shared > bestN {
+				best, bestN = k, shared
+			}
+		}
+		what := strings.Join(functionalWords(a.Name), " ")
+		if best >= 0 {
+			what, served[best] = in.KeySteps[best], true
+		}
+		n++
+		fmt.Fprintf(&b, "%d. %s, with %s.\n", n, what, toolset.ExportName(a, toolset.NameDotted))
+	}
+	for k, st := range in.KeySteps {
+		if !served[k] {
+			n++
+			fmt.Fprintf(&b, "%d. %s.\n", n, st)
+		}
+	}
+	return b.String()
+}
