@@ -240,6 +240,7 @@ func (v clarifyVerdict) ok() bool {
 // judgeClarification judges a reply to a Type-III instruction.
 func (ev *evaluator) judgeClarification(in *Instruction, reply string) clarifyVerdict {
 	api := ResolveAPI(ev.cat, in.TargetAPI)
+	reply = ownSentences(in.Text, reply)
 	c := newClarification(reply)
 	var out clarifyVerdict
 	plain := newClarification(bracketRE.ReplaceAllString(reply, " "))
@@ -290,4 +291,18 @@ func (ev *evaluator) judgeClarification(in *Instruction, reply string) clarifyVe
 // unaskedParams lists the missing parameters a clarification does not mention.
 func (ev *evaluator) unaskedParams(in *Instruction, reply string) []string {
 	return ev.judgeClarification(in, reply).unasked
+}
+
+// ownSentences drops the sentences of a reply that repeat the user's text:
+// handing the user's own question back is not asking for anything.
+func ownSentences(question, reply string) string {
+	q := normalized(question)
+	var kept []string
+	for _, s := range sentences(reply) {
+		if n := normalized(s); strings.TrimSpace(n) == "" || strings.Contains(q, n) {
+			continue
+		}
+		kept = append(kept, s)
+	}
+	return strings.Join(kept, "\n")
 }

@@ -284,3 +284,34 @@ func TestPositiveControlsPass(t *testing.T) {
 		require.GreaterOrEqual(t, rate, MinControlPass, "task %d", task)
 	}
 }
+
+func TestClarificationMustBeTheAgentsOwnWords(t *testing.T) {
+	ev, insts := embeddedEval(t, TaskClarify)
+	var inst Instance
+	for _, in := range insts {
+		if in.In.TargetAPI == "weatherapi_com.time_zone_api" && len(in.In.Present) == 0 && strings.Contains(in.In.Text, "city") {
+			inst = in
+			break
+		}
+	}
+	require.NotNil(t, inst.In, "a Type-III time-zone question that names a city it does not give")
+	tests := []struct {
+		name  string
+		reply string
+		pass  bool
+	}{
+		{"the user's question handed back", inst.In.Text, false},
+		{"the question handed back twice", inst.In.Text + "\n" + inst.In.Text, false},
+		{"the question, then a real request", inst.In.Text + " Which city is that? Tell me and I'll look up its time zone.", true},
+		{"a real request alone", "Which city is your client in? Tell me and I'll look up its time zone.", true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			v, err := ev.view(context.Background(), inst)
+			require.NoError(t, err)
+			res := &Result{Key: inst.Key()}
+			ev.score(inst, v, textReply(tt.reply), res)
+			require.Equal(t, tt.pass, res.Pass, "%s: %s %v", res.Outcome, res.Detail, res.Missed)
+		})
+	}
+}
