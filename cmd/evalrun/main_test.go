@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"flag"
 	"fmt"
 	"net"
 	"net/http"
@@ -15,6 +14,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 	"github.com/understudy/understudy/agent/agenttest"
+	"github.com/understudy/understudy/internal/golden"
 )
 
 const mini = "../../evaltasks/testdata/mini"
@@ -181,8 +181,6 @@ func TestInterruptedRunSaves(t *testing.T) {
 	require.Contains(t, out.String(), "(incomplete run: instances not run score as failures; resume it with -resume)")
 }
 
-var update = flag.Bool("update", false, "rewrite the report block of README.md from a real run")
-
 // Markers of the example report in README.md, generated from a real run.
 const (
 	reportBegin = "<!-- report:begin -->"
@@ -203,11 +201,8 @@ func TestReadmeReportIsARealRun(t *testing.T) {
 	require.NoError(t, err)
 	got, err := withReportBlock(string(readme), "```\n$ go run ./cmd/evalrun\n"+out.String()+"```\n")
 	require.NoError(t, err)
-	if *update {
-		require.NoError(t, os.WriteFile("README.md", []byte(got), 0o644))
-		return
-	}
-	require.Equal(t, string(readme), got, "README.md's example report is not what evalrun prints; refresh it with go test ./cmd/evalrun -run TestReadmeReportIsARealRun -update")
+	// README.md is the golden file: -update rewrites its report block.
+	golden.Check(t, "README.md", []byte(got))
 }
 
 // withReportBlock replaces what lies between the report markers.

@@ -8,10 +8,8 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"io/fs"
-	"os"
 	"path"
 	"path/filepath"
 	"strconv"
@@ -24,6 +22,7 @@ import (
 
 	"github.com/understudy/understudy/fixtures"
 	"github.com/understudy/understudy/internal/canon"
+	"github.com/understudy/understudy/internal/golden"
 	"github.com/understudy/understudy/internal/clock"
 	"github.com/understudy/understudy/mocks/standin"
 	"github.com/understudy/understudy/mocks/world"
@@ -31,8 +30,6 @@ import (
 	"github.com/understudy/understudy/toolset"
 )
 
-// Update rewrites the golden files of the stand-in tests.
-var Update = flag.Bool("update", false, "rewrite the golden files of the stand-in tests")
 
 // World is the embedded world, loaded once.
 func World(t testing.TB) *world.World {
@@ -297,14 +294,7 @@ func Golden(t *testing.T, name string, v any) {
 // GoldenBytes compares got with testdata/name, or rewrites it under -update.
 func GoldenBytes(t *testing.T, name string, got []byte) {
 	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *Update {
-		require.NoError(t, os.MkdirAll(filepath.Dir(path), 0o755))
-		require.NoError(t, os.WriteFile(path, got, 0o644))
-	}
-	want, err := os.ReadFile(path)
-	require.NoError(t, err, "golden file missing; run go test with -update")
-	require.Equal(t, string(want), string(got))
+	golden.Check(t, filepath.Join("testdata", name), got)
 }
 
 // PlainJSON is v's canonical JSON and the plain values it decodes to.
