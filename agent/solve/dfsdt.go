@@ -9,7 +9,7 @@ import (
 	"github.com/understudy/understudy/agent/internal/clip"
 )
 
-// DFSDT is ToolLLM's depth-first search-based decision tree (seed 002 §2.3
+// DFSDT is ToolLLM's depth-first search-based decision tree (ToolLLM §2.3
 // and A.4): a pre-order depth-first search over the model's actions. Each
 // node is a state of the conversation; expanding it asks the model for one
 // action (a child). The first child is followed at once, so a model that

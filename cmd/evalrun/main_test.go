@@ -197,12 +197,15 @@ func TestReadmeReportIsARealRun(t *testing.T) {
 	var out, errb bytes.Buffer
 	code := run(context.Background(), []string{"-quiet", "-out", t.TempDir()}, &out, &errb, false)
 	require.Equal(t, exitOK, code, errb.String())
-	readme, err := os.ReadFile("README.md")
-	require.NoError(t, err)
-	got, err := withReportBlock(string(readme), "```\n$ go run ./cmd/evalrun\n"+out.String()+"```\n")
-	require.NoError(t, err)
-	// README.md is the golden file: -update rewrites its report block.
-	golden.Check(t, "README.md", []byte(got))
+	block := "```\n$ go run ./cmd/evalrun\n" + out.String() + "```\n"
+	// Both READMEs are golden files: -update rewrites their report blocks.
+	for _, path := range []string{"README.md", "../../README.md"} {
+		readme, err := os.ReadFile(path)
+		require.NoError(t, err)
+		got, err := withReportBlock(string(readme), block)
+		require.NoError(t, err, path)
+		golden.Check(t, path, []byte(got))
+	}
 }
 
 // withReportBlock replaces what lies between the report markers.
