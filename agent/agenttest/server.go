@@ -114,18 +114,7 @@ type Server struct {
 // NewServer starts a server answering the script in order and stops it when the test ends.
 func NewServer(t testing.TB, script ...Turn) *Server {
 	t.Helper()
-	s := &Server{t: t, script: script, closing: make(chan struct{})}
-	s.srv = httptest.NewServer(http.HandlerFunc(s.handle))
-	t.Cleanup(func() {
-		close(s.closing)
-		s.srv.Close()
-		s.mu.Lock()
-		defer s.mu.Unlock()
-		if !s.allowUnused && s.next < len(s.script) {
-			t.Errorf("agenttest: %d of %d scripted turns were never requested", len(s.script)-s.next, len(s.script))
-		}
-	})
-	return s
+	return start(t, &Server{script: script})
 }
 
 // NewPolicyServer starts a server that answers every request with the turn
@@ -133,11 +122,22 @@ func NewServer(t testing.TB, script ...Turn) *Server {
 // follows a fixed strategy. Requests are counted (Count), not kept.
 func NewPolicyServer(t testing.TB, policy func(ChatRequest) (Turn, error)) *Server {
 	t.Helper()
-	s := &Server{t: t, policy: policy, closing: make(chan struct{})}
+	return start(t, &Server{policy: policy})
+}
+
+// start serves s on loopback until the test ends, when a script must have
+// been used up (unless AllowUnused).
+func start(t testing.TB, s *Server) *Server {
+	s.t, s.closing = t, make(chan struct{})
 	s.srv = httptest.NewServer(http.HandlerFunc(s.handle))
 	t.Cleanup(func() {
 		close(s.closing)
 		s.srv.Close()
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		if s.policy == nil && !s.allowUnused && s.next < len(s.script) {
+			t.Errorf("agenttest: %d of %d scripted turns were never requested", len(s.script)-s.next, len(s.script))
+		}
 	})
 	return s
 }
