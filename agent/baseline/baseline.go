@@ -102,7 +102,7 @@ func (b *Agent) Respond(ctx context.Context, messages []agent.Message, tools []t
 	results, order := readResults(messages[qi+1:])
 	offered := b.offered(tools)
 	if wantsPlan(messages) && len(messages[qi+1:]) == 0 {
-		return agent.Reply{Content: b.planText(query, offered)}, nil
+		return agent.Reply{Content: b.planText(query, offered, now)}, nil
 	}
 	facts := ExtractFacts(query, now)
 	if len(order) == 0 {

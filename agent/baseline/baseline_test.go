@@ -534,6 +534,24 @@ func TestBaselinePlans(t *testing.T) {
 	require.GreaterOrEqual(t, weather, 0, r.Content)
 	require.GreaterOrEqual(t, places, 0, r.Content)
 	require.Less(t, places, search, "the place IDs come before the search that needs them:\n%s", r.Content)
+	// Each step says what it does in its own words: it does not quote a
+	// tool's description (six words in a row) nor hand back the request.
+	require.NotContains(t, r.Content, "find me a flight")
+	runs := map[string]bool{}
+	for _, tl := range tools {
+		ws := strings.Fields(strings.ToLower(tl.Function.Description))
+		for i := 0; i+6 <= len(ws); i++ {
+			runs[strings.Join(ws[i:i+6], " ")] = true
+		}
+	}
+	for _, line := range strings.Split(r.Content, "\n")[1:] {
+		ws := strings.Fields(strings.ToLower(line))
+		for i := 0; i+6 <= len(ws); i++ {
+			require.False(t, runs[strings.Join(ws[i:i+6], " ")], "step quotes a description: %s", line)
+		}
+	}
+	require.Contains(t, r.Content, "Lisbon", "the step names the request's values it uses")
+	require.Regexp(t, `with the from id, to id from step \d`, r.Content, "the search says where its IDs come from")
 
 	// Without the system message the same request is acted on.
 	r, err = b.Respond(context.Background(), []agent.Message{{Role: agent.RoleUser, Content: "What's the weather in Rome right now?"}}, tools)
