@@ -102,7 +102,7 @@ func (b *Agent) Respond(ctx context.Context, messages []agent.Message, tools []t
 	results, order := readResults(messages[qi+1:])
 	offered := b.offered(tools)
 	if wantsPlan(messages) && len(messages[qi+1:]) == 0 {
-		return agent.Reply{Content: b.planText(query, offered)}, nil
+		return agent.Reply{Content: b.planText(query, offered, now)}, nil
 	}
 	facts := ExtractFacts(query, now)
 	if len(order) == 0 {
@@ -117,7 +117,7 @@ func (b *Agent) Respond(ctx context.Context, messages []agent.Message, tools []t
 	target, steps := b.choose(query, facts, offered)
 	if target == nil {
 		if len(order) > 0 {
-			return agent.Reply{Content: summaryAnswer("", results[order[len(order)-1]])}, nil
+			return agent.Reply{Content: answerFrom(query, results[order[len(order)-1]])}, nil
 		}
 		return agent.Reply{Content: intrinsicAnswer()}, nil
 	}
@@ -131,7 +131,7 @@ func (b *Agent) Respond(ctx context.Context, messages []agent.Message, tools []t
 	}
 	if done == 0 && len(order) > 0 {
 		// Tool results this plan did not ask for: answer from the last one.
-		return agent.Reply{Content: summaryAnswer("", results[order[len(order)-1]])}, nil
+		return agent.Reply{Content: answerFrom(query, results[order[len(order)-1]])}, nil
 	}
 	if done == 0 {
 		var missing []SlotParam
@@ -170,7 +170,7 @@ func (b *Agent) Respond(ctx context.Context, messages []agent.Message, tools []t
 		}
 		last = r
 	}
-	return agent.Reply{Content: summaryAnswer(target.name, last)}, nil
+	return agent.Reply{Content: answerFrom(query, last)}, nil
 }
 
 func stepID(i int) string { return fmt.Sprintf("bl_%d", i) }
@@ -702,26 +702,6 @@ func decodeNumbers(b []byte) (any, error) {
 	return v, nil
 }
 
-// summaryAnswer states the key fields of a result: a few top-level facts,
-// the size of its main list and the leading fields of its first items.
-func summaryAnswer(fn string, r toolResult) string {
-	if r.err != "" {
-		return "The call failed: " + clip.Text(r.err, 300)
-	}
-	head := "Here is what I found"
-	if fn != "" {
-		head += " with " + fn
-	}
-	if s, ok := r.doc.(string); ok {
-		return head + ": " + clip.Text(strings.TrimSpace(s), 400)
-	}
-	parts := keyFields(r.raw)
-	if len(parts) == 0 {
-		return head + ": the result is empty."
-	}
-	return head + ": " + strings.Join(parts, "; ") + "."
-}
-
 // leaf is one scalar of a document with its path ("data.items[0].name").
 type leaf struct {
 	path  string
@@ -740,104 +720,6 @@ var (
 
 // skipKeyRE names fields an answer leaves out: opaque ids, tokens, links.
 var skipKeyRE = regexp.MustCompile(`(?i:^(id|ids|token|session|sessionid|url|uri|href|link|logo|logourl|image|imageurl|icon|thumbnail|photo|timestamp|hash)$)|Id$|Url$|Token$|_id$|_url$|_token$`)
-
-// keyFields renders a result: up to four top-level facts, the length of
-// its main list (the longest list of objects), and up to six fields of
-// each of the list's first three items, important fields first.
-func keyFields(raw []byte) []string {
-	leaves := readLeaves(raw)
-	var out []string
-	lists := map[string]int{}
-	weight := map[string]int{} // leaves under the list, to break ties
-	var listOrder []string
-	for _, l := range leaves {
-		for i := 0; i < len(l.path); i++ {
-			if l.path[i] != '[' {
-				continue
-			}
-			j := strings.IndexByte(l.path[i:], ']')
-			if j < 0 || i+j+1 >= len(l.path) || l.path[i+j+1] != '.' {
-				continue // a list of scalars
-			}
-			prefix := l.path[:i]
-			n := 0
-			fmt.Sscan(l.path[i+1:i+j], &n)
-			if _, seen := lists[prefix]; !seen {
-				listOrder = append(listOrder, prefix)
-			}
-			lists[prefix] = max(lists[prefix], n+1)
-			weight[prefix]++
-		}
-	}
-	main, mainLen := "", 0
-	for _, p := range listOrder {
-		if lists[p] > mainLen || lists[p] == mainLen && weight[p] > weight[main] {
-			main, mainLen = p, lists[p]
-		}
-	}
-	var top []leaf
-	for _, l := range leaves {
-		if !strings.Contains(l.path, "[") {
-			top = append(top, l)
-		}
-	}
-	for _, l := range pickFields(top, 4) {
-		out = append(out, l.path+": "+l.value)
-	}
-	if mainLen == 0 {
-		if len(out) == 0 {
-			for _, l := range pickFields(leaves, 8) {
-				out = append(out, strings.ReplaceAll(l.path, "[0]", "")+": "+l.value)
-			}
-		}
-		return out
-	}
-	name := main
-	if i := strings.LastIndexByte(name, '.'); i >= 0 {
-		name = name[i+1:]
-	}
-	if name == "" {
-		name = "items"
-	}
-	if mainLen > 1 {
-		out = append(out, fmt.Sprintf("%d %s", mainLen, name))
-	}
-	for i := 0; i < min(3, mainLen); i++ {
-		prefix := fmt.Sprintf("%s[%d].", main, i)
-		var item []leaf
-		for _, l := range leaves {
-			if rest, ok := strings.CutPrefix(l.path, prefix); ok && !deepIndex(rest) {
-				item = append(item, leaf{path: stripIndexes(rest), key: l.key, value: l.value})
-			}
-		}
-		var fields []string
-		for _, l := range pickFields(item, 6) {
-			fields = append(fields, l.path+": "+l.value)
-		}
-		switch {
-		case len(fields) == 0:
-		case mainLen == 1:
-			for _, f := range fields {
-				out = append(out, name+"."+f)
-			}
-		default:
-			out = append(out, fmt.Sprintf("#%d %s", i+1, strings.Join(fields, ", ")))
-		}
-	}
-	return out
-}
-
-// deepIndex tells a path that enters a nested list past its first item.
-func deepIndex(p string) bool {
-	for i := 0; i < len(p); i++ {
-		if p[i] == '[' && !strings.HasPrefix(p[i:], "[0]") {
-			return true
-		}
-	}
-	return false
-}
-
-func stripIndexes(p string) string { return strings.ReplaceAll(p, "[0]", "") }
 
 // pickFields keeps up to n leaves: important keys first, shallow paths
 // before deep ones, otherwise in document order; a value already stated is

@@ -248,8 +248,7 @@ func TestBaselineRunsTheFlightChain(t *testing.T) {
 	sess, ok := st.Engine.Session(tr.Session)
 	require.True(t, ok)
 	require.Zero(t, sess.Violations, "every id came from a response")
-	require.Contains(t, tr.Answer, "itineraries")
-	require.Contains(t, tr.Answer, "#1 price.formatted: $")
+	require.Regexp(t, `price is \$\d`, tr.Answer, "the answer states the fare")
 }
 
 func TestBaselineReplies(t *testing.T) {
@@ -328,7 +327,7 @@ func TestBaselineReplies(t *testing.T) {
 			tools: toolsNamed(t, "open_weather.city_weather"),
 			check: func(t *testing.T, r agent.Reply) {
 				require.Empty(t, r.ToolCalls)
-				require.Equal(t, "Here is what I found with open_weather-city_weather: name: Lisbon; main.temp: 21.5; main.humidity: 60; weather.description: clear sky.", r.Content)
+				require.Equal(t, "The temp is 21.5 and the description is clear sky.", r.Content)
 			},
 		},
 		{
@@ -350,7 +349,33 @@ func TestBaselineReplies(t *testing.T) {
 			tools: toolsNamed(t, "open_weather.city_weather"),
 			check: func(t *testing.T, r agent.Reply) {
 				require.Empty(t, r.ToolCalls)
-				require.Contains(t, r.Content, "temp: 20")
+				require.Equal(t, "The temp is 20.", r.Content)
+			},
+		},
+		{
+			name: "states the asked-for fields in a sentence, not the result's fields",
+			msgs: append(user("What's the phone number and street address of airport ZZZ?"),
+				agent.Message{Role: agent.RoleAssistant, ToolCalls: []agent.ToolCall{{ID: "x", Name: "airport_info-airport"}}},
+				agent.Message{Role: agent.RoleTool, ToolCallID: "x", Content: `{"name":"Zed Field","city":"Zedville","country_iso":"ZZ","phone":"+99 1 234","street":"1 Runway Road","elevation_ft":12,"iata":"ZZZ"}`}),
+			tools: toolsNamed(t, "airport_info.airport"),
+			check: func(t *testing.T, r agent.Reply) {
+				require.Empty(t, r.ToolCalls)
+				require.Contains(t, r.Content, "phone of Zed Field is +99 1 234")
+				require.Contains(t, r.Content, "street of Zed Field is 1 Runway Road")
+				require.NotContains(t, r.Content, "elevation")
+				require.NotContains(t, r.Content, ":")
+			},
+		},
+		{
+			name: "names the coordinates a geocoding question asks for",
+			msgs: append(user("Geocode Zedville for me."),
+				agent.Message{Role: agent.RoleAssistant, ToolCalls: []agent.ToolCall{{ID: "x", Name: "geocoding-forward_geocode"}}},
+				agent.Message{Role: agent.RoleTool, ToolCallID: "x", Content: `{"count":1,"results":[{"name":"Zedville","lat":-12.5,"lon":45.25,"osm_id":77}]}`}),
+			tools: toolsNamed(t, "geocoding.forward_geocode"),
+			check: func(t *testing.T, r agent.Reply) {
+				require.Contains(t, r.Content, "-12.5")
+				require.Contains(t, r.Content, "45.25")
+				require.NotContains(t, r.Content, "osm")
 			},
 		},
 	}
@@ -534,6 +559,24 @@ func TestBaselinePlans(t *testing.T) {
 	require.GreaterOrEqual(t, weather, 0, r.Content)
 	require.GreaterOrEqual(t, places, 0, r.Content)
 	require.Less(t, places, search, "the place IDs come before the search that needs them:\n%s", r.Content)
+	// Each step says what it does in its own words: it does not quote a
+	// tool's description (six words in a row) nor hand back the request.
+	require.NotContains(t, r.Content, "find me a flight")
+	runs := map[string]bool{}
+	for _, tl := range tools {
+		ws := strings.Fields(strings.ToLower(tl.Function.Description))
+		for i := 0; i+6 <= len(ws); i++ {
+			runs[strings.Join(ws[i:i+6], " ")] = true
+		}
+	}
+	for _, line := range strings.Split(r.Content, "\n")[1:] {
+		ws := strings.Fields(strings.ToLower(line))
+		for i := 0; i+6 <= len(ws); i++ {
+			require.False(t, runs[strings.Join(ws[i:i+6], " ")], "step quotes a description: %s", line)
+		}
+	}
+	require.Contains(t, r.Content, "Lisbon", "the step names the request's values it uses")
+	require.Regexp(t, `with the from id, to id from step \d`, r.Content, "the search says where its IDs come from")
 
 	// Without the system message the same request is acted on.
 	r, err = b.Respond(context.Background(), []agent.Message{{Role: agent.RoleUser, Content: "What's the weather in Rome right now?"}}, tools)
