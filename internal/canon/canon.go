@@ -98,6 +98,33 @@ func bigInteger(lit string, f float64) (json.Number, bool) {
 	return json.Number(r.Num().String()), true
 }
 
+// Number reads a JSON number literal as the value canonical JSON keeps for
+// it: a float64, or, for an integer float64 cannot hold exactly (an ID or a
+// Unix-nanosecond time above 2^53), a json.Number of its decimal digits.
+// Decoders that UseNumber call it so that 9007199254740993 and
+// 9007199254740992 stay two values while every other number is the
+// float64 it always was. ok is false for anything but a finite number in
+// JSON's grammar ("0x10", "NaN", "+5", "1e999").
+//
+// JSON(Number(lit)) is JSON(json.Number(lit)) for every literal it accepts.
+func Number(lit string) (any, bool) {
+	if !isJSONNumber(lit) {
+		return nil, false
+	}
+	f, err := strconv.ParseFloat(lit, 64)
+	if err != nil || math.IsInf(f, 0) {
+		return nil, false
+	}
+	if math.Abs(f) >= maxExact {
+		if n, ok := bigInteger(lit, f); ok {
+			if r, _ := new(big.Rat).SetString(string(n)); r.Cmp(new(big.Rat).SetFloat64(f)) != 0 {
+				return n, true
+			}
+		}
+	}
+	return f, true
+}
+
 // isJSONNumber accepts exactly JSON's number grammar, so that big.Rat reads
 // nothing else (no fractions "1/3", no hex, no underscores).
 func isJSONNumber(s string) bool {

@@ -2,7 +2,6 @@ package server
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"net/http"
 
@@ -51,8 +50,10 @@ func mcpCall(ctx context.Context, e *sandbox.Engine, api *toolset.API, req *mcp.
 		return toolError(problemOf(err).Detail), nil
 	}
 	out := &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: string(res.Response)}}}
+	// The structured copy keeps the response's numbers as written: a
+	// float64 would print an ID above 2^53 as another one.
 	var structured map[string]any
-	if json.Unmarshal(res.Response, &structured) == nil {
+	if unmarshalNumbers(res.Response, &structured) == nil {
 		out.StructuredContent = structured
 	}
 	if res.Status >= 400 {

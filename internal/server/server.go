@@ -275,7 +275,8 @@ func (s *Server) call(r *http.Request) (any, error) {
 }
 
 // decodeArguments reads call arguments: a JSON object, a JSON string
-// holding one (ToolBench's tool_input), or empty/""/null for none.
+// holding one (ToolBench's tool_input), or empty/""/null for none. Numbers
+// stay json.Number, for validation to keep integers above 2^53 exact.
 func decodeArguments(raw json.RawMessage) (map[string]any, error) {
 	raw = bytes.TrimSpace(raw)
 	if len(raw) == 0 || bytes.Equal(raw, []byte("null")) {
@@ -292,7 +293,7 @@ func decodeArguments(raw json.RawMessage) (map[string]any, error) {
 		raw = []byte(s)
 	}
 	var args map[string]any
-	if err := json.Unmarshal(raw, &args); err != nil || args == nil {
+	if err := unmarshalNumbers(raw, &args); err != nil || args == nil {
 		if err == nil {
 			err = errors.New("not an object")
 		}
@@ -313,8 +314,14 @@ func requireJSON(r *http.Request) error {
 	return nil
 }
 
+// decodeJSON reads one JSON value from a request body and nothing after
+// it. Numbers decoded into interfaces stay json.Number (UseNumber): a
+// float64 would round 9007199254740993 to 9007199254740992 before
+// validation (toolset.Validate) could keep it exact, and two calls would
+// share one cache key.
 func decodeJSON(r io.Reader, v any) error {
 	dec := json.NewDecoder(r)
+	dec.UseNumber()
 	if err := dec.Decode(v); err != nil {
 		var mbe *http.MaxBytesError
 		if errors.As(err, &mbe) {
@@ -333,6 +340,21 @@ func decodeJSON(r io.Reader, v any) error {
 		return badJSON("body", errors.New("unexpected data after the JSON value"))
 	}
 	return nil
+}
+
+// unmarshalNumbers is json.Unmarshal keeping numbers as json.Number (see
+// decodeJSON), with json.Unmarshal's errors word for word: on any failure
+// it is json.Unmarshal that reports it.
+func unmarshalNumbers(data []byte, v any) error {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	if err := dec.Decode(v); err == nil && len(bytes.TrimLeft(data[dec.InputOffset():], " \t\r\n")) == 0 {
+		return nil
+	}
+	if err := json.Unmarshal(data, v); err != nil {
+		return err
+	}
+	return errors.New("json: malformed value") // unreachable: both read the same grammar
 }
 
 func badJSON(what string, err error) *Problem {
