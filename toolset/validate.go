@@ -234,7 +234,7 @@ func bareTypeMatches(k Kind, v any) bool {
 		case float64:
 			return !math.IsNaN(x) && !math.IsInf(x, 0)
 		case json.Number:
-			return true // made by exactNumber: a finite integer
+			return true // made by plainNumber: a finite integer
 		}
 		return false
 	case KindBoolean:
@@ -248,7 +248,10 @@ func bareTypeMatches(k Kind, v any) bool {
 // when the value cannot be the parameter's kind; values that are the right
 // kind but otherwise wrong are left to the schema.
 func coerce(v any, k Kind) (any, bool) {
-	v = plainNumber(v)
+	v, ok := plainNumber(v)
+	if !ok {
+		return v, false // a json.Number that is no finite number
+	}
 	switch k {
 	case KindNumber, KindInteger:
 		switch x := v.(type) {
@@ -286,7 +289,7 @@ func coerce(v any, k Kind) (any, bool) {
 	case KindObject:
 		switch x := v.(type) {
 		case map[string]any:
-			return normaliseJSON(x), true
+			return normaliseJSON(x)
 		case string:
 			if m, ok := objectInString(x); ok {
 				return m, true
@@ -295,32 +298,31 @@ func coerce(v any, k Kind) (any, bool) {
 		return v, false
 	case KindArray:
 		if x, ok := v.([]any); ok {
-			return normaliseJSON(x), true
+			return normaliseJSON(x)
 		}
 		return v, false
 	}
-	return normaliseJSON(v), true
+	return normaliseJSON(v)
 }
 
 // plainNumber turns Go's other number types into float64, or into a
 // json.Number of their digits for integers float64 cannot hold exactly.
-// A json.Number outside JSON's grammar is left as it is (a type violation).
-func plainNumber(v any) any {
+// ok is false for a json.Number that is not a finite JSON number ("1e999",
+// "0x10"), which json.Unmarshal would have refused.
+func plainNumber(v any) (any, bool) {
 	switch x := v.(type) {
 	case int:
-		return exactInt(int64(x))
+		return exactInt(int64(x)), true
 	case int32:
-		return float64(x)
+		return float64(x), true
 	case int64:
-		return exactInt(x)
+		return exactInt(x), true
 	case float32:
-		return float64(x)
+		return float64(x), true
 	case json.Number:
-		if n, ok := canon.Number(string(x)); ok {
-			return n
-		}
+		return canon.Number(string(x))
 	}
-	return v
+	return v, true
 }
 
 // exactInt is x as float64 when that holds it exactly, else its digits.
@@ -368,36 +370,47 @@ func objectInString(s string) (map[string]any, bool) {
 	if dec.Decode(&m) != nil {
 		return nil, false
 	}
-	return normaliseJSON(m).(map[string]any), true
+	n, ok := normaliseJSON(m)
+	if !ok {
+		return nil, false // a number json.Unmarshal refuses (1e999)
+	}
+	return n.(map[string]any), true
 }
 
 // normaliseJSON turns numbers nested in arrays and objects into float64
-// (or exact json.Number, see plainNumber).
-func normaliseJSON(v any) any {
+// (or exact json.Number, see plainNumber); ok is false when one of them is
+// no finite number.
+func normaliseJSON(v any) (any, bool) {
 	switch x := v.(type) {
 	case map[string]any:
 		out := make(map[string]any, len(x))
 		for k, e := range x {
-			out[k] = normaliseJSON(e)
+			n, ok := normaliseJSON(e)
+			if !ok {
+				return v, false
+			}
+			out[k] = n
 		}
-		return out
+		return out, true
 	case []any:
 		out := make([]any, len(x))
 		for i, e := range x {
-			out[i] = normaliseJSON(e)
+			n, ok := normaliseJSON(e)
+			if !ok {
+				return v, false
+			}
+			out[i] = n
 		}
-		return out
+		return out, true
 	}
 	return plainNumber(v)
 }
 
 // copyJSON copies a default so that callers cannot mutate the catalog's.
+// Defaults are decoded JSON, so their numbers are always finite.
 func copyJSON(v any) any {
-	switch v.(type) {
-	case map[string]any, []any:
-		return normaliseJSON(v)
-	}
-	return plainNumber(v)
+	n, _ := normaliseJSON(v)
+	return n
 }
 
 func kindPhrase(k Kind) string {

@@ -3,7 +3,10 @@ package server
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
+	"io"
 	"net/http"
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -50,4 +53,86 @@ func FuzzToolBenchBody(f *testing.F) {
 			t.Fatalf("%q: %v", body, err)
 		}
 	})
+}
+
+// FuzzUnmarshalNumbers: unmarshalNumbers accepts and refuses exactly what
+// json.Unmarshal does, with its error word for word, and decodes the same
+// values except that numbers are json.Number of the same float64.
+func FuzzUnmarshalNumbers(f *testing.F) {
+	for _, s := range []string{`{"a":1}`, `{"id":9007199254740993,"b":[1.50,{"c":-0}]}`, `{"a":1e999}`, `{"a":[1e-400]}`, `{"a":1} x`, `{"a":1} `, `[1]`, `{`, `null`, ``} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		var got, want map[string]any
+		errGot, errWant := unmarshalNumbers(data, &got), json.Unmarshal(data, &want)
+		if (errGot == nil) != (errWant == nil) || (errGot != nil && errGot.Error() != errWant.Error()) {
+			t.Fatalf("%q: unmarshalNumbers error %v, json.Unmarshal error %v", data, errGot, errWant)
+		}
+		if errGot != nil {
+			return
+		}
+		if plain := asFloats(got); !reflect.DeepEqual(plain, asFloats(want)) {
+			t.Fatalf("%q: decoded %#v, json.Unmarshal %#v", data, got, want)
+		}
+	})
+}
+
+// FuzzDecodeJSONNumbers: a body decodes into a map as a decoder without
+// UseNumber would decode it, errors included.
+func FuzzDecodeJSONNumbers(f *testing.F) {
+	for _, s := range []string{`{"a":1}`, `{"id":9007199254740993}`, `{"a":1e999}`, `{"a":{"b":[2e308]}} x`, `{"a":1} {"b":2}`, `[1]`, `{`, ``, `"s"`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, body []byte) {
+		var got, want map[string]any
+		errGot := decodeJSON(bytes.NewReader(body), &got)
+		errWant := plainDecodeJSON(bytes.NewReader(body), &want)
+		if (errGot == nil) != (errWant == nil) || (errGot != nil && errGot.Error() != errWant.Error()) {
+			t.Fatalf("%q: decodeJSON error %v, without UseNumber %v", body, errGot, errWant)
+		}
+		if errGot == nil && !reflect.DeepEqual(asFloats(got), asFloats(want)) {
+			t.Fatalf("%q: decoded %#v, without UseNumber %#v", body, got, want)
+		}
+	})
+}
+
+// plainDecodeJSON is decodeJSON as it was before numbers were kept: the
+// reference the fuzz test holds it to.
+func plainDecodeJSON(r io.Reader, v any) error {
+	dec := json.NewDecoder(r)
+	if err := dec.Decode(v); err != nil {
+		return badJSON("body", err)
+	}
+	if dec.More() {
+		return badJSON("body", errors.New("unexpected data after the JSON value"))
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return badJSON("body", errors.New("unexpected data after the JSON value"))
+	}
+	return nil
+}
+
+// asFloats turns json.Number into float64 throughout a decoded value.
+func asFloats(v any) any {
+	switch x := v.(type) {
+	case json.Number:
+		f, err := x.Float64()
+		if err != nil {
+			panic(err)
+		}
+		return f
+	case map[string]any:
+		out := make(map[string]any, len(x))
+		for k, e := range x {
+			out[k] = asFloats(e)
+		}
+		return out
+	case []any:
+		out := make([]any, len(x))
+		for i, e := range x {
+			out[i] = asFloats(e)
+		}
+		return out
+	}
+	return v
 }

@@ -14,7 +14,9 @@ import (
 	"mime"
 	"net"
 	"net/http"
+	"reflect"
 	"runtime/debug"
+	"strconv"
 	"strings"
 
 	"github.com/understudy/understudy/sandbox"
@@ -319,8 +321,12 @@ func requireJSON(r *http.Request) error {
 // float64 would round 9007199254740993 to 9007199254740992 before
 // validation (toolset.Validate) could keep it exact, and two calls would
 // share one cache key.
+//
+// A number float64 cannot hold at all (1e999) is refused with the error a
+// decoder without UseNumber gives, read again from the bytes seen.
 func decodeJSON(r io.Reader, v any) error {
-	dec := json.NewDecoder(r)
+	var seen bytes.Buffer
+	dec := json.NewDecoder(io.TeeReader(r, &seen))
 	dec.UseNumber()
 	if err := dec.Decode(v); err != nil {
 		var mbe *http.MaxBytesError
@@ -328,6 +334,12 @@ func decodeJSON(r io.Reader, v any) error {
 			return err
 		}
 		return badJSON("body", err)
+	}
+	if outOfRange(v) {
+		fresh := reflect.New(reflect.TypeOf(v).Elem()).Interface()
+		if err := json.NewDecoder(&seen).Decode(fresh); err != nil {
+			return badJSON("body", err)
+		}
 	}
 	if dec.More() {
 		return badJSON("body", errors.New("unexpected data after the JSON value"))
@@ -348,13 +360,41 @@ func decodeJSON(r io.Reader, v any) error {
 func unmarshalNumbers(data []byte, v any) error {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
-	if err := dec.Decode(v); err == nil && len(bytes.TrimLeft(data[dec.InputOffset():], " \t\r\n")) == 0 {
+	if err := dec.Decode(v); err == nil && !outOfRange(v) && len(bytes.TrimLeft(data[dec.InputOffset():], " \t\r\n")) == 0 {
 		return nil
 	}
 	if err := json.Unmarshal(data, v); err != nil {
 		return err
 	}
 	return errors.New("json: malformed value") // unreachable: both read the same grammar
+}
+
+// outOfRange reports a json.Number in a decoded value that float64 cannot
+// hold, which json.Unmarshal refuses. Request bodies hold interfaces only
+// in maps and slices.
+func outOfRange(v any) bool {
+	switch x := v.(type) {
+	case json.Number:
+		_, err := strconv.ParseFloat(string(x), 64)
+		return err != nil
+	case *map[string]any:
+		return outOfRange(*x)
+	case *any:
+		return outOfRange(*x)
+	case map[string]any:
+		for _, e := range x {
+			if outOfRange(e) {
+				return true
+			}
+		}
+	case []any:
+		for _, e := range x {
+			if outOfRange(e) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 func badJSON(what string, err error) *Problem {
