@@ -361,20 +361,12 @@ func schemaValue(v any) any {
 // above 2^53 exact (see plainNumber).
 func objectInString(s string) (map[string]any, bool) {
 	s = strings.TrimSpace(s)
-	if !strings.HasPrefix(s, "{") || !json.Valid([]byte(s)) {
+	if !strings.HasPrefix(s, "{") {
 		return nil, false
 	}
-	dec := json.NewDecoder(strings.NewReader(s))
-	dec.UseNumber()
-	var m map[string]any
-	if dec.Decode(&m) != nil {
-		return nil, false
-	}
-	n, ok := normaliseJSON(m)
-	if !ok {
-		return nil, false // a number json.Unmarshal refuses (1e999)
-	}
-	return n.(map[string]any), true
+	v, err := canon.Decode([]byte(s))
+	m, ok := v.(map[string]any)
+	return m, err == nil && ok
 }
 
 // normaliseJSON turns numbers nested in arrays and objects into float64

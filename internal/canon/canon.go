@@ -4,6 +4,7 @@ package canon
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
 	"math/big"
@@ -123,6 +124,54 @@ func Number(lit string) (any, bool) {
 		}
 	}
 	return f, true
+}
+
+// Decode reads one JSON document as json.Unmarshal reads it into an any
+// (maps, slices, strings, float64, bool, nil), except that an integer
+// float64 cannot hold exactly stays a json.Number of its digits (see
+// Number): a response's or a request's 64-bit IDs survive decoding. It
+// refuses what json.Unmarshal refuses, in its own words.
+func Decode(data []byte) (any, error) {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		return nil, fmt.Errorf("canon: %w", err)
+	}
+	if len(bytes.TrimLeft(data[dec.InputOffset():], " \t\r\n")) > 0 {
+		return nil, errors.New("canon: data after the JSON value")
+	}
+	return exactNumbers(v)
+}
+
+// exactNumbers replaces every json.Number in a decoded value by Number's
+// reading of it.
+func exactNumbers(v any) (any, error) {
+	switch x := v.(type) {
+	case json.Number:
+		n, ok := Number(string(x))
+		if !ok {
+			return nil, fmt.Errorf("canon: number %s is out of range", x)
+		}
+		return n, nil
+	case map[string]any:
+		for k, e := range x {
+			n, err := exactNumbers(e)
+			if err != nil {
+				return nil, err
+			}
+			x[k] = n
+		}
+	case []any:
+		for i, e := range x {
+			n, err := exactNumbers(e)
+			if err != nil {
+				return nil, err
+			}
+			x[i] = n
+		}
+	}
+	return v, nil
 }
 
 // isJSONNumber accepts exactly JSON's number grammar, so that big.Rat reads

@@ -226,3 +226,66 @@ func FuzzNumber(f *testing.F) {
 		}
 	})
 }
+
+func TestDecode(t *testing.T) {
+	v, err := canon.Decode([]byte(` {"id": 9007199254740993, "n": [2.50, 9007199254740992, {"t": 1e21}], "s": "x", "b": true, "z": null} `))
+	require.NoError(t, err)
+	require.Equal(t, map[string]any{
+		"id": json.Number("9007199254740993"),
+		"n":  []any{2.5, 9007199254740992.0, map[string]any{"t": 1e21}},
+		"s":  "x", "b": true, "z": nil,
+	}, v)
+	for _, bad := range []string{``, `{`, `{"a":1} x`, `{"a":1} {}`, `{"a":1e999}`, `[-1e400, 2e308]`} {
+		_, err := canon.Decode([]byte(bad))
+		require.Error(t, err, bad)
+	}
+}
+
+// FuzzDecode: Decode accepts exactly what json.Unmarshal accepts, reads
+// the same values but for integers float64 cannot hold, and what it reads
+// encodes as the document does.
+func FuzzDecode(f *testing.F) {
+	for _, s := range []string{`{"a":1}`, `[9007199254740993, 1.0, "x"]`, `{"a":1e999}`, `1 2`, `null`, ` 5 `, `{"a":[{"b":12345678901234567890123}]}`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		got, err := canon.Decode(data)
+		var want any
+		if errWant := json.Unmarshal(data, &want); (err == nil) != (errWant == nil) {
+			t.Fatalf("%q: Decode error %v, json.Unmarshal error %v", data, err, errWant)
+		}
+		if err != nil {
+			return
+		}
+		a, errA := canon.JSON(got)
+		b, errB := canon.JSON(json.RawMessage(data))
+		if errA != nil || errB != nil || !bytes.Equal(a, b) {
+			t.Fatalf("%q: Decode encodes as %s (%v), the document as %s (%v)", data, a, errA, b, errB)
+		}
+		// Where float64 holds the value, it is json.Unmarshal's float64.
+		c, _ := canon.JSON(want)
+		var plain func(v any) bool // whether v has no json.Number
+		plain = func(v any) bool {
+			switch x := v.(type) {
+			case json.Number:
+				return false
+			case map[string]any:
+				for _, e := range x {
+					if !plain(e) {
+						return false
+					}
+				}
+			case []any:
+				for _, e := range x {
+					if !plain(e) {
+						return false
+					}
+				}
+			}
+			return true
+		}
+		if plain(got) && !bytes.Equal(a, c) {
+			t.Fatalf("%q: Decode gives %s, json.Unmarshal %s", data, a, c)
+		}
+	})
+}

@@ -19,6 +19,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/understudy/understudy/internal/canon"
 	"github.com/understudy/understudy/sandbox"
 	"github.com/understudy/understudy/toolset"
 )
@@ -277,8 +278,8 @@ func (s *Server) call(r *http.Request) (any, error) {
 }
 
 // decodeArguments reads call arguments: a JSON object, a JSON string
-// holding one (ToolBench's tool_input), or empty/""/null for none. Numbers
-// stay json.Number, for validation to keep integers above 2^53 exact.
+// holding one (ToolBench's tool_input), or empty/""/null for none.
+// Integers above 2^53 keep their digits (see decodeObject).
 func decodeArguments(raw json.RawMessage) (map[string]any, error) {
 	raw = bytes.TrimSpace(raw)
 	if len(raw) == 0 || bytes.Equal(raw, []byte("null")) {
@@ -294,8 +295,8 @@ func decodeArguments(raw json.RawMessage) (map[string]any, error) {
 		}
 		raw = []byte(s)
 	}
-	var args map[string]any
-	if err := unmarshalNumbers(raw, &args); err != nil || args == nil {
+	args, err := decodeObject(raw)
+	if err != nil || args == nil {
 		if err == nil {
 			err = errors.New("not an object")
 		}
@@ -354,19 +355,19 @@ func decodeJSON(r io.Reader, v any) error {
 	return nil
 }
 
-// unmarshalNumbers is json.Unmarshal keeping numbers as json.Number (see
-// decodeJSON), with json.Unmarshal's errors word for word: on any failure
-// it is json.Unmarshal that reports it.
-func unmarshalNumbers(data []byte, v any) error {
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.UseNumber()
-	if err := dec.Decode(v); err == nil && !outOfRange(v) && len(bytes.TrimLeft(data[dec.InputOffset():], " \t\r\n")) == 0 {
-		return nil
+// decodeObject reads a JSON object with canon.Decode, so that integers
+// above 2^53 keep their digits (every other number is the float64
+// json.Unmarshal gives); anything else is refused by json.Unmarshal, in its
+// words. "null" is a nil map.
+func decodeObject(data []byte) (map[string]any, error) {
+	if v, err := canon.Decode(data); err == nil {
+		if m, ok := v.(map[string]any); ok {
+			return m, nil
+		}
 	}
-	if err := json.Unmarshal(data, v); err != nil {
-		return err
-	}
-	return errors.New("json: malformed value") // unreachable: both read the same grammar
+	var m map[string]any
+	err := json.Unmarshal(data, &m)
+	return m, err
 }
 
 // outOfRange reports a json.Number in a decoded value that float64 cannot
