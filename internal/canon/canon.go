@@ -132,6 +132,13 @@ func Number(lit string) (any, bool) {
 // Number): a response's or a request's 64-bit IDs survive decoding. It
 // refuses what json.Unmarshal refuses, in its own words.
 func Decode(data []byte) (any, error) {
+	if !mayHoldBigInteger(data) {
+		var v any // the common case: json.Unmarshal, which allocates less
+		if err := json.Unmarshal(data, &v); err != nil {
+			return nil, fmt.Errorf("canon: %w", err)
+		}
+		return v, nil
+	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
 	var v any
@@ -141,12 +148,36 @@ func Decode(data []byte) (any, error) {
 	if len(bytes.TrimLeft(data[dec.InputOffset():], " \t\r\n")) > 0 {
 		return nil, errors.New("canon: data after the JSON value")
 	}
-	return exactNumbers(v)
+	return Exact(v)
 }
 
-// exactNumbers replaces every json.Number in a decoded value by Number's
-// reading of it.
-func exactNumbers(v any) (any, error) {
+// mayHoldBigInteger reports whether a JSON document may hold a number
+// float64 cannot hold exactly: one needs 16 digits in a row (2^53 has 16)
+// or an exponent (9.007199254740993e15). Strings may trip it; that only
+// costs the slower decoder.
+func mayHoldBigInteger(data []byte) bool {
+	run := 0
+	for i, c := range data {
+		switch {
+		case c >= '0' && c <= '9':
+			if run++; run >= 16 {
+				return true
+			}
+			continue
+		case (c == 'e' || c == 'E') && run > 0 && i+1 < len(data):
+			return true
+		}
+		if c != '.' {
+			run = 0
+		}
+	}
+	return false
+}
+
+// Exact replaces, in place, every json.Number in a value decoded with
+// UseNumber by Number's reading of it, as Decode does; it fails on a number
+// float64 cannot hold at all (1e999), which json.Unmarshal refuses.
+func Exact(v any) (any, error) {
 	switch x := v.(type) {
 	case json.Number:
 		n, ok := Number(string(x))
@@ -156,7 +187,7 @@ func exactNumbers(v any) (any, error) {
 		return n, nil
 	case map[string]any:
 		for k, e := range x {
-			n, err := exactNumbers(e)
+			n, err := Exact(e)
 			if err != nil {
 				return nil, err
 			}
@@ -164,7 +195,7 @@ func exactNumbers(v any) (any, error) {
 		}
 	case []any:
 		for i, e := range x {
-			n, err := exactNumbers(e)
+			n, err := Exact(e)
 			if err != nil {
 				return nil, err
 			}

@@ -289,3 +289,22 @@ func FuzzDecode(f *testing.F) {
 		}
 	})
 }
+
+// BenchmarkDecode: a document without long numbers takes json.Unmarshal's
+// path; one with a 64-bit ID takes the exact one.
+func BenchmarkDecode(b *testing.B) {
+	for _, bc := range []struct{ name, doc string }{
+		{"small numbers", `{"city":"Lisbon","days":3,"lat":38.72,"units":"metric","tags":["a","b"]}`},
+		{"64-bit ID", `{"city":"Lisbon","days":3,"lat":38.72,"units":"metric","id":9007199254740993}`},
+	} {
+		b.Run(bc.name, func(b *testing.B) {
+			data := []byte(bc.doc)
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := canon.Decode(data); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

@@ -14,9 +14,7 @@ import (
 	"mime"
 	"net"
 	"net/http"
-	"reflect"
 	"runtime/debug"
-	"strconv"
 	"strings"
 
 	"github.com/understudy/understudy/internal/canon"
@@ -317,31 +315,41 @@ func requireJSON(r *http.Request) error {
 	return nil
 }
 
-// decodeJSON reads one JSON value from a request body and nothing after
-// it. Numbers decoded into interfaces stay json.Number (UseNumber): a
-// float64 would round 9007199254740993 to 9007199254740992 before
-// validation (toolset.Validate) could keep it exact, and two calls would
-// share one cache key.
-//
-// A number float64 cannot hold at all (1e999) is refused with the error a
-// decoder without UseNumber gives, read again from the bytes seen.
+// decodeJSON reads one JSON value from a request body and nothing after it.
 func decodeJSON(r io.Reader, v any) error {
+	dec := json.NewDecoder(r)
+	if err := dec.Decode(v); err != nil {
+		return bodyError(err)
+	}
+	return expectEnd(dec)
+}
+
+// decodeBodyObject is decodeJSON for a body of arguments (the RapidAPI
+// wire's JSON body): integers above 2^53 keep their digits (canon.Exact),
+// where a float64 would round 9007199254740993 to 9007199254740992 and two
+// calls would share one cache key. It refuses what decodeJSON refuses, in
+// its words: a number float64 cannot hold at all (1e999) is reported as a
+// decoder without UseNumber reports it, read again from the bytes seen.
+func decodeBodyObject(r io.Reader) (map[string]any, error) {
 	var seen bytes.Buffer
 	dec := json.NewDecoder(io.TeeReader(r, &seen))
 	dec.UseNumber()
-	if err := dec.Decode(v); err != nil {
-		var mbe *http.MaxBytesError
-		if errors.As(err, &mbe) {
-			return err
-		}
-		return badJSON("body", err)
+	var m map[string]any
+	if err := dec.Decode(&m); err != nil {
+		return nil, bodyError(err)
 	}
-	if outOfRange(v) {
-		fresh := reflect.New(reflect.TypeOf(v).Elem()).Interface()
-		if err := json.NewDecoder(&seen).Decode(fresh); err != nil {
-			return badJSON("body", err)
+	if _, err := canon.Exact(m); err != nil {
+		var plain map[string]any
+		if err := json.NewDecoder(&seen).Decode(&plain); err != nil {
+			return nil, badJSON("body", err)
 		}
+		return nil, badJSON("body", err) // unreachable: both read the same grammar
 	}
+	return m, expectEnd(dec)
+}
+
+// expectEnd refuses anything after the value dec has read.
+func expectEnd(dec *json.Decoder) error {
 	if dec.More() {
 		return badJSON("body", errors.New("unexpected data after the JSON value"))
 	}
@@ -353,6 +361,16 @@ func decodeJSON(r io.Reader, v any) error {
 		return badJSON("body", errors.New("unexpected data after the JSON value"))
 	}
 	return nil
+}
+
+// bodyError keeps a body over the limit as it is (problemOf answers 413)
+// and makes any other decoding error a malformed-JSON problem.
+func bodyError(err error) error {
+	var mbe *http.MaxBytesError
+	if errors.As(err, &mbe) {
+		return err
+	}
+	return badJSON("body", err)
 }
 
 // decodeObject reads a JSON object with canon.Decode, so that integers
@@ -368,34 +386,6 @@ func decodeObject(data []byte) (map[string]any, error) {
 	var m map[string]any
 	err := json.Unmarshal(data, &m)
 	return m, err
-}
-
-// outOfRange reports a json.Number in a decoded value that float64 cannot
-// hold, which json.Unmarshal refuses. Request bodies hold interfaces only
-// in maps and slices.
-func outOfRange(v any) bool {
-	switch x := v.(type) {
-	case json.Number:
-		_, err := strconv.ParseFloat(string(x), 64)
-		return err != nil
-	case *map[string]any:
-		return outOfRange(*x)
-	case *any:
-		return outOfRange(*x)
-	case map[string]any:
-		for _, e := range x {
-			if outOfRange(e) {
-				return true
-			}
-		}
-	case []any:
-		for _, e := range x {
-			if outOfRange(e) {
-				return true
-			}
-		}
-	}
-	return false
 }
 
 func badJSON(what string, err error) *Problem {
