@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/understudy/understudy/internal/canon"
 	"github.com/understudy/understudy/sandbox"
 	"github.com/understudy/understudy/toolset"
 )
@@ -298,8 +299,8 @@ func (g *Graph) Run(ctx context.Context, c Caller, ch Chain, session string, arg
 			if res.Status >= 400 {
 				return append(out, sr), &ExecError{Step: i, API: st.API, Err: fmt.Errorf("status %d: %s", res.Status, truncate(string(res.Response), 200))}
 			}
-			doc = nil
-			_ = json.Unmarshal(res.Response, &doc)
+			// Exact integers: a 64-bit ID handed to the next step stays itself.
+			doc, _ = canon.Decode(res.Response)
 			if !st.Repeat || UntilHolds(doc, st.Until) {
 				break
 			}

@@ -243,3 +243,55 @@ func checkGolden(t *testing.T, name string, got []byte) {
 	t.Helper()
 	golden.Check(t, filepath.Join("testdata", name), got)
 }
+
+// TestLargeIntegerIDs: an ID above 2^53 emitted as a JSON number is
+// tracked by its digits, so the ID itself is provided (as a string or as
+// an exact number) and its float64 neighbour is not; a chain hands the
+// exact ID to the next step.
+func TestLargeIntegerIDs(t *testing.T) {
+	c := miniCatalog(t)
+	g, err := deps.Build(c, deps.Options{Annotations: true})
+	require.NoError(t, err)
+	oneWay := c.API("mini_flights", "flights_search_one_way")
+	auto := c.API("mini_flights", "flights_auto_complete")
+	tr := deps.NewTracker(g, deps.TrackerOptions{Policy: func(*toolset.Tool) deps.Policy { return deps.Enforce }})
+	tr.Observe("s", 1, auto, nil, json.RawMessage(`{"data":[{"id":9007199254740993},{"id":7}]}`))
+	for _, tc := range []struct {
+		name     string
+		id       any
+		provided bool
+	}{
+		{"the ID as a string", "9007199254740993", true},
+		{"the ID as an exact number", json.Number("9007199254740993"), true},
+		{"a small ID as a number", 7.0, true},
+		{"the float64 neighbour", "9007199254740992", false},
+		{"the neighbour as a number", 9007199254740992.0, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			chk := tr.Check("s", oneWay, map[string]any{"fromId": tc.id, "toId": tc.id, "departDate": "2025-06-20"})
+			if tc.provided {
+				require.Equal(t, map[string]int{"fromId": 1, "toId": 1}, chk.Provided)
+				require.Empty(t, chk.Violations)
+			} else {
+				require.Len(t, chk.Violations, 2)
+				require.Equal(t, "fabricated", chk.Violations[0].Kind)
+			}
+		})
+	}
+
+	ch, err := g.ChainFor("mini_flights.flights_search_one_way")
+	require.NoError(t, err)
+	sc := &scripted{calls: map[string]int{}, responses: map[string][]string{
+		"flights_auto_complete":  {`{"data":[{"id":9007199254740993}]}`},
+		"flights_search_one_way": {`{"data":{"context":{"status":"complete"}}}`},
+	}}
+	steps, err := g.Run(context.Background(), sc, ch, "s", func(_ int, a *toolset.API) map[string]any {
+		if a.Name == "flights_auto_complete" {
+			return map[string]any{"query": "London"}
+		}
+		return map[string]any{"departDate": "2025-06-20"}
+	})
+	require.NoError(t, err)
+	last := steps[len(steps)-1]
+	require.Equal(t, json.Number("9007199254740993"), last.Arguments["fromId"], "the next step gets the ID, not its float64")
+}

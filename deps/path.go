@@ -1,6 +1,7 @@
 package deps
 
 import (
+	"encoding/json"
 	"fmt"
 	"strconv"
 	"strings"
@@ -75,13 +76,17 @@ func Values(doc any, path string) []any {
 }
 
 // scalarKey is the form values are compared in: strings as they are,
-// numbers in shortest form, booleans as true/false. Other values have no key.
+// numbers in shortest form (an integer above 2^53, a json.Number from
+// canon.Decode or validation, by its digits), booleans as true/false.
+// Other values have no key.
 func scalarKey(v any) (string, bool) {
 	switch x := v.(type) {
 	case string:
 		return x, x != ""
 	case float64:
 		return strconv.FormatFloat(x, 'f', -1, 64), true
+	case json.Number:
+		return string(x), true
 	case bool:
 		return strconv.FormatBool(x), true
 	}

@@ -10,6 +10,7 @@ import (
 
 	lru "github.com/hashicorp/golang-lru/v2"
 
+	"github.com/understudy/understudy/internal/canon"
 	"github.com/understudy/understudy/sandbox"
 	"github.com/understudy/understudy/toolset"
 )
@@ -211,8 +212,8 @@ func (t *Tracker) Observe(session string, seq int, api *toolset.API, _ map[strin
 	if t.policy(api.Tool) == Off {
 		return
 	}
-	var doc any
-	if json.Unmarshal(response, &doc) != nil {
+	doc, err := canon.Decode(response) // an emitted 64-bit ID keeps its digits
+	if err != nil {
 		return
 	}
 	m := t.memory(session)

@@ -333,7 +333,7 @@ func coerceDefault(v any, k Kind) any {
 		}
 	case KindInteger:
 		if n, err := strconv.ParseInt(strings.TrimSpace(s), 10, 64); err == nil {
-			return float64(n)
+			return exactInt(n) // a 64-bit ID default keeps its digits (see Validate)
 		}
 	case KindBoolean:
 		if b, err := strconv.ParseBool(strings.TrimSpace(s)); err == nil {

@@ -13,6 +13,8 @@ import (
 	"strings"
 
 	"github.com/getkin/kin-openapi/openapi3"
+
+	"github.com/understudy/understudy/internal/canon"
 )
 
 // Validate checks a call's arguments against the API's parameters and
@@ -35,7 +37,11 @@ import (
 // Refused (reported as type violations): "" or "5px" or "0x10" or "NaN" for
 // a number, "2.5" for an integer, "yes", "1", 1 or 0 for a boolean, arrays
 // and objects for a string, a scalar for an array. Numbers of any Go type
-// (int, json.Number, ...) become float64.
+// (int, json.Number, ...) become float64, except integers float64 cannot
+// hold exactly (above 2^53, such as 9007199254740993): they become a
+// json.Number of their digits, so that two calls differing only there keep
+// different arguments and cache keys (canon.Number says which). Such an
+// integer is checked against minimum and maximum as the nearest float64.
 //
 // Defaults are applied: an optional parameter that is absent gets its
 // documented default, so that a call leaning on a default and one spelling
@@ -163,7 +169,7 @@ func (v *validator) validate(a *API, args map[string]any) (map[string]any, error
 			continue
 		}
 		if !cp.simple || !bareTypeMatches(cp.kind, val) {
-			if err := cp.schema.VisitJSON(val, v.options...); err != nil {
+			if err := cp.schema.VisitJSON(schemaValue(val), v.options...); err != nil {
 				violations = appendSchemaViolations(violations, name, err)
 				continue
 			}
@@ -224,8 +230,13 @@ func bareTypeMatches(k Kind, v any) bool {
 		_, ok := v.(string)
 		return ok
 	case KindNumber:
-		f, ok := v.(float64)
-		return ok && !math.IsNaN(f) && !math.IsInf(f, 0)
+		switch x := v.(type) {
+		case float64:
+			return !math.IsNaN(x) && !math.IsInf(x, 0)
+		case json.Number:
+			return true // made by plainNumber: a finite integer
+		}
+		return false
 	case KindBoolean:
 		_, ok := v.(bool)
 		return ok
@@ -237,15 +248,17 @@ func bareTypeMatches(k Kind, v any) bool {
 // when the value cannot be the parameter's kind; values that are the right
 // kind but otherwise wrong are left to the schema.
 func coerce(v any, k Kind) (any, bool) {
-	v = plainNumber(v)
+	v, ok := plainNumber(v)
+	if !ok {
+		return v, false // a json.Number that is no finite number
+	}
 	switch k {
 	case KindNumber, KindInteger:
 		switch x := v.(type) {
-		case float64:
+		case float64, json.Number:
 			return x, true
 		case string:
-			f, ok := parseJSONNumber(strings.TrimSpace(x))
-			return f, ok
+			return canon.Number(strings.TrimSpace(x))
 		}
 		return v, false
 	case KindBoolean:
@@ -267,6 +280,8 @@ func coerce(v any, k Kind) (any, bool) {
 			return x, true
 		case float64:
 			return strconv.FormatFloat(x, 'f', -1, 64), true
+		case json.Number:
+			return string(x), true // an integer's exact digits
 		case bool:
 			return strconv.FormatBool(x), true
 		}
@@ -274,122 +289,120 @@ func coerce(v any, k Kind) (any, bool) {
 	case KindObject:
 		switch x := v.(type) {
 		case map[string]any:
-			return normaliseJSON(x), true
+			return normaliseJSON(x)
 		case string:
-			var m map[string]any
-			if s := strings.TrimSpace(x); strings.HasPrefix(s, "{") && json.Unmarshal([]byte(s), &m) == nil {
+			if m, ok := objectInString(x); ok {
 				return m, true
 			}
 		}
 		return v, false
 	case KindArray:
 		if x, ok := v.([]any); ok {
-			return normaliseJSON(x), true
+			return normaliseJSON(x)
 		}
 		return v, false
 	}
-	return normaliseJSON(v), true
+	return normaliseJSON(v)
 }
 
-// plainNumber turns Go's other number types into float64.
-func plainNumber(v any) any {
+// plainNumber turns Go's other number types into float64, or into a
+// json.Number of their digits for integers float64 cannot hold exactly.
+// ok is false for a json.Number that is not a finite JSON number ("1e999",
+// "0x10"), which json.Unmarshal would have refused.
+func plainNumber(v any) (any, bool) {
 	switch x := v.(type) {
 	case int:
-		return float64(x)
+		return exactInt(int64(x)), true
 	case int32:
-		return float64(x)
+		return float64(x), true
 	case int64:
-		return float64(x)
+		return exactInt(x), true
 	case float32:
-		return float64(x)
+		return float64(x), true
 	case json.Number:
-		if f, ok := parseJSONNumber(string(x)); ok {
-			return f
-		}
+		return canon.Number(string(x))
 	}
-	return v
+	return v, true
 }
 
-// normaliseJSON turns numbers nested in arrays and objects into float64.
-func normaliseJSON(v any) any {
+// exactInt is x as float64 when that holds it exactly, else its digits.
+func exactInt(x int64) any {
+	if f := float64(x); f >= -(1<<63) && f < 1<<63 && int64(f) == x {
+		return f
+	}
+	return json.Number(strconv.FormatInt(x, 10))
+}
+
+// schemaValue is what kin-openapi checks a value as: it knows float64, so
+// an exact big integer is checked as its nearest float64 (a whole number,
+// so "integer" holds, and minimum/maximum compare as they always did).
+func schemaValue(v any) any {
 	switch x := v.(type) {
+	case json.Number:
+		f, _ := x.Float64()
+		return f
 	case map[string]any:
 		out := make(map[string]any, len(x))
 		for k, e := range x {
-			out[k] = normaliseJSON(e)
+			out[k] = schemaValue(e)
 		}
 		return out
 	case []any:
 		out := make([]any, len(x))
 		for i, e := range x {
-			out[i] = normaliseJSON(e)
+			out[i] = schemaValue(e)
 		}
 		return out
+	}
+	return v
+}
+
+// objectInString reads a string holding a JSON object, keeping integers
+// above 2^53 exact (see plainNumber).
+func objectInString(s string) (map[string]any, bool) {
+	s = strings.TrimSpace(s)
+	if !strings.HasPrefix(s, "{") {
+		return nil, false
+	}
+	v, err := canon.Decode([]byte(s))
+	m, ok := v.(map[string]any)
+	return m, err == nil && ok
+}
+
+// normaliseJSON turns numbers nested in arrays and objects into float64
+// (or exact json.Number, see plainNumber); ok is false when one of them is
+// no finite number.
+func normaliseJSON(v any) (any, bool) {
+	switch x := v.(type) {
+	case map[string]any:
+		out := make(map[string]any, len(x))
+		for k, e := range x {
+			n, ok := normaliseJSON(e)
+			if !ok {
+				return v, false
+			}
+			out[k] = n
+		}
+		return out, true
+	case []any:
+		out := make([]any, len(x))
+		for i, e := range x {
+			n, ok := normaliseJSON(e)
+			if !ok {
+				return v, false
+			}
+			out[i] = n
+		}
+		return out, true
 	}
 	return plainNumber(v)
 }
 
 // copyJSON copies a default so that callers cannot mutate the catalog's.
+// Defaults are decoded JSON, so their numbers are always finite.
 func copyJSON(v any) any {
-	switch v.(type) {
-	case map[string]any, []any:
-		return normaliseJSON(v)
-	}
-	return plainNumber(v)
-}
-
-// parseJSONNumber accepts exactly JSON's number grammar (no hex, no
-// underscores, no Inf or NaN, no leading '+' or '.').
-func parseJSONNumber(s string) (float64, bool) {
-	if !isJSONNumber(s) {
-		return 0, false
-	}
-	f, err := strconv.ParseFloat(s, 64)
-	if err != nil || math.IsInf(f, 0) {
-		return 0, false
-	}
-	return f, true
-}
-
-func isJSONNumber(s string) bool {
-	i, n := 0, len(s)
-	if i < n && s[i] == '-' {
-		i++
-	}
-	switch {
-	case i < n && s[i] == '0':
-		i++
-	case i < n && s[i] >= '1' && s[i] <= '9':
-		for i < n && s[i] >= '0' && s[i] <= '9' {
-			i++
-		}
-	default:
-		return false
-	}
-	if i < n && s[i] == '.' {
-		i++
-		start := i
-		for i < n && s[i] >= '0' && s[i] <= '9' {
-			i++
-		}
-		if i == start {
-			return false
-		}
-	}
-	if i < n && (s[i] == 'e' || s[i] == 'E') {
-		i++
-		if i < n && (s[i] == '+' || s[i] == '-') {
-			i++
-		}
-		start := i
-		for i < n && s[i] >= '0' && s[i] <= '9' {
-			i++
-		}
-		if i == start {
-			return false
-		}
-	}
-	return i == n
+	n, _ := normaliseJSON(v)
+	return n
 }
 
 func kindPhrase(k Kind) string {

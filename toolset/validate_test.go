@@ -1,12 +1,16 @@
 package toolset
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
+	"strings"
 	"testing"
 
 	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/stretchr/testify/require"
+
+	"github.com/understudy/understudy/internal/canon"
 )
 
 // fareAPI is fare_finder.search_fares from testdata: string, number,
@@ -257,4 +261,121 @@ func TestValidateInvalidSchemaFallsBack(t *testing.T) {
 	require.Equal(t, "anything", got["n"])
 	_, err = a.Validate(map[string]any{"n": []any{}})
 	requireViolations(t, err, Violation{Location: []string{"n"}, Code: "type"})
+}
+
+// TestValidateLargeIntegers: an integer float64 cannot hold (above 2^53)
+// keeps its digits through validation however it arrives, so two calls
+// that differ only there normalise differently; everything else about the
+// check (minimum, maximum, integer-ness, the lenient string forms) holds.
+func TestValidateLargeIntegers(t *testing.T) {
+	a := fareAPI(t)
+	const big, below = "9007199254740993", "9007199254740992" // 2^53+1 and 2^53
+	for _, tc := range []struct {
+		name  string
+		param string
+		in    any
+		want  any
+		code  string
+	}{
+		{"integer json.Number", "seats", json.Number(big), json.Number(big), ""},
+		{"integer 2^53 stays float64", "seats", json.Number(below), 9007199254740992.0, ""},
+		{"integer from string", "seats", big, json.Number(big), ""},
+		{"integer from padded exponent string", "seats", " 9.007199254740993e15 ", json.Number(big), ""},
+		{"integer from fraction-free decimal", "seats", json.Number(big + ".0"), json.Number(big), ""},
+		{"integer from int64", "seats", int64(9007199254740993), json.Number(big), ""},
+		{"integer from int", "seats", 9007199254740993, json.Number(big), ""},
+		{"integer minimum still holds", "seats", json.Number("-" + big), nil, "minimum"},
+		{"number maximum still holds", "adults", json.Number(big), nil, "maximum"},
+		{"integer refuses fraction", "seats", "2.5", nil, "type"},
+		{"object member", "filters", map[string]any{"id": json.Number(big)}, map[string]any{"id": json.Number(big)}, ""},
+		{"object from JSON string", "filters", `{"id": ` + big + `, "n": 2}`, map[string]any{"id": json.Number(big), "n": 2.0}, ""},
+		{"array element", "carriers", []any{json.Number(big), json.Number("7")}, []any{json.Number(big), 7.0}, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			args := map[string]any{"from": "LHR", "to": "JFK", "date": "2025-03-01", tc.param: tc.in}
+			got, err := a.Validate(args)
+			if tc.code != "" {
+				requireViolations(t, err, Violation{Location: []string{tc.param}, Code: tc.code})
+				return
+			}
+			require.NoError(t, err)
+			require.Equal(t, tc.want, got[tc.param])
+		})
+	}
+
+	// The two calls the issue names normalise to two cache keys.
+	key := func(seats any) string {
+		got, err := a.Validate(map[string]any{"from": "LHR", "to": "JFK", "date": "2025-03-01", "seats": seats})
+		require.NoError(t, err)
+		return string(canon.MustJSON(got))
+	}
+	require.NotEqual(t, key(json.Number(big)), key(json.Number(below)))
+	require.Equal(t, key(json.Number(big)), key(big), "a number and its lenient string spelling agree")
+	require.Equal(t, key(json.Number(below)), key(9007199254740992.0))
+	require.Contains(t, key(json.Number(big)), `"seats":`+big)
+
+	// A string parameter given such an integer gets its exact digits.
+	s, ok := coerce(json.Number(big), KindString)
+	require.True(t, ok)
+	require.Equal(t, big, s)
+	s, ok = coerce(json.Number("5.0"), KindString)
+	require.True(t, ok)
+	require.Equal(t, "5", s, "small numbers print as before")
+}
+
+// FuzzValidateNumberSpellings: an integer parameter given a literal as a
+// json.Number and as a string either refuses both or accepts both with the
+// same canonical value, which is the literal's own canonical encoding.
+func FuzzValidateNumberSpellings(f *testing.F) {
+	a := fareAPI(f)
+	for _, s := range []string{"1", "9007199254740993", "9007199254740992", "9.007199254740993e15", "1e21", "123456789012345678901234567", "2.5", "-3", "0x10", "1e999"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, lit string) {
+		if !json.Valid([]byte(lit)) || strings.TrimSpace(lit) != lit {
+			return // a json.Number holds a bare literal; padding is the string's leniency
+		}
+		validate := func(v any) (map[string]any, error) {
+			return a.Validate(map[string]any{"from": "LHR", "to": "JFK", "date": "2025-03-01", "seats": v})
+		}
+		asNumber, errN := validate(json.Number(lit))
+		asString, errS := validate(lit)
+		if (errN == nil) != (errS == nil) {
+			t.Fatalf("%q: as json.Number err=%v, as string err=%v", lit, errN, errS)
+		}
+		if errN != nil {
+			return
+		}
+		got, want := canon.MustJSON(asNumber["seats"]), canon.MustJSON(json.Number(lit))
+		if !bytes.Equal(got, want) || !bytes.Equal(got, canon.MustJSON(asString["seats"])) {
+			t.Fatalf("%q: json.Number gives %s, string gives %s, the literal is %s", lit, got, canon.MustJSON(asString["seats"]), want)
+		}
+	})
+}
+
+// FuzzObjectInString: a string parameter's JSON object reads as
+// json.Unmarshal reads it, with the literal's numbers kept exact.
+func FuzzObjectInString(f *testing.F) {
+	for _, s := range []string{`{"a":1}`, ` {"id": 9007199254740993} `, `{"a":[1,{"b":2.50}]}`, `{"a":1} x`, `{`, `[1]`, `{"a":1e999}`} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		m, ok := objectInString(s)
+		var plain map[string]any
+		trimmed := strings.TrimSpace(s)
+		want := strings.HasPrefix(trimmed, "{") && json.Unmarshal([]byte(trimmed), &plain) == nil
+		if ok != want {
+			t.Fatalf("%q: objectInString ok=%v, json.Unmarshal ok=%v", s, ok, want)
+		}
+		if !ok {
+			return
+		}
+		got, err := canon.JSON(m)
+		if err != nil {
+			t.Fatalf("%q: %v", s, err)
+		}
+		if exp := canon.MustJSON(json.RawMessage(trimmed)); !bytes.Equal(got, exp) {
+			t.Fatalf("%q: read as %s, canonical form is %s", s, got, exp)
+		}
+	})
 }

@@ -4,6 +4,7 @@ package canon
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
 	"math/big"
@@ -96,6 +97,112 @@ func bigInteger(lit string, f float64) (json.Number, bool) {
 		}
 	}
 	return json.Number(r.Num().String()), true
+}
+
+// Number reads a JSON number literal as the value canonical JSON keeps for
+// it: a float64, or, for an integer float64 cannot hold exactly (an ID or a
+// Unix-nanosecond time above 2^53), a json.Number of its decimal digits.
+// Decoders that UseNumber call it so that 9007199254740993 and
+// 9007199254740992 stay two values while every other number is the
+// float64 it always was. ok is false for anything but a finite number in
+// JSON's grammar ("0x10", "NaN", "+5", "1e999").
+//
+// JSON(Number(lit)) is JSON(json.Number(lit)) for every literal it accepts.
+func Number(lit string) (any, bool) {
+	if !isJSONNumber(lit) {
+		return nil, false
+	}
+	f, err := strconv.ParseFloat(lit, 64)
+	if err != nil || math.IsInf(f, 0) {
+		return nil, false
+	}
+	if math.Abs(f) >= maxExact {
+		if n, ok := bigInteger(lit, f); ok {
+			if r, _ := new(big.Rat).SetString(string(n)); r.Cmp(new(big.Rat).SetFloat64(f)) != 0 {
+				return n, true
+			}
+		}
+	}
+	return f, true
+}
+
+// Decode reads one JSON document as json.Unmarshal reads it into an any
+// (maps, slices, strings, float64, bool, nil), except that an integer
+// float64 cannot hold exactly stays a json.Number of its digits (see
+// Number): a response's or a request's 64-bit IDs survive decoding. It
+// refuses what json.Unmarshal refuses, in its own words.
+func Decode(data []byte) (any, error) {
+	if !mayHoldBigInteger(data) {
+		var v any // the common case: json.Unmarshal, which allocates less
+		if err := json.Unmarshal(data, &v); err != nil {
+			return nil, fmt.Errorf("canon: %w", err)
+		}
+		return v, nil
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		return nil, fmt.Errorf("canon: %w", err)
+	}
+	if len(bytes.TrimLeft(data[dec.InputOffset():], " \t\r\n")) > 0 {
+		return nil, errors.New("canon: data after the JSON value")
+	}
+	return Exact(v)
+}
+
+// mayHoldBigInteger reports whether a JSON document may hold a number
+// float64 cannot hold exactly: one needs 16 digits in a row (2^53 has 16)
+// or an exponent (9.007199254740993e15). Strings may trip it; that only
+// costs the slower decoder.
+func mayHoldBigInteger(data []byte) bool {
+	run := 0
+	for i, c := range data {
+		switch {
+		case c >= '0' && c <= '9':
+			if run++; run >= 16 {
+				return true
+			}
+			continue
+		case (c == 'e' || c == 'E') && run > 0 && i+1 < len(data):
+			return true
+		}
+		if c != '.' {
+			run = 0
+		}
+	}
+	return false
+}
+
+// Exact replaces, in place, every json.Number in a value decoded with
+// UseNumber by Number's reading of it, as Decode does; it fails on a number
+// float64 cannot hold at all (1e999), which json.Unmarshal refuses.
+func Exact(v any) (any, error) {
+	switch x := v.(type) {
+	case json.Number:
+		n, ok := Number(string(x))
+		if !ok {
+			return nil, fmt.Errorf("canon: number %s is out of range", x)
+		}
+		return n, nil
+	case map[string]any:
+		for k, e := range x {
+			n, err := Exact(e)
+			if err != nil {
+				return nil, err
+			}
+			x[k] = n
+		}
+	case []any:
+		for i, e := range x {
+			n, err := Exact(e)
+			if err != nil {
+				return nil, err
+			}
+			x[i] = n
+		}
+	}
+	return v, nil
 }
 
 // isJSONNumber accepts exactly JSON's number grammar, so that big.Rat reads

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"net/http"
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -50,4 +51,72 @@ func FuzzToolBenchBody(f *testing.F) {
 			t.Fatalf("%q: %v", body, err)
 		}
 	})
+}
+
+// FuzzDecodeObject: decodeObject accepts and refuses exactly what
+// json.Unmarshal does, with its error word for word, and decodes the same
+// values except that integers float64 cannot hold are exact json.Number.
+func FuzzDecodeObject(f *testing.F) {
+	for _, s := range []string{`{"a":1}`, `{"id":9007199254740993,"b":[1.50,{"c":-0}]}`, `{"a":1e999}`, `{"a":[1e-400]}`, `{"a":1} x`, `{"a":1} `, `[1]`, `{`, `null`, ``} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		var want map[string]any
+		got, errGot := decodeObject(data)
+		errWant := json.Unmarshal(data, &want)
+		if (errGot == nil) != (errWant == nil) || (errGot != nil && errGot.Error() != errWant.Error()) {
+			t.Fatalf("%q: decodeObject error %v, json.Unmarshal error %v", data, errGot, errWant)
+		}
+		if errGot != nil {
+			return
+		}
+		if plain := asFloats(got); !reflect.DeepEqual(plain, asFloats(want)) {
+			t.Fatalf("%q: decoded %#v, json.Unmarshal %#v", data, got, want)
+		}
+	})
+}
+
+// FuzzDecodeBodyObject: a body of arguments decodes as decodeJSON decodes
+// it into a map, errors word for word, but for integers float64 cannot
+// hold, which keep their digits.
+func FuzzDecodeBodyObject(f *testing.F) {
+	for _, s := range []string{`{"a":1}`, `{"id":9007199254740993}`, `{"a":1e999}`, `{"a":{"b":[2e308]}} x`, `{"a":1} {"b":2}`, `[1]`, `{`, ``, `"s"`, `{"a":1.50} `} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, body []byte) {
+		var want map[string]any
+		got, errGot := decodeBodyObject(bytes.NewReader(body))
+		errWant := decodeJSON(bytes.NewReader(body), &want)
+		if (errGot == nil) != (errWant == nil) || (errGot != nil && errGot.Error() != errWant.Error()) {
+			t.Fatalf("%q: decodeBodyObject error %v, decodeJSON %v", body, errGot, errWant)
+		}
+		if errGot == nil && !reflect.DeepEqual(asFloats(got), want) {
+			t.Fatalf("%q: decoded %#v, decodeJSON %#v", body, got, want)
+		}
+	})
+}
+
+// asFloats turns json.Number into float64 throughout a decoded value.
+func asFloats(v any) any {
+	switch x := v.(type) {
+	case json.Number:
+		f, err := x.Float64()
+		if err != nil {
+			panic(err)
+		}
+		return f
+	case map[string]any:
+		out := make(map[string]any, len(x))
+		for k, e := range x {
+			out[k] = asFloats(e)
+		}
+		return out
+	case []any:
+		out := make([]any, len(x))
+		for i, e := range x {
+			out[i] = asFloats(e)
+		}
+		return out
+	}
+	return v
 }

@@ -2,7 +2,6 @@ package server
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"net/http"
 
@@ -51,8 +50,9 @@ func mcpCall(ctx context.Context, e *sandbox.Engine, api *toolset.API, req *mcp.
 		return toolError(problemOf(err).Detail), nil
 	}
 	out := &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: string(res.Response)}}}
-	var structured map[string]any
-	if json.Unmarshal(res.Response, &structured) == nil {
+	// The structured copy keeps an ID above 2^53 exact: a float64 would
+	// print it as another one.
+	if structured, err := decodeObject(res.Response); err == nil {
 		out.StructuredContent = structured
 	}
 	if res.Status >= 400 {

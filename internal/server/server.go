@@ -17,6 +17,7 @@ import (
 	"runtime/debug"
 	"strings"
 
+	"github.com/understudy/understudy/internal/canon"
 	"github.com/understudy/understudy/sandbox"
 	"github.com/understudy/understudy/toolset"
 )
@@ -276,6 +277,7 @@ func (s *Server) call(r *http.Request) (any, error) {
 
 // decodeArguments reads call arguments: a JSON object, a JSON string
 // holding one (ToolBench's tool_input), or empty/""/null for none.
+// Integers above 2^53 keep their digits (see decodeObject).
 func decodeArguments(raw json.RawMessage) (map[string]any, error) {
 	raw = bytes.TrimSpace(raw)
 	if len(raw) == 0 || bytes.Equal(raw, []byte("null")) {
@@ -291,8 +293,8 @@ func decodeArguments(raw json.RawMessage) (map[string]any, error) {
 		}
 		raw = []byte(s)
 	}
-	var args map[string]any
-	if err := json.Unmarshal(raw, &args); err != nil || args == nil {
+	args, err := decodeObject(raw)
+	if err != nil || args == nil {
 		if err == nil {
 			err = errors.New("not an object")
 		}
@@ -313,15 +315,41 @@ func requireJSON(r *http.Request) error {
 	return nil
 }
 
+// decodeJSON reads one JSON value from a request body and nothing after it.
 func decodeJSON(r io.Reader, v any) error {
 	dec := json.NewDecoder(r)
 	if err := dec.Decode(v); err != nil {
-		var mbe *http.MaxBytesError
-		if errors.As(err, &mbe) {
-			return err
-		}
-		return badJSON("body", err)
+		return bodyError(err)
 	}
+	return expectEnd(dec)
+}
+
+// decodeBodyObject is decodeJSON for a body of arguments (the RapidAPI
+// wire's JSON body): integers above 2^53 keep their digits (canon.Exact),
+// where a float64 would round 9007199254740993 to 9007199254740992 and two
+// calls would share one cache key. It refuses what decodeJSON refuses, in
+// its words: a number float64 cannot hold at all (1e999) is reported as a
+// decoder without UseNumber reports it, read again from the bytes seen.
+func decodeBodyObject(r io.Reader) (map[string]any, error) {
+	var seen bytes.Buffer
+	dec := json.NewDecoder(io.TeeReader(r, &seen))
+	dec.UseNumber()
+	var m map[string]any
+	if err := dec.Decode(&m); err != nil {
+		return nil, bodyError(err)
+	}
+	if _, err := canon.Exact(m); err != nil {
+		var plain map[string]any
+		if err := json.NewDecoder(&seen).Decode(&plain); err != nil {
+			return nil, badJSON("body", err)
+		}
+		return nil, badJSON("body", err) // unreachable: both read the same grammar
+	}
+	return m, expectEnd(dec)
+}
+
+// expectEnd refuses anything after the value dec has read.
+func expectEnd(dec *json.Decoder) error {
 	if dec.More() {
 		return badJSON("body", errors.New("unexpected data after the JSON value"))
 	}
@@ -333,6 +361,31 @@ func decodeJSON(r io.Reader, v any) error {
 		return badJSON("body", errors.New("unexpected data after the JSON value"))
 	}
 	return nil
+}
+
+// bodyError keeps a body over the limit as it is (problemOf answers 413)
+// and makes any other decoding error a malformed-JSON problem.
+func bodyError(err error) error {
+	var mbe *http.MaxBytesError
+	if errors.As(err, &mbe) {
+		return err
+	}
+	return badJSON("body", err)
+}
+
+// decodeObject reads a JSON object with canon.Decode, so that integers
+// above 2^53 keep their digits (every other number is the float64
+// json.Unmarshal gives); anything else is refused by json.Unmarshal, in its
+// words. "null" is a nil map.
+func decodeObject(data []byte) (map[string]any, error) {
+	if v, err := canon.Decode(data); err == nil {
+		if m, ok := v.(map[string]any); ok {
+			return m, nil
+		}
+	}
+	var m map[string]any
+	err := json.Unmarshal(data, &m)
+	return m, err
 }
 
 func badJSON(what string, err error) *Problem {

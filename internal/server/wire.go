@@ -203,8 +203,8 @@ func wireArguments(r *http.Request, api *toolset.API, pathParams map[string]stri
 		if err := requireJSON(r); err != nil {
 			return nil, err
 		}
-		var body map[string]any
-		if err := decodeJSON(r.Body, &body); err != nil {
+		body, err := decodeBodyObject(r.Body)
+		if err != nil {
 			return nil, err
 		}
 		for k, v := range body {
