@@ -1,6 +1,7 @@
 package standin
 
 import (
+	"encoding/json"
 	"fmt"
 	"math"
 	"strconv"
@@ -8,7 +9,8 @@ import (
 )
 
 // Arguments reach stand-ins as decoded JSON: string, float64, bool, []any,
-// map[string]any, or absent. These accessors read them leniently, the way
+// map[string]any, json.Number (only for integers float64 cannot hold
+// exactly), or absent. These accessors read them leniently, the way
 // a real API reads query strings.
 
 // ArgString returns the argument as a trimmed string ("" when absent).
@@ -35,6 +37,9 @@ func (c *Call) ArgFloat(name string) (float64, bool) {
 	case string:
 		f, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
 		return f, err == nil && !math.IsNaN(f) && !math.IsInf(f, 0)
+	case json.Number:
+		f, err := v.Float64()
+		return f, err == nil && !math.IsInf(f, 0)
 	}
 	return 0, false
 }
@@ -59,6 +64,8 @@ func (c *Call) ArgBool(name string, def bool) bool {
 		}
 	case float64:
 		return v != 0
+	case json.Number:
+		return v != "0"
 	}
 	return def
 }

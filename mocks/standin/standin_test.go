@@ -2,6 +2,7 @@ package standin
 
 import (
 	"context"
+	"encoding/json"
 	"math"
 	"testing"
 
@@ -15,6 +16,7 @@ func TestArgs(t *testing.T) {
 	c := &Call{Args: map[string]any{
 		"s": "  Lisbon ", "n": 3.0, "ns": " 2.5 ", "big": 1e12, "nan": math.NaN(),
 		"b": true, "bs": "false", "bn": 0.0, "list": []any{"a"}, "nil": nil,
+		"huge": json.Number("9007199254740993"),
 	}}
 	for _, tc := range []struct {
 		name  string
@@ -36,6 +38,9 @@ func TestArgs(t *testing.T) {
 		{"list", "[a]", 0, false, -1, true, true},
 		{"nil", "", 0, false, -1, true, true},
 		{"absent", "", 0, false, -1, true, false},
+		// An integer above 2^53 keeps its digits as text; as a number it is
+		// the nearest float64, too large for an int.
+		{"huge", "9007199254740993", 9007199254740992, true, -1, true, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			require.Equal(t, tc.str, c.ArgString(tc.name))

@@ -22,14 +22,13 @@ import (
 
 	"github.com/understudy/understudy/fixtures"
 	"github.com/understudy/understudy/internal/canon"
-	"github.com/understudy/understudy/internal/golden"
 	"github.com/understudy/understudy/internal/clock"
+	"github.com/understudy/understudy/internal/golden"
 	"github.com/understudy/understudy/mocks/standin"
 	"github.com/understudy/understudy/mocks/world"
 	"github.com/understudy/understudy/sandbox"
 	"github.com/understudy/understudy/toolset"
 )
-
 
 // World is the embedded world, loaded once.
 func World(t testing.TB) *world.World {
