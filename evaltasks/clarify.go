@@ -66,7 +66,7 @@ const MaxDescTerms = 8
 func paramTerms(p *toolset.Param, name string) []string {
 	var out []string
 	for _, w := range splitName(name) {
-		if len(w) >= 3 && !genericWords[w] && !stopWords[w] {
+		if len(w) >= 3 && !genericWords[w] && !isStopWord(w) {
 			out = append(out, stem(w))
 		}
 	}
@@ -85,7 +85,7 @@ func vocab(api *toolset.API, name string) paramVocab {
 		syn = terms.Params[api.ID()][name]
 	}
 	v := paramVocab{words: paramTerms(p, name)}
-	if parts := splitName(name); len(parts) > 1 || len(parts) == 1 && len(parts[0]) >= 3 && !genericWords[parts[0]] && !stopWords[parts[0]] {
+	if parts := splitName(name); len(parts) > 1 || len(parts) == 1 && len(parts[0]) >= 3 && !genericWords[parts[0]] && !isStopWord(parts[0]) {
 		v.phrases = append(v.phrases, strings.Join(parts, " "))
 	}
 	v.phrases = append(v.phrases, syn...)

@@ -259,3 +259,72 @@ func (m *matcher) zone(f string, loc *time.Location) bool {
 	}
 	return false
 }
+
+// keyPoints returns the key points a reply misses and the share it covers,
+// for a question that is not approximate.
+func keyPoints(points []string, reply string) ([]string, float64) {
+	return keyPointsFor("", points, reply)
+}
+
+// keyPointsFor judges key points in the context of their question.
+func keyPointsFor(question string, points []string, reply string) ([]string, float64) {
+	if len(points) == 0 {
+		return nil, 1
+	}
+	m := newMatcher(reply, question)
+	var missed []string
+	for _, p := range points {
+		if m.fact(p) != factStated {
+			missed = append(missed, p)
+		}
+	}
+	return missed, float64(len(points)-len(missed)) / float64(len(points))
+}
+
+// statedFacts checks the expected facts of a tool result against a reply,
+// for a question that is not approximate.
+func statedFacts(facts []string, reply string) (missed, inexact []string) {
+	return statedFactsFor("", facts, reply)
+}
+
+// statedFactsFor checks the expected facts of a tool result against a
+// reply: missed are facts the reply does not state, inexact those it
+// states with a character-sensitive value not copied exactly. Status
+// literals are never required.
+func statedFactsFor(question string, facts []string, reply string) (missed, inexact []string) {
+	m := newMatcher(reply, question)
+	for _, f := range facts {
+		if isStatusLiteral(f) {
+			continue
+		}
+		switch m.fact(f) {
+		case factMissing:
+			missed = append(missed, f)
+		case factInexact:
+			inexact = append(inexact, f)
+		}
+	}
+	return missed, inexact
+}
+
+// substantiveFacts counts the facts that are not status literals.
+func substantiveFacts(facts []string) int {
+	n := 0
+	for _, f := range facts {
+		if !isStatusLiteral(f) {
+			n++
+		}
+	}
+	return n
+}
+
+// statesAll tells whether a reply states every fact word for word.
+func statesAll(facts []string, reply string) bool {
+	pw := newPolarWords(reply)
+	for _, f := range facts {
+		if !statesPhrase(reply, pw, f) {
+			return false
+		}
+	}
+	return len(facts) > 0
+}

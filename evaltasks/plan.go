@@ -113,7 +113,7 @@ func sentences(text string) []string {
 func functionalWords(name string) []string {
 	var out []string
 	for _, w := range splitName(name) {
-		if !genericWords[w] && !stopWords[w] && w != "for" && w != "by" && len(w) > 1 {
+		if !genericWords[w] && !isStopWord(w) && w != "for" && w != "by" && len(w) > 1 {
 			out = append(out, stem(w))
 		}
 	}
@@ -243,7 +243,7 @@ func ambiguousWords(apis []*toolset.API) map[string]bool {
 // API's purpose or of a key step in its prose.
 func usesFor(words, purpose, keyWords wordSet) bool {
 	for w := range words {
-		if vagueWords[w] || stopWords[w] {
+		if vagueWords[w] || isStopWord(w) {
 			continue
 		}
 		if purpose[w] || keyWords[w] {

@@ -13,6 +13,9 @@ import (
 // stopWords are words that carry no content for coverage.
 var stopWords = map[string]bool{}
 
+// isStopWord tells whether a word carries no content for coverage.
+func isStopWord(w string) bool { return stopWords[w] }
+
 func init() {
 	for _, w := range strings.Fields(`a an the and or but if of to in on at by for with from as is are was were be been being
 		it its this that these those there their them they he she his her you your yours we our us i me my mine

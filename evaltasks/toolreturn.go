@@ -2,11 +2,11 @@ package evaltasks
 
 import (
 	"encoding/json"
+	"maps"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
-
-	"github.com/understudy/understudy/agent"
 )
 
 // Task 6 asks for an answer from the tool's return, in words (the
@@ -43,20 +43,6 @@ var (
 	fenceRE         = regexp.MustCompile("(?s)^```[a-zA-Z]*\\s*(.*?)\\s*```$")
 )
 
-// conversation returns the user's text and the tool messages of a view.
-func conversation(v view) (user, tool string) {
-	var u, t []string
-	for _, m := range v.messages {
-		switch m.Role {
-		case agent.RoleUser:
-			u = append(u, m.Content)
-		case agent.RoleTool:
-			t = append(t, m.Content)
-		}
-	}
-	return strings.Join(u, "\n"), strings.Join(t, "\n")
-}
-
 // toolData is what a tool message holds: its field names and leaf values.
 type toolData struct {
 	keys   []string
@@ -83,7 +69,7 @@ func readToolData(tool string) toolData {
 		}
 		switch t := x.(type) {
 		case map[string]any:
-			for _, k := range sortedKeys(t) {
+			for _, k := range slices.Sorted(maps.Keys(t)) {
 				if !seen["k:"+k] {
 					seen["k:"+k] = true
 					d.keys = append(d.keys, k)

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"sort"
+	"strings"
 
 	"github.com/understudy/understudy/agent"
 	"github.com/understudy/understudy/sandbox"
@@ -225,4 +226,18 @@ func sortedKeys[V any](m map[string]V) []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+// conversation returns the user's text and the tool messages of a view.
+func conversation(v view) (user, tool string) {
+	var u, t []string
+	for _, m := range v.messages {
+		switch m.Role {
+		case agent.RoleUser:
+			u = append(u, m.Content)
+		case agent.RoleTool:
+			t = append(t, m.Content)
+		}
+	}
+	return strings.Join(u, "\n"), strings.Join(t, "\n")
 }
