@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/understudy/understudy/evaltasks/textmatch"
 	"math"
 	"math/big"
 	"regexp"
@@ -403,7 +404,7 @@ var placeholderRE = regexp.MustCompile(`(?i)(/path/to|path/to/|\bexample\.(com|o
 // country where a city is needed), and hallucinated otherwise.
 func classifyMistakes(cat *toolset.Catalog, in *Instruction, calls []agent.ToolCall) []Mistake {
 	var out []Mistake
-	text := newWordSet(in.Text)
+	text := textmatch.NewWordSet(in.Text)
 	missing := map[string]bool{}
 	for _, m := range in.Missing {
 		missing[m] = true
@@ -431,7 +432,7 @@ func classifyMistakes(cat *toolset.Catalog, in *Instruction, calls []agent.ToolC
 				switch {
 				case placeholderRE.MatchString(s):
 					kind = MistakePlaceholder
-				case len(contentWords(s)) > 0 && text.coverage(s) >= 0.5:
+				case len(textmatch.ContentWords(s)) > 0 && text.Coverage(s) >= 0.5:
 					kind = MistakeImprecise
 				}
 				out = append(out, Mistake{Kind: kind, API: api.ID(), Param: p.Name, Value: v})

@@ -3,6 +3,7 @@ package evaltasks
 import (
 	"context"
 	"encoding/json"
+	"github.com/understudy/understudy/evaltasks/textmatch"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -214,7 +215,7 @@ func TestSameScalar(t *testing.T) {
 }
 
 func TestUserValues(t *testing.T) {
-	user := newWordSet("I land near Nice tomorrow and want tacos, then flights on 2025-06-20.")
+	user := textmatch.NewWordSet("I land near Nice tomorrow and want tacos, then flights on 2025-06-20.")
 	tests := []struct {
 		name      string
 		want, got any
@@ -266,7 +267,7 @@ func FuzzUserValues(f *testing.F) {
 		f.Add(s, s+" x", 3.5)
 	}
 	f.Fuzz(func(t *testing.T, want, got string, n float64) {
-		user := newWordSet(want + " " + got)
+		user := textmatch.NewWordSet(want + " " + got)
 		require.True(t, sameUserValue(want, want, user))
 		_ = sameUserValue(want, got, user)
 		_ = numberInText(got, n)
@@ -300,7 +301,7 @@ func TestPickedAsSaid(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			s := &chainScorer{text: tt.text, words: newWordSet(tt.text)}
+			s := &chainScorer{text: tt.text, words: textmatch.NewWordSet(tt.text)}
 			require.Equal(t, tt.ok, s.pickedAsSaid(tt.doc, tt.path, tt.got))
 		})
 	}

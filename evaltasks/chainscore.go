@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/understudy/understudy/evaltasks/textmatch"
 	"math"
 	"regexp"
 	"strconv"
@@ -46,7 +47,7 @@ type chainScorer struct {
 	steps []GoldStep
 	calls []chainCall
 	text  string
-	words wordSet
+	words textmatch.WordSet
 	// sat lists, per gold step, the calls that do it.
 	sat [][]int
 	// gold holds the gold chain's responses, run once when needed.
@@ -56,7 +57,7 @@ type chainScorer struct {
 
 // scoreChain fills a Task-7 result from the executed calls.
 func (ev *evaluator) scoreChain(ctx context.Context, inst Instance, records []solve.CallRecord, res *Result) {
-	s := &chainScorer{ev: ev, ctx: ctx, inst: inst, steps: inst.In.Chain, text: inst.In.Text, words: newWordSet(inst.In.Text)}
+	s := &chainScorer{ev: ev, ctx: ctx, inst: inst, steps: inst.In.Chain, text: inst.In.Text, words: textmatch.NewWordSet(inst.In.Text)}
 	for _, r := range records {
 		c := chainCall{api: r.API, ok: r.OK()}
 		if c.ok {
@@ -295,7 +296,7 @@ func (s *chainScorer) goldValue(b Binding) (any, bool) {
 func (s *chainScorer) userStated(v any) bool {
 	switch x := v.(type) {
 	case string:
-		return len(contentWords(x)) > 0 && s.words.coverage(x) >= 0.5
+		return len(textmatch.ContentWords(x)) > 0 && s.words.Coverage(x) >= 0.5
 	case float64:
 		return numberInText(s.text, x)
 	}
@@ -306,7 +307,7 @@ func (s *chainScorer) userStated(v any) bool {
 func (s *chainScorer) inText(v any) bool {
 	switch x := v.(type) {
 	case string:
-		return strings.TrimSpace(x) != "" && containsExact(strings.ToLower(s.text), strings.ToLower(strings.TrimSpace(x)))
+		return strings.TrimSpace(x) != "" && textmatch.ContainsExact(strings.ToLower(s.text), strings.ToLower(strings.TrimSpace(x)))
 	default:
 		if f, ok := toFloat(v); ok {
 			return numberInText(s.text, f)
@@ -325,7 +326,7 @@ var (
 // other strings match when the agent's words are the gold's or the user's
 // and share one with the gold ("Nice" for "Nice, France", never "Tokyo"
 // for "Porto").
-func sameUserValue(want, got any, user wordSet) bool {
+func sameUserValue(want, got any, user textmatch.WordSet) bool {
 	if sameValue(want, got) {
 		return true
 	}
@@ -334,8 +335,8 @@ func sameUserValue(want, got any, user wordSet) bool {
 	if !ok || !ok2 || digitRE.MatchString(w) {
 		return false
 	}
-	gold := newWordSet(w)
-	gw := dedupe(contentWords(g))
+	gold := textmatch.NewWordSet(w)
+	gw := textmatch.Dedupe(textmatch.ContentWords(g))
 	if len(gw) == 0 {
 		return false
 	}
@@ -443,7 +444,7 @@ func (s *chainScorer) namedByUser(v any, depth int) bool {
 	}
 	switch x := v.(type) {
 	case string:
-		cw := contentWords(x)
+		cw := textmatch.ContentWords(x)
 		if len(cw) == 0 || len(cw) > 4 || !letterRE.MatchString(x) {
 			return false // a number names nothing ("3" of a ranking)
 		}

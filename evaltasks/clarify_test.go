@@ -1,6 +1,7 @@
 package evaltasks
 
 import (
+	"github.com/understudy/understudy/evaltasks/textmatch"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -74,7 +75,7 @@ func TestParamTermsDropDebris(t *testing.T) {
 
 func TestTermsFileNamesRealParameters(t *testing.T) {
 	cat := testStack(t).Catalog
-	for id, ps := range terms.Params {
+	for id, ps := range textmatch.Vocabulary.Params {
 		a := ResolveAPI(cat, id)
 		require.NotNil(t, a, id)
 		for name := range ps {

@@ -6,6 +6,7 @@ import (
 	"encoding/binary"
 	"encoding/json"
 	"fmt"
+	"github.com/understudy/understudy/evaltasks/textmatch"
 	"strings"
 	"testing"
 	"unicode"
@@ -284,7 +285,7 @@ func listToolValues(req agenttest.ChatRequest) (agenttest.Turn, error) {
 	if len(rs) == 0 {
 		return agenttest.Text("Done."), nil
 	}
-	return agenttest.Text("Here is the result: " + strings.Join(readToolData(rs[len(rs)-1]).values, ", ") + "."), nil
+	return agenttest.Text("Here is the result: " + strings.Join(textmatch.ReadToolData(rs[len(rs)-1]).Values, ", ") + "."), nil
 }
 
 func toolList(req agenttest.ChatRequest) string {

@@ -1,6 +1,7 @@
 package evaltasks
 
 import (
+	"github.com/understudy/understudy/evaltasks/textmatch"
 	"strings"
 
 	"github.com/understudy/understudy/agent"
@@ -33,7 +34,7 @@ func (ev *evaluator) oracleScript(inst Instance) *agent.OracleScript {
 		s.Answer = ev.clarification(in)
 	case TaskIntrinsic:
 		s.Answer = in.ReferenceAnswer
-		if missed, _ := keyPoints(in.KeyPoints, s.Answer); len(missed) > 0 {
+		if missed, _ := textmatch.KeyPoints(in.KeyPoints, s.Answer); len(missed) > 0 {
 			s.Answer += "\n\nIn short: " + strings.Join(in.KeyPoints, "; ") + "."
 		}
 	case TaskToolReturn:
@@ -70,7 +71,7 @@ func (ev *evaluator) clarification(in *Instruction) string {
 	api := ResolveAPI(ev.cat, in.TargetAPI)
 	var parts []string
 	for _, m := range in.Missing {
-		part := strings.Join(splitName(m), " ")
+		part := strings.Join(textmatch.SplitName(m), " ")
 		if api != nil {
 			if p := api.Param(m); p != nil && p.Description != "" {
 				part += " (" + firstSentence(p.Description) + ")"

@@ -2,6 +2,7 @@ package evaltasks
 
 import (
 	"fmt"
+	"github.com/understudy/understudy/evaltasks/textmatch"
 	"regexp"
 	"strings"
 	"unicode"
@@ -33,7 +34,7 @@ const copyRun = 6
 // planStep is one step of a plan: its text, word set and normalised form.
 type planStep struct {
 	text  string
-	words wordSet
+	words textmatch.WordSet
 	norm  string
 }
 
@@ -83,7 +84,7 @@ func planSteps(plan string) []planStep {
 		if strings.TrimSpace(t) == "" {
 			continue
 		}
-		out = append(out, planStep{text: t, words: newWordSet(t), norm: normalized(t)})
+		out = append(out, planStep{text: t, words: textmatch.NewWordSet(t), norm: textmatch.Normalized(t)})
 	}
 	return out
 }
@@ -112,9 +113,9 @@ func sentences(text string) []string {
 // functionalWords are the words of an API name that say what it does.
 func functionalWords(name string) []string {
 	var out []string
-	for _, w := range splitName(name) {
-		if !genericWords[w] && !isStopWord(w) && w != "for" && w != "by" && len(w) > 1 {
-			out = append(out, stem(w))
+	for _, w := range textmatch.SplitName(name) {
+		if !genericWords[w] && !textmatch.IsStopWord(w) && w != "for" && w != "by" && len(w) > 1 {
+			out = append(out, textmatch.Stem(w))
 		}
 	}
 	return out
@@ -132,10 +133,10 @@ func refersTo(a *toolset.API, st planStep, ambiguous map[string]bool) bool {
 	for _, n := range names(a) {
 		// A one-word API name ("search") is an ordinary word: it refers
 		// by the functional-word rule below.
-		if n == a.Name && len(splitName(n)) < 2 {
+		if n == a.Name && len(textmatch.SplitName(n)) < 2 {
 			continue
 		}
-		if strings.Contains(st.norm, normalized(n)) {
+		if strings.Contains(st.norm, textmatch.Normalized(n)) {
 			return true
 		}
 	}
@@ -144,8 +145,8 @@ func refersTo(a *toolset.API, st planStep, ambiguous map[string]bool) bool {
 	if len(fw) == 0 {
 		// A name of generic words only ("search") still says what the
 		// API does, with its tool's name.
-		for _, w := range splitName(a.Name) {
-			fw, generic = append(fw, stem(w)), true
+		for _, w := range textmatch.SplitName(a.Name) {
+			fw, generic = append(fw, textmatch.Stem(w)), true
 		}
 		if len(fw) == 0 {
 			return false
@@ -170,9 +171,9 @@ func refersTo(a *toolset.API, st planStep, ambiguous map[string]bool) bool {
 
 // purposeWords are the content words that say what an API is for: those
 // of its description.
-func purposeWords(a *toolset.API) wordSet {
-	s := wordSet{}
-	for _, w := range contentWords(a.Description) {
+func purposeWords(a *toolset.API) textmatch.WordSet {
+	s := textmatch.WordSet{}
+	for _, w := range textmatch.ContentWords(a.Description) {
 		if !vagueWords[w] && len(w) > 2 {
 			s[w] = true
 		}
@@ -241,9 +242,9 @@ func ambiguousWords(apis []*toolset.API) map[string]bool {
 
 // usesFor tells whether a step says what an API does there: a word of the
 // API's purpose or of a key step in its prose.
-func usesFor(words, purpose, keyWords wordSet) bool {
+func usesFor(words, purpose, keyWords textmatch.WordSet) bool {
 	for w := range words {
-		if vagueWords[w] || isStopWord(w) {
+		if vagueWords[w] || textmatch.IsStopWord(w) {
 			continue
 		}
 		if purpose[w] || keyWords[w] {
@@ -272,7 +273,7 @@ func identifiers(apis []*toolset.API) map[string]bool {
 func (ev *evaluator) docRuns(tools []toolset.OpenAITool) map[string]bool {
 	runs := map[string]bool{}
 	add := func(text string) {
-		ws := words(text)
+		ws := textmatch.Words(text)
 		for i := 0; i+copyRun <= len(ws); i++ {
 			runs[strings.Join(ws[i:i+copyRun], " ")] = true
 		}
@@ -288,7 +289,7 @@ func (ev *evaluator) docRuns(tools []toolset.OpenAITool) map[string]bool {
 
 // copies tells whether a step's words hold a run of a tool description.
 func copies(text string, runs map[string]bool) bool {
-	ws := words(text)
+	ws := textmatch.Words(text)
 	for i := 0; i+copyRun <= len(ws); i++ {
 		if runs[strings.Join(ws[i:i+copyRun], " ")] {
 			return true
@@ -327,14 +328,14 @@ func (ev *evaluator) readPlan(in *Instruction, tools []toolset.OpenAITool, plan 
 	}
 	// The key steps' words say what is done, but their names (a place:
 	// "find the Paris destination id") and numbers say where and when.
-	keyWords := wordSet{}
+	keyWords := textmatch.WordSet{}
 	for _, k := range in.KeySteps {
 		for _, w := range strings.Fields(k) {
 			w = strings.Trim(w, ".,;:!?'\"()")
 			if w == "" || unicode.IsUpper([]rune(w)[0]) || digitRE.MatchString(w) {
 				continue
 			}
-			for _, cw := range contentWords(w) {
+			for _, cw := range textmatch.ContentWords(w) {
 				keyWords[cw] = true
 			}
 		}
@@ -346,9 +347,9 @@ func (ev *evaluator) readPlan(in *Instruction, tools []toolset.OpenAITool, plan 
 		}
 	}
 	ambiguous := ambiguousWords(ev.offeredAPIs(in, tools))
-	words := make([]wordSet, len(steps))
+	words := make([]textmatch.WordSet, len(steps))
 	for i, st := range steps {
-		words[i] = newWordSet(stripIdentifiers(st.text, known))
+		words[i] = textmatch.NewWordSet(stripIdentifiers(st.text, known))
 	}
 	// first[id] is the index of the first step that uses the API.
 	first := map[string]int{}
@@ -378,7 +379,7 @@ func (ev *evaluator) readPlan(in *Instruction, tools []toolset.OpenAITool, plan 
 	for _, k := range in.KeySteps {
 		stated := false
 		for _, st := range steps {
-			if covers(st.text, st.words, k) {
+			if textmatch.Covers(st.text, st.words, k) {
 				stated = true
 				break
 			}
@@ -462,7 +463,7 @@ func (ev *evaluator) goldPlan(in *Instruction) string {
 		if a == nil {
 			continue
 		}
-		about := wordSet{}
+		about := textmatch.WordSet{}
 		for _, w := range functionalWords(a.Name) {
 			about[w] = true
 		}
@@ -472,7 +473,7 @@ func (ev *evaluator) goldPlan(in *Instruction) string {
 		best, bestN := -1, 0
 		for k, st := range in.KeySteps {
 			shared := 0
-			for _, w := range dedupe(contentWords(st)) {
+			for _, w := range textmatch.Dedupe(textmatch.ContentWords(st)) {
 				if about[w] && !vagueWords[w] {
 					shared++
 				}

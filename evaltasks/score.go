@@ -2,6 +2,7 @@ package evaltasks
 
 import (
 	"fmt"
+	"github.com/understudy/understudy/evaltasks/textmatch"
 	"regexp"
 	"strings"
 
@@ -24,7 +25,7 @@ var Criteria = map[int]string{
 	TaskSelect:     "the first call names the target API (or one of its also-correct APIs) among the target and 4 BM25-nearest perturbing APIs",
 	TaskClarify:    fmt.Sprintf("no tool call, and the reply asks for every missing parameter (by its name, its description's key words or its synonyms), asks for no parameter the user gave, brings up at most %.0f%% of the optional ones (at least one) and not every parameter of the API; calls made anyway are classified by mistake kind", MaxExtraShare*100),
 	TaskFill:       "exactly one call, and it is correct (a second call fails, as in BFCL): right name, required arguments, no unexpected ones, exact types, acceptable values after normalisation (integers exactly, other numbers within 1e-9 relative and 1e-6 absolute); an optional argument at its default counts as omitted; unparseable output is a parse error; a gold argument without acceptable values is a dataset error",
-	TaskIntrinsic:  fmt.Sprintf("no tool call, and the reply covers at least %.0f%% of the key points: numbers by value and sign (questions saying roughly, about, ballpark, approximately, around, typically, usually accept %.0f%% or %.0f degree), names by their aliases, words only where not denied", KeyPointShare*100, ApproxShare*100, ApproxDegrees),
+	TaskIntrinsic:  fmt.Sprintf("no tool call, and the reply covers at least %.0f%% of the key points: numbers by value and sign (questions saying roughly, about, ballpark, approximately, around, typically, usually accept %.0f%% or %.0f degree), names by their aliases, words only where not denied", KeyPointShare*100, textmatch.ApproxShare*100, textmatch.ApproxDegrees),
 	TaskToolReturn: "the reply answers in words (not the tool's JSON, its field list or a copy of the conversation) and states every expected fact of the tool result in any equivalent form (times, dates, numbers, signs, negation), approximate questions with the Task-5 tolerance; status literals are not required; URLs, coordinates and identifiers must be copied exactly",
 	TaskChain:      "share of the gold chain's steps done by the agent's successful calls, run in the solvers' ReAct loop within the call budget: a step is done by a call of its API whose user-given values are the user's (or, put in other words, give the later steps what the gold step gives) and whose dependent values come from the response of the call that did the step they depend on; a skipped prerequisite counts when the value it gives was known anyway (stated by the user, or a non-opaque value equal to what it gives)",
 	TaskPlan:       fmt.Sprintf("the plan, read as steps, reaches %.0f%% coverage of the group's APIs and key steps: an API counts when a step names it (or its function) and says what it does (its description's or a key step's words), and not when it is planned before the API that provides its input; a key step counts when one step states it; a step that copies %d words in a row of a tool's description counts for nothing", PlanCoverage*100, copyRun),
@@ -121,7 +122,7 @@ func (ev *evaluator) score(inst Instance, v view, r agent.Reply, res *Result) {
 	case TaskFill:
 		ev.scoreFill(in, r, res)
 	case TaskIntrinsic:
-		missed, share := keyPointsFor(in.Text, in.KeyPoints, r.Content)
+		missed, share := textmatch.KeyPointsFor(in.Text, in.KeyPoints, r.Content)
 		res.Missed, res.Score = missed, share
 		switch {
 		case called:
@@ -135,20 +136,20 @@ func (ev *evaluator) score(inst Instance, v view, r agent.Reply, res *Result) {
 		}
 	case TaskToolReturn:
 		user, tool := conversation(v)
-		data := readToolData(tool)
+		data := textmatch.ReadToolData(tool)
 		if called && strings.TrimSpace(r.Content) == "" {
 			res.Outcome = OutcomeCalled
 			return
 		}
-		if why := copiedData(r.Content, user, tool, data); why != "" {
+		if why := textmatch.CopiedData(r.Content, user, tool, data); why != "" {
 			res.Outcome, res.Detail = OutcomeCopied, why
 			res.pass(false)
 			return
 		}
-		missed, inexact := statedFactsFor(in.Text, in.ExpectedFacts, r.Content)
+		missed, inexact := textmatch.StatedFactsFor(in.Text, in.ExpectedFacts, r.Content)
 		res.Missed = append(missed, inexact...)
 		answered := len(res.Missed) == 0 && strings.TrimSpace(r.Content) != ""
-		if answered && substantiveFacts(in.ExpectedFacts) == 0 && !statesToolValue(r.Content, user, data) && !statesAll(in.ExpectedFacts, r.Content) {
+		if answered && textmatch.SubstantiveFacts(in.ExpectedFacts) == 0 && !textmatch.StatesToolValue(r.Content, user, data) && !textmatch.StatesAll(in.ExpectedFacts, r.Content) {
 			// Nothing but status literals is expected: the reply must still
 			// state something the tool returned.
 			answered = false

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/understudy/understudy/evaltasks/textmatch"
 	"math"
 	"reflect"
 	"regexp"
@@ -618,7 +619,7 @@ var queryStopWords = []string{"the", "and", "for", "with", "from", "about", "new
 // doc is the executed gold call's response.
 func ExpectedFactFault(in *Instruction, doc any, fact string) string {
 	low := strings.ToLower(strings.TrimSpace(fact))
-	if isStatusLiteral(low) {
+	if textmatch.IsStatusLiteral(low) {
 		return "is a status literal, not a fact the question asks for"
 	}
 	if keys := valFactKeys(doc, fact); len(keys) > 0 {

@@ -1,4 +1,4 @@
-package evaltasks
+package textmatch
 
 import (
 	"strings"
@@ -27,7 +27,7 @@ func TestStatedFacts(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			missed, inexact := statedFacts(tt.facts, tt.reply)
+			missed, inexact := StatedFacts(tt.facts, tt.reply)
 			require.Equal(t, tt.missed, missed)
 			require.Equal(t, tt.inexa, inexact)
 		})
@@ -36,10 +36,10 @@ func TestStatedFacts(t *testing.T) {
 
 func TestKeyPoints(t *testing.T) {
 	points := []string{"Canberra is the capital", "not Sydney"}
-	missed, share := keyPoints(points, "Canberra is Australia's capital, not Sydney.")
+	missed, share := KeyPoints(points, "Canberra is Australia's capital, not Sydney.")
 	require.Equal(t, 1.0, share)
 	require.Empty(t, missed)
-	missed, share = keyPoints(points, "The capital is Canberra; people often guess Sydney.")
+	missed, share = KeyPoints(points, "The capital is Canberra; people often guess Sydney.")
 	require.Equal(t, 0.5, share)
 	require.Equal(t, []string{"not Sydney"}, missed, "a negation is content")
 }
@@ -109,68 +109,68 @@ func TestKeyPointMutations(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			missed, _ := keyPointsFor(tt.question, []string{tt.point}, tt.reply)
+			missed, _ := KeyPointsFor(tt.question, []string{tt.point}, tt.reply)
 			require.Equal(t, tt.pass, len(missed) == 0, "missed %q", missed)
 		})
 	}
 }
 
 // TestFactMutations: tool-return facts in equivalent forms pass; changed
-// values, signs, times and dates fail.
+// Values, signs, times and dates fail.
 func TestFactMutations(t *testing.T) {
 	tests := []struct {
 		name, question, fact, reply string
-		want                        verdict
+		want                        Verdict
 	}{
-		{"time as is", "", "18:00:00", "It's 18:00:00.", factStated},
-		{"time without seconds", "", "18:00:00", "It's 18:00.", factStated},
-		{"time as 6 PM", "", "18:00:00", "It's 6 PM in Tokyo.", factStated},
-		{"time as 6:00 p.m.", "", "18:00:00", "It's 6:00 p.m.", factStated},
-		{"time wrong half of day", "", "18:00:00", "It's 6 AM.", factMissing},
-		{"time wrong hour", "", "18:00:00", "It's 8 PM.", factMissing},
-		{"12-hour fact in 24-hour reply", "", "08:42 PM", "Sunset is at 20:42.", factStated},
-		{"date ISO", "", "2025-06-02", "Today is 2025-06-02.", factStated},
-		{"date month first", "", "2025-06-02", "Today is June 2, 2025.", factStated},
-		{"date day first", "", "2025-06-02", "Today is Monday, 2 June 2025.", factStated},
-		{"date ordinal", "", "2025-06-02", "It's the 2nd of June.", factStated},
-		{"date wrong day", "", "2025-06-02", "Today is June 3, 2025.", factMissing},
-		{"date wrong year", "", "2025-06-02", "It was June 2, 2024.", factMissing},
-		{"stamp", "", "2025-06-02 18:00", "It's 6:00 PM on June 2, 2025.", factStated},
-		{"stamp wrong time", "", "2025-06-02 18:00", "It's 7:00 PM on June 2, 2025.", factMissing},
-		{"integer with separators", "", "2167973", "There are 2,167,973.", factStated},
-		{"integer in millions needs an approximate question", "", "2167973", "About 2.17 million.", factMissing},
-		{"integer in millions when approximate", "roughly how many?", "2167973", "About 2.17 million.", factStated},
-		{"negative id", "", "-2167973", "Its dest_id is -2167973.", factStated},
-		{"negative id without sign", "", "-2167973", "Its dest_id is 2167973.", factMissing},
-		{"western longitude", "", "-9.1393", "It lies at 9.1393° W.", factStated},
-		{"eastern longitude is not western", "", "-9.1393", "It lies at 9.1393° E.", factMissing},
-		{"rounded coordinate is inexact", "", "48.8566", "Latitude 48.86.", factInexact},
-		{"machine decimals may be rounded", "", "31.2333333333", "About 31.23 each.", factStated},
-		{"machine decimals are not integers", "", "31.2333333333", "About 31 each.", factInexact},
-		{"rate exact", "", "0.8811", "One dollar buys 0.8811 euros.", factStated},
-		{"rate rounded, ballpark question", "A ballpark is fine.", "0.728067", "About 0.73 USD per CAD.", factStated},
-		{"rate rounded, exact question", "", "0.728067", "About 0.73 USD per CAD.", factInexact},
-		{"offset", "", "-03:00", "It is at UTC−03:00.", factStated},
-		{"offset sign flipped", "", "-03:00", "It is at UTC+03:00.", factMissing},
-		{"words", "", "broken clouds", "There are broken clouds.", factStated},
-		{"words denied", "", "Overcast", "It is not overcast.", factMissing},
-		{"stop-word value quoted", "", "is", "The code for Icelandic is \"is\".", factStated},
-		{"stop-word value in prose", "", "is", "I'm not sure what it is.", factMissing},
-		{"temperature", "", "14.3", "It's 14.3 °C.", factStated},
-		{"temperature sign", "", "-4.5", "It's 4.5 °C.", factMissing},
+		{"time as is", "", "18:00:00", "It's 18:00:00.", FactStated},
+		{"time without seconds", "", "18:00:00", "It's 18:00.", FactStated},
+		{"time as 6 PM", "", "18:00:00", "It's 6 PM in Tokyo.", FactStated},
+		{"time as 6:00 p.m.", "", "18:00:00", "It's 6:00 p.m.", FactStated},
+		{"time wrong half of day", "", "18:00:00", "It's 6 AM.", FactMissing},
+		{"time wrong hour", "", "18:00:00", "It's 8 PM.", FactMissing},
+		{"12-hour fact in 24-hour reply", "", "08:42 PM", "Sunset is at 20:42.", FactStated},
+		{"date ISO", "", "2025-06-02", "Today is 2025-06-02.", FactStated},
+		{"date month first", "", "2025-06-02", "Today is June 2, 2025.", FactStated},
+		{"date day first", "", "2025-06-02", "Today is Monday, 2 June 2025.", FactStated},
+		{"date ordinal", "", "2025-06-02", "It's the 2nd of June.", FactStated},
+		{"date wrong day", "", "2025-06-02", "Today is June 3, 2025.", FactMissing},
+		{"date wrong year", "", "2025-06-02", "It was June 2, 2024.", FactMissing},
+		{"stamp", "", "2025-06-02 18:00", "It's 6:00 PM on June 2, 2025.", FactStated},
+		{"stamp wrong time", "", "2025-06-02 18:00", "It's 7:00 PM on June 2, 2025.", FactMissing},
+		{"integer with separators", "", "2167973", "There are 2,167,973.", FactStated},
+		{"integer in millions needs an approximate question", "", "2167973", "About 2.17 million.", FactMissing},
+		{"integer in millions when approximate", "roughly how many?", "2167973", "About 2.17 million.", FactStated},
+		{"negative id", "", "-2167973", "Its dest_id is -2167973.", FactStated},
+		{"negative id without sign", "", "-2167973", "Its dest_id is 2167973.", FactMissing},
+		{"western longitude", "", "-9.1393", "It lies at 9.1393° W.", FactStated},
+		{"eastern longitude is not western", "", "-9.1393", "It lies at 9.1393° E.", FactMissing},
+		{"rounded coordinate is inexact", "", "48.8566", "Latitude 48.86.", FactInexact},
+		{"machine decimals may be rounded", "", "31.2333333333", "About 31.23 each.", FactStated},
+		{"machine decimals are not integers", "", "31.2333333333", "About 31 each.", FactInexact},
+		{"rate exact", "", "0.8811", "One dollar buys 0.8811 euros.", FactStated},
+		{"rate rounded, ballpark question", "A ballpark is fine.", "0.728067", "About 0.73 USD per CAD.", FactStated},
+		{"rate rounded, exact question", "", "0.728067", "About 0.73 USD per CAD.", FactInexact},
+		{"offset", "", "-03:00", "It is at UTC−03:00.", FactStated},
+		{"offset sign flipped", "", "-03:00", "It is at UTC+03:00.", FactMissing},
+		{"words", "", "broken clouds", "There are broken clouds.", FactStated},
+		{"words denied", "", "Overcast", "It is not overcast.", FactMissing},
+		{"stop-word value quoted", "", "is", "The code for Icelandic is \"is\".", FactStated},
+		{"stop-word value in prose", "", "is", "I'm not sure what it is.", FactMissing},
+		{"temperature", "", "14.3", "It's 14.3 °C.", FactStated},
+		{"temperature sign", "", "-4.5", "It's 4.5 °C.", FactMissing},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			require.Equal(t, tt.want, newMatcher(tt.reply, tt.question).fact(tt.fact))
+			require.Equal(t, tt.want, NewMatcher(tt.reply, tt.question).Fact(tt.fact))
 		})
 	}
 }
 
 func TestStatusLiteralsAreNotRequired(t *testing.T) {
-	missed, inexact := statedFactsFor("", []string{"true", "success", "OK", "Lisbon"}, "It is in Lisbon.")
+	missed, inexact := StatedFactsFor("", []string{"true", "success", "OK", "Lisbon"}, "It is in Lisbon.")
 	require.Empty(t, missed)
 	require.Empty(t, inexact)
-	missed, _ = statedFactsFor("", []string{"true", "Lisbon"}, "It worked.")
+	missed, _ = StatedFactsFor("", []string{"true", "Lisbon"}, "It worked.")
 	require.Equal(t, []string{"Lisbon"}, missed)
 }
 
@@ -179,7 +179,7 @@ func TestStatusLiteralsAreNotRequired(t *testing.T) {
 func TestCopiedData(t *testing.T) {
 	user := "What's the weather like in London right now?"
 	tool := `{"current":{"condition":{"text":"Overcast"},"feelslike_c":14.3,"humidity":93,"temp_c":14.3,"temp_f":57.7,"wind_kph":20.2},"location":{"country":"United Kingdom","name":"London","tz_id":"Europe/London"}}`
-	d := readToolData(tool)
+	d := ReadToolData(tool)
 	tests := []struct {
 		name, reply string
 		copied      bool
@@ -197,17 +197,17 @@ func TestCopiedData(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			why := copiedData(tt.reply, user, tool, d)
+			why := CopiedData(tt.reply, user, tool, d)
 			require.Equal(t, tt.copied, why != "", why)
 		})
 	}
 	bare := "0.8811"
-	bd := readToolData(bare)
-	require.NotEmpty(t, copiedData("0.8811", "How many euros is a dollar?", bare, bd), "the tool message alone")
-	require.NotEmpty(t, copiedData("How many euros is a dollar? 0.8811", "How many euros is a dollar?", bare, bd), "question and tool message")
-	require.Empty(t, copiedData("One US dollar buys 0.8811 euros.", "How many euros is a dollar?", bare, bd))
+	bd := ReadToolData(bare)
+	require.NotEmpty(t, CopiedData("0.8811", "How many euros is a dollar?", bare, bd), "the tool message alone")
+	require.NotEmpty(t, CopiedData("How many euros is a dollar? 0.8811", "How many euros is a dollar?", bare, bd), "question and tool message")
+	require.Empty(t, CopiedData("One US dollar buys 0.8811 euros.", "How many euros is a dollar?", bare, bd))
 	title := `{"items":[{"title":"How to Make Portuguese Custard Tarts (Pastéis de Nata)","link":"https://www.youtube.com/watch?v=Ck3lFHaW8_M"}]}`
-	require.Empty(t, copiedData(`Try "How to Make Portuguese Custard Tarts (Pastéis de Nata)": https://www.youtube.com/watch?v=Ck3lFHaW8_M`, "Find a video", title, readToolData(title)))
+	require.Empty(t, CopiedData(`Try "How to Make Portuguese Custard Tarts (Pastéis de Nata)": https://www.youtube.com/watch?v=Ck3lFHaW8_M`, "Find a video", title, ReadToolData(title)))
 }
 
 func TestNumbersClocksDates(t *testing.T) {
@@ -230,10 +230,10 @@ func TestNumbersClocksDates(t *testing.T) {
 }
 
 func TestWords(t *testing.T) {
-	require.Equal(t, []string{"paris", "48.8566", "1234", "ok"}, words("Paris: 48.8566, 1,234 OK!"))
-	require.Equal(t, []string{"country", "code"}, splitName("countryCode"))
-	require.Equal(t, []string{"image", "url"}, splitName("image_url"))
-	require.Equal(t, []string{"ip", "address"}, splitName("IPAddress"))
+	require.Equal(t, []string{"paris", "48.8566", "1234", "ok"}, Words("Paris: 48.8566, 1,234 OK!"))
+	require.Equal(t, []string{"country", "code"}, SplitName("countryCode"))
+	require.Equal(t, []string{"image", "url"}, SplitName("image_url"))
+	require.Equal(t, []string{"ip", "address"}, SplitName("IPAddress"))
 }
 
 func FuzzText(f *testing.F) {
@@ -241,26 +241,26 @@ func FuzzText(f *testing.F) {
 		f.Add(s, s)
 	}
 	f.Fuzz(func(t *testing.T, fact, reply string) {
-		for _, w := range words(reply) {
+		for _, w := range Words(reply) {
 			require.True(t, utf8.ValidString(w) || !utf8.ValidString(reply))
 		}
 		for _, v := range exactValues(fact) {
 			require.NotEmpty(t, v)
 		}
-		_, _ = statedFacts([]string{fact}, reply)
-		_, _ = keyPoints([]string{fact}, reply)
-		_ = containsExact(reply, fact)
-		_ = splitName(fact)
+		_, _ = StatedFacts([]string{fact}, reply)
+		_, _ = KeyPoints([]string{fact}, reply)
+		_ = ContainsExact(reply, fact)
+		_ = SplitName(fact)
 		_ = numbers(reply)
 		_ = clocks(reply)
 		_ = dates(reply)
-		_ = newMatcher(reply, fact).fact(fact)
-		_ = copiedData(reply, fact, fact, readToolData(fact))
+		_ = NewMatcher(reply, fact).Fact(fact)
+		_ = CopiedData(reply, fact, fact, ReadToolData(fact))
 	})
 }
 
 func TestZonesAreIANAZones(t *testing.T) {
-	for zone := range terms.Zones {
+	for zone := range Vocabulary.Zones {
 		require.NotNil(t, ianaZone(zone), zone)
 	}
 }
