@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/understudy/understudy/evaltasks/dataset"
 	"github.com/understudy/understudy/evaltasks/textmatch"
 	"math"
 	"math/big"
@@ -34,35 +35,10 @@ const (
 	OutcomeInvalidGold = "invalid_gold"
 )
 
-// GoldError reports a gold call that cannot judge a call.
-type GoldError struct {
-	API    string
-	Param  string
-	Reason string
-}
-
-func (e *GoldError) Error() string {
-	if e.Param == "" {
-		return fmt.Sprintf("gold call %s: %s", e.API, e.Reason)
-	}
-	return fmt.Sprintf("gold call %s: argument %s: %s", e.API, e.Param, e.Reason)
-}
-
-// Check verifies that a gold call can judge a call: every argument lists
-// at least one acceptable value. An empty list would accept anything.
-func (g *GoldCall) Check() error {
-	for _, name := range sortedKeys(g.Arguments) {
-		if len(g.Arguments[name].Values) == 0 {
-			return &GoldError{API: g.API, Param: name, Reason: "no acceptable values (an empty list would accept anything)"}
-		}
-	}
-	return nil
-}
-
 // CheckCalls checks a whole reply against a gold call: exactly one call,
 // and that call correct. No call is OutcomeNoCall; more than one is
 // OutcomeExtraCall, even when one of them is right.
-func CheckCalls(cat *toolset.Catalog, gold *GoldCall, calls []agent.ToolCall) CallCheck {
+func CheckCalls(cat *toolset.Catalog, gold *dataset.GoldCall, calls []agent.ToolCall) CallCheck {
 	switch {
 	case len(calls) == 0:
 		return CallCheck{Outcome: OutcomeNoCall}
@@ -116,13 +92,13 @@ func decodeArguments(tc agent.ToolCall) (map[string]any, error) {
 // documented default counts as omitted. A null value counts as omitted.
 // Integers compare exactly; other numbers within a float tolerance. A gold
 // call with an argument that lists no acceptable value is OutcomeInvalidGold.
-func CheckCall(cat *toolset.Catalog, gold *GoldCall, tc agent.ToolCall) CallCheck {
+func CheckCall(cat *toolset.Catalog, gold *dataset.GoldCall, tc agent.ToolCall) CallCheck {
 	if err := gold.Check(); err != nil {
-		var ge *GoldError
+		var ge *dataset.GoldError
 		errors.As(err, &ge)
 		return CallCheck{Outcome: OutcomeInvalidGold, Param: ge.Param, Detail: err.Error()}
 	}
-	want := ResolveAPI(cat, gold.API)
+	want := dataset.ResolveAPI(cat, gold.API)
 	got := cat.APIByExportName(tc.Name)
 	if want == nil {
 		return CallCheck{Outcome: OutcomeWrongName, Detail: fmt.Sprintf("gold API %q is not in the catalog", gold.API)}
@@ -376,7 +352,7 @@ func compactJSON(v any) string {
 	return string(b)
 }
 
-// The mistake kinds of seed 004 §4 (Task 3) for calls made although
+// The mistake kinds of the evaluation paper §4 (Task 3) for calls made although
 // information was missing.
 const (
 	MistakeHallucinated = "hallucinated_value"
@@ -402,7 +378,7 @@ var placeholderRE = regexp.MustCompile(`(?i)(/path/to|path/to/|\bexample\.(com|o
 // value given for a parameter the user did not supply is a placeholder if
 // it looks like one, imprecise if it is taken from the instruction (a
 // country where a city is needed), and hallucinated otherwise.
-func classifyMistakes(cat *toolset.Catalog, in *Instruction, calls []agent.ToolCall) []Mistake {
+func classifyMistakes(cat *toolset.Catalog, in *dataset.Instruction, calls []agent.ToolCall) []Mistake {
 	var out []Mistake
 	text := textmatch.NewWordSet(in.Text)
 	missing := map[string]bool{}
@@ -445,7 +421,7 @@ func classifyMistakes(cat *toolset.Catalog, in *Instruction, calls []agent.ToolC
 
 // scoreFill is Task 4: the reply must make exactly the gold call. A gold
 // call that cannot judge is a dataset error of the instance, not a pass.
-func (ev *evaluator) scoreFill(in *Instruction, r agent.Reply, res *Result) {
+func (ev *evaluator) scoreFill(in *dataset.Instruction, r agent.Reply, res *Result) {
 	chk := CheckCalls(ev.cat, in.GoldCall, r.ToolCalls)
 	res.Outcome = chk.Outcome
 	if chk.Outcome == OutcomeInvalidGold {

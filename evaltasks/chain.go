@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/understudy/understudy/evaltasks/dataset"
 
 	"github.com/understudy/understudy/agent"
 	"github.com/understudy/understudy/agent/solve"
@@ -154,17 +155,17 @@ func (x *offeredExecutor) Execute(ctx context.Context, session, function string,
 
 // runSteps executes gold steps in a session: literal arguments plus values
 // bound from earlier steps' responses, polling repeatable steps.
-func (ev *evaluator) runSteps(ctx context.Context, steps []GoldStep, session string) error {
+func (ev *evaluator) runSteps(ctx context.Context, steps []dataset.GoldStep, session string) error {
 	_, err := ev.stepDocs(ctx, steps, session)
 	return err
 }
 
 // stepDocs executes gold steps like runSteps and returns each step's last
 // decoded response.
-func (ev *evaluator) stepDocs(ctx context.Context, steps []GoldStep, session string) ([]any, error) {
+func (ev *evaluator) stepDocs(ctx context.Context, steps []dataset.GoldStep, session string) ([]any, error) {
 	docs := make([]any, 0, len(steps))
 	for i, st := range steps {
-		api := ResolveAPI(ev.cat, st.API)
+		api := dataset.ResolveAPI(ev.cat, st.API)
 		if api == nil {
 			return nil, fmt.Errorf("step %d: API %q is not in the catalog", i+1, st.API)
 		}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/understudy/understudy/evaltasks/dataset"
 	"github.com/understudy/understudy/evaltasks/textmatch"
 	"math"
 	"regexp"
@@ -44,7 +45,7 @@ type chainScorer struct {
 	ev    *evaluator
 	ctx   context.Context
 	inst  Instance
-	steps []GoldStep
+	steps []dataset.GoldStep
 	calls []chainCall
 	text  string
 	words textmatch.WordSet
@@ -95,7 +96,7 @@ func (s *chainScorer) verdicts() (int, []string) {
 	why := make([]string, n)
 	polled := make([]bool, n)
 	for i, st := range s.steps {
-		api := ResolveAPI(s.ev.cat, st.API)
+		api := dataset.ResolveAPI(s.ev.cat, st.API)
 		if api == nil {
 			why[i] = "the gold API is not in the catalog"
 			continue
@@ -162,7 +163,7 @@ func (s *chainScorer) verdicts() (int, []string) {
 }
 
 // needs tells whether a step binds a value from step k.
-func needs(st GoldStep, k int) bool {
+func needs(st dataset.GoldStep, k int) bool {
 	for _, b := range st.Bindings {
 		if b.Step == k {
 			return true
@@ -243,7 +244,7 @@ func (s *chainScorer) providesSame(i, j int) bool {
 // response of an earlier call that did the step it depends on or, for a
 // value that is not opaque, the user stated it or it is the value that
 // step gives.
-func (s *chainScorer) boundOK(p *toolset.Param, name string, b Binding, j int) string {
+func (s *chainScorer) boundOK(p *toolset.Param, name string, b dataset.Binding, j int) string {
 	got, has := s.calls[j].args[name]
 	if !has || got == nil {
 		return name + " is missing"
@@ -276,7 +277,7 @@ func (s *chainScorer) boundOK(p *toolset.Param, name string, b Binding, j int) s
 
 // goldValue is the value the gold chain binds: the first at the path in
 // the response of the gold step, run in a session of its own.
-func (s *chainScorer) goldValue(b Binding) (any, bool) {
+func (s *chainScorer) goldValue(b dataset.Binding) (any, bool) {
 	if !s.goldRun {
 		s.goldRun = true
 		s.gold, _ = s.ev.stepDocs(s.ctx, s.steps, s.ev.goldSession(s.inst))

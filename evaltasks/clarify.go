@@ -2,6 +2,7 @@ package evaltasks
 
 import (
 	"fmt"
+	"github.com/understudy/understudy/evaltasks/dataset"
 	"github.com/understudy/understudy/evaltasks/textmatch"
 	"regexp"
 	"strings"
@@ -239,8 +240,8 @@ func (v clarifyVerdict) ok() bool {
 }
 
 // judgeClarification judges a reply to a Type-III instruction.
-func (ev *evaluator) judgeClarification(in *Instruction, reply string) clarifyVerdict {
-	api := ResolveAPI(ev.cat, in.TargetAPI)
+func (ev *evaluator) judgeClarification(in *dataset.Instruction, reply string) clarifyVerdict {
+	api := dataset.ResolveAPI(ev.cat, in.TargetAPI)
 	reply = ownSentences(in.Text, reply)
 	c := newClarification(reply)
 	var out clarifyVerdict
@@ -290,7 +291,7 @@ func (ev *evaluator) judgeClarification(in *Instruction, reply string) clarifyVe
 }
 
 // unaskedParams lists the missing parameters a clarification does not mention.
-func (ev *evaluator) unaskedParams(in *Instruction, reply string) []string {
+func (ev *evaluator) unaskedParams(in *dataset.Instruction, reply string) []string {
 	return ev.judgeClarification(in, reply).unasked
 }
 

@@ -1,6 +1,7 @@
 package evaltasks
 
 import (
+	"github.com/understudy/understudy/evaltasks/dataset"
 	"github.com/understudy/understudy/evaltasks/textmatch"
 	"testing"
 
@@ -9,7 +10,7 @@ import (
 
 func TestClarification(t *testing.T) {
 	ev := &evaluator{cat: testStack(t).Catalog}
-	in := &Instruction{TargetAPI: "geocoding.forward_geocode", Missing: []string{"address"}}
+	in := &dataset.Instruction{TargetAPI: "geocoding.forward_geocode", Missing: []string{"address"}}
 	require.Empty(t, ev.unaskedParams(in, "Which address or city do you mean?"))
 	require.Empty(t, ev.unaskedParams(in, "Which landmark are you thinking of?"), "a key term of the description")
 	require.Equal(t, []string{"address"}, ev.unaskedParams(in, "Sure, happy to help!"))
@@ -22,14 +23,14 @@ func TestClarification(t *testing.T) {
 // user gave, or for everything.
 func TestClarificationMutations(t *testing.T) {
 	ev := &evaluator{cat: testStack(t).Catalog}
-	fx := &Instruction{TargetAPI: "currency_exchange.exchange", Missing: []string{"from"}, Present: map[string]any{"to": []any{"euros"}}}
-	fx2 := &Instruction{TargetAPI: "currency_exchange.exchange", Missing: []string{"to"}, Present: map[string]any{"from": []any{"dollars"}}}
-	hotel := &Instruction{TargetAPI: "booking_com.search_hotels", Missing: []string{"dest_id", "arrival_date", "departure_date"}}
-	weather := &Instruction{TargetAPI: "weatherapi_com.realtime_weather_api", Missing: []string{"q"}}
-	png := &Instruction{TargetAPI: "image_file_processing.convert_image_format", Missing: []string{"image_url"}, Present: map[string]any{"format": []any{"png"}}}
+	fx := &dataset.Instruction{TargetAPI: "currency_exchange.exchange", Missing: []string{"from"}, Present: map[string]any{"to": []any{"euros"}}}
+	fx2 := &dataset.Instruction{TargetAPI: "currency_exchange.exchange", Missing: []string{"to"}, Present: map[string]any{"from": []any{"dollars"}}}
+	hotel := &dataset.Instruction{TargetAPI: "booking_com.search_hotels", Missing: []string{"dest_id", "arrival_date", "departure_date"}}
+	weather := &dataset.Instruction{TargetAPI: "weatherapi_com.realtime_weather_api", Missing: []string{"q"}}
+	png := &dataset.Instruction{TargetAPI: "image_file_processing.convert_image_format", Missing: []string{"image_url"}, Present: map[string]any{"format": []any{"png"}}}
 	tests := []struct {
 		name  string
-		in    *Instruction
+		in    *dataset.Instruction
 		reply string
 		pass  bool
 	}{
@@ -69,14 +70,14 @@ func TestParamTermsDropDebris(t *testing.T) {
 			}
 		}
 	}
-	q := ResolveAPI(cat, "weatherapi_com.realtime_weather_api").Param("q")
+	q := dataset.ResolveAPI(cat, "weatherapi_com.realtime_weather_api").Param("q")
 	require.Subset(t, paramTerms(q, "q"), []string{"query", "latitude", "longitude", "city", "name"})
 }
 
 func TestTermsFileNamesRealParameters(t *testing.T) {
 	cat := testStack(t).Catalog
 	for id, ps := range textmatch.Vocabulary.Params {
-		a := ResolveAPI(cat, id)
+		a := dataset.ResolveAPI(cat, id)
 		require.NotNil(t, a, id)
 		for name := range ps {
 			require.NotNil(t, a.Param(name), "%s.%s", id, name)
@@ -89,6 +90,6 @@ func FuzzJudgeClarification(f *testing.F) {
 		f.Add("city", s)
 	}
 	f.Fuzz(func(t *testing.T, missing, reply string) {
-		_ = (&evaluator{}).judgeClarification(&Instruction{Missing: []string{missing}}, reply)
+		_ = (&evaluator{}).judgeClarification(&dataset.Instruction{Missing: []string{missing}}, reply)
 	})
 }

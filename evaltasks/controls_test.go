@@ -3,6 +3,7 @@ package evaltasks
 import (
 	"context"
 	"encoding/json"
+	"github.com/understudy/understudy/evaltasks/dataset"
 	"os"
 	"path/filepath"
 	"strings"
@@ -21,7 +22,7 @@ import (
 // embeddedEval is the evaluator and the instances of the embedded dataset.
 func embeddedEval(t testing.TB, tasks ...int) (*evaluator, []Instance) {
 	t.Helper()
-	ins, err := LoadDir(fixtures.FS, "instructions")
+	ins, err := dataset.LoadDir(fixtures.FS, "instructions")
 	require.NoError(t, err)
 	return newEvaluator(testStack(t), 0, nil), Instances(ins, tasks)
 }
@@ -37,9 +38,9 @@ func TestAskEverythingFailsWhenSomethingWasGiven(t *testing.T) {
 		t.Skip("the whole embedded dataset")
 	}
 	ev, insts := embeddedEval(t, TaskClarify)
-	var given []Instruction
+	var given []dataset.Instruction
 	for _, inst := range insts {
-		api := ResolveAPI(ev.cat, inst.In.TargetAPI)
+		api := dataset.ResolveAPI(ev.cat, inst.In.TargetAPI)
 		require.NotNil(t, api)
 		required := 0
 		for _, p := range api.Params {
@@ -101,7 +102,7 @@ func TestPositiveControlsPass(t *testing.T) {
 	passed, total := map[int]int{}, map[int]int{}
 	apis := map[int]map[string]bool{}
 	for _, c := range controls {
-		inst, ok := byKey[Instance{Task: c.Task, In: &Instruction{ID: c.ID}}.Key()]
+		inst, ok := byKey[Instance{Task: c.Task, In: &dataset.Instruction{ID: c.ID}}.Key()]
 		require.True(t, ok, "control %d/%s: no such instance", c.Task, c.ID)
 		v, err := ev.view(context.Background(), inst)
 		require.NoError(t, err)

@@ -6,6 +6,7 @@ import (
 	"encoding/binary"
 	"encoding/json"
 	"fmt"
+	"github.com/understudy/understudy/evaltasks/dataset"
 	"github.com/understudy/understudy/evaltasks/textmatch"
 	"strings"
 	"testing"
@@ -46,7 +47,7 @@ type degenerate struct {
 const defaultFloor = 0.1
 
 func TestDegenerateAgentsSitAtTheFloor(t *testing.T) {
-	ins, err := LoadDir(fixtures.FS, "instructions")
+	ins, err := dataset.LoadDir(fixtures.FS, "instructions")
 	require.NoError(t, err)
 	alwaysCall := alwaysCallF1(ins)
 	opener := framingRule(ins)
@@ -376,14 +377,14 @@ func mostlyFailing(policy func(agenttest.ChatRequest) (agenttest.Turn, error)) f
 
 // alwaysCallF1 is the positive-class F1 of an agent that always calls a
 // tool on Task 1: precision is the share of Type-II instances, recall 1.
-func alwaysCallF1(ins []Instruction) float64 {
+func alwaysCallF1(ins []dataset.Instruction) float64 {
 	pos, all := 0, 0
 	for _, in := range ins {
 		switch in.Type {
-		case TypeSufficient:
+		case dataset.TypeSufficient:
 			pos++
 			all++
-		case TypeNoTool:
+		case dataset.TypeNoTool:
 			all++
 		}
 	}
@@ -409,11 +410,11 @@ func framingFeatures(text string) []string {
 // dataset it is scored on, it answers without a tool whenever any framing
 // feature seen on at least 8 texts belongs to Type-I texts 85 % of the time
 // or more, and calls the first tool otherwise.
-func framingRule(ins []Instruction) func(agenttest.ChatRequest) (agenttest.Turn, error) {
+func framingRule(ins []dataset.Instruction) func(agenttest.ChatRequest) (agenttest.Turn, error) {
 	type count struct{ noTool, all int }
 	counts := map[string]*count{}
 	for _, in := range ins {
-		if in.Type != TypeNoTool && in.Type != TypeSufficient {
+		if in.Type != dataset.TypeNoTool && in.Type != dataset.TypeSufficient {
 			continue
 		}
 		for _, f := range framingFeatures(in.Text) {
@@ -423,7 +424,7 @@ func framingRule(ins []Instruction) func(agenttest.ChatRequest) (agenttest.Turn,
 				counts[f] = c
 			}
 			c.all++
-			if in.Type == TypeNoTool {
+			if in.Type == dataset.TypeNoTool {
 				c.noTool++
 			}
 		}
@@ -448,11 +449,11 @@ func framingRule(ins []Instruction) func(agenttest.ChatRequest) (agenttest.Turn,
 // TestFramingRuleFindsAPlantedLeak keeps the framing strategy honest: on a
 // dataset whose Type-I texts share an opener, it must find it and use it.
 func TestFramingRuleFindsAPlantedLeak(t *testing.T) {
-	var ins []Instruction
+	var ins []dataset.Instruction
 	for i := 0; i < 20; i++ {
 		ins = append(ins,
-			Instruction{ID: fmt.Sprintf("I-%d", i), Type: TypeNoTool, Text: fmt.Sprintf("Quick question: what is %d plus %d?", i, i+1)},
-			Instruction{ID: fmt.Sprintf("II-%d", i), Type: TypeSufficient, Text: fmt.Sprintf("What is the weather in city %d today?", i)})
+			dataset.Instruction{ID: fmt.Sprintf("I-%d", i), Type: dataset.TypeNoTool, Text: fmt.Sprintf("Quick question: what is %d plus %d?", i, i+1)},
+			dataset.Instruction{ID: fmt.Sprintf("II-%d", i), Type: dataset.TypeSufficient, Text: fmt.Sprintf("What is the weather in city %d today?", i)})
 	}
 	rule := framingRule(ins)
 	req := func(text string) agenttest.ChatRequest {

@@ -3,6 +3,7 @@ package evaltasks
 import (
 	"context"
 	"encoding/json"
+	"github.com/understudy/understudy/evaltasks/dataset"
 	"os"
 	"sync"
 	"testing"
@@ -28,9 +29,9 @@ func testStack(t testing.TB) *assemble.Stack {
 }
 
 // miniData is the hand-written test dataset.
-func miniData(t testing.TB) []Instruction {
+func miniData(t testing.TB) []dataset.Instruction {
 	t.Helper()
-	ins, err := LoadDir(os.DirFS("testdata/mini"), ".")
+	ins, err := dataset.LoadDir(os.DirFS("testdata/mini"), ".")
 	require.NoError(t, err)
 	require.NotEmpty(t, ins)
 	return ins

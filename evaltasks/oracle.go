@@ -1,6 +1,7 @@
 package evaltasks
 
 import (
+	"github.com/understudy/understudy/evaltasks/dataset"
 	"github.com/understudy/understudy/evaltasks/textmatch"
 	"strings"
 
@@ -17,7 +18,7 @@ func (ev *evaluator) oracleScript(inst Instance) *agent.OracleScript {
 		if in.GoldCall == nil {
 			return
 		}
-		if a := ResolveAPI(ev.cat, in.GoldCall.API); a != nil {
+		if a := dataset.ResolveAPI(ev.cat, in.GoldCall.API); a != nil {
 			s.Steps = []agent.OracleStep{{Name: toolset.ExportName(a, toolset.NameDotted), Arguments: goldArguments(in.GoldCall)}}
 		}
 	}
@@ -42,7 +43,7 @@ func (ev *evaluator) oracleScript(inst Instance) *agent.OracleScript {
 	case TaskChain:
 		for _, st := range in.Chain {
 			name := st.API
-			if a := ResolveAPI(ev.cat, st.API); a != nil {
+			if a := dataset.ResolveAPI(ev.cat, st.API); a != nil {
 				name = toolset.ExportName(a, toolset.NameDotted)
 			}
 			// Task 7 runs in the solvers' loop, which shows a tool result
@@ -67,8 +68,8 @@ func (ev *evaluator) oracleScript(inst Instance) *agent.OracleScript {
 }
 
 // clarification asks for each missing parameter by name and description.
-func (ev *evaluator) clarification(in *Instruction) string {
-	api := ResolveAPI(ev.cat, in.TargetAPI)
+func (ev *evaluator) clarification(in *dataset.Instruction) string {
+	api := dataset.ResolveAPI(ev.cat, in.TargetAPI)
 	var parts []string
 	for _, m := range in.Missing {
 		part := strings.Join(textmatch.SplitName(m), " ")

@@ -2,6 +2,7 @@ package evaltasks
 
 import (
 	"fmt"
+	"github.com/understudy/understudy/evaltasks/dataset"
 	"github.com/understudy/understudy/evaltasks/textmatch"
 	"regexp"
 	"strings"
@@ -209,7 +210,7 @@ func stripIdentifiers(text string, known map[string]bool) string {
 }
 
 // offeredAPIs are the APIs of the offered tools and of the group.
-func (ev *evaluator) offeredAPIs(in *Instruction, tools []toolset.OpenAITool) []*toolset.API {
+func (ev *evaluator) offeredAPIs(in *dataset.Instruction, tools []toolset.OpenAITool) []*toolset.API {
 	var out []*toolset.API
 	for _, t := range tools {
 		if a := ev.cat.APIByExportName(t.Function.Name); a != nil {
@@ -217,7 +218,7 @@ func (ev *evaluator) offeredAPIs(in *Instruction, tools []toolset.OpenAITool) []
 		}
 	}
 	for _, id := range in.GroupAPIs {
-		if a := ResolveAPI(ev.cat, id); a != nil {
+		if a := dataset.ResolveAPI(ev.cat, id); a != nil {
 			out = append(out, a)
 		}
 	}
@@ -310,7 +311,7 @@ type planVerdict struct {
 // group APIs used for their purpose in dependency order and of its key
 // steps stated, pooled, over the steps that are not copies of the tools'
 // documentation.
-func (ev *evaluator) readPlan(in *Instruction, tools []toolset.OpenAITool, plan string) planVerdict {
+func (ev *evaluator) readPlan(in *dataset.Instruction, tools []toolset.OpenAITool, plan string) planVerdict {
 	total := len(in.GroupAPIs) + len(in.KeySteps)
 	if total == 0 {
 		return planVerdict{coverage: 1}
@@ -342,7 +343,7 @@ func (ev *evaluator) readPlan(in *Instruction, tools []toolset.OpenAITool, plan 
 	}
 	apis := map[string]*toolset.API{}
 	for _, id := range in.GroupAPIs {
-		if a := ResolveAPI(ev.cat, id); a != nil {
+		if a := dataset.ResolveAPI(ev.cat, id); a != nil {
 			apis[id] = a
 		}
 	}
@@ -437,7 +438,7 @@ func (ev *evaluator) providedLater(apis map[string]*toolset.API, first map[strin
 }
 
 // scorePlan is Task 8's rule scorer.
-func (ev *evaluator) scorePlan(in *Instruction, v view, r agent.Reply, res *Result) {
+func (ev *evaluator) scorePlan(in *dataset.Instruction, v view, r agent.Reply, res *Result) {
 	pv := ev.readPlan(in, v.tools, r.Content)
 	res.Missed, res.Score = pv.missed, pv.coverage
 	if pv.copied > 0 {
@@ -453,13 +454,13 @@ func (ev *evaluator) scorePlan(in *Instruction, v view, r agent.Reply, res *Resu
 // step per group API, in order, saying which key step it serves (the key
 // step sharing most words with the API's name and description), then the
 // key steps no API serves.
-func (ev *evaluator) goldPlan(in *Instruction) string {
+func (ev *evaluator) goldPlan(in *dataset.Instruction) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "Plan for %q:\n", in.Text)
 	served := map[int]bool{}
 	n := 0
 	for _, id := range in.GroupAPIs {
-		a := ResolveAPI(ev.cat, id)
+		a := dataset.ResolveAPI(ev.cat, id)
 		if a == nil {
 			continue
 		}

@@ -2,6 +2,7 @@ package evaltasks
 
 import (
 	"context"
+	"github.com/understudy/understudy/evaltasks/dataset"
 	"strings"
 	"testing"
 
@@ -102,7 +103,7 @@ func FuzzPlanSteps(f *testing.F) {
 func TestRefersTo(t *testing.T) {
 	cat := testStack(t).Catalog
 	api := func(id string) *toolset.API {
-		a := ResolveAPI(cat, id)
+		a := dataset.ResolveAPI(cat, id)
 		require.NotNil(t, a, id)
 		return a
 	}

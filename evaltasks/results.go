@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/understudy/understudy/evaltasks/dataset"
 	"io"
 	"os"
 	"strconv"
@@ -179,10 +180,10 @@ func ReadResults(r io.Reader, file string) (map[string]*Result, error) {
 		}
 		var res Result
 		if err := json.Unmarshal(line, &res); err != nil {
-			return nil, &LineError{File: file, Line: n, Err: err}
+			return nil, &dataset.LineError{File: file, Line: n, Err: err}
 		}
 		if res.Key == "" {
-			return nil, &LineError{File: file, Line: n, Err: errors.New("a result without a key")}
+			return nil, &dataset.LineError{File: file, Line: n, Err: errors.New("a result without a key")}
 		}
 		out[res.Key] = &res
 	}

@@ -2,6 +2,7 @@ package evaltasks
 
 import (
 	"fmt"
+	"github.com/understudy/understudy/evaltasks/dataset"
 	"github.com/understudy/understudy/evaltasks/textmatch"
 	"regexp"
 	"strings"
@@ -178,9 +179,9 @@ func (res *Result) pass(ok bool) {
 }
 
 // isTarget tells whether an API answers a Type-II instruction.
-func (ev *evaluator) isTarget(in *Instruction, a *toolset.API) bool {
+func (ev *evaluator) isTarget(in *dataset.Instruction, a *toolset.API) bool {
 	for _, id := range append([]string{in.TargetAPI}, in.AlsoCorrect...) {
-		if ResolveAPI(ev.cat, id) == a {
+		if dataset.ResolveAPI(ev.cat, id) == a {
 			return true
 		}
 	}

@@ -1,5 +1,5 @@
-// Package evaltasks is the evaluation: the instruction dataset, the eight tasks of seed 004, their scorers, metrics and reports.
-package evaltasks
+// Package dataset is the instruction dataset of the evaluation: its records, their loader and the validator that checks them against the catalog and the sandbox.
+package dataset
 
 import (
 	"bufio"
@@ -9,12 +9,14 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"maps"
 	"path"
+	"slices"
 	"sort"
 	"strings"
 )
 
-// Instruction types of seed 004 §3.3.
+// Instruction types of the evaluation paper §3.3.
 const (
 	TypeNoTool       = 1 // Type I: no tool needed (may mislead)
 	TypeSufficient   = 2 // Type II: tool needed, information sufficient
@@ -218,4 +220,29 @@ func LoadDir(fsys fs.FS, dir string) ([]Instruction, error) {
 		all = append(all, ins...)
 	}
 	return all, nil
+}
+
+// GoldError reports a gold call that cannot judge a call.
+type GoldError struct {
+	API    string
+	Param  string
+	Reason string
+}
+
+func (e *GoldError) Error() string {
+	if e.Param == "" {
+		return fmt.Sprintf("gold call %s: %s", e.API, e.Reason)
+	}
+	return fmt.Sprintf("gold call %s: argument %s: %s", e.API, e.Param, e.Reason)
+}
+
+// Check verifies that a gold call can judge a call: every argument lists
+// at least one acceptable value. An empty list would accept anything.
+func (g *GoldCall) Check() error {
+	for _, name := range slices.Sorted(maps.Keys(g.Arguments)) {
+		if len(g.Arguments[name].Values) == 0 {
+			return &GoldError{API: g.API, Param: name, Reason: "no acceptable values (an empty list would accept anything)"}
+		}
+	}
+	return nil
 }
