@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/understudy/understudy/evaltasks/callcheck"
 	"github.com/understudy/understudy/evaltasks/dataset"
 	"github.com/understudy/understudy/evaltasks/textmatch"
 	"math"
@@ -62,7 +63,7 @@ func (ev *evaluator) scoreChain(ctx context.Context, inst Instance, records []so
 	for _, r := range records {
 		c := chainCall{api: r.API, ok: r.OK()}
 		if c.ok {
-			args, err := decodeArguments(agent.ToolCall{Arguments: r.Arguments})
+			args, err := callcheck.DecodeArguments(agent.ToolCall{Arguments: r.Arguments})
 			if err != nil {
 				c.ok = false
 			}
@@ -83,7 +84,7 @@ func (ev *evaluator) scoreChain(ctx context.Context, inst Instance, records []so
 	case done > 0:
 		res.Outcome = OutcomePartial
 	case res.ParseErrors > 0:
-		res.Outcome = OutcomeParseError
+		res.Outcome = callcheck.OutcomeParseError
 	default:
 		res.Outcome = OutcomeNoProgress
 	}
@@ -200,8 +201,8 @@ func (s *chainScorer) literalOK(p *toolset.Param, name string, want any, args ma
 	got, has := args[name]
 	user := s.userStated(want)
 	if !has || got == nil {
-		if user && !(p != nil && p.Default != nil && sameValue(p.Default, want)) {
-			return fmt.Sprintf("%s is missing; the user said %s", name, compactJSON(want)), false
+		if user && !(p != nil && p.Default != nil && callcheck.SameValue(p.Default, want)) {
+			return fmt.Sprintf("%s is missing; the user said %s", name, callcheck.CompactJSON(want)), false
 		}
 		return "", false
 	}
@@ -210,11 +211,11 @@ func (s *chainScorer) literalOK(p *toolset.Param, name string, want any, args ma
 		if !sameUserValue(want, got, s.words) {
 			_, ws := want.(string)
 			_, gs := got.(string)
-			return fmt.Sprintf("%s=%s is not what the user said (%s)", name, compactJSON(got), compactJSON(want)), ws && gs
+			return fmt.Sprintf("%s=%s is not what the user said (%s)", name, callcheck.CompactJSON(got), callcheck.CompactJSON(want)), ws && gs
 		}
 	case p != nil && len(p.Enum) > 0:
-		if !sameValue(want, got) {
-			return fmt.Sprintf("%s=%s, want %s", name, compactJSON(got), compactJSON(want)), false
+		if !callcheck.SameValue(want, got) {
+			return fmt.Sprintf("%s=%s, want %s", name, callcheck.CompactJSON(got), callcheck.CompactJSON(want)), false
 		}
 	}
 	return "", false
@@ -257,7 +258,7 @@ func (s *chainScorer) boundOK(p *toolset.Param, name string, b dataset.Binding, 
 			for _, v := range deps.Values(s.calls[k].doc, b.Path) {
 				if sameScalar(v, got) {
 					if !s.pickedAsSaid(s.calls[k].doc, b.Path, got) {
-						return fmt.Sprintf("%s=%s comes from an item of step %d's response the user did not ask for", name, compactJSON(got), b.Step+1)
+						return fmt.Sprintf("%s=%s comes from an item of step %d's response the user did not ask for", name, callcheck.CompactJSON(got), b.Step+1)
 					}
 					return ""
 				}
@@ -272,7 +273,7 @@ func (s *chainScorer) boundOK(p *toolset.Param, name string, b dataset.Binding, 
 			return ""
 		}
 	}
-	return fmt.Sprintf("%s=%s does not come from the response of step %d", name, compactJSON(got), b.Step+1)
+	return fmt.Sprintf("%s=%s does not come from the response of step %d", name, callcheck.CompactJSON(got), b.Step+1)
 }
 
 // goldValue is the value the gold chain binds: the first at the path in
@@ -310,7 +311,7 @@ func (s *chainScorer) inText(v any) bool {
 	case string:
 		return strings.TrimSpace(x) != "" && textmatch.ContainsExact(strings.ToLower(s.text), strings.ToLower(strings.TrimSpace(x)))
 	default:
-		if f, ok := toFloat(v); ok {
+		if f, ok := callcheck.ToFloat(v); ok {
 			return numberInText(s.text, f)
 		}
 	}
@@ -328,7 +329,7 @@ var (
 // and share one with the gold ("Nice" for "Nice, France", never "Tokyo"
 // for "Porto").
 func sameUserValue(want, got any, user textmatch.WordSet) bool {
-	if sameValue(want, got) {
+	if callcheck.SameValue(want, got) {
 		return true
 	}
 	w, ok := want.(string)
@@ -381,7 +382,7 @@ func isDigit(c byte) bool { return c >= '0' && c <= '9' }
 // sameValue, and a number written as a string in one and as a number in
 // the other is the same value (an API may return "41.1496").
 func sameScalar(v, got any) bool {
-	if sameValue(v, got) {
+	if callcheck.SameValue(v, got) {
 		return true
 	}
 	asNumber := func(x any) any {
@@ -392,7 +393,7 @@ func sameScalar(v, got any) bool {
 		}
 		return x
 	}
-	return sameValue(asNumber(v), asNumber(got))
+	return callcheck.SameValue(asNumber(v), asNumber(got))
 }
 
 // pickedAsSaid checks the list item a value was taken from, when the

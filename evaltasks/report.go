@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"github.com/understudy/understudy/evaltasks/callcheck"
 	"io"
 	"sort"
 	"strings"
@@ -177,7 +178,7 @@ func metricsFor(tr *TaskReport, rs []*Result, den int) {
 				neg++
 			}
 			call := answered(r) && r.Outcome == OutcomeCall
-			noCall := answered(r) && r.Outcome == OutcomeNoCall
+			noCall := answered(r) && r.Outcome == callcheck.OutcomeNoCall
 			switch {
 			case positive && call:
 				tp++

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/understudy/understudy/evaltasks/callcheck"
 	"github.com/understudy/understudy/evaltasks/dataset"
 	"io"
 	"os"
@@ -31,9 +32,9 @@ type Result struct {
 	Detail  string  `json:"detail,omitempty"`
 	// Missed lists the missing parameters not asked for (T3), key points
 	// (T5), facts (T6), or group APIs and key steps (T8) not found.
-	Missed   []string   `json:"missed,omitempty"`
-	Mistakes []Mistake  `json:"mistakes,omitempty"` // T3: calls made anyway
-	Check    *CallCheck `json:"check,omitempty"`    // T4
+	Missed   []string            `json:"missed,omitempty"`
+	Mistakes []callcheck.Mistake `json:"mistakes,omitempty"` // T3: calls made anyway
+	Check    *callcheck.Result   `json:"check,omitempty"`    // T4
 	// Calls are the calls executed in Task 7, Matched the gold steps they matched.
 	Calls       []ExecutedCall `json:"calls,omitempty"`
 	Matched     int            `json:"matched,omitempty"`

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/understudy/understudy/evaltasks/callcheck"
 	"github.com/understudy/understudy/evaltasks/dataset"
 	"net"
 	"net/http"
@@ -83,7 +84,7 @@ func TestEagerAgentPrecisionIsPositiveShare(t *testing.T) {
 	for _, tr := range rep.Tasks {
 		if tr.ID == TaskClarify {
 			// exchange without from and to, forward_geocode without address.
-			require.Equal(t, map[string]int{MistakeMissingParam: 3}, tr.Mistakes)
+			require.Equal(t, map[string]int{callcheck.MistakeMissingParam: 3}, tr.Mistakes)
 		}
 	}
 }

@@ -2,6 +2,7 @@ package evaltasks
 
 import (
 	"fmt"
+	"github.com/understudy/understudy/evaltasks/callcheck"
 	"github.com/understudy/understudy/evaltasks/dataset"
 	"github.com/understudy/understudy/evaltasks/textmatch"
 	"regexp"
@@ -73,32 +74,32 @@ func (ev *evaluator) score(inst Instance, v view, r agent.Reply, res *Result) {
 	called := len(r.ToolCalls) > 0
 	res.Called = called
 	if msg, bad := parseFailure(r); bad {
-		res.Outcome, res.Detail = OutcomeParseError, msg
+		res.Outcome, res.Detail = callcheck.OutcomeParseError, msg
 		return
 	}
 	switch inst.Task {
 	case TaskDecide:
-		res.Outcome = OutcomeNoCall
+		res.Outcome = callcheck.OutcomeNoCall
 		if called {
 			res.Outcome = OutcomeCall
 		}
 		res.pass(called == inst.Positive)
 	case TaskSelect:
 		if !called {
-			res.Outcome = OutcomeNoCall
+			res.Outcome = callcheck.OutcomeNoCall
 			return
 		}
 		got := ev.cat.APIByExportName(r.ToolCalls[0].Name)
 		ok := got != nil && ev.isTarget(in, got)
 		res.Outcome = OutcomeWrongAPI
 		if ok {
-			res.Outcome = OutcomeCorrect
+			res.Outcome = callcheck.OutcomeCorrect
 		}
 		res.pass(ok)
 	case TaskClarify:
 		if called {
 			res.Outcome = OutcomeCalled
-			res.Mistakes = classifyMistakes(ev.cat, in, r.ToolCalls)
+			res.Mistakes = callcheck.Mistakes(ev.cat, in, r.ToolCalls)
 			return
 		}
 		cv := ev.judgeClarification(in, r.Content)
@@ -203,4 +204,20 @@ func init() {
 		one two can must should may also like etc q num`) {
 		genericWords[w] = true
 	}
+}
+
+// scoreFill is Task 4: the reply must make exactly the gold call. A gold
+// call that cannot judge is a dataset error of the instance, not a pass.
+func (ev *evaluator) scoreFill(in *dataset.Instruction, r agent.Reply, res *Result) {
+	chk := callcheck.CheckAll(ev.cat, in.GoldCall, r.ToolCalls)
+	res.Outcome = chk.Outcome
+	if chk.Outcome == callcheck.OutcomeInvalidGold {
+		res.Outcome, res.Error, res.ErrorKind = OutcomeError, chk.Detail, ErrorData
+		res.Pass, res.Score = false, 0
+		return
+	}
+	if chk.Outcome != callcheck.OutcomeNoCall {
+		res.Check = &chk
+	}
+	res.pass(chk.Outcome == callcheck.OutcomeCorrect)
 }

@@ -1,4 +1,4 @@
-package evaltasks
+package callcheck
 
 import (
 	"encoding/json"
@@ -67,7 +67,7 @@ func TestCheckCallMutations(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got := CheckCall(cat, tt.gold, agent.ToolCall{Name: tt.fn, Arguments: json.RawMessage(tt.args)})
+			got := Check(cat, tt.gold, agent.ToolCall{Name: tt.fn, Arguments: json.RawMessage(tt.args)})
 			require.Equal(t, tt.want, got.Outcome, "%+v", got)
 			require.Equal(t, tt.param, got.Param)
 		})
@@ -93,7 +93,7 @@ func TestCheckCallsExactlyOne(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			require.Equal(t, tt.want, CheckCalls(cat, gold, tt.calls).Outcome)
+			require.Equal(t, tt.want, CheckAll(cat, gold, tt.calls).Outcome)
 		})
 	}
 }
@@ -112,7 +112,7 @@ func TestEmptyAcceptableValuesIsADatasetError(t *testing.T) {
 			var ge *dataset.GoldError
 			require.ErrorAs(t, tt.gold.Check(), &ge)
 			for _, args := range []string{`{"from":"USD","to":"EUR"}`, `{"from":"USD","to":"anything"}`, `{"from":"USD"}`} {
-				got := CheckCall(cat, tt.gold, agent.ToolCall{Name: "currency_exchange-exchange", Arguments: json.RawMessage(args)})
+				got := Check(cat, tt.gold, agent.ToolCall{Name: "currency_exchange-exchange", Arguments: json.RawMessage(args)})
 				require.Equal(t, OutcomeInvalidGold, got.Outcome, args)
 				require.Equal(t, ge.Param, got.Param)
 			}
@@ -139,7 +139,7 @@ func TestSameValueNumbers(t *testing.T) {
 		{"5", json.Number("5"), false},
 	}
 	for _, tt := range tests {
-		require.Equal(t, tt.same, sameValue(tt.want, tt.got), "%v vs %v", tt.want, tt.got)
+		require.Equal(t, tt.same, SameValue(tt.want, tt.got), "%v vs %v", tt.want, tt.got)
 	}
 }
 
@@ -156,7 +156,7 @@ func TestCheckCallIntegerKind(t *testing.T) {
 func TestArgumentsErrorIsParseError(t *testing.T) {
 	cat := testStack(t).Catalog
 	gold := &dataset.GoldCall{API: "calculator.calculate", Arguments: map[string]dataset.Acceptable{"expression": {Values: []any{"1+1"}}}}
-	got := CheckCall(cat, gold, agent.ToolCall{Name: "calculator-calculate", RawArguments: "expression=1+1", ArgumentsError: "not JSON"})
+	got := Check(cat, gold, agent.ToolCall{Name: "calculator-calculate", RawArguments: "expression=1+1", ArgumentsError: "not JSON"})
 	require.Equal(t, OutcomeParseError, got.Outcome)
 }
 
@@ -177,7 +177,7 @@ func TestClassifyMistakes(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got := classifyMistakes(cat, in, []agent.ToolCall{{Name: "currency_exchange-exchange", Arguments: json.RawMessage(tt.args)}})
+			got := Mistakes(cat, in, []agent.ToolCall{{Name: "currency_exchange-exchange", Arguments: json.RawMessage(tt.args)}})
 			require.Equal(t, tt.want, got)
 		})
 	}
@@ -193,41 +193,9 @@ func FuzzCheckCall(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, name, args string) {
 		tc := agent.ToolCall{Name: name, Arguments: json.RawMessage(args)}
-		got := CheckCall(cat, gold, tc)
+		got := Check(cat, gold, tc)
 		require.NotEmpty(t, got.Outcome)
 		in := &dataset.Instruction{ID: "f", Text: "convert", TargetAPI: gold.API, Missing: []string{"from"}}
-		_ = classifyMistakes(cat, in, []agent.ToolCall{tc})
+		_ = Mistakes(cat, in, []agent.ToolCall{tc})
 	})
-}
-
-func TestScoreFill(t *testing.T) {
-	st := testStack(t)
-	ev := newEvaluator(st, 0, nil)
-	gold := &dataset.GoldCall{API: "currency_exchange.exchange", Arguments: map[string]dataset.Acceptable{"from": {Values: []any{"USD"}}, "to": {Values: []any{"EUR"}}}}
-	call := agent.ToolCall{Name: "currency_exchange-exchange", Arguments: json.RawMessage(`{"from":"USD","to":"EUR"}`)}
-	tests := []struct {
-		name     string
-		gold     *dataset.GoldCall
-		calls    []agent.ToolCall
-		outcome  string
-		pass     bool
-		errKind  string
-		hasCheck bool
-	}{
-		{"the gold call", gold, []agent.ToolCall{call}, OutcomeCorrect, true, "", true},
-		{"no call", gold, nil, OutcomeNoCall, false, "", false},
-		{"an extra call", gold, []agent.ToolCall{call, call}, OutcomeExtraCall, false, "", true},
-		{"a gold call without acceptable values", &dataset.GoldCall{API: gold.API, Arguments: map[string]dataset.Acceptable{"from": {Values: []any{"USD"}}, "to": {}}}, []agent.ToolCall{call}, OutcomeError, false, ErrorData, false},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			in := &dataset.Instruction{ID: "x", Type: dataset.TypeSufficient, TargetAPI: gold.API, GoldCall: tt.gold}
-			res := &Result{}
-			ev.score(Instance{Task: TaskFill, In: in}, view{}, agent.Reply{ToolCalls: tt.calls}, res)
-			require.Equal(t, tt.outcome, res.Outcome)
-			require.Equal(t, tt.pass, res.Pass)
-			require.Equal(t, tt.errKind, res.ErrorKind)
-			require.Equal(t, tt.hasCheck, res.Check != nil)
-		})
-	}
 }
