@@ -3,10 +3,10 @@ package evaltasks
 import (
 	"context"
 	"fmt"
-	"github.com/understudy/understudy/evaltasks/dataset"
 	"testing"
 
 	"github.com/understudy/understudy/agent"
+	"github.com/understudy/understudy/evaltasks/dataset"
 )
 
 // BenchmarkScoreOracle10k evaluates 10,000 instances (the mini dataset's

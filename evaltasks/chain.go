@@ -4,11 +4,11 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"github.com/understudy/understudy/evaltasks/dataset"
 
 	"github.com/understudy/understudy/agent"
 	"github.com/understudy/understudy/agent/solve"
 	"github.com/understudy/understudy/deps"
+	"github.com/understudy/understudy/evaltasks/dataset"
 	"github.com/understudy/understudy/sandbox"
 	"github.com/understudy/understudy/toolset"
 )

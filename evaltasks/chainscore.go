@@ -4,9 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"github.com/understudy/understudy/evaltasks/callcheck"
-	"github.com/understudy/understudy/evaltasks/dataset"
-	"github.com/understudy/understudy/evaltasks/textmatch"
 	"math"
 	"regexp"
 	"strconv"
@@ -15,6 +12,9 @@ import (
 	"github.com/understudy/understudy/agent"
 	"github.com/understudy/understudy/agent/solve"
 	"github.com/understudy/understudy/deps"
+	"github.com/understudy/understudy/evaltasks/callcheck"
+	"github.com/understudy/understudy/evaltasks/dataset"
+	"github.com/understudy/understudy/evaltasks/textmatch"
 	"github.com/understudy/understudy/toolset"
 )
 

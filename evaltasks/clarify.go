@@ -2,11 +2,11 @@ package evaltasks
 
 import (
 	"fmt"
-	"github.com/understudy/understudy/evaltasks/dataset"
-	"github.com/understudy/understudy/evaltasks/textmatch"
 	"regexp"
 	"strings"
 
+	"github.com/understudy/understudy/evaltasks/dataset"
+	"github.com/understudy/understudy/evaltasks/textmatch"
 	"github.com/understudy/understudy/toolset"
 )
 

@@ -1,11 +1,11 @@
 package evaltasks
 
 import (
-	"github.com/understudy/understudy/evaltasks/dataset"
-	"github.com/understudy/understudy/evaltasks/textmatch"
 	"testing"
 
 	"github.com/stretchr/testify/require"
+	"github.com/understudy/understudy/evaltasks/dataset"
+	"github.com/understudy/understudy/evaltasks/textmatch"
 )
 
 func TestClarification(t *testing.T) {

@@ -3,7 +3,6 @@ package evaltasks
 import (
 	"context"
 	"encoding/json"
-	"github.com/understudy/understudy/evaltasks/dataset"
 	"os"
 	"path/filepath"
 	"strings"
@@ -11,6 +10,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 	"github.com/understudy/understudy/agent"
+	"github.com/understudy/understudy/evaltasks/dataset"
 	"github.com/understudy/understudy/fixtures"
 )
 

@@ -6,8 +6,6 @@ import (
 	"encoding/binary"
 	"encoding/json"
 	"fmt"
-	"github.com/understudy/understudy/evaltasks/dataset"
-	"github.com/understudy/understudy/evaltasks/textmatch"
 	"strings"
 	"testing"
 	"unicode"
@@ -16,6 +14,8 @@ import (
 	"github.com/understudy/understudy/agent"
 	"github.com/understudy/understudy/agent/agenttest"
 	"github.com/understudy/understudy/agent/openai"
+	"github.com/understudy/understudy/evaltasks/dataset"
+	"github.com/understudy/understudy/evaltasks/textmatch"
 	"github.com/understudy/understudy/fixtures"
 )
 

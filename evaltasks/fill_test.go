@@ -2,11 +2,11 @@ package evaltasks
 
 import (
 	"encoding/json"
-	"github.com/understudy/understudy/evaltasks/callcheck"
 	"testing"
 
 	"github.com/stretchr/testify/require"
 	"github.com/understudy/understudy/agent"
+	"github.com/understudy/understudy/evaltasks/callcheck"
 	"github.com/understudy/understudy/evaltasks/dataset"
 )
 

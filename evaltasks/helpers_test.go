@@ -3,13 +3,13 @@ package evaltasks
 import (
 	"context"
 	"encoding/json"
-	"github.com/understudy/understudy/evaltasks/dataset"
 	"os"
 	"sync"
 	"testing"
 
 	"github.com/stretchr/testify/require"
 	"github.com/understudy/understudy/agent"
+	"github.com/understudy/understudy/evaltasks/dataset"
 	"github.com/understudy/understudy/internal/assemble"
 	"github.com/understudy/understudy/toolset"
 )

@@ -3,11 +3,11 @@ package evaltasks
 import (
 	"context"
 	"fmt"
-	"github.com/understudy/understudy/evaltasks/dataset"
 	"regexp"
 	"strings"
 
 	"github.com/understudy/understudy/agent"
+	"github.com/understudy/understudy/evaltasks/dataset"
 )
 
 // JudgedTasks are the tasks an LLM judge may score instead of the rules.

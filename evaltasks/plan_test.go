@@ -2,12 +2,12 @@ package evaltasks
 
 import (
 	"context"
-	"github.com/understudy/understudy/evaltasks/dataset"
 	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
 	"github.com/understudy/understudy/agent"
+	"github.com/understudy/understudy/evaltasks/dataset"
 	"github.com/understudy/understudy/toolset"
 )
 

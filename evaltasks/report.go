@@ -4,11 +4,12 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"github.com/understudy/understudy/evaltasks/callcheck"
 	"io"
 	"sort"
 	"strings"
 	"text/tabwriter"
+
+	"github.com/understudy/understudy/evaltasks/callcheck"
 )
 
 // Report is the run's summary: Table 5 of the evaluation paper for one agent.

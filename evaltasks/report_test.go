@@ -3,12 +3,11 @@ package evaltasks
 import (
 	"bytes"
 	"fmt"
-	"github.com/understudy/understudy/evaltasks/callcheck"
 	"path/filepath"
 	"testing"
 
 	"github.com/stretchr/testify/require"
-
+	"github.com/understudy/understudy/evaltasks/callcheck"
 	"github.com/understudy/understudy/internal/golden"
 )
 

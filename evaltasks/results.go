@@ -6,8 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/understudy/understudy/evaltasks/callcheck"
-	"github.com/understudy/understudy/evaltasks/dataset"
 	"io"
 	"os"
 	"strconv"
@@ -15,6 +13,8 @@ import (
 
 	"github.com/understudy/understudy/agent"
 	"github.com/understudy/understudy/agent/openai"
+	"github.com/understudy/understudy/evaltasks/callcheck"
+	"github.com/understudy/understudy/evaltasks/dataset"
 )
 
 // Result is one scored instance: a line of results.jsonl.

@@ -1,11 +1,11 @@
 package evaltasks
 
 import (
-	"github.com/understudy/understudy/evaltasks/dataset"
 	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
+	"github.com/understudy/understudy/evaltasks/dataset"
 )
 
 func TestReadResults(t *testing.T) {

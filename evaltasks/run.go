@@ -9,7 +9,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/understudy/understudy/evaltasks/dataset"
 	"io"
 	"io/fs"
 	"os"
@@ -21,6 +20,7 @@ import (
 
 	"github.com/understudy/understudy/agent"
 	"github.com/understudy/understudy/deps"
+	"github.com/understudy/understudy/evaltasks/dataset"
 	"github.com/understudy/understudy/fixtures"
 	"github.com/understudy/understudy/internal/assemble"
 	"github.com/understudy/understudy/internal/atomicfile"

@@ -7,8 +7,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/understudy/understudy/evaltasks/callcheck"
-	"github.com/understudy/understudy/evaltasks/dataset"
 	"net"
 	"net/http"
 	"os"
@@ -22,6 +20,8 @@ import (
 	"github.com/understudy/understudy/agent/agenttest"
 	"github.com/understudy/understudy/agent/baseline"
 	"github.com/understudy/understudy/agent/openai"
+	"github.com/understudy/understudy/evaltasks/callcheck"
+	"github.com/understudy/understudy/evaltasks/dataset"
 	"github.com/understudy/understudy/toolset"
 )
 

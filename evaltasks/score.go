@@ -2,13 +2,13 @@ package evaltasks
 
 import (
 	"fmt"
-	"github.com/understudy/understudy/evaltasks/callcheck"
-	"github.com/understudy/understudy/evaltasks/dataset"
-	"github.com/understudy/understudy/evaltasks/textmatch"
 	"regexp"
 	"strings"
 
 	"github.com/understudy/understudy/agent"
+	"github.com/understudy/understudy/evaltasks/callcheck"
+	"github.com/understudy/understudy/evaltasks/dataset"
+	"github.com/understudy/understudy/evaltasks/textmatch"
 	"github.com/understudy/understudy/toolset"
 )
 

@@ -2,10 +2,11 @@ package evaltasks
 
 import (
 	"fmt"
-	"github.com/understudy/understudy/evaltasks/dataset"
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/understudy/understudy/evaltasks/dataset"
 )
 
 // The eight tasks of the evaluation paper (§3.4, Table 1).

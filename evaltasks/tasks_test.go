@@ -2,10 +2,10 @@ package evaltasks
 
 import (
 	"fmt"
-	"github.com/understudy/understudy/evaltasks/dataset"
 	"testing"
 
 	"github.com/stretchr/testify/require"
+	"github.com/understudy/understudy/evaltasks/dataset"
 )
 
 func TestParseTasks(t *testing.T) {

@@ -6,8 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/understudy/understudy/evaltasks/dataset"
-	"github.com/understudy/understudy/evaltasks/textmatch"
 	"maps"
 	"math"
 	"math/big"
@@ -17,6 +15,8 @@ import (
 	"strings"
 
 	"github.com/understudy/understudy/agent"
+	"github.com/understudy/understudy/evaltasks/dataset"
+	"github.com/understudy/understudy/evaltasks/textmatch"
 	"github.com/understudy/understudy/toolset"
 )
 

@@ -2,11 +2,11 @@ package callcheck
 
 import (
 	"encoding/json"
-	"github.com/understudy/understudy/evaltasks/dataset"
 	"testing"
 
 	"github.com/stretchr/testify/require"
 	"github.com/understudy/understudy/agent"
+	"github.com/understudy/understudy/evaltasks/dataset"
 )
 
 func TestCheckCallMutations(t *testing.T) {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"github.com/understudy/understudy/evaltasks/textmatch"
 	"math"
 	"reflect"
 	"regexp"
@@ -13,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/understudy/understudy/deps"
+	"github.com/understudy/understudy/evaltasks/textmatch"
 	"github.com/understudy/understudy/sandbox"
 	"github.com/understudy/understudy/toolset"
 )

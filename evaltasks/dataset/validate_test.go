@@ -10,10 +10,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/stretchr/testify/require"
 	"github.com/understudy/understudy/fixtures"
 	"github.com/understudy/understudy/toolset"
-
-	"github.com/stretchr/testify/require"
 )
 
 // TestValidateShipped holds the embedded dataset to every check: counts,
