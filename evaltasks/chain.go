@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
+	"slices"
 
 	"github.com/understudy/understudy/agent"
 	"github.com/understudy/understudy/agent/solve"
@@ -173,7 +175,7 @@ func (ev *evaluator) stepDocs(ctx context.Context, steps []dataset.GoldStep, ses
 		for k, v := range st.Arguments {
 			args[k] = v
 		}
-		for _, param := range sortedKeys(st.Bindings) {
+		for _, param := range slices.Sorted(maps.Keys(st.Bindings)) {
 			b := st.Bindings[param]
 			if b.Step < 0 || b.Step >= i {
 				return nil, fmt.Errorf("step %d: binding of %s refers to step %d, not an earlier one", i+1, param, b.Step)

@@ -4,8 +4,10 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"math"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -177,7 +179,7 @@ func needs(st dataset.GoldStep, k int) bool {
 // not do the step, or "".
 func (s *chainScorer) doesStep(i int, api *toolset.API, j int) string {
 	st, c := s.steps[i], s.calls[j]
-	for _, name := range sortedKeys(st.Arguments) {
+	for _, name := range slices.Sorted(maps.Keys(st.Arguments)) {
 		r, worded := s.literalOK(api.Param(name), name, st.Arguments[name], c.args)
 		// The user's words put otherwise ("Porto, Portugal" for "Porto")
 		// are right when the call provides what the gold step provides.
@@ -185,7 +187,7 @@ func (s *chainScorer) doesStep(i int, api *toolset.API, j int) string {
 			return r
 		}
 	}
-	for _, name := range sortedKeys(st.Bindings) {
+	for _, name := range slices.Sorted(maps.Keys(st.Bindings)) {
 		if r := s.boundOK(api.Param(name), name, st.Bindings[name], j); r != "" {
 			return r
 		}
@@ -457,7 +459,7 @@ func (s *chainScorer) namedByUser(v any, depth int) bool {
 		}
 		return true
 	case map[string]any:
-		for _, k := range sortedKeys(x) {
+		for _, k := range slices.Sorted(maps.Keys(x)) {
 			if s.namedByUser(x[k], depth+1) {
 				return true
 			}

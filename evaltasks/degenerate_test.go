@@ -6,6 +6,8 @@ import (
 	"encoding/binary"
 	"encoding/json"
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 	"testing"
 	"unicode"
@@ -264,7 +266,7 @@ func flattenToolResult(req agenttest.ChatRequest) (agenttest.Turn, error) {
 	walk = func(prefix string, x any) {
 		switch t := x.(type) {
 		case map[string]any:
-			for _, k := range sortedKeys(t) {
+			for _, k := range slices.Sorted(maps.Keys(t)) {
 				walk(prefix+k+" ", t[k])
 			}
 		case []any:
@@ -349,7 +351,7 @@ func askForEveryParameter(req agenttest.ChatRequest) (agenttest.Turn, error) {
 	var asks []string
 	for _, tl := range req.Tools {
 		props, _ := tl.Function.Parameters["properties"].(map[string]any)
-		for _, name := range sortedKeys(props) {
+		for _, name := range slices.Sorted(maps.Keys(props)) {
 			desc := ""
 			if p, ok := props[name].(map[string]any); ok {
 				desc, _ = p["description"].(string)

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
+	"slices"
 	"sort"
 	"strings"
 	"text/tabwriter"
@@ -90,7 +92,7 @@ func f1(p, r float64) float64 {
 func Aggregate(agentName, model, dataset string, tasks []int, planned map[int]int, results map[string]*Result, scorers map[int]string) *Report {
 	rep := &Report{Agent: agentName, Model: model, Dataset: dataset, Complete: true}
 	byTask := map[int][]*Result{}
-	for _, k := range sortedKeys(results) {
+	for _, k := range slices.Sorted(maps.Keys(results)) {
 		r := results[k]
 		byTask[r.Task] = append(byTask[r.Task], r)
 	}

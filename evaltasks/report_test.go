@@ -3,7 +3,9 @@ package evaltasks
 import (
 	"bytes"
 	"fmt"
+	"maps"
 	"path/filepath"
+	"slices"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -142,7 +144,7 @@ func TestErrorsNeverRaiseAMetric(t *testing.T) {
 	}
 	before := Aggregate("x", "", "", tasks, planned, base, nil)
 	changed := 0
-	for _, k := range sortedKeys(base) {
+	for _, k := range slices.Sorted(maps.Keys(base)) {
 		if !answered(base[k]) {
 			continue
 		}

@@ -167,7 +167,7 @@ func (in *Instruction) Check() error {
 		if in.GoldCall != nil {
 			// Task 4 compares each argument with its acceptable values;
 			// an empty list would accept anything.
-			for _, name := range valKeys(in.GoldCall.Arguments) {
+			for _, name := range slices.Sorted(maps.Keys(in.GoldCall.Arguments)) {
 				if len(in.GoldCall.Arguments[name].Values) == 0 {
 					err = errors.Join(err, &EmptyAcceptableError{ID: in.ID, Param: name})
 				}

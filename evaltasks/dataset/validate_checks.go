@@ -4,9 +4,11 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"math"
 	"reflect"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -22,7 +24,7 @@ var Scenarios = []string{"daily_life", "image_processing", "travel", "basic"}
 
 // checkText rejects texts that name an API the way only a developer would.
 func (v *validator) checkText(in *Instruction) {
-	if in.Scenario != "" && !valContains(Scenarios, in.Scenario) {
+	if in.Scenario != "" && !slices.Contains(Scenarios, in.Scenario) {
 		v.problem(in, "scenario", "%q is not one of %s", in.Scenario, strings.Join(Scenarios, ", "))
 	}
 	low := strings.ToLower(in.Text)
@@ -186,7 +188,7 @@ func (v *validator) checkPerturbing(in *Instruction) {
 		switch {
 		case id == in.TargetAPI:
 			v.problem(in, "perturbing", "the target API %s is among the perturbing APIs", id)
-		case valContains(in.AlsoCorrect, id):
+		case slices.Contains(in.AlsoCorrect, id):
 			v.problem(in, "perturbing", "%s answers the instruction equally well (also_correct) but is a perturbing API", id)
 		case seen[id]:
 			v.problem(in, "perturbing", "%s appears twice", id)
@@ -219,12 +221,12 @@ func (v *validator) checkTypeIII(in *Instruction) {
 			}
 		}
 	}
-	for _, name := range valKeys(in.Present) {
+	for _, name := range slices.Sorted(maps.Keys(in.Present)) {
 		p := api.Param(name)
 		switch {
 		case p == nil:
 			v.problem(in, "present."+name, "%s has no parameter %q", api.ID(), name)
-		case valContains(in.Missing, name):
+		case slices.Contains(in.Missing, name):
 			v.problem(in, "present."+name, "is also listed as missing")
 		case !valTextHas(in.Text, in.Present[name]):
 			v.problem(in, "present."+name, "value %v does not appear in the text", in.Present[name])
@@ -232,7 +234,7 @@ func (v *validator) checkTypeIII(in *Instruction) {
 	}
 	for _, p := range api.Params {
 		_, present := in.Present[p.Name]
-		if p.Required && !present && !valContains(in.Missing, p.Name) && p.Default == nil {
+		if p.Required && !present && !slices.Contains(in.Missing, p.Name) && p.Default == nil {
 			v.problem(in, "present", "required parameter %q of %s is neither present nor missing", p.Name, api.ID())
 		}
 	}
@@ -247,7 +249,7 @@ func (v *validator) checkTypeIV(ctx context.Context, in *Instruction) {
 			ok = false
 			continue
 		}
-		for _, param := range valKeys(st.Bindings) {
+		for _, param := range slices.Sorted(maps.Keys(st.Bindings)) {
 			b := st.Bindings[param]
 			bf := field + ".bindings." + param
 			switch {
@@ -340,7 +342,7 @@ func (v *validator) runChain(ctx context.Context, in *Instruction, steps []GoldS
 			return out, false
 		}
 		args := valCopy(st.Arguments)
-		for _, param := range valKeys(st.Bindings) {
+		for _, param := range slices.Sorted(maps.Keys(st.Bindings)) {
 			b := st.Bindings[param]
 			if b.Step < 0 || b.Step >= i {
 				v.problem(in, f+".bindings."+param, "refers to step %d, which is not an earlier step", b.Step)
@@ -399,7 +401,7 @@ func valUntil(doc any, until string) bool {
 func (v *validator) checkTypeV(in *Instruction) {
 	members := v.groupMembers()
 	if _, ok := members[in.Group]; !ok {
-		v.problem(in, "group", "no API belongs to group %q (groups: %s)", in.Group, strings.Join(valKeys(members), ", "))
+		v.problem(in, "group", "no API belongs to group %q (groups: %s)", in.Group, strings.Join(slices.Sorted(maps.Keys(members)), ", "))
 		return
 	}
 	if len(in.GroupAPIs) < 2 {
@@ -412,7 +414,7 @@ func (v *validator) checkTypeV(in *Instruction) {
 			v.problem(in, f, "%s listed twice", id)
 		}
 		seen[id] = true
-		if a := v.needAPI(in, f, id); a != nil && !valContains(a.Groups, in.Group) {
+		if a := v.needAPI(in, f, id); a != nil && !slices.Contains(a.Groups, in.Group) {
 			v.problem(in, f, "%s is not in group %q (its groups: %v)", id, in.Group, a.Groups)
 		}
 	}
@@ -489,7 +491,7 @@ func (v *validator) checkCoverage(ins []Instruction) {
 			groups[in.Group] = true
 		}
 	}
-	for _, g := range valKeys(v.groupMembers()) {
+	for _, g := range slices.Sorted(maps.Keys(v.groupMembers())) {
 		if !groups[g] {
 			v.problem(nil, "coverage", "group %q has no Type-V instruction", g)
 		}
@@ -578,24 +580,6 @@ func valCopy(m map[string]any) map[string]any {
 	return out
 }
 
-func valKeys[V any](m map[string]V) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
-}
-
-func valContains(s []string, x string) bool {
-	for _, e := range s {
-		if e == x {
-			return true
-		}
-	}
-	return false
-}
-
 func valRoman(t int) string {
 	if t >= 1 && t <= 5 {
 		return []string{"I", "II", "III", "IV", "V"}[t-1]
@@ -625,7 +609,7 @@ func ExpectedFactFault(in *Instruction, doc any, fact string) string {
 	if keys := valFactKeys(doc, fact); len(keys) > 0 {
 		book := true
 		for _, k := range keys {
-			book = book && valContains(bookkeepingKeys, strings.ToLower(k))
+			book = book && slices.Contains(bookkeepingKeys, strings.ToLower(k))
 		}
 		if book {
 			return fmt.Sprintf("is bookkeeping of the response (%s), not a fact the question asks for", strings.Join(keys, ", "))
@@ -669,8 +653,8 @@ func ExpectedFactFault(in *Instruction, doc any, fact string) string {
 // at least three letters, no stop words.
 func queryWords(s string) []string {
 	var out []string
-	for _, w := range framingWords(foldAccents(s)) {
-		if len(w) >= 3 && !valContains(queryStopWords, w) && !reDigits.MatchString(w) {
+	for _, w := range framingWords(textmatch.FoldAccents(s)) {
+		if len(w) >= 3 && !slices.Contains(queryStopWords, w) && !reDigits.MatchString(w) {
 			out = append(out, w)
 		}
 	}
@@ -684,11 +668,6 @@ func sameStem(a, b string) bool {
 		a, b = b, a
 	}
 	return a == b || len(a) >= 4 && strings.HasPrefix(b, a)
-}
-
-func foldAccents(s string) string {
-	r := strings.NewReplacer("á", "a", "à", "a", "â", "a", "ã", "a", "ä", "a", "é", "e", "è", "e", "ê", "e", "ë", "e", "í", "i", "ì", "i", "î", "i", "ï", "i", "ó", "o", "ò", "o", "ô", "o", "õ", "o", "ö", "o", "ú", "u", "ù", "u", "û", "u", "ü", "u", "ç", "c", "ñ", "n")
-	return r.Replace(strings.ToLower(s))
 }
 
 // valFactKeys lists the keys of the response leaves a fact is found in
@@ -722,7 +701,7 @@ func valFactKeys(doc any, fact string) []string {
 		}
 	}
 	walk(doc, "")
-	return valKeys(keys)
+	return slices.Sorted(maps.Keys(keys))
 }
 
 // toleranceWords mark a Type-I question that accepts an approximate

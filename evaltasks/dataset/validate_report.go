@@ -3,6 +3,8 @@ package dataset
 import (
 	"fmt"
 	"io"
+	"maps"
+	"slices"
 	"sort"
 	"strings"
 	"text/tabwriter"
@@ -112,7 +114,7 @@ func (r *ValidationReport) WriteSummary(w io.Writer) error {
 
 	b.WriteString("\nper tool (instructions using it):\n")
 	tw = tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
-	tools := valKeys(r.ByTool)
+	tools := slices.Sorted(maps.Keys(r.ByTool))
 	for _, t := range tools {
 		fmt.Fprintf(tw, "  %s\t%d\n", t, r.ByTool[t])
 	}
@@ -122,7 +124,7 @@ func (r *ValidationReport) WriteSummary(w io.Writer) error {
 
 	b.WriteString("\nper API (types I / II / III / IV / V):\n")
 	tw = tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
-	ids := valKeys(r.APICoverage)
+	ids := slices.Sorted(maps.Keys(r.APICoverage))
 	for _, id := range ids {
 		c := r.APICoverage[id]
 		fmt.Fprintf(tw, "  %s\t%d\t%d\t%d\t%d\t%d\n", id, c[1], c[2], c[3], c[4], c[5])

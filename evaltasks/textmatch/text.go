@@ -78,6 +78,16 @@ func fold(r rune) string {
 	return string(r)
 }
 
+// FoldAccents lower-cases text and takes the accents off its Latin
+// letters ("Bogotá" becomes "bogota").
+func FoldAccents(text string) string {
+	var b strings.Builder
+	for _, r := range strings.ToLower(text) {
+		b.WriteString(fold(r))
+	}
+	return b.String()
+}
+
 // Stem is a light English stemmer: plural endings only.
 func Stem(w string) string {
 	switch {

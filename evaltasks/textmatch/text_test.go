@@ -264,3 +264,17 @@ func TestZonesAreIANAZones(t *testing.T) {
 		require.NotNil(t, ianaZone(zone), zone)
 	}
 }
+
+func TestFoldAccents(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"Bogotá", "bogota"},
+		{"Reykjavík, Ísland", "reykjavik, island"},
+		{"Straße", "strasse"},
+		{"Łódź", "lodz"},
+		{"plain", "plain"},
+		{"", ""},
+	}
+	for _, tt := range tests {
+		require.Equal(t, tt.want, FoldAccents(tt.in), tt.in)
+	}
+}
