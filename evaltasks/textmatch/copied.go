@@ -52,6 +52,8 @@ type ToolData struct {
 // maxToolValues bounds the values read from one tool message.
 const maxToolValues = 400
 
+// ReadToolData reads the field names and leaf values of a tool message;
+// a message that is not JSON is one value.
 func ReadToolData(tool string) ToolData {
 	var d ToolData
 	var v any

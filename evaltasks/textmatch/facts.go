@@ -51,6 +51,8 @@ type Matcher struct {
 	approx bool
 }
 
+// NewMatcher reads a reply once for matching facts against it; an
+// approximate question (roughly, ballpark) widens number tolerances.
 func NewMatcher(reply, question string) *Matcher {
 	return &Matcher{reply: reply, polar: NewPolarWords(reply), nums: numbers(reply), clocks: clocks(reply), dates: dates(reply), approx: approximate(question)}
 }

@@ -52,6 +52,7 @@ func negatedAt(c []string, i int) bool {
 // those with at least one denied occurrence.
 type PolarWords struct{ affirmed, denied WordSet }
 
+// NewPolarWords reads which words of a text are affirmed and which denied.
 func NewPolarWords(text string) PolarWords {
 	p := PolarWords{affirmed: WordSet{}, denied: WordSet{}}
 	for _, c := range clauses(text) {

@@ -115,6 +115,7 @@ func ContentWords(text string) []string {
 // WordSet is the set of stemmed words of a reply.
 type WordSet map[string]bool
 
+// NewWordSet is the set of stemmed words of a text.
 func NewWordSet(text string) WordSet {
 	s := WordSet{}
 	for _, w := range Words(text) {
@@ -140,6 +141,7 @@ func (s WordSet) Coverage(phrase string) float64 {
 	return float64(n) / float64(len(cw))
 }
 
+// Dedupe returns s without repeated strings, first occurrences in order.
 func Dedupe(s []string) []string {
 	seen := map[string]bool{}
 	out := s[:0:0]
