@@ -149,6 +149,7 @@ func TestClarificationMustBeTheAgentsOwnWords(t *testing.T) {
 		{"the question handed back twice", inst.In.Text + "\n" + inst.In.Text, false},
 		{"the question, then a real request", inst.In.Text + " Which city is that? Tell me and I'll look up its time zone.", true},
 		{"a real request alone", "Which city is your client in? Tell me and I'll look up its time zone.", true},
+		{"the question above a list of tools that names the city", inst.In.Text + "\n\nHere are the tools I can use:\n- weatherapi_com-time_zone_api: the time zone of a city, by city name (q).", false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

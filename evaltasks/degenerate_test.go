@@ -101,20 +101,21 @@ func TestDegenerateAgentsSitAtTheFloor(t *testing.T) {
 		{name: "repeat the user's text and the tool results", policy: echoConversation,
 			// Task 6: a copy of the conversation adds no words of its own.
 			// Task 3: the question handed back asks for nothing.
-			floors: map[int]float64{TaskToolReturn: 0, TaskClarify: 0.2}},
+			floors: map[int]float64{TaskToolReturn: 0, TaskClarify: 0}},
 		{name: "list every offered tool with its description", policy: listTools,
 			// The bar for Task 8: a list of tools is not a plan.
-			floors: map[int]float64{TaskPlan: 0.3, TaskClarify: 0.2}},
+			// Task 3: a list asks for nothing in the agent's own words,
+			// though its descriptions name the parameters.
+			floors: map[int]float64{TaskPlan: 0.3, TaskClarify: 0}},
 		{name: "the request, then every offered tool with its description", policy: listToolsUnderRequest,
-			// Task 3: the descriptions name every parameter and the
-			// request carries its question mark, so this reads like
-			// asking for everything and gets what that gets (0.369
-			// today): the same floor.
-			floors: map[int]float64{TaskPlan: 0.3, TaskClarify: 0.5}},
+			// Task 3: the request's question mark is the user's, not a
+			// request of the agent's (0.369 before the scorer looked
+			// for it in the agent's own sentences).
+			floors: map[int]float64{TaskPlan: 0.3, TaskClarify: 0}},
 		{name: "the request, then the offered tools' names numbered", policy: numberedToolNames,
 			// Numbered names look like plan steps but say nothing of what
 			// each step does.
-			floors: map[int]float64{TaskPlan: 0.3, TaskClarify: 0.2}},
+			floors: map[int]float64{TaskPlan: 0.3, TaskClarify: 0}},
 		{name: "ask for every parameter of every tool", policy: askForEveryParameter,
 			// Some Type-III texts give nothing, and their API has no
 			// parameter besides the missing ones and at most one optional

@@ -104,7 +104,9 @@ func (ev *evaluator) score(inst Instance, v view, r agent.Reply, res *Result) {
 		}
 		cv := ev.judgeClarification(in, r.Content)
 		res.Missed = cv.unasked
-		ok := cv.ok() && asks(r.Content)
+		// The request must be in the agent's own sentences too: the
+		// question mark of the user's text handed back asks for nothing.
+		ok := cv.ok() && asks(ownSentences(in.Text, r.Content))
 		switch {
 		case ok:
 			res.Outcome = OutcomeClarified
