@@ -19,7 +19,7 @@ func (ev *evaluator) oracleScript(inst Instance) *agent.OracleScript {
 			return
 		}
 		if a := dataset.ResolveAPI(ev.cat, in.GoldCall.API); a != nil {
-			s.Steps = []agent.OracleStep{{Name: toolset.ExportName(a, toolset.NameDotted), Arguments: goldArguments(in.GoldCall)}}
+			s.Steps = []agent.OracleStep{{Name: toolset.ExportName(a, toolset.NameDotted), Arguments: in.GoldCall.FirstValues()}}
 		}
 	}
 	switch inst.Task {

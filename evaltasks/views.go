@@ -104,18 +104,6 @@ func (ev *evaluator) withTools(msgs []agent.Message, ids []string) view {
 	return v
 }
 
-// goldArguments are the arguments of a gold call: the first acceptable
-// value of each argument that lists one.
-func goldArguments(g *dataset.GoldCall) map[string]any {
-	args := map[string]any{}
-	for name, acc := range g.Arguments {
-		if len(acc.Values) > 0 {
-			args[name] = acc.Values[0]
-		}
-	}
-	return args
-}
-
 // toolReturnView is Task 6's conversation: the user message, an assistant
 // message calling the gold call, and the tool result the sandbox gives for
 // it (in a session of its own).
@@ -125,7 +113,7 @@ func (ev *evaluator) toolReturnView(ctx context.Context, inst Instance) (view, e
 	if api == nil {
 		return view{}, &DataError{Instance: inst.Key(), Err: fmt.Errorf("gold call API %q is not in the catalog", in.GoldCall.API)}
 	}
-	args := goldArguments(in.GoldCall)
+	args := in.GoldCall.FirstValues()
 	// A record whose gold call quotes opaque values carries the steps that
 	// mint them; they run first, in the same session, unseen by the agent.
 	if err := ev.runSteps(ctx, in.Chain, ev.session(inst)); err != nil {

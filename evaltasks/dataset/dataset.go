@@ -236,6 +236,18 @@ func (e *GoldError) Error() string {
 	return fmt.Sprintf("gold call %s: argument %s: %s", e.API, e.Param, e.Reason)
 }
 
+// FirstValues are the arguments of the call a gold call stands for: the
+// first acceptable value of each argument that lists one.
+func (g *GoldCall) FirstValues() map[string]any {
+	args := map[string]any{}
+	for name, acc := range g.Arguments {
+		if len(acc.Values) > 0 {
+			args[name] = acc.Values[0]
+		}
+	}
+	return args
+}
+
 // Check verifies that a gold call can judge a call: every argument lists
 // at least one acceptable value. An empty list would accept anything.
 func (g *GoldCall) Check() error {

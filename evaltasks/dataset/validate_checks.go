@@ -59,18 +59,6 @@ func (v *validator) checkTypeI(in *Instruction) {
 	v.checkTypeIKeyPoints(in)
 }
 
-// goldArgs is the gold call with the first acceptable value of every
-// argument that has one.
-func valGoldArgs(gc *GoldCall) map[string]any {
-	args := map[string]any{}
-	for name, acc := range gc.Arguments {
-		if len(acc.Values) > 0 {
-			args[name] = acc.Values[0]
-		}
-	}
-	return args
-}
-
 func (v *validator) checkTypeII(ctx context.Context, in *Instruction) {
 	api := v.needAPI(in, "target_api", in.TargetAPI)
 	if api == nil {
@@ -119,7 +107,7 @@ func (v *validator) checkTypeII(ctx context.Context, in *Instruction) {
 	if !ok {
 		return
 	}
-	base := valGoldArgs(gc)
+	base := gc.FirstValues()
 	if _, err := api.Validate(base); err != nil {
 		v.problem(in, "gold_call", "the gold call does not validate: %v", err)
 		return
@@ -130,7 +118,7 @@ func (v *validator) checkTypeII(ctx context.Context, in *Instruction) {
 			if i == 0 {
 				continue
 			}
-			alt := valCopy(base)
+			alt := copyArgs(base)
 			alt[name] = val
 			if _, err := api.Validate(alt); err != nil {
 				v.problem(in, fmt.Sprintf("gold_call.arguments.%s.values[%d]", name, i), "acceptable value %v does not validate: %v", val, err)
@@ -146,16 +134,16 @@ func (v *validator) checkTypeII(ctx context.Context, in *Instruction) {
 	}
 	res, err := v.st.Engine.Call(ctx, sandbox.Request{Tool: api.Tool.StandardizedName, API: api.Name, Arguments: base, Session: session})
 	if err != nil {
-		v.problem(in, "gold_call", "executing %s: %v", valCall(api, base), err)
+		v.problem(in, "gold_call", "executing %s: %v", callText(api, base), err)
 		return
 	}
 	if res.Status < 200 || res.Status >= 300 {
-		v.problem(in, "gold_call", "%s answered %d: %s", valCall(api, base), res.Status, valTrunc(string(res.Response), 300))
+		v.problem(in, "gold_call", "%s answered %d: %s", callText(api, base), res.Status, truncate(string(res.Response), 300))
 		return
 	}
 	var doc any
 	if err := json.Unmarshal(res.Response, &doc); err != nil {
-		v.problem(in, "gold_call", "%s answered a body that is not JSON: %v", valCall(api, base), err)
+		v.problem(in, "gold_call", "%s answered a body that is not JSON: %v", callText(api, base), err)
 		return
 	}
 	for i, f := range in.ExpectedFacts {
@@ -163,8 +151,8 @@ func (v *validator) checkTypeII(ctx context.Context, in *Instruction) {
 		switch {
 		case strings.TrimSpace(f) == "":
 			v.problem(in, field, "empty fact")
-		case !valFactIn(doc, f):
-			v.problem(in, field, "%q does not appear in the response of %s", f, valCall(api, base))
+		case !factIn(doc, f):
+			v.problem(in, field, "%q does not appear in the response of %s", f, callText(api, base))
 		default:
 			if fault := ExpectedFactFault(in, doc, f); fault != "" {
 				v.problem(in, field, "%q %s", f, fault)
@@ -228,7 +216,7 @@ func (v *validator) checkTypeIII(in *Instruction) {
 			v.problem(in, "present."+name, "%s has no parameter %q", api.ID(), name)
 		case slices.Contains(in.Missing, name):
 			v.problem(in, "present."+name, "is also listed as missing")
-		case !valTextHas(in.Text, in.Present[name]):
+		case !textHas(in.Text, in.Present[name]):
 			v.problem(in, "present."+name, "value %v does not appear in the text", in.Present[name])
 		}
 	}
@@ -298,7 +286,7 @@ func (v *validator) checkTypeIV(ctx context.Context, in *Instruction) {
 			if p == nil || !p.Opaque {
 				continue
 			}
-			if k, ok := valScalar(results[i].args[param]); ok && len(k) > 3 && strings.Contains(in.Text, k) {
+			if k, ok := scalarText(results[i].args[param]); ok && len(k) > 3 && strings.Contains(in.Text, k) {
 				v.problem(in, fmt.Sprintf("chain[%d].bindings.%s", i, param), "the opaque value %q appears in the text; the user cannot know it", k)
 			}
 		}
@@ -325,15 +313,16 @@ func (v *validator) edgesInto(to string) string {
 	return strings.Join(s, "; ")
 }
 
-type valStep struct {
+// chainStep is one executed step of a gold chain.
+type chainStep struct {
 	args map[string]any
 	doc  any
 }
 
 // runChain executes steps in one session, resolving bindings from earlier
 // responses and polling repeatable steps; it reports the first failure.
-func (v *validator) runChain(ctx context.Context, in *Instruction, steps []GoldStep, session, field string) ([]valStep, bool) {
-	var out []valStep
+func (v *validator) runChain(ctx context.Context, in *Instruction, steps []GoldStep, session, field string) ([]chainStep, bool) {
+	var out []chainStep
 	for i, st := range steps {
 		f := fmt.Sprintf("%s[%d]", field, i)
 		a := v.api(st.API)
@@ -341,7 +330,7 @@ func (v *validator) runChain(ctx context.Context, in *Instruction, steps []GoldS
 			v.problem(in, f+".api", "unknown API %q", st.API)
 			return out, false
 		}
-		args := valCopy(st.Arguments)
+		args := copyArgs(st.Arguments)
 		for _, param := range slices.Sorted(maps.Keys(st.Bindings)) {
 			b := st.Bindings[param]
 			if b.Step < 0 || b.Step >= i {
@@ -359,39 +348,39 @@ func (v *validator) runChain(ctx context.Context, in *Instruction, steps []GoldS
 		for calls := 1; ; calls++ {
 			res, err := v.st.Engine.Call(ctx, sandbox.Request{Tool: a.Tool.StandardizedName, API: a.Name, Arguments: args, Session: session})
 			if err != nil {
-				v.problem(in, f, "executing %s: %v", valCall(a, args), err)
+				v.problem(in, f, "executing %s: %v", callText(a, args), err)
 				return out, false
 			}
 			if res.Status < 200 || res.Status >= 300 {
-				v.problem(in, f, "%s answered %d: %s", valCall(a, args), res.Status, valTrunc(string(res.Response), 300))
+				v.problem(in, f, "%s answered %d: %s", callText(a, args), res.Status, truncate(string(res.Response), 300))
 				return out, false
 			}
 			doc = nil
 			if err := json.Unmarshal(res.Response, &doc); err != nil {
-				v.problem(in, f, "%s answered a body that is not JSON: %v", valCall(a, args), err)
+				v.problem(in, f, "%s answered a body that is not JSON: %v", callText(a, args), err)
 				return out, false
 			}
-			if !st.Repeat || valUntil(doc, st.Until) {
+			if !st.Repeat || untilHolds(doc, st.Until) {
 				break
 			}
 			if calls >= deps.MaxPolls {
-				v.problem(in, f, "%s: still not %s after %d calls", valCall(a, args), st.Until, calls)
+				v.problem(in, f, "%s: still not %s after %d calls", callText(a, args), st.Until, calls)
 				return out, false
 			}
 		}
-		out = append(out, valStep{args: args, doc: doc})
+		out = append(out, chainStep{args: args, doc: doc})
 	}
 	return out, true
 }
 
 // untilHolds tells whether a polling condition "path == value" holds.
-func valUntil(doc any, until string) bool {
+func untilHolds(doc any, until string) bool {
 	p, want, ok := strings.Cut(until, " == ")
 	if !ok {
 		return true
 	}
 	for _, val := range deps.Values(doc, p) {
-		if s, ok := valScalar(val); ok && s == want {
+		if s, ok := scalarText(val); ok && s == want {
 			return true
 		}
 	}
@@ -441,7 +430,7 @@ func (v *validator) groupMembers() map[string][]string {
 func (v *validator) checkCounts() {
 	for _, t := range []int{TypeNoTool, TypeSufficient, TypeMissing, TypeDependencies, TypeHighLevel} {
 		if min := v.opts.MinCounts[t]; v.rep.ByType[t] < min {
-			v.problem(nil, "", "type %s: %d instructions, fewer than the %d of seed 004's Table 2", valRoman(t), v.rep.ByType[t], min)
+			v.problem(nil, "", "type %s: %d instructions, fewer than the %d of seed 004's Table 2", roman(t), v.rep.ByType[t], min)
 		}
 	}
 }
@@ -500,7 +489,7 @@ func (v *validator) checkCoverage(ins []Instruction) {
 
 // factIn tells whether a fact appears in a response: as a part of a string
 // leaf, or equal to a number or boolean leaf.
-func valFactIn(doc any, fact string) bool {
+func factIn(doc any, fact string) bool {
 	num, numErr := strconv.ParseFloat(fact, 64)
 	found := false
 	var walk func(v any)
@@ -531,20 +520,20 @@ func valFactIn(doc any, fact string) bool {
 
 // textHas tells whether a value (or, for a list, one of its values)
 // appears in a text, case-insensitively.
-func valTextHas(text string, val any) bool {
+func textHas(text string, val any) bool {
 	if list, ok := val.([]any); ok {
 		for _, x := range list {
-			if valTextHas(text, x) {
+			if textHas(text, x) {
 				return true
 			}
 		}
 		return false
 	}
-	s, ok := valScalar(val)
+	s, ok := scalarText(val)
 	return ok && strings.Contains(strings.ToLower(text), strings.ToLower(s))
 }
 
-func valScalar(v any) (string, bool) {
+func scalarText(v any) (string, bool) {
 	switch x := v.(type) {
 	case string:
 		return x, true
@@ -560,19 +549,21 @@ func valScalar(v any) (string, bool) {
 	return "", false
 }
 
-func valCall(a *toolset.API, args map[string]any) string {
+// callText writes a call as its API and JSON arguments, for messages.
+func callText(a *toolset.API, args map[string]any) string {
 	b, _ := json.Marshal(args)
 	return a.ID() + string(b)
 }
 
-func valTrunc(s string, n int) string {
+func truncate(s string, n int) string {
 	if len(s) <= n {
 		return s
 	}
 	return s[:n] + "…"
 }
 
-func valCopy(m map[string]any) map[string]any {
+// copyArgs copies arguments into a map the caller may write (never nil).
+func copyArgs(m map[string]any) map[string]any {
 	out := make(map[string]any, len(m))
 	for k, v := range m {
 		out[k] = v
@@ -580,7 +571,8 @@ func valCopy(m map[string]any) map[string]any {
 	return out
 }
 
-func valRoman(t int) string {
+// roman writes an instruction type as the paper does (I-V).
+func roman(t int) string {
 	if t >= 1 && t <= 5 {
 		return []string{"I", "II", "III", "IV", "V"}[t-1]
 	}
@@ -606,7 +598,7 @@ func ExpectedFactFault(in *Instruction, doc any, fact string) string {
 	if textmatch.IsStatusLiteral(low) {
 		return "is a status literal, not a fact the question asks for"
 	}
-	if keys := valFactKeys(doc, fact); len(keys) > 0 {
+	if keys := factKeys(doc, fact); len(keys) > 0 {
 		book := true
 		for _, k := range keys {
 			book = book && slices.Contains(bookkeepingKeys, strings.ToLower(k))
@@ -615,7 +607,7 @@ func ExpectedFactFault(in *Instruction, doc any, fact string) string {
 			return fmt.Sprintf("is bookkeeping of the response (%s), not a fact the question asks for", strings.Join(keys, ", "))
 		}
 	}
-	if valWord(strings.ToLower(in.Text), low) {
+	if hasWord(strings.ToLower(in.Text), low) {
 		return "is already in the question: stating it proves nothing"
 	}
 	// A search API answers with ranked hits; the first hit is not what
@@ -670,9 +662,9 @@ func sameStem(a, b string) bool {
 	return a == b || len(a) >= 4 && strings.HasPrefix(b, a)
 }
 
-// valFactKeys lists the keys of the response leaves a fact is found in
-// (see valFactIn), sorted and unique.
-func valFactKeys(doc any, fact string) []string {
+// factKeys lists the keys of the response leaves a fact is found in
+// (see factIn), sorted and unique.
+func factKeys(doc any, fact string) []string {
 	num, numErr := strconv.ParseFloat(fact, 64)
 	keys := map[string]bool{}
 	var walk func(v any, key string)
