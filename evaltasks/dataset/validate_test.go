@@ -3,7 +3,6 @@ package dataset
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -12,6 +11,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 	"github.com/understudy/understudy/fixtures"
+	"github.com/understudy/understudy/internal/golden"
 	"github.com/understudy/understudy/toolset"
 )
 
@@ -154,17 +154,8 @@ func TestWriteSummaryGolden(t *testing.T) {
 	require.NoError(t, err)
 	var b strings.Builder
 	require.NoError(t, rep.WriteSummary(&b))
-	golden := filepath.Join("testdata", "validate_summary.golden.txt")
-	if *updateValidate {
-		require.NoError(t, os.MkdirAll("testdata", 0o755))
-		require.NoError(t, os.WriteFile(golden, []byte(b.String()), 0o644))
-	}
-	want, err := os.ReadFile(golden)
-	require.NoError(t, err)
-	require.Equal(t, string(want), b.String())
+	golden.Check(t, filepath.Join("testdata", "validate_summary.golden.txt"), []byte(b.String()))
 }
-
-var updateValidate = flag.Bool("update-validate", false, "rewrite the validator's golden files")
 
 func FuzzTextSimilarity(f *testing.F) {
 	f.Add("What's the weather in Paris?", "What's the weather in Rome?")
