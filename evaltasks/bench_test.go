@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/understudy/understudy/agent"
+	"github.com/understudy/understudy/evaltasks/dataset"
 )
 
 // BenchmarkScoreOracle10k evaluates 10,000 instances (the mini dataset's
@@ -13,7 +14,7 @@ import (
 func BenchmarkScoreOracle10k(b *testing.B) {
 	base := miniData(b)
 	st := testStack(b)
-	var ins []Instruction
+	var ins []dataset.Instruction
 	perCopy := len(Instances(base, []int{1, 2, 3, 4, 5, 6, 7, 8}))
 	for i := 0; i*perCopy < 10000; i++ {
 		for _, in := range base {

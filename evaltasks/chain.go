@@ -4,10 +4,13 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
+	"slices"
 
 	"github.com/understudy/understudy/agent"
 	"github.com/understudy/understudy/agent/solve"
 	"github.com/understudy/understudy/deps"
+	"github.com/understudy/understudy/evaltasks/dataset"
 	"github.com/understudy/understudy/sandbox"
 	"github.com/understudy/understudy/toolset"
 )
@@ -154,17 +157,17 @@ func (x *offeredExecutor) Execute(ctx context.Context, session, function string,
 
 // runSteps executes gold steps in a session: literal arguments plus values
 // bound from earlier steps' responses, polling repeatable steps.
-func (ev *evaluator) runSteps(ctx context.Context, steps []GoldStep, session string) error {
+func (ev *evaluator) runSteps(ctx context.Context, steps []dataset.GoldStep, session string) error {
 	_, err := ev.stepDocs(ctx, steps, session)
 	return err
 }
 
 // stepDocs executes gold steps like runSteps and returns each step's last
 // decoded response.
-func (ev *evaluator) stepDocs(ctx context.Context, steps []GoldStep, session string) ([]any, error) {
+func (ev *evaluator) stepDocs(ctx context.Context, steps []dataset.GoldStep, session string) ([]any, error) {
 	docs := make([]any, 0, len(steps))
 	for i, st := range steps {
-		api := ResolveAPI(ev.cat, st.API)
+		api := dataset.ResolveAPI(ev.cat, st.API)
 		if api == nil {
 			return nil, fmt.Errorf("step %d: API %q is not in the catalog", i+1, st.API)
 		}
@@ -172,7 +175,7 @@ func (ev *evaluator) stepDocs(ctx context.Context, steps []GoldStep, session str
 		for k, v := range st.Arguments {
 			args[k] = v
 		}
-		for _, param := range sortedKeys(st.Bindings) {
+		for _, param := range slices.Sorted(maps.Keys(st.Bindings)) {
 			b := st.Bindings[param]
 			if b.Step < 0 || b.Step >= i {
 				return nil, fmt.Errorf("step %d: binding of %s refers to step %d, not an earlier one", i+1, param, b.Step)

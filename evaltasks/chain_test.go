@@ -8,6 +8,8 @@ import (
 	"github.com/stretchr/testify/require"
 	"github.com/understudy/understudy/agent"
 	"github.com/understudy/understudy/agent/solve"
+	"github.com/understudy/understudy/evaltasks/dataset"
+	"github.com/understudy/understudy/evaltasks/textmatch"
 	"github.com/understudy/understudy/fixtures"
 	"github.com/understudy/understudy/toolset"
 )
@@ -39,9 +41,9 @@ func bound(name string, args map[string]any, from map[string]agent.OracleSource)
 func src(step int, path string) agent.OracleSource { return agent.OracleSource{Step: step, Path: path} }
 
 // embeddedRecord is one record of the embedded dataset.
-func embeddedRecord(t testing.TB, id string) Instruction {
+func embeddedRecord(t testing.TB, id string) dataset.Instruction {
 	t.Helper()
-	ins, err := LoadDir(fixtures.FS, "instructions")
+	ins, err := dataset.LoadDir(fixtures.FS, "instructions")
 	require.NoError(t, err)
 	for _, in := range ins {
 		if in.ID == id {
@@ -49,10 +51,10 @@ func embeddedRecord(t testing.TB, id string) Instruction {
 		}
 	}
 	t.Fatalf("no record %s", id)
-	return Instruction{}
+	return dataset.Instruction{}
 }
 
-func runChainInstance(t testing.TB, in Instruction, steps ...agent.OracleStep) *Result {
+func runChainInstance(t testing.TB, in dataset.Instruction, steps ...agent.OracleStep) *Result {
 	t.Helper()
 	ev := newEvaluator(testStack(t), 0, nil)
 	a := scriptAgent{&agent.OracleScript{Steps: steps, Answer: "Done."}}
@@ -69,15 +71,15 @@ func TestChainScoredByArguments(t *testing.T) {
 	flights := embeddedRecord(t, "IV-095-skyscanner80.flights_search_one_way")
 	seoul := embeddedRecord(t, "IV-021-booking_com.search_hotels")
 	holidays := embeddedRecord(t, "IV-083-public_holiday.public_holidays")
-	holidaysAU := Instruction{ID: "au", Type: TypeDependencies, Text: "Which public holidays does AU have in 2025?", Chain: []GoldStep{
+	holidaysAU := dataset.Instruction{ID: "au", Type: dataset.TypeDependencies, Text: "Which public holidays does AU have in 2025?", Chain: []dataset.GoldStep{
 		{API: "public_holiday.available_countries"},
-		{API: "public_holiday.public_holidays", Arguments: map[string]any{"year": 2025.0}, Bindings: map[string]Binding{"countryCode": {Step: 0, Path: "[].countryCode"}}},
+		{API: "public_holiday.public_holidays", Arguments: map[string]any{"year": 2025.0}, Bindings: map[string]dataset.Binding{"countryCode": {Step: 0, Path: "[].countryCode"}}},
 	}}
 	coords := map[string]agent.OracleSource{"lat": src(0, "results[].lat"), "lon": src(0, "results[].lon")}
 	ids := map[string]agent.OracleSource{"fromId": src(0, "data[].id"), "toId": src(1, "data[].id")}
 	tests := []struct {
 		name  string
-		in    Instruction
+		in    dataset.Instruction
 		steps []agent.OracleStep
 		want  float64
 	}{
@@ -214,7 +216,7 @@ func TestSameScalar(t *testing.T) {
 }
 
 func TestUserValues(t *testing.T) {
-	user := newWordSet("I land near Nice tomorrow and want tacos, then flights on 2025-06-20.")
+	user := textmatch.NewWordSet("I land near Nice tomorrow and want tacos, then flights on 2025-06-20.")
 	tests := []struct {
 		name      string
 		want, got any
@@ -266,7 +268,7 @@ func FuzzUserValues(f *testing.F) {
 		f.Add(s, s+" x", 3.5)
 	}
 	f.Fuzz(func(t *testing.T, want, got string, n float64) {
-		user := newWordSet(want + " " + got)
+		user := textmatch.NewWordSet(want + " " + got)
 		require.True(t, sameUserValue(want, want, user))
 		_ = sameUserValue(want, got, user)
 		_ = numberInText(got, n)
@@ -300,7 +302,7 @@ func TestPickedAsSaid(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			s := &chainScorer{text: tt.text, words: newWordSet(tt.text)}
+			s := &chainScorer{text: tt.text, words: textmatch.NewWordSet(tt.text)}
 			require.Equal(t, tt.ok, s.pickedAsSaid(tt.doc, tt.path, tt.got))
 		})
 	}

@@ -4,14 +4,19 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"math"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/understudy/understudy/agent"
 	"github.com/understudy/understudy/agent/solve"
 	"github.com/understudy/understudy/deps"
+	"github.com/understudy/understudy/evaltasks/callcheck"
+	"github.com/understudy/understudy/evaltasks/dataset"
+	"github.com/understudy/understudy/evaltasks/textmatch"
 	"github.com/understudy/understudy/toolset"
 )
 
@@ -43,10 +48,10 @@ type chainScorer struct {
 	ev    *evaluator
 	ctx   context.Context
 	inst  Instance
-	steps []GoldStep
+	steps []dataset.GoldStep
 	calls []chainCall
 	text  string
-	words wordSet
+	words textmatch.WordSet
 	// sat lists, per gold step, the calls that do it.
 	sat [][]int
 	// gold holds the gold chain's responses, run once when needed.
@@ -56,11 +61,11 @@ type chainScorer struct {
 
 // scoreChain fills a Task-7 result from the executed calls.
 func (ev *evaluator) scoreChain(ctx context.Context, inst Instance, records []solve.CallRecord, res *Result) {
-	s := &chainScorer{ev: ev, ctx: ctx, inst: inst, steps: inst.In.Chain, text: inst.In.Text, words: newWordSet(inst.In.Text)}
+	s := &chainScorer{ev: ev, ctx: ctx, inst: inst, steps: inst.In.Chain, text: inst.In.Text, words: textmatch.NewWordSet(inst.In.Text)}
 	for _, r := range records {
 		c := chainCall{api: r.API, ok: r.OK()}
 		if c.ok {
-			args, err := decodeArguments(agent.ToolCall{Arguments: r.Arguments})
+			args, err := callcheck.DecodeArguments(agent.ToolCall{Arguments: r.Arguments})
 			if err != nil {
 				c.ok = false
 			}
@@ -81,7 +86,7 @@ func (ev *evaluator) scoreChain(ctx context.Context, inst Instance, records []so
 	case done > 0:
 		res.Outcome = OutcomePartial
 	case res.ParseErrors > 0:
-		res.Outcome = OutcomeParseError
+		res.Outcome = callcheck.OutcomeParseError
 	default:
 		res.Outcome = OutcomeNoProgress
 	}
@@ -94,7 +99,7 @@ func (s *chainScorer) verdicts() (int, []string) {
 	why := make([]string, n)
 	polled := make([]bool, n)
 	for i, st := range s.steps {
-		api := ResolveAPI(s.ev.cat, st.API)
+		api := dataset.ResolveAPI(s.ev.cat, st.API)
 		if api == nil {
 			why[i] = "the gold API is not in the catalog"
 			continue
@@ -161,7 +166,7 @@ func (s *chainScorer) verdicts() (int, []string) {
 }
 
 // needs tells whether a step binds a value from step k.
-func needs(st GoldStep, k int) bool {
+func needs(st dataset.GoldStep, k int) bool {
 	for _, b := range st.Bindings {
 		if b.Step == k {
 			return true
@@ -174,7 +179,7 @@ func needs(st GoldStep, k int) bool {
 // not do the step, or "".
 func (s *chainScorer) doesStep(i int, api *toolset.API, j int) string {
 	st, c := s.steps[i], s.calls[j]
-	for _, name := range sortedKeys(st.Arguments) {
+	for _, name := range slices.Sorted(maps.Keys(st.Arguments)) {
 		r, worded := s.literalOK(api.Param(name), name, st.Arguments[name], c.args)
 		// The user's words put otherwise ("Porto, Portugal" for "Porto")
 		// are right when the call provides what the gold step provides.
@@ -182,7 +187,7 @@ func (s *chainScorer) doesStep(i int, api *toolset.API, j int) string {
 			return r
 		}
 	}
-	for _, name := range sortedKeys(st.Bindings) {
+	for _, name := range slices.Sorted(maps.Keys(st.Bindings)) {
 		if r := s.boundOK(api.Param(name), name, st.Bindings[name], j); r != "" {
 			return r
 		}
@@ -198,8 +203,8 @@ func (s *chainScorer) literalOK(p *toolset.Param, name string, want any, args ma
 	got, has := args[name]
 	user := s.userStated(want)
 	if !has || got == nil {
-		if user && !(p != nil && p.Default != nil && sameValue(p.Default, want)) {
-			return fmt.Sprintf("%s is missing; the user said %s", name, compactJSON(want)), false
+		if user && !(p != nil && p.Default != nil && callcheck.SameValue(p.Default, want)) {
+			return fmt.Sprintf("%s is missing; the user said %s", name, callcheck.CompactJSON(want)), false
 		}
 		return "", false
 	}
@@ -208,11 +213,11 @@ func (s *chainScorer) literalOK(p *toolset.Param, name string, want any, args ma
 		if !sameUserValue(want, got, s.words) {
 			_, ws := want.(string)
 			_, gs := got.(string)
-			return fmt.Sprintf("%s=%s is not what the user said (%s)", name, compactJSON(got), compactJSON(want)), ws && gs
+			return fmt.Sprintf("%s=%s is not what the user said (%s)", name, callcheck.CompactJSON(got), callcheck.CompactJSON(want)), ws && gs
 		}
 	case p != nil && len(p.Enum) > 0:
-		if !sameValue(want, got) {
-			return fmt.Sprintf("%s=%s, want %s", name, compactJSON(got), compactJSON(want)), false
+		if !callcheck.SameValue(want, got) {
+			return fmt.Sprintf("%s=%s, want %s", name, callcheck.CompactJSON(got), callcheck.CompactJSON(want)), false
 		}
 	}
 	return "", false
@@ -242,7 +247,7 @@ func (s *chainScorer) providesSame(i, j int) bool {
 // response of an earlier call that did the step it depends on or, for a
 // value that is not opaque, the user stated it or it is the value that
 // step gives.
-func (s *chainScorer) boundOK(p *toolset.Param, name string, b Binding, j int) string {
+func (s *chainScorer) boundOK(p *toolset.Param, name string, b dataset.Binding, j int) string {
 	got, has := s.calls[j].args[name]
 	if !has || got == nil {
 		return name + " is missing"
@@ -255,7 +260,7 @@ func (s *chainScorer) boundOK(p *toolset.Param, name string, b Binding, j int) s
 			for _, v := range deps.Values(s.calls[k].doc, b.Path) {
 				if sameScalar(v, got) {
 					if !s.pickedAsSaid(s.calls[k].doc, b.Path, got) {
-						return fmt.Sprintf("%s=%s comes from an item of step %d's response the user did not ask for", name, compactJSON(got), b.Step+1)
+						return fmt.Sprintf("%s=%s comes from an item of step %d's response the user did not ask for", name, callcheck.CompactJSON(got), b.Step+1)
 					}
 					return ""
 				}
@@ -270,12 +275,12 @@ func (s *chainScorer) boundOK(p *toolset.Param, name string, b Binding, j int) s
 			return ""
 		}
 	}
-	return fmt.Sprintf("%s=%s does not come from the response of step %d", name, compactJSON(got), b.Step+1)
+	return fmt.Sprintf("%s=%s does not come from the response of step %d", name, callcheck.CompactJSON(got), b.Step+1)
 }
 
 // goldValue is the value the gold chain binds: the first at the path in
 // the response of the gold step, run in a session of its own.
-func (s *chainScorer) goldValue(b Binding) (any, bool) {
+func (s *chainScorer) goldValue(b dataset.Binding) (any, bool) {
 	if !s.goldRun {
 		s.goldRun = true
 		s.gold, _ = s.ev.stepDocs(s.ctx, s.steps, s.ev.goldSession(s.inst))
@@ -295,7 +300,7 @@ func (s *chainScorer) goldValue(b Binding) (any, bool) {
 func (s *chainScorer) userStated(v any) bool {
 	switch x := v.(type) {
 	case string:
-		return len(contentWords(x)) > 0 && s.words.coverage(x) >= 0.5
+		return len(textmatch.ContentWords(x)) > 0 && s.words.Coverage(x) >= 0.5
 	case float64:
 		return numberInText(s.text, x)
 	}
@@ -306,9 +311,9 @@ func (s *chainScorer) userStated(v any) bool {
 func (s *chainScorer) inText(v any) bool {
 	switch x := v.(type) {
 	case string:
-		return strings.TrimSpace(x) != "" && containsExact(strings.ToLower(s.text), strings.ToLower(strings.TrimSpace(x)))
+		return strings.TrimSpace(x) != "" && textmatch.ContainsExact(strings.ToLower(s.text), strings.ToLower(strings.TrimSpace(x)))
 	default:
-		if f, ok := toFloat(v); ok {
+		if f, ok := callcheck.ToFloat(v); ok {
 			return numberInText(s.text, f)
 		}
 	}
@@ -325,8 +330,8 @@ var (
 // other strings match when the agent's words are the gold's or the user's
 // and share one with the gold ("Nice" for "Nice, France", never "Tokyo"
 // for "Porto").
-func sameUserValue(want, got any, user wordSet) bool {
-	if sameValue(want, got) {
+func sameUserValue(want, got any, user textmatch.WordSet) bool {
+	if callcheck.SameValue(want, got) {
 		return true
 	}
 	w, ok := want.(string)
@@ -334,8 +339,8 @@ func sameUserValue(want, got any, user wordSet) bool {
 	if !ok || !ok2 || digitRE.MatchString(w) {
 		return false
 	}
-	gold := newWordSet(w)
-	gw := dedupe(contentWords(g))
+	gold := textmatch.NewWordSet(w)
+	gw := textmatch.Dedupe(textmatch.ContentWords(g))
 	if len(gw) == 0 {
 		return false
 	}
@@ -379,7 +384,7 @@ func isDigit(c byte) bool { return c >= '0' && c <= '9' }
 // sameValue, and a number written as a string in one and as a number in
 // the other is the same value (an API may return "41.1496").
 func sameScalar(v, got any) bool {
-	if sameValue(v, got) {
+	if callcheck.SameValue(v, got) {
 		return true
 	}
 	asNumber := func(x any) any {
@@ -390,7 +395,7 @@ func sameScalar(v, got any) bool {
 		}
 		return x
 	}
-	return sameValue(asNumber(v), asNumber(got))
+	return callcheck.SameValue(asNumber(v), asNumber(got))
 }
 
 // pickedAsSaid checks the list item a value was taken from, when the
@@ -443,7 +448,7 @@ func (s *chainScorer) namedByUser(v any, depth int) bool {
 	}
 	switch x := v.(type) {
 	case string:
-		cw := contentWords(x)
+		cw := textmatch.ContentWords(x)
 		if len(cw) == 0 || len(cw) > 4 || !letterRE.MatchString(x) {
 			return false // a number names nothing ("3" of a ranking)
 		}
@@ -454,7 +459,7 @@ func (s *chainScorer) namedByUser(v any, depth int) bool {
 		}
 		return true
 	case map[string]any:
-		for _, k := range sortedKeys(x) {
+		for _, k := range slices.Sorted(maps.Keys(x)) {
 			if s.namedByUser(x[k], depth+1) {
 				return true
 			}

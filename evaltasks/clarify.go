@@ -5,6 +5,8 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/understudy/understudy/evaltasks/dataset"
+	"github.com/understudy/understudy/evaltasks/textmatch"
 	"github.com/understudy/understudy/toolset"
 )
 
@@ -45,8 +47,8 @@ func init() {
 // MaxDescTerms: no examples, defaults, references, codes or numbers.
 func descTerms(desc string) []string {
 	var out []string
-	desc = urlRE.ReplaceAllString(desc, " ")
-	for _, w := range contentWords(descDebrisRE.ReplaceAllString(desc, " ")) {
+	desc = textmatch.URLPattern.ReplaceAllString(desc, " ")
+	for _, w := range textmatch.ContentWords(descDebrisRE.ReplaceAllString(desc, " ")) {
 		if len(out) == MaxDescTerms {
 			break
 		}
@@ -55,7 +57,7 @@ func descTerms(desc string) []string {
 		}
 		out = append(out, w)
 	}
-	return dedupe(out)
+	return textmatch.Dedupe(out)
 }
 
 // MaxDescTerms bounds the description words that name a parameter.
@@ -65,15 +67,15 @@ const MaxDescTerms = 8
 // and the key terms of its description, generic words dropped.
 func paramTerms(p *toolset.Param, name string) []string {
 	var out []string
-	for _, w := range splitName(name) {
-		if len(w) >= 3 && !genericWords[w] && !stopWords[w] {
-			out = append(out, stem(w))
+	for _, w := range textmatch.SplitName(name) {
+		if len(w) >= 3 && !genericWords[w] && !textmatch.IsStopWord(w) {
+			out = append(out, textmatch.Stem(w))
 		}
 	}
 	if p != nil {
 		out = append(out, descTerms(p.Description)...)
 	}
-	return dedupe(out)
+	return textmatch.Dedupe(out)
 }
 
 // vocab is a parameter's vocabulary.
@@ -82,10 +84,10 @@ func vocab(api *toolset.API, name string) paramVocab {
 	var syn []string
 	if api != nil {
 		p = api.Param(name)
-		syn = terms.Params[api.ID()][name]
+		syn = textmatch.Vocabulary.Params[api.ID()][name]
 	}
 	v := paramVocab{words: paramTerms(p, name)}
-	if parts := splitName(name); len(parts) > 1 || len(parts) == 1 && len(parts[0]) >= 3 && !genericWords[parts[0]] && !stopWords[parts[0]] {
+	if parts := textmatch.SplitName(name); len(parts) > 1 || len(parts) == 1 && len(parts[0]) >= 3 && !genericWords[parts[0]] && !textmatch.IsStopWord(parts[0]) {
 		v.phrases = append(v.phrases, strings.Join(parts, " "))
 	}
 	v.phrases = append(v.phrases, syn...)
@@ -101,16 +103,16 @@ var sentenceRE = regexp.MustCompile(`[.!?;\n]+(?:\s|$)`)
 // mentions tells whether a sentence holds a phrase: verbatim (up to case
 // and punctuation), or, for a phrase of two or more content words, all of
 // them in any order ("check-out date" in "dates of check-in and check-out").
-func mentions(sentence wordSet, norm, phrase string) bool {
-	if n := normalized(phrase); strings.TrimSpace(n) != "" && strings.Contains(norm, n) {
+func mentions(sentence textmatch.WordSet, norm, phrase string) bool {
+	if n := textmatch.Normalized(phrase); strings.TrimSpace(n) != "" && strings.Contains(norm, n) {
 		return true
 	}
-	pw := dedupe(contentWords(phrase))
+	pw := textmatch.Dedupe(textmatch.ContentWords(phrase))
 	if len(pw) < 2 {
 		return false
 	}
 	for _, w := range pw {
-		if !sentence[w] && !sentence[stem(w)] {
+		if !sentence[w] && !sentence[textmatch.Stem(w)] {
 			return false
 		}
 	}
@@ -121,20 +123,20 @@ func mentions(sentence wordSet, norm, phrase string) bool {
 type clarification struct {
 	reply string
 	sents []string
-	sets  []wordSet
+	sets  []textmatch.WordSet
 	norms []string
-	all   wordSet
+	all   textmatch.WordSet
 }
 
 func newClarification(reply string) *clarification {
-	c := &clarification{reply: reply, all: newWordSet(reply)}
+	c := &clarification{reply: reply, all: textmatch.NewWordSet(reply)}
 	for _, s := range sentenceRE.Split(reply, -1) {
 		if strings.TrimSpace(s) == "" {
 			continue
 		}
 		c.sents = append(c.sents, s)
-		c.sets = append(c.sets, newWordSet(s))
-		c.norms = append(c.norms, normalized(s))
+		c.sets = append(c.sets, textmatch.NewWordSet(s))
+		c.norms = append(c.norms, textmatch.Normalized(s))
 	}
 	return c
 }
@@ -206,9 +208,9 @@ func statesGiven(sentence string, given any) bool {
 	default:
 		vals = []string{fmt.Sprint(t)}
 	}
-	norm := normalized(sentence)
+	norm := textmatch.Normalized(sentence)
 	for _, s := range vals {
-		if n := normalized(s); strings.TrimSpace(n) != "" && strings.Contains(norm, n) {
+		if n := textmatch.Normalized(s); strings.TrimSpace(n) != "" && strings.Contains(norm, n) {
 			return true
 		}
 	}
@@ -238,8 +240,8 @@ func (v clarifyVerdict) ok() bool {
 }
 
 // judgeClarification judges a reply to a Type-III instruction.
-func (ev *evaluator) judgeClarification(in *Instruction, reply string) clarifyVerdict {
-	api := ResolveAPI(ev.cat, in.TargetAPI)
+func (ev *evaluator) judgeClarification(in *dataset.Instruction, reply string) clarifyVerdict {
+	api := dataset.ResolveAPI(ev.cat, in.TargetAPI)
 	reply = ownSentences(in.Text, reply)
 	c := newClarification(reply)
 	var out clarifyVerdict
@@ -289,17 +291,17 @@ func (ev *evaluator) judgeClarification(in *Instruction, reply string) clarifyVe
 }
 
 // unaskedParams lists the missing parameters a clarification does not mention.
-func (ev *evaluator) unaskedParams(in *Instruction, reply string) []string {
+func (ev *evaluator) unaskedParams(in *dataset.Instruction, reply string) []string {
 	return ev.judgeClarification(in, reply).unasked
 }
 
 // ownSentences drops the sentences of a reply that repeat the user's text:
 // handing the user's own question back is not asking for anything.
 func ownSentences(question, reply string) string {
-	q := normalized(question)
+	q := textmatch.Normalized(question)
 	var kept []string
 	for _, s := range sentences(reply) {
-		if n := normalized(s); strings.TrimSpace(n) == "" || strings.Contains(q, n) {
+		if n := textmatch.Normalized(s); strings.TrimSpace(n) == "" || strings.Contains(q, n) {
 			continue
 		}
 		kept = append(kept, s)

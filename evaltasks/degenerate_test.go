@@ -6,12 +6,18 @@ import (
 	"encoding/binary"
 	"encoding/json"
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 	"testing"
 	"unicode"
 
 	"github.com/stretchr/testify/require"
+	"github.com/understudy/understudy/agent"
 	"github.com/understudy/understudy/agent/agenttest"
+	"github.com/understudy/understudy/agent/openai"
+	"github.com/understudy/understudy/evaltasks/dataset"
+	"github.com/understudy/understudy/evaltasks/textmatch"
 	"github.com/understudy/understudy/fixtures"
 )
 
@@ -43,41 +49,95 @@ type degenerate struct {
 const defaultFloor = 0.1
 
 func TestDegenerateAgentsSitAtTheFloor(t *testing.T) {
-	ins, err := LoadDir(fixtures.FS, "instructions")
+	ins, err := dataset.LoadDir(fixtures.FS, "instructions")
 	require.NoError(t, err)
 	alwaysCall := alwaysCallF1(ins)
 	opener := framingRule(ins)
+
+	// Floors shared by every strategy that calls the first offered tool
+	// once and then answers without reading the question.
+	firstTool := func(extra map[int]float64) map[int]float64 {
+		f := map[int]float64{
+			// Always calling is Task 1's reference point: F1 = 2p/(1+p).
+			TaskDecide: alwaysCall + 1e-9,
+			// Task 2 offers five APIs in a shuffled order: chance is 1/5,
+			// plus the also-correct APIs.
+			TaskSelect: 0.35,
+			// Task 4 offers the target API alone, so {} passes exactly
+			// where the gold call takes no argument: 0.098 of the Type-II
+			// set today.
+			TaskFill: 0.1,
+			// A chain may start with an API that takes no argument (where
+			// am I by my IP); that may not add up to a real score.
+			TaskChain: 0.15,
+		}
+		for k, v := range extra {
+			f[k] = v
+		}
+		return f
+	}
 
 	strategies := []degenerate{
 		{name: "never call a tool", policy: say("Sure, happy to help with that."),
 			// Task 1: no predicted positive gives F1 0 for the positive class.
 			floors: map[int]float64{TaskDecide: 0}},
-		{name: "I don't know", policy: say("I don't know."),
-			floors: map[int]float64{TaskDecide: 0}},
+		{name: "I don't know", policy: say("I'm sorry, I don't know."),
+			// Tasks 5 and 6 need the answer's facts: a refusal holds none.
+			floors: map[int]float64{TaskDecide: 0, TaskIntrinsic: 0, TaskToolReturn: 0}},
 		{name: "call the first offered tool with {}", policy: firstToolThen(say("Done.")),
-			floors: map[int]float64{
-				// Always calling is Task 1's reference point: F1 = 2p/(1+p).
-				TaskDecide: alwaysCall + 1e-9,
-				// Task 2 offers five APIs in a shuffled order: chance is 1/5,
-				// plus the also-correct APIs.
-				TaskSelect: 0.35,
-				// A few APIs take no required argument, and a chain may start
-				// with one; neither may add up to a real score.
-				TaskFill: 0.1, TaskChain: 0.15,
-			}},
+			floors: firstTool(nil)},
 		{name: "paste the raw tool result JSON", policy: firstToolThen(lastToolResult),
-			floors: map[int]float64{TaskDecide: alwaysCall + 1e-9, TaskSelect: 0.35, TaskFill: 0.1, TaskChain: 0.15,
-				// The bar: pasting the tool's JSON is not answering.
-				TaskToolReturn: 0.2}},
+			// Task 6: the tool's JSON is data, not an answer in words.
+			floors: firstTool(map[int]float64{TaskToolReturn: 0})},
+		{name: "flatten the tool result into field: value lines", policy: firstToolThen(flattenToolResult),
+			// Every fact without JSON punctuation is still the tool's data
+			// under its own field names.
+			floors: firstTool(map[int]float64{TaskToolReturn: 0})},
+		{name: "list every value of the tool result", policy: firstToolThen(listToolValues),
+			// The bar for Task 6: listing the values of a result
+			// that holds one or two (a bare rate, a translation, an IP
+			// address) states the answer itself; 0.10 today.
+			floors: firstTool(map[int]float64{TaskToolReturn: 0.2})},
 		{name: "repeat the user's text and the tool results", policy: echoConversation,
-			floors: map[int]float64{TaskToolReturn: 0.2, TaskClarify: 0.2}},
+			// Task 6: a copy of the conversation adds no words of its own.
+			// Task 3: the question handed back asks for nothing.
+			floors: map[int]float64{TaskToolReturn: 0, TaskClarify: 0}},
 		{name: "list every offered tool with its description", policy: listTools,
 			// The bar for Task 8: a list of tools is not a plan.
-			floors: map[int]float64{TaskPlan: 0.3, TaskClarify: 0.2}},
+			// Task 3: a list asks for nothing in the agent's own words,
+			// though its descriptions name the parameters.
+			floors: map[int]float64{TaskPlan: 0.3, TaskClarify: 0}},
+		{name: "the request, then every offered tool with its description", policy: listToolsUnderRequest,
+			// Task 3: the request's question mark is the user's, not a
+			// request of the agent's (0.369 before the scorer looked
+			// for it in the agent's own sentences).
+			floors: map[int]float64{TaskPlan: 0.3, TaskClarify: 0}},
+		{name: "the request, then the offered tools' names numbered", policy: numberedToolNames,
+			// Numbered names look like plan steps but say nothing of what
+			// each step does.
+			floors: map[int]float64{TaskPlan: 0.3, TaskClarify: 0}},
 		{name: "ask for every parameter of every tool", policy: askForEveryParameter,
-			// Some Type-III texts give nothing, so asking for every required
-			// parameter is right there; asking for what was given never is.
+			// Some Type-III texts give nothing, and their API has no
+			// parameter besides the missing ones and at most one optional
+			// one: there asking for everything is asking for what is
+			// missing, and a capable model may do just that. Asking for
+			// what was given never passes
+			// (TestAskEverythingFailsWhenSomethingWasGiven).
 			floors: map[int]float64{TaskClarify: 0.5, TaskPlan: 0.3}},
+		{name: "call every offered tool in turn with its documented examples", policy: everyToolWithExamples,
+			floors: map[int]float64{
+				TaskDecide: alwaysCall + 1e-9, TaskSelect: 0.35,
+				// Task 4: the documented example is the gold value where
+				// the question happens to ask about it (Lisbon, EUR to
+				// USD): 0.193 of the Type-II set today.
+				TaskFill: 0.2,
+				// Task 7: the examples stand in for the user's values, so
+				// only chains that need none (where am I by my IP) or ask
+				// about the examples' own city (Lisbon) pass their steps;
+				// the gold-informed version of this strategy stays under
+				// 0.35 (TestChainFloorsOfGoldInformedStrategies).
+				TaskChain: 0.35,
+			}},
 		{name: "decide 'no tool' from the framing phrases alone", policy: opener,
 			// The leakage bar: framing must not beat always calling.
 			floors: map[int]float64{TaskDecide: alwaysCall + 0.02, TaskSelect: 0.35, TaskFill: 0.1, TaskChain: 0.15}},
@@ -88,7 +148,7 @@ func TestDegenerateAgentsSitAtTheFloor(t *testing.T) {
 
 	for _, s := range strategies {
 		t.Run(s.name, func(t *testing.T) {
-			rep := runStrategy(t, s.policy)
+			rep := runStrategy(t, s.policy, nil)
 			var table strings.Builder
 			var over []string
 			for _, tr := range rep.Tasks {
@@ -110,16 +170,38 @@ func TestDegenerateAgentsSitAtTheFloor(t *testing.T) {
 }
 
 // runStrategy evaluates a model server that follows policy on all eight
-// tasks of the embedded dataset, errors allowed.
-func runStrategy(t *testing.T, policy func(agenttest.ChatRequest) (agenttest.Turn, error)) *Report {
+// tasks of the embedded dataset, errors allowed; mod, when set, narrows
+// the run.
+func runStrategy(t *testing.T, policy func(agenttest.ChatRequest) (agenttest.Turn, error), mod func(*Config)) *Report {
 	t.Helper()
 	srv := agenttest.NewPolicyServer(t, policy)
 	a, err := NewAgent("openai", AgentOptions{BaseURL: srv.URL(), Model: "scripted", MaxRetries: 0, Concurrency: 4})
 	require.NoError(t, err)
-	rep, err := Run(context.Background(), Config{Agent: a, AgentName: "scripted", Stack: testStack(t), Concurrency: 4})
+	cfg := Config{Agent: a, AgentName: "scripted", Stack: testStack(t), Concurrency: 4}
+	if mod != nil {
+		mod(&cfg)
+	}
+	rep, err := Run(context.Background(), cfg)
 	require.NoError(t, err)
-	require.Len(t, rep.Tasks, 8)
+	if mod == nil {
+		require.Len(t, rep.Tasks, 8)
+	}
 	return rep
+}
+
+// policyReply is what policy answers to a view, for scorer-level tests
+// that hand a strategy's reply to the scorer without a server.
+func policyReply(t testing.TB, policy func(agenttest.ChatRequest) (agenttest.Turn, error), v view) agent.Reply {
+	t.Helper()
+	req, err := (&openai.Client{}).BuildRequest(v.messages, v.tools)
+	require.NoError(t, err)
+	turn, err := policy(*req)
+	require.NoError(t, err)
+	r := agent.Reply{Content: turn.Content}
+	for i, c := range turn.Calls {
+		r.ToolCalls = append(r.ToolCalls, agent.ToolCall{ID: fmt.Sprintf("c%d", i+1), Name: c.Name, Arguments: json.RawMessage(c.Arguments)})
+	}
+	return r
 }
 
 func say(text string) func(agenttest.ChatRequest) (agenttest.Turn, error) {
@@ -168,20 +250,109 @@ func echoConversation(req agenttest.ChatRequest) (agenttest.Turn, error) {
 	return agenttest.Text(strings.Join(append([]string{userText(req)}, toolResults(req)...), "\n")), nil
 }
 
-func listTools(req agenttest.ChatRequest) (agenttest.Turn, error) {
+// flattenToolResult turns the last tool result into "field: value" lines,
+// which hold every fact without JSON punctuation.
+func flattenToolResult(req agenttest.ChatRequest) (agenttest.Turn, error) {
+	rs := toolResults(req)
+	if len(rs) == 0 {
+		return agenttest.Text("Done."), nil
+	}
+	tool := rs[len(rs)-1]
+	var x any
+	if json.Unmarshal([]byte(tool), &x) != nil {
+		return agenttest.Text("Result: " + tool), nil
+	}
+	var b strings.Builder
+	var walk func(prefix string, x any)
+	walk = func(prefix string, x any) {
+		switch t := x.(type) {
+		case map[string]any:
+			for _, k := range slices.Sorted(maps.Keys(t)) {
+				walk(prefix+k+" ", t[k])
+			}
+		case []any:
+			for _, e := range t {
+				walk(prefix, e)
+			}
+		default:
+			fmt.Fprintf(&b, "%s: %v\n", strings.TrimSpace(prefix), t)
+		}
+	}
+	walk("", x)
+	return agenttest.Text(b.String()), nil
+}
+
+// listToolValues states every value of the last tool result, comma
+// separated, without field names or JSON punctuation.
+func listToolValues(req agenttest.ChatRequest) (agenttest.Turn, error) {
+	rs := toolResults(req)
+	if len(rs) == 0 {
+		return agenttest.Text("Done."), nil
+	}
+	return agenttest.Text("Here is the result: " + strings.Join(textmatch.ReadToolData(rs[len(rs)-1]).Values, ", ") + "."), nil
+}
+
+func toolList(req agenttest.ChatRequest) string {
 	var b strings.Builder
 	b.WriteString("Here are the tools I can use:\n")
 	for _, tl := range req.Tools {
 		fmt.Fprintf(&b, "- %s: %s\n", tl.Function.Name, tl.Function.Description)
 	}
+	return b.String()
+}
+
+func listTools(req agenttest.ChatRequest) (agenttest.Turn, error) {
+	return agenttest.Text(toolList(req)), nil
+}
+
+// listToolsUnderRequest repeats the request above the tool list: the
+// request's words are the plan's topic, yet it still plans nothing.
+func listToolsUnderRequest(req agenttest.ChatRequest) (agenttest.Turn, error) {
+	return agenttest.Text(userText(req) + "\n\n" + toolList(req)), nil
+}
+
+// numberedToolNames repeats the request and numbers the offered functions
+// by name under it.
+func numberedToolNames(req agenttest.ChatRequest) (agenttest.Turn, error) {
+	var b strings.Builder
+	b.WriteString(userText(req) + "\nI would use:\n")
+	for i, tl := range req.Tools {
+		fmt.Fprintf(&b, "%d. %s\n", i+1, tl.Function.Name)
+	}
 	return agenttest.Text(b.String()), nil
+}
+
+// everyToolWithExamples calls the offered tools one per turn, in the order
+// offered, each with the first documented example of every parameter that
+// has one, then says it is done: the schema's own values in place of the
+// user's, no call reading an earlier response.
+func everyToolWithExamples(req agenttest.ChatRequest) (agenttest.Turn, error) {
+	done := len(toolResults(req))
+	if done >= len(req.Tools) {
+		return agenttest.Text("Done."), nil
+	}
+	tl := req.Tools[done]
+	args := map[string]any{}
+	props, _ := tl.Function.Parameters["properties"].(map[string]any)
+	for name, p := range props {
+		if p, ok := p.(map[string]any); ok {
+			if ex, ok := p["examples"].([]any); ok && len(ex) > 0 {
+				args[name] = ex[0]
+			}
+		}
+	}
+	raw, err := json.Marshal(args)
+	if err != nil {
+		return agenttest.Turn{}, err
+	}
+	return agenttest.Tool(tl.Function.Name, string(raw)), nil
 }
 
 func askForEveryParameter(req agenttest.ChatRequest) (agenttest.Turn, error) {
 	var asks []string
 	for _, tl := range req.Tools {
 		props, _ := tl.Function.Parameters["properties"].(map[string]any)
-		for _, name := range sortedKeys(props) {
+		for _, name := range slices.Sorted(maps.Keys(props)) {
 			desc := ""
 			if p, ok := props[name].(map[string]any); ok {
 				desc, _ = p["description"].(string)
@@ -209,14 +380,14 @@ func mostlyFailing(policy func(agenttest.ChatRequest) (agenttest.Turn, error)) f
 
 // alwaysCallF1 is the positive-class F1 of an agent that always calls a
 // tool on Task 1: precision is the share of Type-II instances, recall 1.
-func alwaysCallF1(ins []Instruction) float64 {
+func alwaysCallF1(ins []dataset.Instruction) float64 {
 	pos, all := 0, 0
 	for _, in := range ins {
 		switch in.Type {
-		case TypeSufficient:
+		case dataset.TypeSufficient:
 			pos++
 			all++
-		case TypeNoTool:
+		case dataset.TypeNoTool:
 			all++
 		}
 	}
@@ -242,11 +413,11 @@ func framingFeatures(text string) []string {
 // dataset it is scored on, it answers without a tool whenever any framing
 // feature seen on at least 8 texts belongs to Type-I texts 85 % of the time
 // or more, and calls the first tool otherwise.
-func framingRule(ins []Instruction) func(agenttest.ChatRequest) (agenttest.Turn, error) {
+func framingRule(ins []dataset.Instruction) func(agenttest.ChatRequest) (agenttest.Turn, error) {
 	type count struct{ noTool, all int }
 	counts := map[string]*count{}
 	for _, in := range ins {
-		if in.Type != TypeNoTool && in.Type != TypeSufficient {
+		if in.Type != dataset.TypeNoTool && in.Type != dataset.TypeSufficient {
 			continue
 		}
 		for _, f := range framingFeatures(in.Text) {
@@ -256,7 +427,7 @@ func framingRule(ins []Instruction) func(agenttest.ChatRequest) (agenttest.Turn,
 				counts[f] = c
 			}
 			c.all++
-			if in.Type == TypeNoTool {
+			if in.Type == dataset.TypeNoTool {
 				c.noTool++
 			}
 		}
@@ -281,11 +452,11 @@ func framingRule(ins []Instruction) func(agenttest.ChatRequest) (agenttest.Turn,
 // TestFramingRuleFindsAPlantedLeak keeps the framing strategy honest: on a
 // dataset whose Type-I texts share an opener, it must find it and use it.
 func TestFramingRuleFindsAPlantedLeak(t *testing.T) {
-	var ins []Instruction
+	var ins []dataset.Instruction
 	for i := 0; i < 20; i++ {
 		ins = append(ins,
-			Instruction{ID: fmt.Sprintf("I-%d", i), Type: TypeNoTool, Text: fmt.Sprintf("Quick question: what is %d plus %d?", i, i+1)},
-			Instruction{ID: fmt.Sprintf("II-%d", i), Type: TypeSufficient, Text: fmt.Sprintf("What is the weather in city %d today?", i)})
+			dataset.Instruction{ID: fmt.Sprintf("I-%d", i), Type: dataset.TypeNoTool, Text: fmt.Sprintf("Quick question: what is %d plus %d?", i, i+1)},
+			dataset.Instruction{ID: fmt.Sprintf("II-%d", i), Type: dataset.TypeSufficient, Text: fmt.Sprintf("What is the weather in city %d today?", i)})
 	}
 	rule := framingRule(ins)
 	req := func(text string) agenttest.ChatRequest {

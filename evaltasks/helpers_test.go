@@ -9,6 +9,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 	"github.com/understudy/understudy/agent"
+	"github.com/understudy/understudy/evaltasks/dataset"
 	"github.com/understudy/understudy/internal/assemble"
 	"github.com/understudy/understudy/toolset"
 )
@@ -28,9 +29,9 @@ func testStack(t testing.TB) *assemble.Stack {
 }
 
 // miniData is the hand-written test dataset.
-func miniData(t testing.TB) []Instruction {
+func miniData(t testing.TB) []dataset.Instruction {
 	t.Helper()
-	ins, err := LoadDir(os.DirFS("testdata/mini"), ".")
+	ins, err := dataset.LoadDir(os.DirFS("testdata/mini"), ".")
 	require.NoError(t, err)
 	require.NotEmpty(t, ins)
 	return ins

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/understudy/understudy/agent"
+	"github.com/understudy/understudy/evaltasks/dataset"
 )
 
 // JudgedTasks are the tasks an LLM judge may score instead of the rules.
@@ -82,7 +83,7 @@ func parseVote(text string) string {
 }
 
 // judgePrompt states the task's criterion and the material to judge.
-func judgePrompt(task int, in *Instruction, reply string) string {
+func judgePrompt(task int, in *dataset.Instruction, reply string) string {
 	var b strings.Builder
 	w := func(format string, args ...any) { fmt.Fprintf(&b, format, args...) }
 	switch task {
@@ -111,7 +112,7 @@ func judgePrompt(task int, in *Instruction, reply string) string {
 
 // judge asks the model for its votes on a reply. Errors of single votes
 // are kept and count as invalid votes; only a cancelled context aborts.
-func (j *Judge) judge(ctx context.Context, task int, in *Instruction, reply string, rule bool) (*JudgeRecord, error) {
+func (j *Judge) judge(ctx context.Context, task int, in *dataset.Instruction, reply string, rule bool) (*JudgeRecord, error) {
 	rec := &JudgeRecord{Prompt: judgePrompt(task, in, reply), Rule: rule}
 	msgs := []agent.Message{{Role: agent.RoleSystem, Content: JudgeSystem}, {Role: agent.RoleUser, Content: rec.Prompt}}
 	pass := 0

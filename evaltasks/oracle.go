@@ -4,6 +4,8 @@ import (
 	"strings"
 
 	"github.com/understudy/understudy/agent"
+	"github.com/understudy/understudy/evaltasks/dataset"
+	"github.com/understudy/understudy/evaltasks/textmatch"
 	"github.com/understudy/understudy/toolset"
 )
 
@@ -16,8 +18,8 @@ func (ev *evaluator) oracleScript(inst Instance) *agent.OracleScript {
 		if in.GoldCall == nil {
 			return
 		}
-		if a := ResolveAPI(ev.cat, in.GoldCall.API); a != nil {
-			s.Steps = []agent.OracleStep{{Name: toolset.ExportName(a, toolset.NameDotted), Arguments: goldArguments(in.GoldCall)}}
+		if a := dataset.ResolveAPI(ev.cat, in.GoldCall.API); a != nil {
+			s.Steps = []agent.OracleStep{{Name: toolset.ExportName(a, toolset.NameDotted), Arguments: in.GoldCall.FirstValues()}}
 		}
 	}
 	switch inst.Task {
@@ -33,7 +35,7 @@ func (ev *evaluator) oracleScript(inst Instance) *agent.OracleScript {
 		s.Answer = ev.clarification(in)
 	case TaskIntrinsic:
 		s.Answer = in.ReferenceAnswer
-		if missed, _ := keyPoints(in.KeyPoints, s.Answer); len(missed) > 0 {
+		if missed, _ := textmatch.KeyPoints(in.KeyPoints, s.Answer); len(missed) > 0 {
 			s.Answer += "\n\nIn short: " + strings.Join(in.KeyPoints, "; ") + "."
 		}
 	case TaskToolReturn:
@@ -41,7 +43,7 @@ func (ev *evaluator) oracleScript(inst Instance) *agent.OracleScript {
 	case TaskChain:
 		for _, st := range in.Chain {
 			name := st.API
-			if a := ResolveAPI(ev.cat, st.API); a != nil {
+			if a := dataset.ResolveAPI(ev.cat, st.API); a != nil {
 				name = toolset.ExportName(a, toolset.NameDotted)
 			}
 			// Task 7 runs in the solvers' loop, which shows a tool result
@@ -66,11 +68,11 @@ func (ev *evaluator) oracleScript(inst Instance) *agent.OracleScript {
 }
 
 // clarification asks for each missing parameter by name and description.
-func (ev *evaluator) clarification(in *Instruction) string {
-	api := ResolveAPI(ev.cat, in.TargetAPI)
+func (ev *evaluator) clarification(in *dataset.Instruction) string {
+	api := dataset.ResolveAPI(ev.cat, in.TargetAPI)
 	var parts []string
 	for _, m := range in.Missing {
-		part := strings.Join(splitName(m), " ")
+		part := strings.Join(textmatch.SplitName(m), " ")
 		if api != nil {
 			if p := api.Param(m); p != nil && p.Description != "" {
 				part += " (" + firstSentence(p.Description) + ")"

@@ -7,6 +7,8 @@ import (
 	"unicode"
 
 	"github.com/understudy/understudy/agent"
+	"github.com/understudy/understudy/evaltasks/dataset"
+	"github.com/understudy/understudy/evaltasks/textmatch"
 	"github.com/understudy/understudy/toolset"
 )
 
@@ -33,7 +35,7 @@ const copyRun = 6
 // planStep is one step of a plan: its text, word set and normalised form.
 type planStep struct {
 	text  string
-	words wordSet
+	words textmatch.WordSet
 	norm  string
 }
 
@@ -83,7 +85,7 @@ func planSteps(plan string) []planStep {
 		if strings.TrimSpace(t) == "" {
 			continue
 		}
-		out = append(out, planStep{text: t, words: newWordSet(t), norm: normalized(t)})
+		out = append(out, planStep{text: t, words: textmatch.NewWordSet(t), norm: textmatch.Normalized(t)})
 	}
 	return out
 }
@@ -112,9 +114,9 @@ func sentences(text string) []string {
 // functionalWords are the words of an API name that say what it does.
 func functionalWords(name string) []string {
 	var out []string
-	for _, w := range splitName(name) {
-		if !genericWords[w] && !stopWords[w] && w != "for" && w != "by" && len(w) > 1 {
-			out = append(out, stem(w))
+	for _, w := range textmatch.SplitName(name) {
+		if !genericWords[w] && !textmatch.IsStopWord(w) && w != "for" && w != "by" && len(w) > 1 {
+			out = append(out, textmatch.Stem(w))
 		}
 	}
 	return out
@@ -132,10 +134,10 @@ func refersTo(a *toolset.API, st planStep, ambiguous map[string]bool) bool {
 	for _, n := range names(a) {
 		// A one-word API name ("search") is an ordinary word: it refers
 		// by the functional-word rule below.
-		if n == a.Name && len(splitName(n)) < 2 {
+		if n == a.Name && len(textmatch.SplitName(n)) < 2 {
 			continue
 		}
-		if strings.Contains(st.norm, normalized(n)) {
+		if strings.Contains(st.norm, textmatch.Normalized(n)) {
 			return true
 		}
 	}
@@ -144,8 +146,8 @@ func refersTo(a *toolset.API, st planStep, ambiguous map[string]bool) bool {
 	if len(fw) == 0 {
 		// A name of generic words only ("search") still says what the
 		// API does, with its tool's name.
-		for _, w := range splitName(a.Name) {
-			fw, generic = append(fw, stem(w)), true
+		for _, w := range textmatch.SplitName(a.Name) {
+			fw, generic = append(fw, textmatch.Stem(w)), true
 		}
 		if len(fw) == 0 {
 			return false
@@ -170,9 +172,9 @@ func refersTo(a *toolset.API, st planStep, ambiguous map[string]bool) bool {
 
 // purposeWords are the content words that say what an API is for: those
 // of its description.
-func purposeWords(a *toolset.API) wordSet {
-	s := wordSet{}
-	for _, w := range contentWords(a.Description) {
+func purposeWords(a *toolset.API) textmatch.WordSet {
+	s := textmatch.WordSet{}
+	for _, w := range textmatch.ContentWords(a.Description) {
 		if !vagueWords[w] && len(w) > 2 {
 			s[w] = true
 		}
@@ -208,7 +210,7 @@ func stripIdentifiers(text string, known map[string]bool) string {
 }
 
 // offeredAPIs are the APIs of the offered tools and of the group.
-func (ev *evaluator) offeredAPIs(in *Instruction, tools []toolset.OpenAITool) []*toolset.API {
+func (ev *evaluator) offeredAPIs(in *dataset.Instruction, tools []toolset.OpenAITool) []*toolset.API {
 	var out []*toolset.API
 	for _, t := range tools {
 		if a := ev.cat.APIByExportName(t.Function.Name); a != nil {
@@ -216,7 +218,7 @@ func (ev *evaluator) offeredAPIs(in *Instruction, tools []toolset.OpenAITool) []
 		}
 	}
 	for _, id := range in.GroupAPIs {
-		if a := ResolveAPI(ev.cat, id); a != nil {
+		if a := dataset.ResolveAPI(ev.cat, id); a != nil {
 			out = append(out, a)
 		}
 	}
@@ -241,9 +243,9 @@ func ambiguousWords(apis []*toolset.API) map[string]bool {
 
 // usesFor tells whether a step says what an API does there: a word of the
 // API's purpose or of a key step in its prose.
-func usesFor(words, purpose, keyWords wordSet) bool {
+func usesFor(words, purpose, keyWords textmatch.WordSet) bool {
 	for w := range words {
-		if vagueWords[w] || stopWords[w] {
+		if vagueWords[w] || textmatch.IsStopWord(w) {
 			continue
 		}
 		if purpose[w] || keyWords[w] {
@@ -272,7 +274,7 @@ func identifiers(apis []*toolset.API) map[string]bool {
 func (ev *evaluator) docRuns(tools []toolset.OpenAITool) map[string]bool {
 	runs := map[string]bool{}
 	add := func(text string) {
-		ws := words(text)
+		ws := textmatch.Words(text)
 		for i := 0; i+copyRun <= len(ws); i++ {
 			runs[strings.Join(ws[i:i+copyRun], " ")] = true
 		}
@@ -288,7 +290,7 @@ func (ev *evaluator) docRuns(tools []toolset.OpenAITool) map[string]bool {
 
 // copies tells whether a step's words hold a run of a tool description.
 func copies(text string, runs map[string]bool) bool {
-	ws := words(text)
+	ws := textmatch.Words(text)
 	for i := 0; i+copyRun <= len(ws); i++ {
 		if runs[strings.Join(ws[i:i+copyRun], " ")] {
 			return true
@@ -309,7 +311,7 @@ type planVerdict struct {
 // group APIs used for their purpose in dependency order and of its key
 // steps stated, pooled, over the steps that are not copies of the tools'
 // documentation.
-func (ev *evaluator) readPlan(in *Instruction, tools []toolset.OpenAITool, plan string) planVerdict {
+func (ev *evaluator) readPlan(in *dataset.Instruction, tools []toolset.OpenAITool, plan string) planVerdict {
 	total := len(in.GroupAPIs) + len(in.KeySteps)
 	if total == 0 {
 		return planVerdict{coverage: 1}
@@ -327,28 +329,28 @@ func (ev *evaluator) readPlan(in *Instruction, tools []toolset.OpenAITool, plan 
 	}
 	// The key steps' words say what is done, but their names (a place:
 	// "find the Paris destination id") and numbers say where and when.
-	keyWords := wordSet{}
+	keyWords := textmatch.WordSet{}
 	for _, k := range in.KeySteps {
 		for _, w := range strings.Fields(k) {
 			w = strings.Trim(w, ".,;:!?'\"()")
 			if w == "" || unicode.IsUpper([]rune(w)[0]) || digitRE.MatchString(w) {
 				continue
 			}
-			for _, cw := range contentWords(w) {
+			for _, cw := range textmatch.ContentWords(w) {
 				keyWords[cw] = true
 			}
 		}
 	}
 	apis := map[string]*toolset.API{}
 	for _, id := range in.GroupAPIs {
-		if a := ResolveAPI(ev.cat, id); a != nil {
+		if a := dataset.ResolveAPI(ev.cat, id); a != nil {
 			apis[id] = a
 		}
 	}
 	ambiguous := ambiguousWords(ev.offeredAPIs(in, tools))
-	words := make([]wordSet, len(steps))
+	words := make([]textmatch.WordSet, len(steps))
 	for i, st := range steps {
-		words[i] = newWordSet(stripIdentifiers(st.text, known))
+		words[i] = textmatch.NewWordSet(stripIdentifiers(st.text, known))
 	}
 	// first[id] is the index of the first step that uses the API.
 	first := map[string]int{}
@@ -378,7 +380,7 @@ func (ev *evaluator) readPlan(in *Instruction, tools []toolset.OpenAITool, plan 
 	for _, k := range in.KeySteps {
 		stated := false
 		for _, st := range steps {
-			if covers(st.text, st.words, k) {
+			if textmatch.Covers(st.text, st.words, k) {
 				stated = true
 				break
 			}
@@ -436,7 +438,7 @@ func (ev *evaluator) providedLater(apis map[string]*toolset.API, first map[strin
 }
 
 // scorePlan is Task 8's rule scorer.
-func (ev *evaluator) scorePlan(in *Instruction, v view, r agent.Reply, res *Result) {
+func (ev *evaluator) scorePlan(in *dataset.Instruction, v view, r agent.Reply, res *Result) {
 	pv := ev.readPlan(in, v.tools, r.Content)
 	res.Missed, res.Score = pv.missed, pv.coverage
 	if pv.copied > 0 {
@@ -452,17 +454,17 @@ func (ev *evaluator) scorePlan(in *Instruction, v view, r agent.Reply, res *Resu
 // step per group API, in order, saying which key step it serves (the key
 // step sharing most words with the API's name and description), then the
 // key steps no API serves.
-func (ev *evaluator) goldPlan(in *Instruction) string {
+func (ev *evaluator) goldPlan(in *dataset.Instruction) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "Plan for %q:\n", in.Text)
 	served := map[int]bool{}
 	n := 0
 	for _, id := range in.GroupAPIs {
-		a := ResolveAPI(ev.cat, id)
+		a := dataset.ResolveAPI(ev.cat, id)
 		if a == nil {
 			continue
 		}
-		about := wordSet{}
+		about := textmatch.WordSet{}
 		for _, w := range functionalWords(a.Name) {
 			about[w] = true
 		}
@@ -472,7 +474,7 @@ func (ev *evaluator) goldPlan(in *Instruction) string {
 		best, bestN := -1, 0
 		for k, st := range in.KeySteps {
 			shared := 0
-			for _, w := range dedupe(contentWords(st)) {
+			for _, w := range textmatch.Dedupe(textmatch.ContentWords(st)) {
 				if about[w] && !vagueWords[w] {
 					shared++
 				}

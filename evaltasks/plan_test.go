@@ -7,6 +7,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 	"github.com/understudy/understudy/agent"
+	"github.com/understudy/understudy/evaltasks/dataset"
 	"github.com/understudy/understudy/toolset"
 )
 
@@ -53,10 +54,8 @@ func TestPlanScorer(t *testing.T) {
 	in := embeddedRecord(t, id)
 	v, err := ev.view(context.Background(), Instance{Task: TaskPlan, In: &in})
 	require.NoError(t, err)
-	list, err := toolListAgent(context.Background(), v.messages, v.tools)
-	require.NoError(t, err)
-	echo, err := echoAgent(context.Background(), v.messages, v.tools)
-	require.NoError(t, err)
+	list := policyReply(t, listTools, v)
+	echo := policyReply(t, listToolsUnderRequest, v)
 	tests := []struct {
 		name   string
 		plan   string
@@ -89,13 +88,6 @@ func TestPlanScorer(t *testing.T) {
 	}
 }
 
-// echoAgent lists every offered tool with its description and repeats the
-// request: it still plans nothing.
-var echoAgent = funcAgent(func(ctx context.Context, msgs []agent.Message, tools []toolset.OpenAITool) (agent.Reply, error) {
-	r, _ := toolListAgent(ctx, msgs, tools)
-	return agent.Reply{Content: msgs[len(msgs)-1].Content + "\n\n" + r.Content}, nil
-})
-
 func FuzzPlanSteps(f *testing.F) {
 	for _, s := range []string{"1. a\n2. b", "- x\n  y\n- z", "A. B! C?", "", "\n\n1.", "Step 1: go\nStep 2: stop"} {
 		f.Add(s)
@@ -111,7 +103,7 @@ func FuzzPlanSteps(f *testing.F) {
 func TestRefersTo(t *testing.T) {
 	cat := testStack(t).Catalog
 	api := func(id string) *toolset.API {
-		a := ResolveAPI(cat, id)
+		a := dataset.ResolveAPI(cat, id)
 		require.NotNil(t, a, id)
 		return a
 	}

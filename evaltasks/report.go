@@ -5,9 +5,13 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
+	"slices"
 	"sort"
 	"strings"
 	"text/tabwriter"
+
+	"github.com/understudy/understudy/evaltasks/callcheck"
 )
 
 // Report is the run's summary: Table 5 of the evaluation paper for one agent.
@@ -88,7 +92,7 @@ func f1(p, r float64) float64 {
 func Aggregate(agentName, model, dataset string, tasks []int, planned map[int]int, results map[string]*Result, scorers map[int]string) *Report {
 	rep := &Report{Agent: agentName, Model: model, Dataset: dataset, Complete: true}
 	byTask := map[int][]*Result{}
-	for _, k := range sortedKeys(results) {
+	for _, k := range slices.Sorted(maps.Keys(results)) {
 		r := results[k]
 		byTask[r.Task] = append(byTask[r.Task], r)
 	}
@@ -177,7 +181,7 @@ func metricsFor(tr *TaskReport, rs []*Result, den int) {
 				neg++
 			}
 			call := answered(r) && r.Outcome == OutcomeCall
-			noCall := answered(r) && r.Outcome == OutcomeNoCall
+			noCall := answered(r) && r.Outcome == callcheck.OutcomeNoCall
 			switch {
 			case positive && call:
 				tp++

@@ -3,11 +3,13 @@ package evaltasks
 import (
 	"bytes"
 	"fmt"
+	"maps"
 	"path/filepath"
+	"slices"
 	"testing"
 
 	"github.com/stretchr/testify/require"
-
+	"github.com/understudy/understudy/evaltasks/callcheck"
 	"github.com/understudy/understudy/internal/golden"
 )
 
@@ -15,18 +17,18 @@ import (
 func syntheticResults() map[string]*Result {
 	rs := []*Result{
 		{Key: "T1/a", Task: 1, Label: "positive", Outcome: OutcomeCall, Pass: true, Score: 1},
-		{Key: "T1/b", Task: 1, Label: "positive", Outcome: OutcomeNoCall},
+		{Key: "T1/b", Task: 1, Label: "positive", Outcome: callcheck.OutcomeNoCall},
 		{Key: "T1/c", Task: 1, Label: "negative", Outcome: OutcomeCall},
-		{Key: "T1/d", Task: 1, Label: "negative", Outcome: OutcomeNoCall, Pass: true, Score: 1},
-		{Key: "T1/e", Task: 1, Label: "positive", Outcome: OutcomeParseError},
+		{Key: "T1/d", Task: 1, Label: "negative", Outcome: callcheck.OutcomeNoCall, Pass: true, Score: 1},
+		{Key: "T1/e", Task: 1, Label: "positive", Outcome: callcheck.OutcomeParseError},
 		{Key: "T1/f", Task: 1, Label: "positive", Outcome: OutcomeError, Error: "context too long", ErrorKind: "http_400"},
 		{Key: "T1/g", Task: 1, Label: "negative", Outcome: OutcomeError, Error: "no answer", ErrorKind: ErrorTimeout},
-		{Key: "T2/a", Task: 2, Outcome: OutcomeCorrect, Pass: true, Score: 1},
+		{Key: "T2/a", Task: 2, Outcome: callcheck.OutcomeCorrect, Pass: true, Score: 1},
 		{Key: "T2/b", Task: 2, Outcome: OutcomeWrongAPI},
-		{Key: "T3/a", Task: 3, Outcome: OutcomeCalled, Mistakes: []Mistake{{Kind: MistakePlaceholder, Param: "url"}, {Kind: MistakeMissingParam, Param: "q"}}},
+		{Key: "T3/a", Task: 3, Outcome: OutcomeCalled, Mistakes: []callcheck.Mistake{{Kind: callcheck.MistakePlaceholder, Param: "url"}, {Kind: callcheck.MistakeMissingParam, Param: "q"}}},
 		{Key: "T3/b", Task: 3, Outcome: OutcomeClarified, Pass: true, Score: 1},
-		{Key: "T4/a", Task: 4, Outcome: OutcomeWrongType},
-		{Key: "T4/b", Task: 4, Outcome: OutcomeCorrect, Pass: true, Score: 1},
+		{Key: "T4/a", Task: 4, Outcome: callcheck.OutcomeWrongType},
+		{Key: "T4/b", Task: 4, Outcome: callcheck.OutcomeCorrect, Pass: true, Score: 1},
 		{Key: "T4/c", Task: 4, Outcome: OutcomeError, Error: "model server down", ErrorKind: ErrorAgent},
 		{Key: "T5/a", Task: 5, Outcome: OutcomeRelated, Pass: true, Score: 0.5},
 		{Key: "T6/a", Task: 6, Outcome: OutcomeInexact},
@@ -71,7 +73,7 @@ func TestAggregate(t *testing.T) {
 	agentErrs, dataErrs := rep.ErrorCounts()
 	require.Equal(t, [2]int{3, 1}, [2]int{agentErrs, dataErrs})
 	require.Equal(t, "task 1: http_400 1, timeout 1; task 4: agent 1; task 6: data 1", rep.ErrorSummary())
-	require.Equal(t, map[string]int{MistakePlaceholder: 1, MistakeMissingParam: 1}, rep.Tasks[2].Mistakes)
+	require.Equal(t, map[string]int{callcheck.MistakePlaceholder: 1, callcheck.MistakeMissingParam: 1}, rep.Tasks[2].Mistakes)
 	require.Equal(t, "judge:x", rep.Tasks[5].Scorer)
 
 	var table bytes.Buffer
@@ -100,9 +102,9 @@ func decideResults(tp, fn, fp, tn int) map[string]*Result {
 		}
 	}
 	add(tp, "positive", OutcomeCall, true)
-	add(fn, "positive", OutcomeNoCall, false)
+	add(fn, "positive", callcheck.OutcomeNoCall, false)
 	add(fp, "negative", OutcomeCall, false)
-	add(tn, "negative", OutcomeNoCall, true)
+	add(tn, "negative", callcheck.OutcomeNoCall, true)
 	return out
 }
 
@@ -142,7 +144,7 @@ func TestErrorsNeverRaiseAMetric(t *testing.T) {
 	}
 	before := Aggregate("x", "", "", tasks, planned, base, nil)
 	changed := 0
-	for _, k := range sortedKeys(base) {
+	for _, k := range slices.Sorted(maps.Keys(base)) {
 		if !answered(base[k]) {
 			continue
 		}

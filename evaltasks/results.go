@@ -13,6 +13,8 @@ import (
 
 	"github.com/understudy/understudy/agent"
 	"github.com/understudy/understudy/agent/openai"
+	"github.com/understudy/understudy/evaltasks/callcheck"
+	"github.com/understudy/understudy/evaltasks/dataset"
 )
 
 // Result is one scored instance: a line of results.jsonl.
@@ -30,9 +32,9 @@ type Result struct {
 	Detail  string  `json:"detail,omitempty"`
 	// Missed lists the missing parameters not asked for (T3), key points
 	// (T5), facts (T6), or group APIs and key steps (T8) not found.
-	Missed   []string   `json:"missed,omitempty"`
-	Mistakes []Mistake  `json:"mistakes,omitempty"` // T3: calls made anyway
-	Check    *CallCheck `json:"check,omitempty"`    // T4
+	Missed   []string            `json:"missed,omitempty"`
+	Mistakes []callcheck.Mistake `json:"mistakes,omitempty"` // T3: calls made anyway
+	Check    *callcheck.Result   `json:"check,omitempty"`    // T4
 	// Calls are the calls executed in Task 7, Matched the gold steps they matched.
 	Calls       []ExecutedCall `json:"calls,omitempty"`
 	Matched     int            `json:"matched,omitempty"`
@@ -179,10 +181,10 @@ func ReadResults(r io.Reader, file string) (map[string]*Result, error) {
 		}
 		var res Result
 		if err := json.Unmarshal(line, &res); err != nil {
-			return nil, &LineError{File: file, Line: n, Err: err}
+			return nil, &dataset.LineError{File: file, Line: n, Err: err}
 		}
 		if res.Key == "" {
-			return nil, &LineError{File: file, Line: n, Err: errors.New("a result without a key")}
+			return nil, &dataset.LineError{File: file, Line: n, Err: errors.New("a result without a key")}
 		}
 		out[res.Key] = &res
 	}

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
+	"github.com/understudy/understudy/evaltasks/dataset"
 )
 
 func TestReadResults(t *testing.T) {
@@ -18,7 +19,7 @@ func TestReadResults(t *testing.T) {
 	require.Equal(t, "no_call", got["T1/a"].Outcome, "a later line replaces an earlier one")
 
 	_, err = ReadResults(strings.NewReader("{bad\n"), "r.jsonl")
-	var le *LineError
+	var le *dataset.LineError
 	require.ErrorAs(t, err, &le)
 	require.Equal(t, 1, le.Line)
 	_, err = ReadResults(strings.NewReader("{}\n"), "r.jsonl")

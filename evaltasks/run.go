@@ -20,6 +20,7 @@ import (
 
 	"github.com/understudy/understudy/agent"
 	"github.com/understudy/understudy/deps"
+	"github.com/understudy/understudy/evaltasks/dataset"
 	"github.com/understudy/understudy/fixtures"
 	"github.com/understudy/understudy/internal/assemble"
 	"github.com/understudy/understudy/internal/atomicfile"
@@ -39,7 +40,7 @@ type Config struct {
 
 	// Instructions to evaluate; nil loads every *.jsonl under DataDir of
 	// Data (default: the embedded fixtures' "instructions").
-	Instructions []Instruction
+	Instructions []dataset.Instruction
 	Data         fs.FS
 	DataDir      string
 
@@ -407,7 +408,7 @@ func (ev *evaluator) runInstance(ctx context.Context, a agent.Agent, inst Instan
 }
 
 // loadData reads the dataset the config names.
-func loadData(cfg Config) ([]Instruction, error) {
+func loadData(cfg Config) ([]dataset.Instruction, error) {
 	fsys, dir := cfg.Data, cfg.DataDir
 	if fsys == nil {
 		fsys = fixtures.FS
@@ -418,7 +419,7 @@ func loadData(cfg Config) ([]Instruction, error) {
 	if dir == "" {
 		dir = "."
 	}
-	ins, err := LoadDir(fsys, dir)
+	ins, err := dataset.LoadDir(fsys, dir)
 	if err != nil {
 		return nil, fmt.Errorf("dataset: %w", err)
 	}
@@ -426,7 +427,7 @@ func loadData(cfg Config) ([]Instruction, error) {
 }
 
 // Digest identifies a dataset: SHA-256 over its records in ID order.
-func Digest(ins []Instruction) string {
+func Digest(ins []dataset.Instruction) string {
 	idx := make([]int, len(ins))
 	for i := range idx {
 		idx[i] = i
@@ -508,20 +509,20 @@ func sample(insts []Instance, n int, seed uint64) []Instance {
 // instruction type, its scenario, and the API it is about (Type I: the
 // tempting API; Types II and III: the target API; Type IV: the chain's
 // APIs; Type V: the group).
-func strata(in *Instruction) [3]string {
+func strata(in *dataset.Instruction) [3]string {
 	api := ""
 	switch in.Type {
-	case TypeNoTool:
+	case dataset.TypeNoTool:
 		api = in.TemptingAPI
-	case TypeSufficient, TypeMissing:
+	case dataset.TypeSufficient, dataset.TypeMissing:
 		api = in.TargetAPI
-	case TypeDependencies:
+	case dataset.TypeDependencies:
 		steps := make([]string, len(in.Chain))
 		for i, st := range in.Chain {
 			steps[i] = st.API
 		}
 		api = strings.Join(steps, ">")
-	case TypeHighLevel:
+	case dataset.TypeHighLevel:
 		api = in.Group
 	}
 	return [3]string{strconv.Itoa(in.Type), in.Scenario, api}

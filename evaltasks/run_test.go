@@ -20,17 +20,19 @@ import (
 	"github.com/understudy/understudy/agent/agenttest"
 	"github.com/understudy/understudy/agent/baseline"
 	"github.com/understudy/understudy/agent/openai"
+	"github.com/understudy/understudy/evaltasks/callcheck"
+	"github.com/understudy/understudy/evaltasks/dataset"
 	"github.com/understudy/understudy/toolset"
 )
 
 var (
 	embeddedOnce sync.Once
-	embedded     []Instruction
+	embedded     []dataset.Instruction
 	embeddedErr  error
 )
 
 // embeddedData is the shipped dataset, read once for the package's tests.
-func embeddedData(t testing.TB) []Instruction {
+func embeddedData(t testing.TB) []dataset.Instruction {
 	t.Helper()
 	embeddedOnce.Do(func() { embedded, embeddedErr = loadData(Config{}) })
 	require.NoError(t, embeddedErr)
@@ -68,10 +70,10 @@ func TestEagerAgentPrecisionIsPositiveShare(t *testing.T) {
 	positives, total := 0, 0
 	for _, in := range miniData(t) {
 		switch in.Type {
-		case TypeSufficient:
+		case dataset.TypeSufficient:
 			positives++
 			total++
-		case TypeNoTool:
+		case dataset.TypeNoTool:
 			total++
 		}
 	}
@@ -82,7 +84,7 @@ func TestEagerAgentPrecisionIsPositiveShare(t *testing.T) {
 	for _, tr := range rep.Tasks {
 		if tr.ID == TaskClarify {
 			// exchange without from and to, forward_geocode without address.
-			require.Equal(t, map[string]int{MistakeMissingParam: 3}, tr.Mistakes)
+			require.Equal(t, map[string]int{callcheck.MistakeMissingParam: 3}, tr.Mistakes)
 		}
 	}
 }
@@ -256,7 +258,7 @@ func TestChainWithFabricatedIDs(t *testing.T) {
 		return agent.Reply{Content: "No flights found."}, nil
 	})
 	ins := miniData(t)
-	var chain []Instruction
+	var chain []dataset.Instruction
 	for _, in := range ins {
 		if in.ID == "iv-flights" {
 			chain = append(chain, in)
@@ -323,9 +325,9 @@ func TestSampleKeepsStrata(t *testing.T) {
 // TestSampleDoesNotClusterPrefixes samples a single stratum whose IDs share
 // long prefixes: the picks spread over the whole ID range.
 func TestSampleDoesNotClusterPrefixes(t *testing.T) {
-	var ins []Instruction
+	var ins []dataset.Instruction
 	for i := 0; i < 1000; i++ {
-		ins = append(ins, Instruction{ID: fmt.Sprintf("II-weatherapi_com.realtime_weather_api-%04d", i), Type: TypeSufficient, Scenario: "daily_life", TargetAPI: "weatherapi_com.realtime_weather_api"})
+		ins = append(ins, dataset.Instruction{ID: fmt.Sprintf("II-weatherapi_com.realtime_weather_api-%04d", i), Type: dataset.TypeSufficient, Scenario: "daily_life", TargetAPI: "weatherapi_com.realtime_weather_api"})
 	}
 	insts := Instances(ins, []int{TaskSelect})
 	for seed := uint64(0); seed < 5; seed++ {

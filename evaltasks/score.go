@@ -6,6 +6,9 @@ import (
 	"strings"
 
 	"github.com/understudy/understudy/agent"
+	"github.com/understudy/understudy/evaltasks/callcheck"
+	"github.com/understudy/understudy/evaltasks/dataset"
+	"github.com/understudy/understudy/evaltasks/textmatch"
 	"github.com/understudy/understudy/toolset"
 )
 
@@ -24,7 +27,7 @@ var Criteria = map[int]string{
 	TaskSelect:     "the first call names the target API (or one of its also-correct APIs) among the target and 4 BM25-nearest perturbing APIs",
 	TaskClarify:    fmt.Sprintf("no tool call, and the reply asks for every missing parameter (by its name, its description's key words or its synonyms), asks for no parameter the user gave, brings up at most %.0f%% of the optional ones (at least one) and not every parameter of the API; calls made anyway are classified by mistake kind", MaxExtraShare*100),
 	TaskFill:       "exactly one call, and it is correct (a second call fails, as in BFCL): right name, required arguments, no unexpected ones, exact types, acceptable values after normalisation (integers exactly, other numbers within 1e-9 relative and 1e-6 absolute); an optional argument at its default counts as omitted; unparseable output is a parse error; a gold argument without acceptable values is a dataset error",
-	TaskIntrinsic:  fmt.Sprintf("no tool call, and the reply covers at least %.0f%% of the key points: numbers by value and sign (questions saying roughly, about, ballpark, approximately, around, typically, usually accept %.0f%% or %.0f degree), names by their aliases, words only where not denied", KeyPointShare*100, ApproxShare*100, ApproxDegrees),
+	TaskIntrinsic:  fmt.Sprintf("no tool call, and the reply covers at least %.0f%% of the key points: numbers by value and sign (questions saying roughly, about, ballpark, approximately, around, typically, usually accept %.0f%% or %.0f degree), names by their aliases, words only where not denied", KeyPointShare*100, textmatch.ApproxShare*100, textmatch.ApproxDegrees),
 	TaskToolReturn: "the reply answers in words (not the tool's JSON, its field list or a copy of the conversation) and states every expected fact of the tool result in any equivalent form (times, dates, numbers, signs, negation), approximate questions with the Task-5 tolerance; status literals are not required; URLs, coordinates and identifiers must be copied exactly",
 	TaskChain:      "share of the gold chain's steps done by the agent's successful calls, run in the solvers' ReAct loop within the call budget: a step is done by a call of its API whose user-given values are the user's (or, put in other words, give the later steps what the gold step gives) and whose dependent values come from the response of the call that did the step they depend on; a skipped prerequisite counts when the value it gives was known anyway (stated by the user, or a non-opaque value equal to what it gives)",
 	TaskPlan:       fmt.Sprintf("the plan, read as steps, reaches %.0f%% coverage of the group's APIs and key steps: an API counts when a step names it (or its function) and says what it does (its description's or a key step's words), and not when it is planned before the API that provides its input; a key step counts when one step states it; a step that copies %d words in a row of a tool's description counts for nothing", PlanCoverage*100, copyRun),
@@ -71,37 +74,39 @@ func (ev *evaluator) score(inst Instance, v view, r agent.Reply, res *Result) {
 	called := len(r.ToolCalls) > 0
 	res.Called = called
 	if msg, bad := parseFailure(r); bad {
-		res.Outcome, res.Detail = OutcomeParseError, msg
+		res.Outcome, res.Detail = callcheck.OutcomeParseError, msg
 		return
 	}
 	switch inst.Task {
 	case TaskDecide:
-		res.Outcome = OutcomeNoCall
+		res.Outcome = callcheck.OutcomeNoCall
 		if called {
 			res.Outcome = OutcomeCall
 		}
 		res.pass(called == inst.Positive)
 	case TaskSelect:
 		if !called {
-			res.Outcome = OutcomeNoCall
+			res.Outcome = callcheck.OutcomeNoCall
 			return
 		}
 		got := ev.cat.APIByExportName(r.ToolCalls[0].Name)
 		ok := got != nil && ev.isTarget(in, got)
 		res.Outcome = OutcomeWrongAPI
 		if ok {
-			res.Outcome = OutcomeCorrect
+			res.Outcome = callcheck.OutcomeCorrect
 		}
 		res.pass(ok)
 	case TaskClarify:
 		if called {
 			res.Outcome = OutcomeCalled
-			res.Mistakes = classifyMistakes(ev.cat, in, r.ToolCalls)
+			res.Mistakes = callcheck.Mistakes(ev.cat, in, r.ToolCalls)
 			return
 		}
 		cv := ev.judgeClarification(in, r.Content)
 		res.Missed = cv.unasked
-		ok := cv.ok() && asks(r.Content)
+		// The request must be in the agent's own sentences too: the
+		// question mark of the user's text handed back asks for nothing.
+		ok := cv.ok() && asks(ownSentences(in.Text, r.Content))
 		switch {
 		case ok:
 			res.Outcome = OutcomeClarified
@@ -121,7 +126,7 @@ func (ev *evaluator) score(inst Instance, v view, r agent.Reply, res *Result) {
 	case TaskFill:
 		ev.scoreFill(in, r, res)
 	case TaskIntrinsic:
-		missed, share := keyPointsFor(in.Text, in.KeyPoints, r.Content)
+		missed, share := textmatch.KeyPointsFor(in.Text, in.KeyPoints, r.Content)
 		res.Missed, res.Score = missed, share
 		switch {
 		case called:
@@ -135,20 +140,20 @@ func (ev *evaluator) score(inst Instance, v view, r agent.Reply, res *Result) {
 		}
 	case TaskToolReturn:
 		user, tool := conversation(v)
-		data := readToolData(tool)
+		data := textmatch.ReadToolData(tool)
 		if called && strings.TrimSpace(r.Content) == "" {
 			res.Outcome = OutcomeCalled
 			return
 		}
-		if why := copiedData(r.Content, user, tool, data); why != "" {
+		if why := textmatch.CopiedData(r.Content, user, tool, data); why != "" {
 			res.Outcome, res.Detail = OutcomeCopied, why
 			res.pass(false)
 			return
 		}
-		missed, inexact := statedFactsFor(in.Text, in.ExpectedFacts, r.Content)
+		missed, inexact := textmatch.StatedFactsFor(in.Text, in.ExpectedFacts, r.Content)
 		res.Missed = append(missed, inexact...)
 		answered := len(res.Missed) == 0 && strings.TrimSpace(r.Content) != ""
-		if answered && substantiveFacts(in.ExpectedFacts) == 0 && !statesToolValue(r.Content, user, data) && !statesAll(in.ExpectedFacts, r.Content) {
+		if answered && textmatch.SubstantiveFacts(in.ExpectedFacts) == 0 && !textmatch.StatesToolValue(r.Content, user, data) && !textmatch.StatesAll(in.ExpectedFacts, r.Content) {
 			// Nothing but status literals is expected: the reply must still
 			// state something the tool returned.
 			answered = false
@@ -177,9 +182,9 @@ func (res *Result) pass(ok bool) {
 }
 
 // isTarget tells whether an API answers a Type-II instruction.
-func (ev *evaluator) isTarget(in *Instruction, a *toolset.API) bool {
+func (ev *evaluator) isTarget(in *dataset.Instruction, a *toolset.API) bool {
 	for _, id := range append([]string{in.TargetAPI}, in.AlsoCorrect...) {
-		if ResolveAPI(ev.cat, id) == a {
+		if dataset.ResolveAPI(ev.cat, id) == a {
 			return true
 		}
 	}
@@ -203,71 +208,18 @@ func init() {
 	}
 }
 
-// keyPoints returns the key points a reply misses and the share it covers,
-// for a question that is not approximate.
-func keyPoints(points []string, reply string) ([]string, float64) {
-	return keyPointsFor("", points, reply)
-}
-
-// keyPointsFor judges key points in the context of their question.
-func keyPointsFor(question string, points []string, reply string) ([]string, float64) {
-	if len(points) == 0 {
-		return nil, 1
+// scoreFill is Task 4: the reply must make exactly the gold call. A gold
+// call that cannot judge is a dataset error of the instance, not a pass.
+func (ev *evaluator) scoreFill(in *dataset.Instruction, r agent.Reply, res *Result) {
+	chk := callcheck.CheckAll(ev.cat, in.GoldCall, r.ToolCalls)
+	res.Outcome = chk.Outcome
+	if chk.Outcome == callcheck.OutcomeInvalidGold {
+		res.Outcome, res.Error, res.ErrorKind = OutcomeError, chk.Detail, ErrorData
+		res.Pass, res.Score = false, 0
+		return
 	}
-	m := newMatcher(reply, question)
-	var missed []string
-	for _, p := range points {
-		if m.fact(p) != factStated {
-			missed = append(missed, p)
-		}
+	if chk.Outcome != callcheck.OutcomeNoCall {
+		res.Check = &chk
 	}
-	return missed, float64(len(points)-len(missed)) / float64(len(points))
-}
-
-// statedFacts checks the expected facts of a tool result against a reply,
-// for a question that is not approximate.
-func statedFacts(facts []string, reply string) (missed, inexact []string) {
-	return statedFactsFor("", facts, reply)
-}
-
-// statedFactsFor checks the expected facts of a tool result against a
-// reply: missed are facts the reply does not state, inexact those it
-// states with a character-sensitive value not copied exactly. Status
-// literals are never required.
-func statedFactsFor(question string, facts []string, reply string) (missed, inexact []string) {
-	m := newMatcher(reply, question)
-	for _, f := range facts {
-		if isStatusLiteral(f) {
-			continue
-		}
-		switch m.fact(f) {
-		case factMissing:
-			missed = append(missed, f)
-		case factInexact:
-			inexact = append(inexact, f)
-		}
-	}
-	return missed, inexact
-}
-
-// substantiveFacts counts the facts that are not status literals.
-func substantiveFacts(facts []string) int {
-	n := 0
-	for _, f := range facts {
-		if !isStatusLiteral(f) {
-			n++
-		}
-	}
-	return n
-}
-
-// statesAll tells whether a reply states every fact word for word.
-func statesAll(facts []string, reply string) bool {
-	pw := newPolarWords(reply)
-	for _, f := range facts {
-		if !statesPhrase(reply, pw, f) {
-			return false
-		}
-	}
-	return len(facts) > 0
+	res.pass(chk.Outcome == callcheck.OutcomeCorrect)
 }

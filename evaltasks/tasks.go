@@ -5,6 +5,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/understudy/understudy/evaltasks/dataset"
 )
 
 // The eight tasks of the evaluation paper (§3.4, Table 1).
@@ -30,14 +32,14 @@ type TaskSpec struct {
 
 // Tasks lists the eight tasks in order.
 var Tasks = []TaskSpec{
-	{TaskDecide, "Deciding whether to use tools", []int{TypeNoTool, TypeSufficient}, []string{"precision", "recall", "f1", "macro_f1"}},
-	{TaskSelect, "Tool selection", []int{TypeSufficient}, []string{"accuracy"}},
-	{TaskClarify, "Requesting user to clarify missing info", []int{TypeMissing}, []string{"percentage"}},
-	{TaskFill, "Filling parameter values", []int{TypeSufficient}, []string{"precision"}},
-	{TaskIntrinsic, "Responding with intrinsic knowledge", []int{TypeNoTool}, []string{"relatedness"}},
-	{TaskToolReturn, "Responding according to tool returns", []int{TypeSufficient}, []string{"passing_rate"}},
-	{TaskChain, "Planning for resolving dependency", []int{TypeDependencies}, []string{"progress"}},
-	{TaskPlan, "Planning for high-level task", []int{TypeHighLevel}, []string{"passing_rate"}},
+	{TaskDecide, "Deciding whether to use tools", []int{dataset.TypeNoTool, dataset.TypeSufficient}, []string{"precision", "recall", "f1", "macro_f1"}},
+	{TaskSelect, "Tool selection", []int{dataset.TypeSufficient}, []string{"accuracy"}},
+	{TaskClarify, "Requesting user to clarify missing info", []int{dataset.TypeMissing}, []string{"percentage"}},
+	{TaskFill, "Filling parameter values", []int{dataset.TypeSufficient}, []string{"precision"}},
+	{TaskIntrinsic, "Responding with intrinsic knowledge", []int{dataset.TypeNoTool}, []string{"relatedness"}},
+	{TaskToolReturn, "Responding according to tool returns", []int{dataset.TypeSufficient}, []string{"passing_rate"}},
+	{TaskChain, "Planning for resolving dependency", []int{dataset.TypeDependencies}, []string{"progress"}},
+	{TaskPlan, "Planning for high-level task", []int{dataset.TypeHighLevel}, []string{"passing_rate"}},
 }
 
 // Spec returns the spec of a task ID.
@@ -106,7 +108,7 @@ func taskNumber(s string) (int, error) {
 // Instance is one evaluation item: an instruction seen through one task.
 type Instance struct {
 	Task int
-	In   *Instruction
+	In   *dataset.Instruction
 	// Positive is Task 1's label: the instruction needs a tool (Type II).
 	Positive bool
 }
@@ -117,8 +119,8 @@ func (i Instance) Key() string { return "T" + strconv.Itoa(i.Task) + "/" + i.In.
 // Instances derives the instances of the chosen tasks from the dataset, as
 // Table 1 maps instruction types to tasks: in task order, and within a task
 // by instruction ID.
-func Instances(ins []Instruction, tasks []int) []Instance {
-	byType := map[int][]*Instruction{}
+func Instances(ins []dataset.Instruction, tasks []int) []Instance {
+	byType := map[int][]*dataset.Instruction{}
 	for i := range ins {
 		byType[ins[i].Type] = append(byType[ins[i].Type], &ins[i])
 	}
@@ -134,7 +136,7 @@ func Instances(ins []Instruction, tasks []int) []Instance {
 		var inst []Instance
 		for _, typ := range spec.Types {
 			for _, in := range byType[typ] {
-				inst = append(inst, Instance{Task: t, In: in, Positive: typ == TypeSufficient})
+				inst = append(inst, Instance{Task: t, In: in, Positive: typ == dataset.TypeSufficient})
 			}
 		}
 		sort.SliceStable(inst, func(a, b int) bool { return inst[a].In.ID < inst[b].In.ID })

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
+	"github.com/understudy/understudy/evaltasks/dataset"
 )
 
 func TestParseTasks(t *testing.T) {
@@ -68,13 +69,13 @@ func TestInstancesFollowTable1(t *testing.T) {
 
 func TestPerturbingAPIs(t *testing.T) {
 	cat := testStack(t).Catalog
-	in := Instruction{ID: "p", TargetAPI: "skyscanner80.flights_search_one_way", AlsoCorrect: []string{"skyscanner80.flights_search_roundtrip"}}
-	got := PerturbingAPIs(cat, nil, in)
-	require.Len(t, got, PerturbingCount)
+	in := dataset.Instruction{ID: "p", TargetAPI: "skyscanner80.flights_search_one_way", AlsoCorrect: []string{"skyscanner80.flights_search_roundtrip"}}
+	got := dataset.PerturbingAPIs(cat, nil, in)
+	require.Len(t, got, dataset.PerturbingCount)
 	require.NotContains(t, got, in.TargetAPI)
 	require.NotContains(t, got, in.AlsoCorrect[0])
-	require.Equal(t, got, PerturbingAPIs(cat, cat.Index(), in), "deterministic")
-	require.Nil(t, PerturbingAPIs(cat, nil, Instruction{TargetAPI: "nope.nothing"}))
+	require.Equal(t, got, dataset.PerturbingAPIs(cat, cat.Index(), in), "deterministic")
+	require.Nil(t, dataset.PerturbingAPIs(cat, nil, dataset.Instruction{TargetAPI: "nope.nothing"}))
 
 	ids := []string{"a", "b", "c", "d", "e"}
 	shuffleFor("T2/x", ids)

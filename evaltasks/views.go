@@ -4,9 +4,12 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"sort"
+	"hash/fnv"
+	"math/rand/v2"
+	"strings"
 
 	"github.com/understudy/understudy/agent"
+	"github.com/understudy/understudy/evaltasks/dataset"
 	"github.com/understudy/understudy/sandbox"
 	"github.com/understudy/understudy/toolset"
 )
@@ -36,7 +39,7 @@ type DataError struct {
 func (e *DataError) Error() string { return fmt.Sprintf("%s: %v", e.Instance, e.Err) }
 func (e *DataError) Unwrap() error { return e.Err }
 
-// view builds the messages and tools of an instance, as seed 004 §3.3
+// view builds the messages and tools of an instance, as the evaluation paper §3.3
 // gives them to the agent.
 func (ev *evaluator) view(ctx context.Context, inst Instance) (view, error) {
 	in := inst.In
@@ -47,12 +50,12 @@ func (ev *evaluator) view(ctx context.Context, inst Instance) (view, error) {
 	switch inst.Task {
 	case TaskDecide, TaskIntrinsic, TaskClarify, TaskFill:
 		id := in.TargetAPI
-		if in.Type == TypeNoTool {
+		if in.Type == dataset.TypeNoTool {
 			id = in.TemptingAPI
 		}
 		var ids []string
 		if id != "" {
-			a := ResolveAPI(ev.cat, id)
+			a := dataset.ResolveAPI(ev.cat, id)
 			if a == nil {
 				return dataErr("API %q is not in the catalog", id)
 			}
@@ -64,11 +67,11 @@ func (ev *evaluator) view(ctx context.Context, inst Instance) (view, error) {
 		}
 		return ev.withTools([]agent.Message{user}, ids), nil
 	case TaskSelect:
-		target := ResolveAPI(ev.cat, in.TargetAPI)
+		target := dataset.ResolveAPI(ev.cat, in.TargetAPI)
 		if target == nil {
 			return dataErr("target API %q is not in the catalog", in.TargetAPI)
 		}
-		ids := append([]string{target.ID()}, PerturbingAPIs(ev.cat, ev.index, *in)...)
+		ids := append([]string{target.ID()}, dataset.PerturbingAPIs(ev.cat, ev.index, *in)...)
 		shuffleFor(inst.Key(), ids)
 		return ev.withTools([]agent.Message{user}, ids), nil
 	case TaskToolReturn:
@@ -101,28 +104,16 @@ func (ev *evaluator) withTools(msgs []agent.Message, ids []string) view {
 	return v
 }
 
-// goldArguments are the arguments of a gold call: the first acceptable
-// value of each argument that lists one.
-func goldArguments(g *GoldCall) map[string]any {
-	args := map[string]any{}
-	for name, acc := range g.Arguments {
-		if len(acc.Values) > 0 {
-			args[name] = acc.Values[0]
-		}
-	}
-	return args
-}
-
 // toolReturnView is Task 6's conversation: the user message, an assistant
 // message calling the gold call, and the tool result the sandbox gives for
 // it (in a session of its own).
 func (ev *evaluator) toolReturnView(ctx context.Context, inst Instance) (view, error) {
 	in := inst.In
-	api := ResolveAPI(ev.cat, in.GoldCall.API)
+	api := dataset.ResolveAPI(ev.cat, in.GoldCall.API)
 	if api == nil {
 		return view{}, &DataError{Instance: inst.Key(), Err: fmt.Errorf("gold call API %q is not in the catalog", in.GoldCall.API)}
 	}
-	args := goldArguments(in.GoldCall)
+	args := in.GoldCall.FirstValues()
 	// A record whose gold call quotes opaque values carries the steps that
 	// mint them; they run first, in the same session, unseen by the agent.
 	if err := ev.runSteps(ctx, in.Chain, ev.session(inst)); err != nil {
@@ -160,7 +151,7 @@ func (ev *evaluator) toolReturnView(ctx context.Context, inst Instance) (view, e
 func (ev *evaluator) chainAPIs(inst Instance) ([]string, error) {
 	tools := map[*toolset.Tool]bool{}
 	for i, st := range inst.In.Chain {
-		a := ResolveAPI(ev.cat, st.API)
+		a := dataset.ResolveAPI(ev.cat, st.API)
 		if a == nil {
 			return nil, fmt.Errorf("chain step %d: API %q is not in the catalog", i+1, st.API)
 		}
@@ -188,10 +179,10 @@ func (ev *evaluator) chainAPIs(inst Instance) ([]string, error) {
 
 // groupAPIs are Task 8's APIs: the coherent group's APIs in the catalog
 // (x-group) and the record's group_apis, in catalog order.
-func (ev *evaluator) groupAPIs(in *Instruction) ([]string, error) {
+func (ev *evaluator) groupAPIs(in *dataset.Instruction) ([]string, error) {
 	want := map[string]bool{}
 	for _, id := range in.GroupAPIs {
-		a := ResolveAPI(ev.cat, id)
+		a := dataset.ResolveAPI(ev.cat, id)
 		if a == nil {
 			return nil, fmt.Errorf("group API %q is not in the catalog", id)
 		}
@@ -217,12 +208,24 @@ func truncate(s string, n int) string {
 	return s[:n] + "…"
 }
 
-// sortedKeys returns a map's keys in order.
-func sortedKeys[V any](m map[string]V) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
+// conversation returns the user's text and the tool messages of a view.
+func conversation(v view) (user, tool string) {
+	var u, t []string
+	for _, m := range v.messages {
+		switch m.Role {
+		case agent.RoleUser:
+			u = append(u, m.Content)
+		case agent.RoleTool:
+			t = append(t, m.Content)
+		}
 	}
-	sort.Strings(out)
-	return out
+	return strings.Join(u, "\n"), strings.Join(t, "\n")
+}
+
+// shuffleFor shuffles s deterministically, seeded by an instance's ID.
+func shuffleFor[T any](id string, s []T) {
+	h := fnv.New64a()
+	h.Write([]byte(id))
+	r := rand.New(rand.NewPCG(h.Sum64(), 0x5eed0f7a5c0d2e11))
+	r.Shuffle(len(s), func(i, j int) { s[i], s[j] = s[j], s[i] })
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/understudy/understudy/agent/baseline"
 	"github.com/understudy/understudy/agent/solve"
 	"github.com/understudy/understudy/evaltasks"
+	"github.com/understudy/understudy/evaltasks/dataset"
 	"github.com/understudy/understudy/internal/assemble"
 	"github.com/understudy/understudy/internal/clock"
 	"github.com/understudy/understudy/toolset"
@@ -526,7 +527,7 @@ func TestBaselineLooksUpWhatItDoesNotKnow(t *testing.T) {
 // TestBaselineOnTheMiniDataset runs the registered baseline through the
 // evaluator: every instance ends without an error, and twice the same.
 func TestBaselineOnTheMiniDataset(t *testing.T) {
-	ins, err := evaltasks.LoadDir(os.DirFS("../../evaltasks/testdata/mini"), ".")
+	ins, err := dataset.LoadDir(os.DirFS("../../evaltasks/testdata/mini"), ".")
 	require.NoError(t, err)
 	a, err := evaltasks.NewAgent("baseline", evaltasks.AgentOptions{Catalog: mustStack(t).Catalog, Graph: mustStack(t).Graph})
 	require.NoError(t, err)

@@ -11,6 +11,7 @@ import (
 	"github.com/understudy/understudy/agent/agenttest"
 	"github.com/understudy/understudy/agent/openai"
 	"github.com/understudy/understudy/evaltasks"
+	"github.com/understudy/understudy/evaltasks/dataset"
 	"github.com/understudy/understudy/internal/assemble"
 )
 
@@ -40,8 +41,8 @@ func TestEvalrunOpenAIAgainstScriptedServer(t *testing.T) {
 	})
 	a, err := evaltasks.NewAgent("openai", evaltasks.AgentOptions{BaseURL: srv.URL(), Model: "scripted"})
 	require.NoError(t, err)
-	ins := []evaltasks.Instruction{{
-		ID: "i-capital", Type: evaltasks.TypeNoTool, Text: "What is the capital city of Australia?",
+	ins := []dataset.Instruction{{
+		ID: "i-capital", Type: dataset.TypeNoTool, Text: "What is the capital city of Australia?",
 		TemptingAPI: "geocoding.forward_geocode", ReferenceAnswer: "The capital of Australia is Canberra, not Sydney.",
 		KeyPoints: []string{"Canberra is the capital", "not Sydney"},
 	}}

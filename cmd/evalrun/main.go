@@ -15,6 +15,7 @@ import (
 
 	"github.com/understudy/understudy/agent/openai"
 	"github.com/understudy/understudy/evaltasks"
+	"github.com/understudy/understudy/evaltasks/dataset"
 	"github.com/understudy/understudy/internal/assemble"
 )
 
@@ -217,11 +218,11 @@ func printReport(w io.Writer, rep *evaltasks.Report, format string) error {
 // validateDataset runs the dataset validator: the shipped dataset is held to
 // the paper's counts and full coverage, a -data directory only to correctness.
 func validateDataset(ctx context.Context, dataDir string, stdout, stderr io.Writer) int {
-	opts := evaltasks.ShippedOptions()
+	opts := dataset.ShippedOptions()
 	if dataDir != "" {
-		opts = evaltasks.ValidateOptions{FS: os.DirFS(dataDir), Dir: "."}
+		opts = dataset.ValidateOptions{FS: os.DirFS(dataDir), Dir: "."}
 	}
-	rep, err := evaltasks.Validate(ctx, opts)
+	rep, err := dataset.Validate(ctx, opts)
 	if rep != nil {
 		if werr := rep.WriteSummary(stdout); werr != nil {
 			fmt.Fprintf(stderr, "evalrun: %v\n", werr)

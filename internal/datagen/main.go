@@ -16,7 +16,7 @@ import (
 	"sort"
 
 	"github.com/understudy/understudy/deps"
-	"github.com/understudy/understudy/evaltasks"
+	"github.com/understudy/understudy/evaltasks/dataset"
 	"github.com/understudy/understudy/internal/assemble"
 	"github.com/understudy/understudy/mocks/world"
 	"github.com/understudy/understudy/sandbox"
@@ -39,7 +39,7 @@ type gen struct {
 	cat   *toolset.Catalog
 	graph *deps.Graph // annotations only
 	world *world.World
-	out   map[int][]evaltasks.Instruction
+	out   map[int][]dataset.Instruction
 	errs  []error
 	// dropped counts candidates left out as near-duplicates.
 	dropped int
@@ -51,7 +51,7 @@ func run(dir string) error {
 		return err
 	}
 	defer st.Close()
-	g := &gen{ctx: context.Background(), st: st, cat: st.Catalog, out: map[int][]evaltasks.Instruction{}}
+	g := &gen{ctx: context.Background(), st: st, cat: st.Catalog, out: map[int][]dataset.Instruction{}}
 	g.graph, err = deps.Build(st.Catalog, deps.Options{Annotations: true})
 	if err != nil {
 		return err
@@ -106,8 +106,8 @@ func (g *gen) fail(format string, args ...any) { g.errs = append(g.errs, fmt.Err
 // phrases are drawn (by a hash of the ID and the attempt); whether the
 // text has an opener and a closer stays the ID's, so the framing odds are
 // those of every type. It tells whether one was kept.
-func (g *gen) add(cands ...evaltasks.Instruction) bool {
-	if cands[0].Type <= evaltasks.TypeMissing {
+func (g *gen) add(cands ...dataset.Instruction) bool {
+	if cands[0].Type <= dataset.TypeMissing {
 		n := len(cands)
 		for _, in := range cands[:n] {
 			for _, t := range rewordings(in.Text) {
@@ -120,19 +120,19 @@ func (g *gen) add(cands ...evaltasks.Instruction) bool {
 	for attempt := 0; attempt < maxFramings; attempt++ {
 	next:
 		for _, in := range cands {
-			if in.Type <= evaltasks.TypeMissing {
+			if in.Type <= dataset.TypeMissing {
 				in.Text = frame(in.ID, attempt, in.Text)
 			}
-			in.Text = typo(in.ID, in.Text, in.Type != evaltasks.TypeMissing)
+			in.Text = typo(in.ID, in.Text, in.Type != dataset.TypeMissing)
 			for _, prev := range g.out[in.Type] {
-				if evaltasks.TextSimilarity(prev.Text, in.Text) >= 0.75 {
+				if dataset.TextSimilarity(prev.Text, in.Text) >= 0.75 {
 					continue next
 				}
 			}
 			g.out[in.Type] = append(g.out[in.Type], in)
 			return true
 		}
-		if cands[0].Type > evaltasks.TypeMissing {
+		if cands[0].Type > dataset.TypeMissing {
 			break
 		}
 	}
@@ -144,7 +144,7 @@ func (g *gen) add(cands ...evaltasks.Instruction) bool {
 const maxFramings = 12
 
 func (g *gen) api(id string) *toolset.API {
-	a := evaltasks.ResolveAPI(g.cat, id)
+	a := dataset.ResolveAPI(g.cat, id)
 	if a == nil {
 		g.fail("unknown API %s", id)
 	}
@@ -178,7 +178,7 @@ func (g *gen) call(id string, args map[string]any, session string) (any, error) 
 }
 
 // runChain executes gold steps in one session, returning each response.
-func (g *gen) runChain(steps []evaltasks.GoldStep, session string) ([]any, error) {
+func (g *gen) runChain(steps []dataset.GoldStep, session string) ([]any, error) {
 	var docs []any
 	for i, st := range steps {
 		args := map[string]any{}
@@ -224,11 +224,11 @@ func until(doc any, cond string) bool {
 
 // step builds a gold step; binds are "param<-stepIndex" resolved to the
 // annotated path from that step's API.
-func (g *gen) step(api string, args map[string]any, binds ...any) evaltasks.GoldStep {
-	st := evaltasks.GoldStep{API: api, Arguments: args}
+func (g *gen) step(api string, args map[string]any, binds ...any) dataset.GoldStep {
+	st := dataset.GoldStep{API: api, Arguments: args}
 	for i := 0; i+1 < len(binds); i += 2 {
 		param := binds[i].(string)
-		st.Bindings = mapSet(st.Bindings, param, evaltasks.Binding{Step: binds[i+1].(int)})
+		st.Bindings = mapSet(st.Bindings, param, dataset.Binding{Step: binds[i+1].(int)})
 	}
 	if ch, err := g.graph.ChainFor(api); err == nil {
 		last := ch.Steps[len(ch.Steps)-1]
@@ -239,7 +239,7 @@ func (g *gen) step(api string, args map[string]any, binds ...any) evaltasks.Gold
 
 // resolve fills each binding's path from the annotated edge between the
 // bound step's API and this one.
-func (g *gen) resolve(steps []evaltasks.GoldStep) []evaltasks.GoldStep {
+func (g *gen) resolve(steps []dataset.GoldStep) []dataset.GoldStep {
 	for i := range steps {
 		for p, b := range steps[i].Bindings {
 			from := steps[b.Step].API

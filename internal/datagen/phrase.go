@@ -9,7 +9,7 @@ import (
 	"unicode"
 
 	"github.com/understudy/understudy/deps"
-	"github.com/understudy/understudy/evaltasks"
+	"github.com/understudy/understudy/evaltasks/dataset"
 	"github.com/understudy/understudy/internal/clock"
 )
 
@@ -78,13 +78,13 @@ func isPlainLower(w string) bool {
 }
 
 // acc is a list of acceptable values; opt one that may be omitted.
-func acc(vals ...any) evaltasks.Acceptable { return evaltasks.Acceptable{Values: vals} }
-func opt(vals ...any) evaltasks.Acceptable {
-	return evaltasks.Acceptable{Values: vals, Optional: true}
+func acc(vals ...any) dataset.Acceptable { return dataset.Acceptable{Values: vals} }
+func opt(vals ...any) dataset.Acceptable {
+	return dataset.Acceptable{Values: vals, Optional: true}
 }
 
 // A is a gold call's arguments.
-type A map[string]evaltasks.Acceptable
+type A map[string]dataset.Acceptable
 
 // M is literal arguments.
 type M map[string]any

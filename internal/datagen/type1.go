@@ -10,7 +10,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/understudy/understudy/evaltasks"
+	"github.com/understudy/understudy/evaltasks/dataset"
 	"github.com/understudy/understudy/fixtures"
 	"github.com/understudy/understudy/mocks/world"
 )
@@ -68,13 +68,13 @@ func (g *gen) typeI() {
 	add := func(cat, tempting, ref string, vs []variant) {
 		n++
 		id := fmt.Sprintf("I-%s-%03d", cat, n)
-		cands := make([]evaltasks.Instruction, len(vs))
+		cands := make([]dataset.Instruction, len(vs))
 		for i, v := range vs {
 			r := ref
 			if v.ref != "" {
 				r = v.ref
 			}
-			cands[i] = evaltasks.Instruction{ID: id, Type: evaltasks.TypeNoTool, Text: v.text, Scenario: g.scenario(tempting), TemptingAPI: tempting, ReferenceAnswer: r, KeyPoints: v.kps}
+			cands[i] = dataset.Instruction{ID: id, Type: dataset.TypeNoTool, Text: v.text, Scenario: g.scenario(tempting), TemptingAPI: tempting, ReferenceAnswer: r, KeyPoints: v.kps}
 		}
 		g.add(cands...)
 	}

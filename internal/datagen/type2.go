@@ -6,7 +6,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/understudy/understudy/evaltasks"
+	"github.com/understudy/understudy/evaltasks/dataset"
 )
 
 // t2 is one authored Type-II instruction. For an API whose required value
@@ -21,7 +21,7 @@ type t2 struct {
 	facts []string // response paths; nil picks them from the response
 	lit   []string // facts given literally (the validator finds them in the response)
 	also  []string
-	setup []evaltasks.GoldStep
+	setup []dataset.GoldStep
 	fill  map[string]int
 }
 
@@ -82,9 +82,9 @@ func (g *gen) typeII() {
 		{api: "real_time_news_data.topic_headlines", text: "Show me the latest sports headlines.", args: A{"topic": acc("SPORTS")}, facts: []string{"data[].title"}},
 		{api: "real_time_news_data.topic_headlines", text: "I follow the markets — any big business stories this morning?", args: A{"topic": acc("BUSINESS")}, facts: []string{"data[].title"}},
 		{api: "real_time_news_data.topic_headlines", text: "Health news, please. Anything on vaccines or hospitals?", args: A{"topic": acc("HEALTH")}, facts: []string{"data[].title"}},
-		{api: "real_time_news_data.full_story_coverage", text: "You found me that climate talks piece a minute ago — story id {story_id}. Can you pull the full coverage of that story?", args: A{}, setup: []evaltasks.GoldStep{g.step("real_time_news_data.search", M{"query": "climate talks"})}, fill: map[string]int{"story_id": 0}, facts: []string{"data[].title"}},
-		{api: "real_time_news_data.full_story_coverage", text: "For story {story_id} from the headlines, show me all the outlets covering it, newest first.", args: A{"sort": acc("DATE")}, setup: []evaltasks.GoldStep{g.step("real_time_news_data.top_headlines", M{})}, fill: map[string]int{"story_id": 0}, facts: []string{"data[].title"}},
-		{api: "real_time_news_data.full_story_coverage", text: "I'd like the whole story coverage for {story_id} (the tech one you listed).", args: A{}, setup: []evaltasks.GoldStep{g.step("real_time_news_data.topic_headlines", M{"topic": "TECHNOLOGY"})}, fill: map[string]int{"story_id": 0}, facts: []string{"data[].title"}},
+		{api: "real_time_news_data.full_story_coverage", text: "You found me that climate talks piece a minute ago — story id {story_id}. Can you pull the full coverage of that story?", args: A{}, setup: []dataset.GoldStep{g.step("real_time_news_data.search", M{"query": "climate talks"})}, fill: map[string]int{"story_id": 0}, facts: []string{"data[].title"}},
+		{api: "real_time_news_data.full_story_coverage", text: "For story {story_id} from the headlines, show me all the outlets covering it, newest first.", args: A{"sort": acc("DATE")}, setup: []dataset.GoldStep{g.step("real_time_news_data.top_headlines", M{})}, fill: map[string]int{"story_id": 0}, facts: []string{"data[].title"}},
+		{api: "real_time_news_data.full_story_coverage", text: "I'd like the whole story coverage for {story_id} (the tech one you listed).", args: A{}, setup: []dataset.GoldStep{g.step("real_time_news_data.topic_headlines", M{"topic": "TECHNOLOGY"})}, fill: map[string]int{"story_id": 0}, facts: []string{"data[].title"}},
 
 		// public_holiday
 		{api: "public_holiday.public_holidays", text: "List the public holidays in France for 2025.", args: A{"year": acc(2025.0), "countryCode": acc("FR")}, facts: []string{"[].localName"}},
@@ -116,15 +116,15 @@ func (g *gen) typeII() {
 		{api: "tasty.recipes_list", text: "Got chickpeas and not much else. Show me 5 recipes that use them.", args: A{"from": acc(0.0), "size": acc(5.0), "q": acc("chickpeas", "chickpea")}, facts: []string{"results[].name"}},
 		{api: "tasty.recipes_list", text: "Vegetarian dinner ideas please, first ten results are plenty.", args: A{"from": acc(0.0), "size": acc(10.0), "tags": acc("vegetarian"), "q": opt("dinner")}, facts: []string{"results[].name"}},
 		{api: "tasty.recipes_list", text: "what soups do you have? list 20", args: A{"from": acc(0.0), "size": acc(20.0), "q": acc("soup")}, facts: []string{"results[].name"}},
-		{api: "tasty.recipes_get_more_info", text: "Tell me more about recipe {id} from that list — ingredients and steps.", args: A{}, setup: []evaltasks.GoldStep{g.step("tasty.recipes_list", M{"from": 0.0, "size": 20.0, "q": "chicken"})}, fill: map[string]int{"id": 0}},
-		{api: "tasty.recipes_get_more_info", text: "How long does recipe #{id} take to cook?", args: A{}, setup: []evaltasks.GoldStep{g.step("tasty.recipes_list", M{"from": 0.0, "size": 20.0, "q": "soup"})}, fill: map[string]int{"id": 0}},
-		{api: "tasty.recipes_get_more_info", text: "Full details for {id}, please — I'm shopping for it tonight.", args: A{}, setup: []evaltasks.GoldStep{g.step("tasty.recipes_list", M{"from": 0.0, "size": 20.0, "q": "rice"})}, fill: map[string]int{"id": 0}},
-		{api: "tasty.recipes_list_similarities", text: "Loved recipe {id}. What similar recipes are there?", args: A{}, setup: []evaltasks.GoldStep{g.step("tasty.recipes_list", M{"from": 0.0, "size": 20.0, "q": "pasta"})}, fill: map[string]int{"recipe_id": 0}},
-		{api: "tasty.recipes_list_similarities", text: "Anything like recipe {recipe_id}? My kids won't eat it twice in a week.", args: A{}, setup: []evaltasks.GoldStep{g.step("tasty.recipes_list", M{"from": 0.0, "size": 20.0, "q": "tacos"})}, fill: map[string]int{"recipe_id": 0}},
-		{api: "tasty.recipes_list_similarities", text: "Suggest alternatives similar to {recipe_id} please.", args: A{}, setup: []evaltasks.GoldStep{g.step("tasty.recipes_list", M{"from": 0.0, "size": 20.0, "q": "salad"})}, fill: map[string]int{"recipe_id": 0}},
-		{api: "tasty.tips_list", text: "What tips have people left for recipe {id}?", args: A{}, setup: []evaltasks.GoldStep{g.step("tasty.recipes_list", M{"from": 0.0, "size": 20.0, "q": "cookies"})}, fill: map[string]int{"id": 0}},
-		{api: "tasty.tips_list", text: "Show me the first 5 cook tips for {id}.", args: A{"size": acc(5.0), "from": opt(0.0)}, setup: []evaltasks.GoldStep{g.step("tasty.recipes_list", M{"from": 0.0, "size": 20.0, "q": "bread"})}, fill: map[string]int{"id": 0}},
-		{api: "tasty.tips_list", text: "Before I try {id}: any advice from people who made it?", args: A{}, setup: []evaltasks.GoldStep{g.step("tasty.recipes_list", M{"from": 0.0, "size": 20.0, "q": "curry"})}, fill: map[string]int{"id": 0}},
+		{api: "tasty.recipes_get_more_info", text: "Tell me more about recipe {id} from that list — ingredients and steps.", args: A{}, setup: []dataset.GoldStep{g.step("tasty.recipes_list", M{"from": 0.0, "size": 20.0, "q": "chicken"})}, fill: map[string]int{"id": 0}},
+		{api: "tasty.recipes_get_more_info", text: "How long does recipe #{id} take to cook?", args: A{}, setup: []dataset.GoldStep{g.step("tasty.recipes_list", M{"from": 0.0, "size": 20.0, "q": "soup"})}, fill: map[string]int{"id": 0}},
+		{api: "tasty.recipes_get_more_info", text: "Full details for {id}, please — I'm shopping for it tonight.", args: A{}, setup: []dataset.GoldStep{g.step("tasty.recipes_list", M{"from": 0.0, "size": 20.0, "q": "rice"})}, fill: map[string]int{"id": 0}},
+		{api: "tasty.recipes_list_similarities", text: "Loved recipe {id}. What similar recipes are there?", args: A{}, setup: []dataset.GoldStep{g.step("tasty.recipes_list", M{"from": 0.0, "size": 20.0, "q": "pasta"})}, fill: map[string]int{"recipe_id": 0}},
+		{api: "tasty.recipes_list_similarities", text: "Anything like recipe {recipe_id}? My kids won't eat it twice in a week.", args: A{}, setup: []dataset.GoldStep{g.step("tasty.recipes_list", M{"from": 0.0, "size": 20.0, "q": "tacos"})}, fill: map[string]int{"recipe_id": 0}},
+		{api: "tasty.recipes_list_similarities", text: "Suggest alternatives similar to {recipe_id} please.", args: A{}, setup: []dataset.GoldStep{g.step("tasty.recipes_list", M{"from": 0.0, "size": 20.0, "q": "salad"})}, fill: map[string]int{"recipe_id": 0}},
+		{api: "tasty.tips_list", text: "What tips have people left for recipe {id}?", args: A{}, setup: []dataset.GoldStep{g.step("tasty.recipes_list", M{"from": 0.0, "size": 20.0, "q": "cookies"})}, fill: map[string]int{"id": 0}},
+		{api: "tasty.tips_list", text: "Show me the first 5 cook tips for {id}.", args: A{"size": acc(5.0), "from": opt(0.0)}, setup: []dataset.GoldStep{g.step("tasty.recipes_list", M{"from": 0.0, "size": 20.0, "q": "bread"})}, fill: map[string]int{"id": 0}},
+		{api: "tasty.tips_list", text: "Before I try {id}: any advice from people who made it?", args: A{}, setup: []dataset.GoldStep{g.step("tasty.recipes_list", M{"from": 0.0, "size": 20.0, "q": "curry"})}, fill: map[string]int{"id": 0}},
 	}
 	items = append(items, g.typeIIBasic()...)
 	items = append(items, g.typeIIImage()...)
@@ -160,7 +160,7 @@ func (g *gen) buildII(it t2, id string) {
 		args[k] = v
 	}
 	session := "datagen/" + id
-	var chain []evaltasks.GoldStep
+	var chain []dataset.GoldStep
 	if len(it.setup) > 0 {
 		chain = g.resolve(it.setup)
 		docs, err := g.runChain(chain, session)
@@ -200,15 +200,15 @@ func (g *gen) buildII(it t2, id string) {
 		g.fail("%s: %v", id, err)
 		return
 	}
-	in := evaltasks.Instruction{
-		ID: id, Type: evaltasks.TypeSufficient, Text: text, Scenario: a.Tool.Scenario,
+	in := dataset.Instruction{
+		ID: id, Type: dataset.TypeSufficient, Text: text, Scenario: a.Tool.Scenario,
 		TargetAPI: a.ID(), AlsoCorrect: it.also, Chain: chain,
-		GoldCall: &evaltasks.GoldCall{API: a.ID(), Arguments: map[string]evaltasks.Acceptable(args)},
+		GoldCall: &dataset.GoldCall{API: a.ID(), Arguments: map[string]dataset.Acceptable(args)},
 	}
 	// Task 6 checks the answer by these facts: only values the question
 	// asks for count (the validator's rule), never a status, bookkeeping,
 	// the question's own words or an unrelated search hit.
-	asked := func(f string) bool { return evaltasks.ExpectedFactFault(&in, doc, f) == "" }
+	asked := func(f string) bool { return dataset.ExpectedFactFault(&in, doc, f) == "" }
 	var fs []string
 	if it.lit != nil {
 		fs, it.facts = it.lit, []string{}
@@ -223,7 +223,7 @@ func (g *gen) buildII(it t2, id string) {
 		return
 	}
 	in.ExpectedFacts = fs
-	cands := []evaltasks.Instruction{in}
+	cands := []dataset.Instruction{in}
 	for _, t := range it.alts {
 		alt := in
 		alt.Text = t

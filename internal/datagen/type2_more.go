@@ -4,7 +4,7 @@ import (
 	"fmt"
 
 	"github.com/understudy/understudy/deps"
-	"github.com/understudy/understudy/evaltasks"
+	"github.com/understudy/understudy/evaltasks/dataset"
 )
 
 var valuesAt = deps.Values
@@ -72,11 +72,11 @@ func (g *gen) typeIIBasic() []t2 {
 }
 
 func (g *gen) typeIIImage() []t2 {
-	shot := func(url string) []evaltasks.GoldStep {
-		return []evaltasks.GoldStep{g.step("web_capture.take_screenshot", M{"url": url})}
+	shot := func(url string) []dataset.GoldStep {
+		return []dataset.GoldStep{g.step("web_capture.take_screenshot", M{"url": url})}
 	}
-	bg := func(u string) []evaltasks.GoldStep {
-		return []evaltasks.GoldStep{g.step("background_removal.remove_background", M{"image_url": u})}
+	bg := func(u string) []dataset.GoldStep {
+		return []dataset.GoldStep{g.step("background_removal.remove_background", M{"image_url": u})}
 	}
 	return []t2{
 		{api: "object_detection.detect_objects", text: "What objects can you spot in " + img + "city_street_traffic.jpg?", args: A{"url": acc(img + "city_street_traffic.jpg")}, facts: []string{"results.labels[].label"}},
@@ -128,29 +128,29 @@ func (g *gen) typeIIImage() []t2 {
 	}
 }
 
-func (g *gen) typeIITravel(fri, sat, sun, mon string, lisbon evaltasks.Acceptable) []t2 {
-	hotels := func(city, in, out string) []evaltasks.GoldStep {
-		return []evaltasks.GoldStep{
+func (g *gen) typeIITravel(fri, sat, sun, mon string, lisbon dataset.Acceptable) []t2 {
+	hotels := func(city, in, out string) []dataset.GoldStep {
+		return []dataset.GoldStep{
 			g.step("booking_com.search_hotel_destination", M{"query": city}),
 			g.step("booking_com.search_hotels", M{"search_type": "CITY", "arrival_date": in, "departure_date": out}, "dest_id", 0),
 		}
 	}
-	dest := func(city string) []evaltasks.GoldStep {
-		return []evaltasks.GoldStep{g.step("booking_com.search_hotel_destination", M{"query": city})}
+	dest := func(city string) []dataset.GoldStep {
+		return []dataset.GoldStep{g.step("booking_com.search_hotel_destination", M{"query": city})}
 	}
-	auto := func(from, to string) []evaltasks.GoldStep {
-		return []evaltasks.GoldStep{g.step("skyscanner80.flights_auto_complete", M{"query": from}), g.step("skyscanner80.flights_auto_complete", M{"query": to})}
+	auto := func(from, to string) []dataset.GoldStep {
+		return []dataset.GoldStep{g.step("skyscanner80.flights_auto_complete", M{"query": from}), g.step("skyscanner80.flights_auto_complete", M{"query": to})}
 	}
-	flights := func(from, to, date string) []evaltasks.GoldStep {
+	flights := func(from, to, date string) []dataset.GoldStep {
 		return append(auto(from, to), g.step("skyscanner80.flights_search_one_way", M{"departDate": date}, "fromId", 0, "toId", 1))
 	}
-	round := func(from, to, d1, d2 string) []evaltasks.GoldStep {
+	round := func(from, to, d1, d2 string) []dataset.GoldStep {
 		return append(auto(from, to), g.step("skyscanner80.flights_search_roundtrip", M{"departDate": d1, "returnDate": d2}, "fromId", 0, "toId", 1))
 	}
-	loc := func(city string) []evaltasks.GoldStep {
-		return []evaltasks.GoldStep{g.step("travel_advisor.locations_search", M{"query": city})}
+	loc := func(city string) []dataset.GoldStep {
+		return []dataset.GoldStep{g.step("travel_advisor.locations_search", M{"query": city})}
 	}
-	attr := func(city string) []evaltasks.GoldStep {
+	attr := func(city string) []dataset.GoldStep {
 		return append(loc(city), g.step("travel_advisor.attractions_list", M{}, "location_id", 0))
 	}
 	june20, june23 := "2025-06-20", "2025-06-23"

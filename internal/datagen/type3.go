@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/understudy/understudy/evaltasks"
+	"github.com/understudy/understudy/evaltasks/dataset"
 )
 
 // t3 is one Type-III instruction: the intent with a required value left out.
@@ -228,6 +228,6 @@ func (g *gen) typeIII() {
 		if len(it.present) > 0 {
 			present = map[string]any(it.present)
 		}
-		g.add(evaltasks.Instruction{ID: id, Type: evaltasks.TypeMissing, Text: it.text, Scenario: a.Tool.Scenario, TargetAPI: a.ID(), Missing: strings.Split(it.missing, ","), Present: present})
+		g.add(dataset.Instruction{ID: id, Type: dataset.TypeMissing, Text: it.text, Scenario: a.Tool.Scenario, TargetAPI: a.ID(), Missing: strings.Split(it.missing, ","), Present: present})
 	}
 }

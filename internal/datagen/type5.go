@@ -3,7 +3,7 @@ package main
 import (
 	"fmt"
 
-	"github.com/understudy/understudy/evaltasks"
+	"github.com/understudy/understudy/evaltasks/dataset"
 )
 
 type t5 struct {
@@ -86,6 +86,6 @@ func (g *gen) typeV() {
 		if len(it.apis) > 0 {
 			sc = g.scenario(it.apis[0])
 		}
-		g.add(evaltasks.Instruction{ID: id, Type: evaltasks.TypeHighLevel, Text: it.text, Scenario: sc, Group: it.group, GroupAPIs: it.apis, KeySteps: it.steps})
+		g.add(dataset.Instruction{ID: id, Type: dataset.TypeHighLevel, Text: it.text, Scenario: sc, Group: it.group, GroupAPIs: it.apis, KeySteps: it.steps})
 	}
 }

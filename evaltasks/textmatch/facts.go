@@ -1,4 +1,4 @@
-package evaltasks
+package textmatch
 
 import (
 	"math"
@@ -26,8 +26,8 @@ func init() {
 	}
 }
 
-// isStatusLiteral tells whether a fact is a status literal.
-func isStatusLiteral(fact string) bool {
+// IsStatusLiteral tells whether a fact is a status literal.
+func IsStatusLiteral(fact string) bool {
 	return statusLiterals[strings.ToLower(strings.TrimSpace(fact))]
 }
 
@@ -41,39 +41,41 @@ var (
 	bareOffsetRE = regexp.MustCompile(`(?:^|[^\w:])([+−-])(\d{1,2}):(\d{2})\b`)
 )
 
-// matcher holds what a reply states, read once.
-type matcher struct {
+// Matcher holds what a reply states, read once.
+type Matcher struct {
 	reply  string
-	polar  polarWords
+	polar  PolarWords
 	nums   []number
 	clocks []tod
 	dates  []date
 	approx bool
 }
 
-func newMatcher(reply, question string) *matcher {
-	return &matcher{reply: reply, polar: newPolarWords(reply), nums: numbers(reply), clocks: clocks(reply), dates: dates(reply), approx: approximate(question)}
+// NewMatcher reads a reply once for matching facts against it; an
+// approximate question (roughly, ballpark) widens number tolerances.
+func NewMatcher(reply, question string) *Matcher {
+	return &Matcher{reply: reply, polar: NewPolarWords(reply), nums: numbers(reply), clocks: clocks(reply), dates: dates(reply), approx: approximate(question)}
 }
 
-// verdict is how a reply states one fact.
-type verdict int
+// Verdict is how a reply states one fact.
+type Verdict int
 
 const (
-	factStated verdict = iota
-	factInexact
-	factMissing
+	FactStated Verdict = iota
+	FactInexact
+	FactMissing
 )
 
-// fact judges one expected fact or key point.
-func (m *matcher) fact(f string) verdict {
+// Fact judges one expected fact or key point.
+func (m *Matcher) Fact(f string) Verdict {
 	switch {
 	case timeFactRE.MatchString(f):
 		return m.clock(f)
 	case dateFactRE.MatchString(f):
 		return m.date(f)
 	case stampFactRE.MatchString(f):
-		if containsExact(m.reply, strings.TrimSpace(f)) {
-			return factStated
+		if ContainsExact(m.reply, strings.TrimSpace(f)) {
+			return FactStated
 		}
 		s := stampFactRE.FindStringSubmatch(f)
 		return max(m.date(s[1]), m.clock(s[2]))
@@ -83,20 +85,20 @@ func (m *matcher) fact(f string) verdict {
 		return m.number(f)
 	}
 	if zone := ianaZone(f); zone != nil && m.zone(f, zone) {
-		return factStated
+		return FactStated
 	}
-	for _, a := range terms.aliases(f) {
-		if statesPhrase(m.reply, m.polar, a) && exactOK(m.reply, a) {
-			return factStated
+	for _, a := range Vocabulary.aliases(f) {
+		if StatesPhrase(m.reply, m.polar, a) && exactOK(m.reply, a) {
+			return FactStated
 		}
 	}
-	if rest := withoutExact(f); len(words(rest)) > 0 && !statesPhrase(m.reply, m.polar, rest) {
-		return factMissing
+	if rest := withoutExact(f); len(Words(rest)) > 0 && !StatesPhrase(m.reply, m.polar, rest) {
+		return FactMissing
 	}
 	if !exactOK(m.reply, f) {
-		return factInexact
+		return FactInexact
 	}
-	return factStated
+	return FactStated
 }
 
 // withoutExact is a phrase without its character-sensitive values.
@@ -110,37 +112,37 @@ func withoutExact(f string) string {
 // exactOK tells whether every character-sensitive value of f is copied.
 func exactOK(reply, f string) bool {
 	for _, x := range exactValues(f) {
-		if !containsExact(reply, x) {
+		if !ContainsExact(reply, x) {
 			return false
 		}
 	}
 	return true
 }
 
-func (m *matcher) clock(f string) verdict {
+func (m *Matcher) clock(f string) Verdict {
 	want := clocks(f)
 	if len(want) == 0 {
-		return factMissing
+		return FactMissing
 	}
 	for _, c := range m.clocks {
 		if sameClock(c, want[0]) {
-			return factStated
+			return FactStated
 		}
 	}
-	return factMissing
+	return FactMissing
 }
 
-func (m *matcher) date(f string) verdict {
+func (m *Matcher) date(f string) Verdict {
 	want := dates(f)
 	if len(want) == 0 {
-		return factMissing
+		return FactMissing
 	}
 	for _, d := range m.dates {
 		if sameDate(d, want[0]) {
-			return factStated
+			return FactStated
 		}
 	}
-	return factMissing
+	return FactMissing
 }
 
 // MachineDecimals is the number of decimals beyond which a value is
@@ -150,11 +152,11 @@ const MachineDecimals = 6
 // number judges a numeric fact: its value and sign; a leading "+" (a
 // calling code) is optional; a temperature may be given in the other
 // scale. A near miss of a decimal (rounded, truncated) is inexact.
-func (m *matcher) number(f string) verdict {
+func (m *Matcher) number(f string) Verdict {
 	s := numberFactRE.FindStringSubmatch(f)
 	want, err := strconv.ParseFloat(strings.ReplaceAll(s[2], ",", "")+s[3], 64)
 	if err != nil {
-		return factMissing
+		return FactMissing
 	}
 	if s[1] == "-" || s[1] == "−" {
 		want = -want
@@ -173,19 +175,19 @@ func (m *matcher) number(f string) verdict {
 	near := false
 	for _, n := range m.nums {
 		if n.matches(want, unit, approx) {
-			return factStated
+			return FactStated
 		}
 		if decimals > MachineDecimals && n.step <= 0.01 && math.Abs(n.val-want) <= n.step/2+1e-12 {
-			return factStated
+			return FactStated
 		}
 		if decimals > 0 && n.val != 0 && math.Signbit(n.val) == math.Signbit(want) && math.Abs(n.val-want) <= 0.01*math.Abs(want) {
 			near = true
 		}
 	}
 	if near {
-		return factInexact
+		return FactInexact
 	}
-	return factMissing
+	return FactMissing
 }
 
 // offsetMinutes reads a signed offset.
@@ -199,7 +201,7 @@ func offsetMinutes(sign, h, m string) int {
 }
 
 // replyOffsets are the UTC offsets a reply states, in minutes.
-func (m *matcher) replyOffsets() map[int]bool {
+func (m *Matcher) replyOffsets() map[int]bool {
 	out := map[int]bool{}
 	for _, re := range []*regexp.Regexp{utcOffsetRE, bareOffsetRE} {
 		for _, g := range re.FindAllStringSubmatch(m.reply, -1) {
@@ -210,12 +212,12 @@ func (m *matcher) replyOffsets() map[int]bool {
 }
 
 // offset judges a UTC offset fact ("-03:00"): its sign counts.
-func (m *matcher) offset(f string) verdict {
+func (m *Matcher) offset(f string) Verdict {
 	g := offsetFactRE.FindStringSubmatch(f)
 	if m.replyOffsets()[offsetMinutes(g[1], g[2], g[3])] {
-		return factStated
+		return FactStated
 	}
-	return factMissing
+	return FactMissing
 }
 
 // ianaZone loads f when it names an IANA time zone ("Europe/Lisbon").
@@ -234,13 +236,13 @@ func ianaZone(f string) *time.Location {
 // zone tells whether a reply names a time zone: by its IANA name, an
 // everyday name or abbreviation (terms.json), or its UTC offset in winter
 // or summer ("UTC+1", "GMT+01:00").
-func (m *matcher) zone(f string, loc *time.Location) bool {
+func (m *Matcher) zone(f string, loc *time.Location) bool {
 	if phraseAt(m.reply, f, true) {
 		return true
 	}
-	for _, n := range terms.Zones[strings.TrimSpace(f)] {
+	for _, n := range Vocabulary.Zones[strings.TrimSpace(f)] {
 		if strings.ToUpper(n) == n && len(n) <= 5 {
-			if containsExact(m.reply, n) {
+			if ContainsExact(m.reply, n) {
 				return true
 			}
 		} else if phraseAt(m.reply, n, true) {
@@ -258,4 +260,73 @@ func (m *matcher) zone(f string, loc *time.Location) bool {
 		}
 	}
 	return false
+}
+
+// KeyPoints returns the key points a reply misses and the share it covers,
+// for a question that is not approximate.
+func KeyPoints(points []string, reply string) ([]string, float64) {
+	return KeyPointsFor("", points, reply)
+}
+
+// KeyPointsFor judges key points in the context of their question.
+func KeyPointsFor(question string, points []string, reply string) ([]string, float64) {
+	if len(points) == 0 {
+		return nil, 1
+	}
+	m := NewMatcher(reply, question)
+	var missed []string
+	for _, p := range points {
+		if m.Fact(p) != FactStated {
+			missed = append(missed, p)
+		}
+	}
+	return missed, float64(len(points)-len(missed)) / float64(len(points))
+}
+
+// StatedFacts checks the expected facts of a tool result against a reply,
+// for a question that is not approximate.
+func StatedFacts(facts []string, reply string) (missed, inexact []string) {
+	return StatedFactsFor("", facts, reply)
+}
+
+// StatedFactsFor checks the expected facts of a tool result against a
+// reply: missed are facts the reply does not state, inexact those it
+// states with a character-sensitive value not copied exactly. Status
+// literals are never required.
+func StatedFactsFor(question string, facts []string, reply string) (missed, inexact []string) {
+	m := NewMatcher(reply, question)
+	for _, f := range facts {
+		if IsStatusLiteral(f) {
+			continue
+		}
+		switch m.Fact(f) {
+		case FactMissing:
+			missed = append(missed, f)
+		case FactInexact:
+			inexact = append(inexact, f)
+		}
+	}
+	return missed, inexact
+}
+
+// SubstantiveFacts counts the facts that are not status literals.
+func SubstantiveFacts(facts []string) int {
+	n := 0
+	for _, f := range facts {
+		if !IsStatusLiteral(f) {
+			n++
+		}
+	}
+	return n
+}
+
+// StatesAll tells whether a reply states every fact word for word.
+func StatesAll(facts []string, reply string) bool {
+	pw := NewPolarWords(reply)
+	for _, f := range facts {
+		if !StatesPhrase(reply, pw, f) {
+			return false
+		}
+	}
+	return len(facts) > 0
 }

@@ -1,5 +1,5 @@
-// Package evaltasks is the evaluation: the instruction dataset, the eight tasks of seed 004, their scorers, metrics and reports.
-package evaltasks
+// Package dataset is the instruction dataset of the evaluation: its records, their loader and the validator that checks them against the catalog and the sandbox.
+package dataset
 
 import (
 	"bufio"
@@ -9,12 +9,14 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"maps"
 	"path"
+	"slices"
 	"sort"
 	"strings"
 )
 
-// Instruction types of seed 004 §3.3.
+// Instruction types of the evaluation paper §3.3.
 const (
 	TypeNoTool       = 1 // Type I: no tool needed (may mislead)
 	TypeSufficient   = 2 // Type II: tool needed, information sufficient
@@ -165,7 +167,7 @@ func (in *Instruction) Check() error {
 		if in.GoldCall != nil {
 			// Task 4 compares each argument with its acceptable values;
 			// an empty list would accept anything.
-			for _, name := range valKeys(in.GoldCall.Arguments) {
+			for _, name := range slices.Sorted(maps.Keys(in.GoldCall.Arguments)) {
 				if len(in.GoldCall.Arguments[name].Values) == 0 {
 					err = errors.Join(err, &EmptyAcceptableError{ID: in.ID, Param: name})
 				}
@@ -218,4 +220,41 @@ func LoadDir(fsys fs.FS, dir string) ([]Instruction, error) {
 		all = append(all, ins...)
 	}
 	return all, nil
+}
+
+// GoldError reports a gold call that cannot judge a call.
+type GoldError struct {
+	API    string
+	Param  string
+	Reason string
+}
+
+func (e *GoldError) Error() string {
+	if e.Param == "" {
+		return fmt.Sprintf("gold call %s: %s", e.API, e.Reason)
+	}
+	return fmt.Sprintf("gold call %s: argument %s: %s", e.API, e.Param, e.Reason)
+}
+
+// FirstValues are the arguments of the call a gold call stands for: the
+// first acceptable value of each argument that lists one.
+func (g *GoldCall) FirstValues() map[string]any {
+	args := map[string]any{}
+	for name, acc := range g.Arguments {
+		if len(acc.Values) > 0 {
+			args[name] = acc.Values[0]
+		}
+	}
+	return args
+}
+
+// Check verifies that a gold call can judge a call: every argument lists
+// at least one acceptable value. An empty list would accept anything.
+func (g *GoldCall) Check() error {
+	for _, name := range slices.Sorted(maps.Keys(g.Arguments)) {
+		if len(g.Arguments[name].Values) == 0 {
+			return &GoldError{API: g.API, Param: name, Reason: "no acceptable values (an empty list would accept anything)"}
+		}
+	}
+	return nil
 }

@@ -1,17 +1,22 @@
-package evaltasks
+// Package callcheck checks the calls an agent makes against a gold call, as BFCL's checker does (the evaluation paper's Task 4), and classifies the calls made without the information they need.
+package callcheck
 
 import (
 	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"math"
 	"math/big"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 
 	"github.com/understudy/understudy/agent"
+	"github.com/understudy/understudy/evaltasks/dataset"
+	"github.com/understudy/understudy/evaltasks/textmatch"
 	"github.com/understudy/understudy/toolset"
 )
 
@@ -33,58 +38,33 @@ const (
 	OutcomeInvalidGold = "invalid_gold"
 )
 
-// GoldError reports a gold call that cannot judge a call.
-type GoldError struct {
-	API    string
-	Param  string
-	Reason string
-}
-
-func (e *GoldError) Error() string {
-	if e.Param == "" {
-		return fmt.Sprintf("gold call %s: %s", e.API, e.Reason)
-	}
-	return fmt.Sprintf("gold call %s: argument %s: %s", e.API, e.Param, e.Reason)
-}
-
-// Check verifies that a gold call can judge a call: every argument lists
-// at least one acceptable value. An empty list would accept anything.
-func (g *GoldCall) Check() error {
-	for _, name := range sortedKeys(g.Arguments) {
-		if len(g.Arguments[name].Values) == 0 {
-			return &GoldError{API: g.API, Param: name, Reason: "no acceptable values (an empty list would accept anything)"}
-		}
-	}
-	return nil
-}
-
-// CheckCalls checks a whole reply against a gold call: exactly one call,
+// CheckAll checks a whole reply against a gold call: exactly one call,
 // and that call correct. No call is OutcomeNoCall; more than one is
 // OutcomeExtraCall, even when one of them is right.
-func CheckCalls(cat *toolset.Catalog, gold *GoldCall, calls []agent.ToolCall) CallCheck {
+func CheckAll(cat *toolset.Catalog, gold *dataset.GoldCall, calls []agent.ToolCall) Result {
 	switch {
 	case len(calls) == 0:
-		return CallCheck{Outcome: OutcomeNoCall}
+		return Result{Outcome: OutcomeNoCall}
 	case len(calls) > 1:
 		if err := gold.Check(); err != nil {
-			return CallCheck{Outcome: OutcomeInvalidGold, Detail: err.Error()}
+			return Result{Outcome: OutcomeInvalidGold, Detail: err.Error()}
 		}
-		return CallCheck{Outcome: OutcomeExtraCall, Detail: fmt.Sprintf("%d calls made, 1 expected", len(calls))}
+		return Result{Outcome: OutcomeExtraCall, Detail: fmt.Sprintf("%d calls made, 1 expected", len(calls))}
 	}
-	return CheckCall(cat, gold, calls[0])
+	return Check(cat, gold, calls[0])
 }
 
-// CallCheck is the verdict on one call against a gold call.
-type CallCheck struct {
+// Result is the verdict on one call against a gold call.
+type Result struct {
 	Outcome string `json:"outcome"`
 	// Param is the argument at fault, when one is.
 	Param  string `json:"param,omitempty"`
 	Detail string `json:"detail,omitempty"`
 }
 
-// decodeArguments reads a call's arguments as a JSON object, keeping
+// DecodeArguments reads a call's arguments as a JSON object, keeping
 // numbers as written (json.Number) so that 5 and 5.0 can be told apart.
-func decodeArguments(tc agent.ToolCall) (map[string]any, error) {
+func DecodeArguments(tc agent.ToolCall) (map[string]any, error) {
 	if tc.ArgumentsError != "" {
 		return nil, fmt.Errorf("arguments are not a JSON object: %s", tc.ArgumentsError)
 	}
@@ -107,7 +87,7 @@ func decodeArguments(tc agent.ToolCall) (map[string]any, error) {
 	return args, nil
 }
 
-// CheckCall checks a call against a gold call, BFCL-style: the right
+// Check checks a call against a gold call, BFCL-style: the right
 // function, every required argument present, no unexpected argument, each
 // value of the documented type, and each value among the acceptable ones
 // after normalisation (strings compared without case, spaces and
@@ -115,23 +95,23 @@ func decodeArguments(tc agent.ToolCall) (map[string]any, error) {
 // documented default counts as omitted. A null value counts as omitted.
 // Integers compare exactly; other numbers within a float tolerance. A gold
 // call with an argument that lists no acceptable value is OutcomeInvalidGold.
-func CheckCall(cat *toolset.Catalog, gold *GoldCall, tc agent.ToolCall) CallCheck {
+func Check(cat *toolset.Catalog, gold *dataset.GoldCall, tc agent.ToolCall) Result {
 	if err := gold.Check(); err != nil {
-		var ge *GoldError
+		var ge *dataset.GoldError
 		errors.As(err, &ge)
-		return CallCheck{Outcome: OutcomeInvalidGold, Param: ge.Param, Detail: err.Error()}
+		return Result{Outcome: OutcomeInvalidGold, Param: ge.Param, Detail: err.Error()}
 	}
-	want := ResolveAPI(cat, gold.API)
+	want := dataset.ResolveAPI(cat, gold.API)
 	got := cat.APIByExportName(tc.Name)
 	if want == nil {
-		return CallCheck{Outcome: OutcomeWrongName, Detail: fmt.Sprintf("gold API %q is not in the catalog", gold.API)}
+		return Result{Outcome: OutcomeWrongName, Detail: fmt.Sprintf("gold API %q is not in the catalog", gold.API)}
 	}
 	if got != want {
-		return CallCheck{Outcome: OutcomeWrongName, Detail: fmt.Sprintf("called %q, want %q", tc.Name, toolset.ExportName(want, toolset.NameDotted))}
+		return Result{Outcome: OutcomeWrongName, Detail: fmt.Sprintf("called %q, want %q", tc.Name, toolset.ExportName(want, toolset.NameDotted))}
 	}
-	args, err := decodeArguments(tc)
+	args, err := DecodeArguments(tc)
 	if err != nil {
-		return CallCheck{Outcome: OutcomeParseError, Detail: err.Error()}
+		return Result{Outcome: OutcomeParseError, Detail: err.Error()}
 	}
 	for name, v := range args {
 		if v == nil {
@@ -140,10 +120,10 @@ func CheckCall(cat *toolset.Catalog, gold *GoldCall, tc agent.ToolCall) CallChec
 	}
 	// Unexpected arguments: unknown to the API, or outside the gold call
 	// and not at their default.
-	for _, name := range sortedKeys(args) {
+	for _, name := range slices.Sorted(maps.Keys(args)) {
 		p := want.Param(name)
 		if p == nil {
-			return CallCheck{Outcome: OutcomeUnexpectedArg, Param: name, Detail: "the API has no such parameter"}
+			return Result{Outcome: OutcomeUnexpectedArg, Param: name, Detail: "the API has no such parameter"}
 		}
 		if _, ok := gold.Arguments[name]; ok {
 			continue
@@ -152,30 +132,30 @@ func CheckCall(cat *toolset.Catalog, gold *GoldCall, tc agent.ToolCall) CallChec
 			delete(args, name)
 			continue
 		}
-		return CallCheck{Outcome: OutcomeUnexpectedArg, Param: name, Detail: fmt.Sprintf("%s is not part of the expected call", name)}
+		return Result{Outcome: OutcomeUnexpectedArg, Param: name, Detail: fmt.Sprintf("%s is not part of the expected call", name)}
 	}
 	// Missing arguments: required by the gold call or by the API.
-	for _, name := range sortedKeys(gold.Arguments) {
+	for _, name := range slices.Sorted(maps.Keys(gold.Arguments)) {
 		if _, ok := args[name]; !ok && !gold.Arguments[name].Optional {
-			return CallCheck{Outcome: OutcomeMissingArg, Param: name}
+			return Result{Outcome: OutcomeMissingArg, Param: name}
 		}
 	}
 	for _, p := range want.Params {
 		if _, ok := args[p.Name]; !ok && p.Required {
 			if acc, inGold := gold.Arguments[p.Name]; !inGold || !acc.Optional {
-				return CallCheck{Outcome: OutcomeMissingArg, Param: p.Name}
+				return Result{Outcome: OutcomeMissingArg, Param: p.Name}
 			}
 		}
 	}
-	for _, name := range sortedKeys(args) {
+	for _, name := range slices.Sorted(maps.Keys(args)) {
 		p, v := want.Param(name), args[name]
 		if !typeMatches(p.Kind, v) {
-			return CallCheck{Outcome: OutcomeWrongType, Param: name, Detail: fmt.Sprintf("%s given, want %s", jsonKind(v), p.Kind)}
+			return Result{Outcome: OutcomeWrongType, Param: name, Detail: fmt.Sprintf("%s given, want %s", jsonKind(v), p.Kind)}
 		}
 		acc := gold.Arguments[name]
 		ok := false
 		for _, a := range acc.Values {
-			if sameValue(a, v) {
+			if SameValue(a, v) {
 				ok = true
 				break
 			}
@@ -184,16 +164,16 @@ func CheckCall(cat *toolset.Catalog, gold *GoldCall, tc agent.ToolCall) CallChec
 			ok = true
 		}
 		if !ok {
-			return CallCheck{Outcome: OutcomeWrongValue, Param: name, Detail: fmt.Sprintf("%s is not among the acceptable values %s", compactJSON(v), compactJSON(acc.Values))}
+			return Result{Outcome: OutcomeWrongValue, Param: name, Detail: fmt.Sprintf("%s is not among the acceptable values %s", CompactJSON(v), CompactJSON(acc.Values))}
 		}
 	}
-	return CallCheck{Outcome: OutcomeCorrect}
+	return Result{Outcome: OutcomeCorrect}
 }
 
 // atDefault tells whether v is an optional parameter's documented default
 // (a required parameter's "default" is only an example value).
 func atDefault(p *toolset.Param, v any) bool {
-	return !p.Required && p.Default != nil && sameValue(p.Default, v)
+	return !p.Required && p.Default != nil && SameValue(p.Default, v)
 }
 
 // typeMatches checks a decoded value against a parameter kind. An integer
@@ -299,7 +279,8 @@ func intValue(v any) (*big.Int, bool) {
 	return nil, false
 }
 
-func toFloat(v any) (float64, bool) {
+// ToFloat reads a decoded JSON number (json.Number or float64) as a float64.
+func ToFloat(v any) (float64, bool) {
 	switch x := v.(type) {
 	case json.Number:
 		f, err := x.Float64()
@@ -314,18 +295,18 @@ func toFloat(v any) (float64, bool) {
 	return 0, false
 }
 
-// sameValue compares an acceptable value with a given one after
+// SameValue compares an acceptable value with a given one after
 // normalisation. Integers compare exactly (1748854800 is not 1748854801);
 // other numbers as sameFloat says. Arrays compare element by element
 // in order; objects key by key.
-func sameValue(want, got any) bool {
+func SameValue(want, got any) bool {
 	if wi, ok := intValue(want); ok {
 		if gi, ok := intValue(got); ok {
 			return wi.Cmp(gi) == 0
 		}
 	}
-	if wf, ok := toFloat(want); ok {
-		gf, ok := toFloat(got)
+	if wf, ok := ToFloat(want); ok {
+		gf, ok := ToFloat(got)
 		if !ok {
 			return false
 		}
@@ -344,7 +325,7 @@ func sameValue(want, got any) bool {
 			return false
 		}
 		for i := range w {
-			if !sameValue(w[i], g[i]) {
+			if !SameValue(w[i], g[i]) {
 				return false
 			}
 		}
@@ -356,7 +337,7 @@ func sameValue(want, got any) bool {
 		}
 		for k, wv := range w {
 			gv, ok := g[k]
-			if !ok || !sameValue(wv, gv) {
+			if !ok || !SameValue(wv, gv) {
 				return false
 			}
 		}
@@ -367,7 +348,8 @@ func sameValue(want, got any) bool {
 	return false
 }
 
-func compactJSON(v any) string {
+// CompactJSON writes a value as compact JSON for a verdict's detail.
+func CompactJSON(v any) string {
 	b, err := json.Marshal(v)
 	if err != nil {
 		return fmt.Sprint(v)
@@ -375,7 +357,7 @@ func compactJSON(v any) string {
 	return string(b)
 }
 
-// The mistake kinds of seed 004 §4 (Task 3) for calls made although
+// The mistake kinds of the evaluation paper §4 (Task 3) for calls made although
 // information was missing.
 const (
 	MistakeHallucinated = "hallucinated_value"
@@ -396,14 +378,14 @@ type Mistake struct {
 // one: /path/to/image, <city>, {location}, YOUR_API_KEY, example.com, xxx.
 var placeholderRE = regexp.MustCompile(`(?i)(/path/to|path/to/|\bexample\.(com|org|net)\b|^\s*<[^>]*>\s*$|^\s*\{[^}]*\}\s*$|^\s*\[[^\]]*\]\s*$|\byour[_ -]|placeholder|^x{3,}$|^\s*\.{3}\s*$|^\s*(unknown|n/?a|none|null|tbd|todo|string|value|undefined|city|location|date|address|name|your location|user location|current location|here)\s*$|\buser'?s?[_ ](location|city|address|image|file)\b|\b(insert|specify|replace)\b|^0+$|^1970-01-01|^2000-01-01$)`)
 
-// classifyMistakes classifies the arguments of calls made for a Type-III
+// Mistakes classifies the arguments of calls made for a Type-III
 // instruction: a required parameter left out is a missing parameter; a
 // value given for a parameter the user did not supply is a placeholder if
 // it looks like one, imprecise if it is taken from the instruction (a
 // country where a city is needed), and hallucinated otherwise.
-func classifyMistakes(cat *toolset.Catalog, in *Instruction, calls []agent.ToolCall) []Mistake {
+func Mistakes(cat *toolset.Catalog, in *dataset.Instruction, calls []agent.ToolCall) []Mistake {
 	var out []Mistake
-	text := newWordSet(in.Text)
+	text := textmatch.NewWordSet(in.Text)
 	missing := map[string]bool{}
 	for _, m := range in.Missing {
 		missing[m] = true
@@ -413,7 +395,7 @@ func classifyMistakes(cat *toolset.Catalog, in *Instruction, calls []agent.ToolC
 		if api == nil {
 			continue
 		}
-		args, err := decodeArguments(tc)
+		args, err := DecodeArguments(tc)
 		if err != nil {
 			continue
 		}
@@ -431,7 +413,7 @@ func classifyMistakes(cat *toolset.Catalog, in *Instruction, calls []agent.ToolC
 				switch {
 				case placeholderRE.MatchString(s):
 					kind = MistakePlaceholder
-				case len(contentWords(s)) > 0 && text.coverage(s) >= 0.5:
+				case len(textmatch.ContentWords(s)) > 0 && text.Coverage(s) >= 0.5:
 					kind = MistakeImprecise
 				}
 				out = append(out, Mistake{Kind: kind, API: api.ID(), Param: p.Name, Value: v})
@@ -440,20 +422,4 @@ func classifyMistakes(cat *toolset.Catalog, in *Instruction, calls []agent.ToolC
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].API < out[j].API })
 	return out
-}
-
-// scoreFill is Task 4: the reply must make exactly the gold call. A gold
-// call that cannot judge is a dataset error of the instance, not a pass.
-func (ev *evaluator) scoreFill(in *Instruction, r agent.Reply, res *Result) {
-	chk := CheckCalls(ev.cat, in.GoldCall, r.ToolCalls)
-	res.Outcome = chk.Outcome
-	if chk.Outcome == OutcomeInvalidGold {
-		res.Outcome, res.Error, res.ErrorKind = OutcomeError, chk.Detail, ErrorData
-		res.Pass, res.Score = false, 0
-		return
-	}
-	if chk.Outcome != OutcomeNoCall {
-		res.Check = &chk
-	}
-	res.pass(chk.Outcome == OutcomeCorrect)
 }

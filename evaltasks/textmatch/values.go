@@ -1,4 +1,4 @@
-package evaltasks
+package textmatch
 
 import (
 	"math"

@@ -1,8 +1,10 @@
-package evaltasks
+package dataset
 
 import (
 	"fmt"
 	"io"
+	"maps"
+	"slices"
 	"sort"
 	"strings"
 	"text/tabwriter"
@@ -12,7 +14,7 @@ import (
 // skeleton is a text's word bigrams once its values are masked: numbers
 // become "#" and capitalised words that do not start a sentence become
 // "N", so that one phrasing with other values counts as the same text.
-func valSkeleton(text string) map[string]bool {
+func skeleton(text string) map[string]bool {
 	var words []string
 	sentenceStart := true
 	for _, f := range strings.FieldsFunc(text, func(r rune) bool { return unicode.IsSpace(r) }) {
@@ -40,7 +42,7 @@ func valSkeleton(text string) map[string]bool {
 	return set
 }
 
-func valJaccard(a, b map[string]bool) float64 {
+func jaccard(a, b map[string]bool) float64 {
 	if len(a) == 0 && len(b) == 0 {
 		return 1
 	}
@@ -56,7 +58,7 @@ func valJaccard(a, b map[string]bool) float64 {
 // TextSimilarity is the near-duplicate measure of the validator: the
 // Jaccard similarity of two texts' word bigrams once their values are
 // masked.
-func TextSimilarity(a, b string) float64 { return valJaccard(valSkeleton(a), valSkeleton(b)) }
+func TextSimilarity(a, b string) float64 { return jaccard(skeleton(a), skeleton(b)) }
 
 // checkSimilarity reports near-duplicate texts within each type.
 func (v *validator) checkSimilarity(ins []Instruction) {
@@ -65,14 +67,14 @@ func (v *validator) checkSimilarity(ins []Instruction) {
 	}
 	sk := make([]map[string]bool, len(ins))
 	for i := range ins {
-		sk[i] = valSkeleton(ins[i].Text)
+		sk[i] = skeleton(ins[i].Text)
 	}
 	for i := range ins {
 		for j := i + 1; j < len(ins); j++ {
 			if ins[i].Type != ins[j].Type {
 				continue
 			}
-			if s := valJaccard(sk[i], sk[j]); s >= v.opts.Similarity {
+			if s := jaccard(sk[i], sk[j]); s >= v.opts.Similarity {
 				v.problem(&ins[j], "text", "near-duplicate of %s (similarity %.2f ≥ %.2f): %q vs %q", ins[i].ID, s, v.opts.Similarity, ins[j].Text, ins[i].Text)
 			}
 		}
@@ -92,7 +94,7 @@ func (r *ValidationReport) WriteSummary(w io.Writer) error {
 	fmt.Fprint(tw, "total\tpaper\t\n")
 	types := []int{TypeNoTool, TypeSufficient, TypeMissing, TypeDependencies, TypeHighLevel}
 	for _, t := range types {
-		fmt.Fprintf(tw, "%s\t", valRoman(t))
+		fmt.Fprintf(tw, "%s\t", roman(t))
 		for _, s := range Scenarios {
 			fmt.Fprintf(tw, "%d\t", r.ByTypeScen[t][s])
 		}
@@ -112,7 +114,7 @@ func (r *ValidationReport) WriteSummary(w io.Writer) error {
 
 	b.WriteString("\nper tool (instructions using it):\n")
 	tw = tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
-	tools := valKeys(r.ByTool)
+	tools := slices.Sorted(maps.Keys(r.ByTool))
 	for _, t := range tools {
 		fmt.Fprintf(tw, "  %s\t%d\n", t, r.ByTool[t])
 	}
@@ -122,7 +124,7 @@ func (r *ValidationReport) WriteSummary(w io.Writer) error {
 
 	b.WriteString("\nper API (types I / II / III / IV / V):\n")
 	tw = tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
-	ids := valKeys(r.APICoverage)
+	ids := slices.Sorted(maps.Keys(r.APICoverage))
 	for _, id := range ids {
 		c := r.APICoverage[id]
 		fmt.Fprintf(tw, "  %s\t%d\t%d\t%d\t%d\t%d\n", id, c[1], c[2], c[3], c[4], c[5])

@@ -1,4 +1,4 @@
-package evaltasks
+package dataset
 
 import (
 	"fmt"

@@ -1,19 +1,18 @@
-package evaltasks
+package dataset
 
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/understudy/understudy/fixtures"
-	"github.com/understudy/understudy/toolset"
-
 	"github.com/stretchr/testify/require"
+	"github.com/understudy/understudy/fixtures"
+	"github.com/understudy/understudy/internal/golden"
+	"github.com/understudy/understudy/toolset"
 )
 
 // TestValidateShipped holds the embedded dataset to every check: counts,
@@ -155,17 +154,8 @@ func TestWriteSummaryGolden(t *testing.T) {
 	require.NoError(t, err)
 	var b strings.Builder
 	require.NoError(t, rep.WriteSummary(&b))
-	golden := filepath.Join("testdata", "validate_summary.golden.txt")
-	if *updateValidate {
-		require.NoError(t, os.MkdirAll("testdata", 0o755))
-		require.NoError(t, os.WriteFile(golden, []byte(b.String()), 0o644))
-	}
-	want, err := os.ReadFile(golden)
-	require.NoError(t, err)
-	require.Equal(t, string(want), b.String())
+	golden.Check(t, filepath.Join("testdata", "validate_summary.golden.txt"), []byte(b.String()))
 }
-
-var updateValidate = flag.Bool("update-validate", false, "rewrite the validator's golden files")
 
 func FuzzTextSimilarity(f *testing.F) {
 	f.Add("What's the weather in Paris?", "What's the weather in Rome?")

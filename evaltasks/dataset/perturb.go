@@ -1,15 +1,13 @@
-package evaltasks
+package dataset
 
 import (
-	"hash/fnv"
-	"math/rand/v2"
 	"strings"
 
 	"github.com/understudy/understudy/toolset"
 )
 
 // PerturbingCount is the number of perturbing APIs Task 2 offers beside
-// the target (seed 004 footnote 7).
+// the target (the evaluation paper footnote 7).
 const PerturbingCount = 4
 
 // ResolveAPI finds an API named by its ID "tool.api" (either part raw or
@@ -75,12 +73,4 @@ func perturbQuery(a *toolset.API) string {
 		parts = append(parts, a.Tool.Description)
 	}
 	return strings.Join(parts, " ")
-}
-
-// shuffleFor shuffles s deterministically, seeded by an instance's ID.
-func shuffleFor[T any](id string, s []T) {
-	h := fnv.New64a()
-	h.Write([]byte(id))
-	r := rand.New(rand.NewPCG(h.Sum64(), 0x5eed0f7a5c0d2e11))
-	r.Shuffle(len(s), func(i, j int) { s[i], s[j] = s[j], s[i] })
 }

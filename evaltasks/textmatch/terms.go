@@ -1,4 +1,4 @@
-package evaltasks
+package textmatch
 
 import (
 	"bytes"
@@ -24,8 +24,8 @@ type Terms struct {
 //go:embed terms.json
 var termsJSON []byte
 
-// terms is the embedded vocabulary, read once.
-var terms = mustTerms(termsJSON)
+// Vocabulary is the embedded vocabulary, read once.
+var Vocabulary = mustTerms(termsJSON)
 
 func mustTerms(b []byte) *Terms {
 	t, err := ParseTerms(b)
@@ -53,7 +53,7 @@ func ParseTerms(b []byte) (*Terms, error) {
 	for api, ps := range t.Params {
 		for p, syn := range ps {
 			for _, s := range syn {
-				if strings.TrimSpace(normalized(s)) == "" {
+				if strings.TrimSpace(Normalized(s)) == "" {
 					return nil, &TermsError{Err: fmt.Errorf("params %s.%s: empty synonym", api, p)}
 				}
 			}
@@ -65,7 +65,7 @@ func ParseTerms(b []byte) (*Terms, error) {
 			return nil, &TermsError{Err: fmt.Errorf("alias group %d has fewer than 2 names", i)}
 		}
 		for _, n := range g {
-			k := strings.TrimSpace(normalized(n))
+			k := strings.TrimSpace(Normalized(n))
 			if k == "" {
 				return nil, &TermsError{Err: fmt.Errorf("alias group %d: empty name", i)}
 			}
@@ -80,10 +80,10 @@ func ParseTerms(b []byte) (*Terms, error) {
 
 // aliases are the other names of a name (none when it has no group).
 func (t *Terms) aliases(name string) []string {
-	k := normalized(name)
+	k := Normalized(name)
 	for _, g := range t.Aliases {
 		for _, n := range g {
-			if normalized(n) == k {
+			if Normalized(n) == k {
 				return g
 			}
 		}

@@ -1,4 +1,4 @@
-package evaltasks
+package callcheck
 
 import (
 	"encoding/json"
@@ -6,30 +6,31 @@ import (
 
 	"github.com/stretchr/testify/require"
 	"github.com/understudy/understudy/agent"
+	"github.com/understudy/understudy/evaltasks/dataset"
 )
 
 func TestCheckCallMutations(t *testing.T) {
 	cat := testStack(t).Catalog
-	fx := &GoldCall{API: "currency_exchange.exchange", Arguments: map[string]Acceptable{
+	fx := &dataset.GoldCall{API: "currency_exchange.exchange", Arguments: map[string]dataset.Acceptable{
 		"from": {Values: []any{"USD"}},
 		"to":   {Values: []any{"EUR"}},
 		"q":    {Values: []any{2.5}, Optional: true},
 	}}
-	nearby := &GoldCall{API: "airport_info.nearby_airports", Arguments: map[string]Acceptable{
+	nearby := &dataset.GoldCall{API: "airport_info.nearby_airports", Arguments: map[string]dataset.Acceptable{
 		"lat": {Values: []any{48.8566}},
 		"lon": {Values: []any{2.3522}},
 	}}
-	hotel := &GoldCall{API: "booking_com.get_hotel_details", Arguments: map[string]Acceptable{
+	hotel := &dataset.GoldCall{API: "booking_com.get_hotel_details", Arguments: map[string]dataset.Acceptable{
 		"hotel_id":       {Values: []any{1748854800.0}},
 		"arrival_date":   {Values: []any{"2025-06-20"}},
 		"departure_date": {Values: []any{"2025-06-23"}},
 	}}
-	flights := &GoldCall{API: "skyscanner80.flights_auto_complete", Arguments: map[string]Acceptable{
+	flights := &dataset.GoldCall{API: "skyscanner80.flights_auto_complete", Arguments: map[string]dataset.Acceptable{
 		"query": {Values: []any{"New York", "NYC"}},
 	}}
 	tests := []struct {
 		name  string
-		gold  *GoldCall
+		gold  *dataset.GoldCall
 		fn    string
 		args  string
 		want  string
@@ -66,7 +67,7 @@ func TestCheckCallMutations(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got := CheckCall(cat, tt.gold, agent.ToolCall{Name: tt.fn, Arguments: json.RawMessage(tt.args)})
+			got := Check(cat, tt.gold, agent.ToolCall{Name: tt.fn, Arguments: json.RawMessage(tt.args)})
 			require.Equal(t, tt.want, got.Outcome, "%+v", got)
 			require.Equal(t, tt.param, got.Param)
 		})
@@ -75,7 +76,7 @@ func TestCheckCallMutations(t *testing.T) {
 
 func TestCheckCallsExactlyOne(t *testing.T) {
 	cat := testStack(t).Catalog
-	gold := &GoldCall{API: "currency_exchange.exchange", Arguments: map[string]Acceptable{"from": {Values: []any{"USD"}}, "to": {Values: []any{"EUR"}}}}
+	gold := &dataset.GoldCall{API: "currency_exchange.exchange", Arguments: map[string]dataset.Acceptable{"from": {Values: []any{"USD"}}, "to": {Values: []any{"EUR"}}}}
 	right := agent.ToolCall{Name: "currency_exchange-exchange", Arguments: json.RawMessage(`{"from":"USD","to":"EUR"}`)}
 	other := agent.ToolCall{Name: "currency_exchange-listquotes", Arguments: json.RawMessage(`{}`)}
 	tests := []struct {
@@ -92,7 +93,7 @@ func TestCheckCallsExactlyOne(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			require.Equal(t, tt.want, CheckCalls(cat, gold, tt.calls).Outcome)
+			require.Equal(t, tt.want, CheckAll(cat, gold, tt.calls).Outcome)
 		})
 	}
 }
@@ -101,23 +102,23 @@ func TestEmptyAcceptableValuesIsADatasetError(t *testing.T) {
 	cat := testStack(t).Catalog
 	tests := []struct {
 		name string
-		gold *GoldCall
+		gold *dataset.GoldCall
 	}{
-		{"required argument", &GoldCall{API: "currency_exchange.exchange", Arguments: map[string]Acceptable{"from": {Values: []any{"USD"}}, "to": {}}}},
-		{"optional argument", &GoldCall{API: "currency_exchange.exchange", Arguments: map[string]Acceptable{"from": {Values: []any{"USD"}}, "to": {Values: []any{"EUR"}}, "q": {Optional: true}}}},
+		{"required argument", &dataset.GoldCall{API: "currency_exchange.exchange", Arguments: map[string]dataset.Acceptable{"from": {Values: []any{"USD"}}, "to": {}}}},
+		{"optional argument", &dataset.GoldCall{API: "currency_exchange.exchange", Arguments: map[string]dataset.Acceptable{"from": {Values: []any{"USD"}}, "to": {Values: []any{"EUR"}}, "q": {Optional: true}}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			var ge *GoldError
+			var ge *dataset.GoldError
 			require.ErrorAs(t, tt.gold.Check(), &ge)
 			for _, args := range []string{`{"from":"USD","to":"EUR"}`, `{"from":"USD","to":"anything"}`, `{"from":"USD"}`} {
-				got := CheckCall(cat, tt.gold, agent.ToolCall{Name: "currency_exchange-exchange", Arguments: json.RawMessage(args)})
+				got := Check(cat, tt.gold, agent.ToolCall{Name: "currency_exchange-exchange", Arguments: json.RawMessage(args)})
 				require.Equal(t, OutcomeInvalidGold, got.Outcome, args)
 				require.Equal(t, ge.Param, got.Param)
 			}
 		})
 	}
-	require.NoError(t, (&GoldCall{API: "currency_exchange.exchange", Arguments: map[string]Acceptable{"to": {Values: []any{"EUR"}}}}).Check())
+	require.NoError(t, (&dataset.GoldCall{API: "currency_exchange.exchange", Arguments: map[string]dataset.Acceptable{"to": {Values: []any{"EUR"}}}}).Check())
 }
 
 func TestSameValueNumbers(t *testing.T) {
@@ -138,7 +139,7 @@ func TestSameValueNumbers(t *testing.T) {
 		{"5", json.Number("5"), false},
 	}
 	for _, tt := range tests {
-		require.Equal(t, tt.same, sameValue(tt.want, tt.got), "%v vs %v", tt.want, tt.got)
+		require.Equal(t, tt.same, SameValue(tt.want, tt.got), "%v vs %v", tt.want, tt.got)
 	}
 }
 
@@ -154,14 +155,14 @@ func TestCheckCallIntegerKind(t *testing.T) {
 
 func TestArgumentsErrorIsParseError(t *testing.T) {
 	cat := testStack(t).Catalog
-	gold := &GoldCall{API: "calculator.calculate", Arguments: map[string]Acceptable{"expression": {Values: []any{"1+1"}}}}
-	got := CheckCall(cat, gold, agent.ToolCall{Name: "calculator-calculate", RawArguments: "expression=1+1", ArgumentsError: "not JSON"})
+	gold := &dataset.GoldCall{API: "calculator.calculate", Arguments: map[string]dataset.Acceptable{"expression": {Values: []any{"1+1"}}}}
+	got := Check(cat, gold, agent.ToolCall{Name: "calculator-calculate", RawArguments: "expression=1+1", ArgumentsError: "not JSON"})
 	require.Equal(t, OutcomeParseError, got.Outcome)
 }
 
 func TestClassifyMistakes(t *testing.T) {
 	cat := testStack(t).Catalog
-	in := &Instruction{ID: "x", Type: TypeMissing, Text: "Convert my money into euros, I live in France.", TargetAPI: "currency_exchange.exchange", Missing: []string{"from"}}
+	in := &dataset.Instruction{ID: "x", Type: dataset.TypeMissing, Text: "Convert my money into euros, I live in France.", TargetAPI: "currency_exchange.exchange", Missing: []string{"from"}}
 	tests := []struct {
 		name string
 		args string
@@ -176,7 +177,7 @@ func TestClassifyMistakes(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got := classifyMistakes(cat, in, []agent.ToolCall{{Name: "currency_exchange-exchange", Arguments: json.RawMessage(tt.args)}})
+			got := Mistakes(cat, in, []agent.ToolCall{{Name: "currency_exchange-exchange", Arguments: json.RawMessage(tt.args)}})
 			require.Equal(t, tt.want, got)
 		})
 	}
@@ -184,7 +185,7 @@ func TestClassifyMistakes(t *testing.T) {
 
 func FuzzCheckCall(f *testing.F) {
 	cat := testStack(f).Catalog
-	gold := &GoldCall{API: "currency_exchange.exchange", Arguments: map[string]Acceptable{
+	gold := &dataset.GoldCall{API: "currency_exchange.exchange", Arguments: map[string]dataset.Acceptable{
 		"from": {Values: []any{"USD"}}, "to": {Values: []any{"EUR"}}, "q": {Values: []any{2.5, []any{1.0}, map[string]any{"a": true}}, Optional: true},
 	}}
 	for _, s := range []string{`{"from":"USD","to":"EUR"}`, `{"q":[1,2]}`, `{"q":{"a":true}}`, `null`, `[]`, `{"from":1e999}`, ``} {
@@ -192,41 +193,9 @@ func FuzzCheckCall(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, name, args string) {
 		tc := agent.ToolCall{Name: name, Arguments: json.RawMessage(args)}
-		got := CheckCall(cat, gold, tc)
+		got := Check(cat, gold, tc)
 		require.NotEmpty(t, got.Outcome)
-		in := &Instruction{ID: "f", Text: "convert", TargetAPI: gold.API, Missing: []string{"from"}}
-		_ = classifyMistakes(cat, in, []agent.ToolCall{tc})
+		in := &dataset.Instruction{ID: "f", Text: "convert", TargetAPI: gold.API, Missing: []string{"from"}}
+		_ = Mistakes(cat, in, []agent.ToolCall{tc})
 	})
-}
-
-func TestScoreFill(t *testing.T) {
-	st := testStack(t)
-	ev := newEvaluator(st, 0, nil)
-	gold := &GoldCall{API: "currency_exchange.exchange", Arguments: map[string]Acceptable{"from": {Values: []any{"USD"}}, "to": {Values: []any{"EUR"}}}}
-	call := agent.ToolCall{Name: "currency_exchange-exchange", Arguments: json.RawMessage(`{"from":"USD","to":"EUR"}`)}
-	tests := []struct {
-		name     string
-		gold     *GoldCall
-		calls    []agent.ToolCall
-		outcome  string
-		pass     bool
-		errKind  string
-		hasCheck bool
-	}{
-		{"the gold call", gold, []agent.ToolCall{call}, OutcomeCorrect, true, "", true},
-		{"no call", gold, nil, OutcomeNoCall, false, "", false},
-		{"an extra call", gold, []agent.ToolCall{call, call}, OutcomeExtraCall, false, "", true},
-		{"a gold call without acceptable values", &GoldCall{API: gold.API, Arguments: map[string]Acceptable{"from": {Values: []any{"USD"}}, "to": {}}}, []agent.ToolCall{call}, OutcomeError, false, ErrorData, false},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			in := &Instruction{ID: "x", Type: TypeSufficient, TargetAPI: gold.API, GoldCall: tt.gold}
-			res := &Result{}
-			ev.score(Instance{Task: TaskFill, In: in}, view{}, agent.Reply{ToolCalls: tt.calls}, res)
-			require.Equal(t, tt.outcome, res.Outcome)
-			require.Equal(t, tt.pass, res.Pass)
-			require.Equal(t, tt.errKind, res.ErrorKind)
-			require.Equal(t, tt.hasCheck, res.Check != nil)
-		})
-	}
 }

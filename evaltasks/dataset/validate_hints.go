@@ -1,4 +1,4 @@
-package evaltasks
+package dataset
 
 import (
 	"regexp"
@@ -14,8 +14,8 @@ import (
 // in user text (a date, a place of the world data, a URL, a quoted phrase,
 // a code) according to what the parameter is.
 
-// valHintWords are the world's names a place or language parameter could take.
-type valHintWords struct {
+// hintWords are the world's names a place or language parameter could take.
+type hintWords struct {
 	places    []string // city names and aliases, country names and aliases (lowercase)
 	languages []string // language names (lowercase)
 	currency  []string // currency names' words that identify them (lowercase)
@@ -23,12 +23,12 @@ type valHintWords struct {
 
 var (
 	hintsOnce sync.Once
-	hintsVal  *valHintWords
+	hintsVal  *hintWords
 )
 
-func (v *validator) hints() *valHintWords {
+func (v *validator) hints() *hintWords {
 	hintsOnce.Do(func() {
-		h := &valHintWords{}
+		h := &hintWords{}
 		w, err := world.DefaultWorld()
 		if err == nil {
 			for _, c := range w.Cities() {
@@ -77,7 +77,7 @@ var (
 
 // valueHint looks in text for a value of the parameter; it returns what
 // it found.
-func valueHint(h *valHintWords, p *toolset.Param, text string) (string, bool) {
+func valueHint(h *hintWords, p *toolset.Param, text string) (string, bool) {
 	low := strings.ToLower(text)
 	find := func(re *regexp.Regexp, s string) (string, bool) {
 		if m := re.FindString(s); m != "" {
@@ -87,7 +87,7 @@ func valueHint(h *valHintWords, p *toolset.Param, text string) (string, bool) {
 	}
 	word := func(words []string) (string, bool) {
 		for _, w := range words {
-			if w != "" && valWord(low, w) {
+			if w != "" && hasWord(low, w) {
 				return w, true
 			}
 		}
@@ -95,7 +95,7 @@ func valueHint(h *valHintWords, p *toolset.Param, text string) (string, bool) {
 	}
 	if len(p.Enum) > 0 {
 		for _, e := range p.Enum {
-			if s, ok := e.(string); ok && len(s) > 1 && valWord(low, strings.ToLower(strings.ReplaceAll(s, "_", " "))) {
+			if s, ok := e.(string); ok && len(s) > 1 && hasWord(low, strings.ToLower(strings.ReplaceAll(s, "_", " "))) {
 				return s, true
 			}
 		}
@@ -180,20 +180,20 @@ func valueHint(h *valHintWords, p *toolset.Param, text string) (string, bool) {
 }
 
 // containsWord tells whether w occurs in s bounded by non-letters.
-func valWord(s, w string) bool {
+func hasWord(s, w string) bool {
 	for i := 0; ; {
 		j := strings.Index(s[i:], w)
 		if j < 0 {
 			return false
 		}
 		start, end := i+j, i+j+len(w)
-		if (start == 0 || !valIsLetter(s[start-1])) && (end == len(s) || !valIsLetter(s[end])) {
+		if (start == 0 || !isLetter(s[start-1])) && (end == len(s) || !isLetter(s[end])) {
 			return true
 		}
 		i = start + 1
 	}
 }
 
-func valIsLetter(b byte) bool {
+func isLetter(b byte) bool {
 	return b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' || b >= 0x80
 }

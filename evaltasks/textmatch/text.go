@@ -1,4 +1,4 @@
-package evaltasks
+package textmatch
 
 import (
 	"regexp"
@@ -13,6 +13,9 @@ import (
 // stopWords are words that carry no content for coverage.
 var stopWords = map[string]bool{}
 
+// IsStopWord tells whether a word carries no content for coverage.
+func IsStopWord(w string) bool { return stopWords[w] }
+
 func init() {
 	for _, w := range strings.Fields(`a an the and or but if of to in on at by for with from as is are was were be been being
 		it its this that these those there their them they he she his her you your yours we our us i me my mine
@@ -23,9 +26,9 @@ func init() {
 	}
 }
 
-// words splits text into lower-case words of letters and digits; a
+// Words splits text into lower-case words of letters and digits; a
 // decimal point or comma between digits stays inside the number.
-func words(text string) []string {
+func Words(text string) []string {
 	var out []string
 	var b strings.Builder
 	rs := []rune(text)
@@ -75,8 +78,18 @@ func fold(r rune) string {
 	return string(r)
 }
 
-// stem is a light English stemmer: plural endings only.
-func stem(w string) string {
+// FoldAccents lower-cases text and takes the accents off its Latin
+// letters ("Bogotá" becomes "bogota").
+func FoldAccents(text string) string {
+	var b strings.Builder
+	for _, r := range strings.ToLower(text) {
+		b.WriteString(fold(r))
+	}
+	return b.String()
+}
+
+// Stem is a light English stemmer: plural endings only.
+func Stem(w string) string {
 	switch {
 	case len(w) > 4 && strings.HasSuffix(w, "ies"):
 		return w[:len(w)-3] + "y"
@@ -88,33 +101,34 @@ func stem(w string) string {
 	return w
 }
 
-// contentWords are the stemmed words of text that are not stop words.
-func contentWords(text string) []string {
+// ContentWords are the stemmed words of text that are not stop words.
+func ContentWords(text string) []string {
 	var out []string
-	for _, w := range words(text) {
+	for _, w := range Words(text) {
 		if !stopWords[w] {
-			out = append(out, stem(w))
+			out = append(out, Stem(w))
 		}
 	}
 	return out
 }
 
-// wordSet is the set of stemmed words of a reply.
-type wordSet map[string]bool
+// WordSet is the set of stemmed words of a reply.
+type WordSet map[string]bool
 
-func newWordSet(text string) wordSet {
-	s := wordSet{}
-	for _, w := range words(text) {
-		s[stem(w)] = true
+// NewWordSet is the set of stemmed words of a text.
+func NewWordSet(text string) WordSet {
+	s := WordSet{}
+	for _, w := range Words(text) {
+		s[Stem(w)] = true
 		s[w] = true
 	}
 	return s
 }
 
-// coverage is the share of phrase's distinct content words found in s (1
+// Coverage is the share of phrase's distinct content words found in s (1
 // for a phrase without content words).
-func (s wordSet) coverage(phrase string) float64 {
-	cw := dedupe(contentWords(phrase))
+func (s WordSet) Coverage(phrase string) float64 {
+	cw := Dedupe(ContentWords(phrase))
 	if len(cw) == 0 {
 		return 1
 	}
@@ -127,7 +141,8 @@ func (s wordSet) coverage(phrase string) float64 {
 	return float64(n) / float64(len(cw))
 }
 
-func dedupe(s []string) []string {
+// Dedupe returns s without repeated strings, first occurrences in order.
+func Dedupe(s []string) []string {
 	seen := map[string]bool{}
 	out := s[:0:0]
 	for _, x := range s {
@@ -139,25 +154,25 @@ func dedupe(s []string) []string {
 	return out
 }
 
-// normalized is text as lower-case words joined by single spaces, padded
+// Normalized is text as lower-case words joined by single spaces, padded
 // with spaces so that phrase containment respects word boundaries.
-func normalized(text string) string { return " " + strings.Join(words(text), " ") + " " }
+func Normalized(text string) string { return " " + strings.Join(Words(text), " ") + " " }
 
 // PhraseCovered is the share of a phrase's content words a reply must hold
 // for the phrase to count as stated.
 const PhraseCovered = 2.0 / 3
 
-// covers tells whether a reply states a phrase: the phrase appears
+// Covers tells whether a reply states a phrase: the phrase appears
 // verbatim (up to case and punctuation), or enough of its content words do.
-func covers(reply string, set wordSet, phrase string) bool {
-	if n := normalized(phrase); strings.TrimSpace(n) != "" && strings.Contains(normalized(reply), n) {
+func Covers(reply string, set WordSet, phrase string) bool {
+	if n := Normalized(phrase); strings.TrimSpace(n) != "" && strings.Contains(Normalized(reply), n) {
 		return true
 	}
-	return set.coverage(phrase) >= PhraseCovered-1e-9
+	return set.Coverage(phrase) >= PhraseCovered-1e-9
 }
 
-// splitName splits an identifier (snake_case, camelCase, kebab-case) into lower-case words.
-func splitName(name string) []string {
+// SplitName splits an identifier (snake_case, camelCase, kebab-case) into lower-case words.
+func SplitName(name string) []string {
 	var out []string
 	var b strings.Builder
 	rs := []rune(name)
@@ -185,17 +200,17 @@ func splitName(name string) []string {
 // addresses, decimals and coordinates, and identifiers that mix letters
 // and digits.
 var (
-	urlRE     = regexp.MustCompile(`(?i)\b(?:https?|ftp)://[^\s"'<>()\[\]{}]+|\bwww\.[^\s"'<>()\[\]{}]+`)
-	emailRE   = regexp.MustCompile(`[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}`)
-	decimalRE = regexp.MustCompile(`-?\d+(?:\.\d+)+`)
-	idRE      = regexp.MustCompile(`\b[A-Za-z0-9_-]*(?:[A-Za-z][A-Za-z0-9_-]*\d|\d[A-Za-z0-9_-]*[A-Za-z])[A-Za-z0-9_-]*\b`)
+	URLPattern = regexp.MustCompile(`(?i)\b(?:https?|ftp)://[^\s"'<>()\[\]{}]+|\bwww\.[^\s"'<>()\[\]{}]+`)
+	emailRE    = regexp.MustCompile(`[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}`)
+	decimalRE  = regexp.MustCompile(`-?\d+(?:\.\d+)+`)
+	idRE       = regexp.MustCompile(`\b[A-Za-z0-9_-]*(?:[A-Za-z][A-Za-z0-9_-]*\d|\d[A-Za-z0-9_-]*[A-Za-z])[A-Za-z0-9_-]*\b`)
 )
 
 // exactValues lists the character-sensitive values in text.
 func exactValues(text string) []string {
 	var out []string
 	rest := text
-	for _, re := range []*regexp.Regexp{urlRE, emailRE} {
+	for _, re := range []*regexp.Regexp{URLPattern, emailRE} {
 		for _, m := range re.FindAllString(rest, -1) {
 			out = append(out, strings.TrimRight(m, ".,;:!?"))
 		}
@@ -214,9 +229,9 @@ func exactValues(text string) []string {
 	return out
 }
 
-// containsExact tells whether value appears in text verbatim, not as part
+// ContainsExact tells whether value appears in text verbatim, not as part
 // of a longer value (so "48.85" is not found in "48.8566").
-func containsExact(text, value string) bool {
+func ContainsExact(text, value string) bool {
 	if value == "" {
 		return false
 	}

@@ -1,4 +1,4 @@
-package evaltasks
+package dataset
 
 import (
 	"bytes"
@@ -15,7 +15,7 @@ import (
 	"github.com/understudy/understudy/toolset"
 )
 
-// PaperCounts are the instruction counts of seed 004's Table 2, the floor
+// PaperCounts are the instruction counts of the evaluation paper's Table 2, the floor
 // the shipped dataset must reach per type.
 var PaperCounts = map[int]int{
 	TypeNoTool:       372,

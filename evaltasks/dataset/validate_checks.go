@@ -1,17 +1,20 @@
-package evaltasks
+package dataset
 
 import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"math"
 	"reflect"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
 
 	"github.com/understudy/understudy/deps"
+	"github.com/understudy/understudy/evaltasks/textmatch"
 	"github.com/understudy/understudy/sandbox"
 	"github.com/understudy/understudy/toolset"
 )
@@ -21,7 +24,7 @@ var Scenarios = []string{"daily_life", "image_processing", "travel", "basic"}
 
 // checkText rejects texts that name an API the way only a developer would.
 func (v *validator) checkText(in *Instruction) {
-	if in.Scenario != "" && !valContains(Scenarios, in.Scenario) {
+	if in.Scenario != "" && !slices.Contains(Scenarios, in.Scenario) {
 		v.problem(in, "scenario", "%q is not one of %s", in.Scenario, strings.Join(Scenarios, ", "))
 	}
 	low := strings.ToLower(in.Text)
@@ -54,18 +57,6 @@ func (v *validator) checkTypeI(in *Instruction) {
 		v.problem(in, "", "a Type-I record has no gold call")
 	}
 	v.checkTypeIKeyPoints(in)
-}
-
-// goldArgs is the gold call with the first acceptable value of every
-// argument that has one.
-func valGoldArgs(gc *GoldCall) map[string]any {
-	args := map[string]any{}
-	for name, acc := range gc.Arguments {
-		if len(acc.Values) > 0 {
-			args[name] = acc.Values[0]
-		}
-	}
-	return args
 }
 
 func (v *validator) checkTypeII(ctx context.Context, in *Instruction) {
@@ -116,7 +107,7 @@ func (v *validator) checkTypeII(ctx context.Context, in *Instruction) {
 	if !ok {
 		return
 	}
-	base := valGoldArgs(gc)
+	base := gc.FirstValues()
 	if _, err := api.Validate(base); err != nil {
 		v.problem(in, "gold_call", "the gold call does not validate: %v", err)
 		return
@@ -127,7 +118,7 @@ func (v *validator) checkTypeII(ctx context.Context, in *Instruction) {
 			if i == 0 {
 				continue
 			}
-			alt := valCopy(base)
+			alt := copyArgs(base)
 			alt[name] = val
 			if _, err := api.Validate(alt); err != nil {
 				v.problem(in, fmt.Sprintf("gold_call.arguments.%s.values[%d]", name, i), "acceptable value %v does not validate: %v", val, err)
@@ -143,16 +134,16 @@ func (v *validator) checkTypeII(ctx context.Context, in *Instruction) {
 	}
 	res, err := v.st.Engine.Call(ctx, sandbox.Request{Tool: api.Tool.StandardizedName, API: api.Name, Arguments: base, Session: session})
 	if err != nil {
-		v.problem(in, "gold_call", "executing %s: %v", valCall(api, base), err)
+		v.problem(in, "gold_call", "executing %s: %v", callText(api, base), err)
 		return
 	}
 	if res.Status < 200 || res.Status >= 300 {
-		v.problem(in, "gold_call", "%s answered %d: %s", valCall(api, base), res.Status, valTrunc(string(res.Response), 300))
+		v.problem(in, "gold_call", "%s answered %d: %s", callText(api, base), res.Status, truncate(string(res.Response), 300))
 		return
 	}
 	var doc any
 	if err := json.Unmarshal(res.Response, &doc); err != nil {
-		v.problem(in, "gold_call", "%s answered a body that is not JSON: %v", valCall(api, base), err)
+		v.problem(in, "gold_call", "%s answered a body that is not JSON: %v", callText(api, base), err)
 		return
 	}
 	for i, f := range in.ExpectedFacts {
@@ -160,8 +151,8 @@ func (v *validator) checkTypeII(ctx context.Context, in *Instruction) {
 		switch {
 		case strings.TrimSpace(f) == "":
 			v.problem(in, field, "empty fact")
-		case !valFactIn(doc, f):
-			v.problem(in, field, "%q does not appear in the response of %s", f, valCall(api, base))
+		case !factIn(doc, f):
+			v.problem(in, field, "%q does not appear in the response of %s", f, callText(api, base))
 		default:
 			if fault := ExpectedFactFault(in, doc, f); fault != "" {
 				v.problem(in, field, "%q %s", f, fault)
@@ -185,7 +176,7 @@ func (v *validator) checkPerturbing(in *Instruction) {
 		switch {
 		case id == in.TargetAPI:
 			v.problem(in, "perturbing", "the target API %s is among the perturbing APIs", id)
-		case valContains(in.AlsoCorrect, id):
+		case slices.Contains(in.AlsoCorrect, id):
 			v.problem(in, "perturbing", "%s answers the instruction equally well (also_correct) but is a perturbing API", id)
 		case seen[id]:
 			v.problem(in, "perturbing", "%s appears twice", id)
@@ -218,20 +209,20 @@ func (v *validator) checkTypeIII(in *Instruction) {
 			}
 		}
 	}
-	for _, name := range valKeys(in.Present) {
+	for _, name := range slices.Sorted(maps.Keys(in.Present)) {
 		p := api.Param(name)
 		switch {
 		case p == nil:
 			v.problem(in, "present."+name, "%s has no parameter %q", api.ID(), name)
-		case valContains(in.Missing, name):
+		case slices.Contains(in.Missing, name):
 			v.problem(in, "present."+name, "is also listed as missing")
-		case !valTextHas(in.Text, in.Present[name]):
+		case !textHas(in.Text, in.Present[name]):
 			v.problem(in, "present."+name, "value %v does not appear in the text", in.Present[name])
 		}
 	}
 	for _, p := range api.Params {
 		_, present := in.Present[p.Name]
-		if p.Required && !present && !valContains(in.Missing, p.Name) && p.Default == nil {
+		if p.Required && !present && !slices.Contains(in.Missing, p.Name) && p.Default == nil {
 			v.problem(in, "present", "required parameter %q of %s is neither present nor missing", p.Name, api.ID())
 		}
 	}
@@ -246,7 +237,7 @@ func (v *validator) checkTypeIV(ctx context.Context, in *Instruction) {
 			ok = false
 			continue
 		}
-		for _, param := range valKeys(st.Bindings) {
+		for _, param := range slices.Sorted(maps.Keys(st.Bindings)) {
 			b := st.Bindings[param]
 			bf := field + ".bindings." + param
 			switch {
@@ -295,7 +286,7 @@ func (v *validator) checkTypeIV(ctx context.Context, in *Instruction) {
 			if p == nil || !p.Opaque {
 				continue
 			}
-			if k, ok := valScalar(results[i].args[param]); ok && len(k) > 3 && strings.Contains(in.Text, k) {
+			if k, ok := scalarText(results[i].args[param]); ok && len(k) > 3 && strings.Contains(in.Text, k) {
 				v.problem(in, fmt.Sprintf("chain[%d].bindings.%s", i, param), "the opaque value %q appears in the text; the user cannot know it", k)
 			}
 		}
@@ -322,15 +313,16 @@ func (v *validator) edgesInto(to string) string {
 	return strings.Join(s, "; ")
 }
 
-type valStep struct {
+// chainStep is one executed step of a gold chain.
+type chainStep struct {
 	args map[string]any
 	doc  any
 }
 
 // runChain executes steps in one session, resolving bindings from earlier
 // responses and polling repeatable steps; it reports the first failure.
-func (v *validator) runChain(ctx context.Context, in *Instruction, steps []GoldStep, session, field string) ([]valStep, bool) {
-	var out []valStep
+func (v *validator) runChain(ctx context.Context, in *Instruction, steps []GoldStep, session, field string) ([]chainStep, bool) {
+	var out []chainStep
 	for i, st := range steps {
 		f := fmt.Sprintf("%s[%d]", field, i)
 		a := v.api(st.API)
@@ -338,8 +330,8 @@ func (v *validator) runChain(ctx context.Context, in *Instruction, steps []GoldS
 			v.problem(in, f+".api", "unknown API %q", st.API)
 			return out, false
 		}
-		args := valCopy(st.Arguments)
-		for _, param := range valKeys(st.Bindings) {
+		args := copyArgs(st.Arguments)
+		for _, param := range slices.Sorted(maps.Keys(st.Bindings)) {
 			b := st.Bindings[param]
 			if b.Step < 0 || b.Step >= i {
 				v.problem(in, f+".bindings."+param, "refers to step %d, which is not an earlier step", b.Step)
@@ -356,39 +348,39 @@ func (v *validator) runChain(ctx context.Context, in *Instruction, steps []GoldS
 		for calls := 1; ; calls++ {
 			res, err := v.st.Engine.Call(ctx, sandbox.Request{Tool: a.Tool.StandardizedName, API: a.Name, Arguments: args, Session: session})
 			if err != nil {
-				v.problem(in, f, "executing %s: %v", valCall(a, args), err)
+				v.problem(in, f, "executing %s: %v", callText(a, args), err)
 				return out, false
 			}
 			if res.Status < 200 || res.Status >= 300 {
-				v.problem(in, f, "%s answered %d: %s", valCall(a, args), res.Status, valTrunc(string(res.Response), 300))
+				v.problem(in, f, "%s answered %d: %s", callText(a, args), res.Status, truncate(string(res.Response), 300))
 				return out, false
 			}
 			doc = nil
 			if err := json.Unmarshal(res.Response, &doc); err != nil {
-				v.problem(in, f, "%s answered a body that is not JSON: %v", valCall(a, args), err)
+				v.problem(in, f, "%s answered a body that is not JSON: %v", callText(a, args), err)
 				return out, false
 			}
-			if !st.Repeat || valUntil(doc, st.Until) {
+			if !st.Repeat || untilHolds(doc, st.Until) {
 				break
 			}
 			if calls >= deps.MaxPolls {
-				v.problem(in, f, "%s: still not %s after %d calls", valCall(a, args), st.Until, calls)
+				v.problem(in, f, "%s: still not %s after %d calls", callText(a, args), st.Until, calls)
 				return out, false
 			}
 		}
-		out = append(out, valStep{args: args, doc: doc})
+		out = append(out, chainStep{args: args, doc: doc})
 	}
 	return out, true
 }
 
 // untilHolds tells whether a polling condition "path == value" holds.
-func valUntil(doc any, until string) bool {
+func untilHolds(doc any, until string) bool {
 	p, want, ok := strings.Cut(until, " == ")
 	if !ok {
 		return true
 	}
 	for _, val := range deps.Values(doc, p) {
-		if s, ok := valScalar(val); ok && s == want {
+		if s, ok := scalarText(val); ok && s == want {
 			return true
 		}
 	}
@@ -398,7 +390,7 @@ func valUntil(doc any, until string) bool {
 func (v *validator) checkTypeV(in *Instruction) {
 	members := v.groupMembers()
 	if _, ok := members[in.Group]; !ok {
-		v.problem(in, "group", "no API belongs to group %q (groups: %s)", in.Group, strings.Join(valKeys(members), ", "))
+		v.problem(in, "group", "no API belongs to group %q (groups: %s)", in.Group, strings.Join(slices.Sorted(maps.Keys(members)), ", "))
 		return
 	}
 	if len(in.GroupAPIs) < 2 {
@@ -411,7 +403,7 @@ func (v *validator) checkTypeV(in *Instruction) {
 			v.problem(in, f, "%s listed twice", id)
 		}
 		seen[id] = true
-		if a := v.needAPI(in, f, id); a != nil && !valContains(a.Groups, in.Group) {
+		if a := v.needAPI(in, f, id); a != nil && !slices.Contains(a.Groups, in.Group) {
 			v.problem(in, f, "%s is not in group %q (its groups: %v)", id, in.Group, a.Groups)
 		}
 	}
@@ -438,7 +430,7 @@ func (v *validator) groupMembers() map[string][]string {
 func (v *validator) checkCounts() {
 	for _, t := range []int{TypeNoTool, TypeSufficient, TypeMissing, TypeDependencies, TypeHighLevel} {
 		if min := v.opts.MinCounts[t]; v.rep.ByType[t] < min {
-			v.problem(nil, "", "type %s: %d instructions, fewer than the %d of seed 004's Table 2", valRoman(t), v.rep.ByType[t], min)
+			v.problem(nil, "", "type %s: %d instructions, fewer than the %d of seed 004's Table 2", roman(t), v.rep.ByType[t], min)
 		}
 	}
 }
@@ -488,7 +480,7 @@ func (v *validator) checkCoverage(ins []Instruction) {
 			groups[in.Group] = true
 		}
 	}
-	for _, g := range valKeys(v.groupMembers()) {
+	for _, g := range slices.Sorted(maps.Keys(v.groupMembers())) {
 		if !groups[g] {
 			v.problem(nil, "coverage", "group %q has no Type-V instruction", g)
 		}
@@ -497,7 +489,7 @@ func (v *validator) checkCoverage(ins []Instruction) {
 
 // factIn tells whether a fact appears in a response: as a part of a string
 // leaf, or equal to a number or boolean leaf.
-func valFactIn(doc any, fact string) bool {
+func factIn(doc any, fact string) bool {
 	num, numErr := strconv.ParseFloat(fact, 64)
 	found := false
 	var walk func(v any)
@@ -528,20 +520,20 @@ func valFactIn(doc any, fact string) bool {
 
 // textHas tells whether a value (or, for a list, one of its values)
 // appears in a text, case-insensitively.
-func valTextHas(text string, val any) bool {
+func textHas(text string, val any) bool {
 	if list, ok := val.([]any); ok {
 		for _, x := range list {
-			if valTextHas(text, x) {
+			if textHas(text, x) {
 				return true
 			}
 		}
 		return false
 	}
-	s, ok := valScalar(val)
+	s, ok := scalarText(val)
 	return ok && strings.Contains(strings.ToLower(text), strings.ToLower(s))
 }
 
-func valScalar(v any) (string, bool) {
+func scalarText(v any) (string, bool) {
 	switch x := v.(type) {
 	case string:
 		return x, true
@@ -557,19 +549,21 @@ func valScalar(v any) (string, bool) {
 	return "", false
 }
 
-func valCall(a *toolset.API, args map[string]any) string {
+// callText writes a call as its API and JSON arguments, for messages.
+func callText(a *toolset.API, args map[string]any) string {
 	b, _ := json.Marshal(args)
 	return a.ID() + string(b)
 }
 
-func valTrunc(s string, n int) string {
+func truncate(s string, n int) string {
 	if len(s) <= n {
 		return s
 	}
 	return s[:n] + "…"
 }
 
-func valCopy(m map[string]any) map[string]any {
+// copyArgs copies arguments into a map the caller may write (never nil).
+func copyArgs(m map[string]any) map[string]any {
 	out := make(map[string]any, len(m))
 	for k, v := range m {
 		out[k] = v
@@ -577,25 +571,8 @@ func valCopy(m map[string]any) map[string]any {
 	return out
 }
 
-func valKeys[V any](m map[string]V) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
-}
-
-func valContains(s []string, x string) bool {
-	for _, e := range s {
-		if e == x {
-			return true
-		}
-	}
-	return false
-}
-
-func valRoman(t int) string {
+// roman writes an instruction type as the paper does (I-V).
+func roman(t int) string {
 	if t >= 1 && t <= 5 {
 		return []string{"I", "II", "III", "IV", "V"}[t-1]
 	}
@@ -618,19 +595,19 @@ var queryStopWords = []string{"the", "and", "for", "with", "from", "about", "new
 // doc is the executed gold call's response.
 func ExpectedFactFault(in *Instruction, doc any, fact string) string {
 	low := strings.ToLower(strings.TrimSpace(fact))
-	if isStatusLiteral(low) {
+	if textmatch.IsStatusLiteral(low) {
 		return "is a status literal, not a fact the question asks for"
 	}
-	if keys := valFactKeys(doc, fact); len(keys) > 0 {
+	if keys := factKeys(doc, fact); len(keys) > 0 {
 		book := true
 		for _, k := range keys {
-			book = book && valContains(bookkeepingKeys, strings.ToLower(k))
+			book = book && slices.Contains(bookkeepingKeys, strings.ToLower(k))
 		}
 		if book {
 			return fmt.Sprintf("is bookkeeping of the response (%s), not a fact the question asks for", strings.Join(keys, ", "))
 		}
 	}
-	if valWord(strings.ToLower(in.Text), low) {
+	if hasWord(strings.ToLower(in.Text), low) {
 		return "is already in the question: stating it proves nothing"
 	}
 	// A search API answers with ranked hits; the first hit is not what
@@ -668,8 +645,8 @@ func ExpectedFactFault(in *Instruction, doc any, fact string) string {
 // at least three letters, no stop words.
 func queryWords(s string) []string {
 	var out []string
-	for _, w := range framingWords(foldAccents(s)) {
-		if len(w) >= 3 && !valContains(queryStopWords, w) && !reDigits.MatchString(w) {
+	for _, w := range framingWords(textmatch.FoldAccents(s)) {
+		if len(w) >= 3 && !slices.Contains(queryStopWords, w) && !reDigits.MatchString(w) {
 			out = append(out, w)
 		}
 	}
@@ -685,14 +662,9 @@ func sameStem(a, b string) bool {
 	return a == b || len(a) >= 4 && strings.HasPrefix(b, a)
 }
 
-func foldAccents(s string) string {
-	r := strings.NewReplacer("á", "a", "à", "a", "â", "a", "ã", "a", "ä", "a", "é", "e", "è", "e", "ê", "e", "ë", "e", "í", "i", "ì", "i", "î", "i", "ï", "i", "ó", "o", "ò", "o", "ô", "o", "õ", "o", "ö", "o", "ú", "u", "ù", "u", "û", "u", "ü", "u", "ç", "c", "ñ", "n")
-	return r.Replace(strings.ToLower(s))
-}
-
-// valFactKeys lists the keys of the response leaves a fact is found in
-// (see valFactIn), sorted and unique.
-func valFactKeys(doc any, fact string) []string {
+// factKeys lists the keys of the response leaves a fact is found in
+// (see factIn), sorted and unique.
+func factKeys(doc any, fact string) []string {
 	num, numErr := strconv.ParseFloat(fact, 64)
 	keys := map[string]bool{}
 	var walk func(v any, key string)
@@ -721,7 +693,7 @@ func valFactKeys(doc any, fact string) []string {
 		}
 	}
 	walk(doc, "")
-	return valKeys(keys)
+	return slices.Sorted(maps.Keys(keys))
 }
 
 // toleranceWords mark a Type-I question that accepts an approximate

@@ -1,4 +1,4 @@
-package evaltasks
+package textmatch
 
 import (
 	"regexp"
@@ -26,7 +26,7 @@ const negationReach = 3
 func clauses(text string) [][]string {
 	var out [][]string
 	for _, c := range clauseRE.Split(text, -1) {
-		if w := words(c); len(w) > 0 {
+		if w := Words(c); len(w) > 0 {
 			out = append(out, w)
 		}
 	}
@@ -47,20 +47,21 @@ func negatedAt(c []string, i int) bool {
 	return false
 }
 
-// polarWords are the stemmed words of a text split by polarity: affirmed
+// PolarWords are the stemmed words of a text split by polarity: affirmed
 // holds words with at least one occurrence that is not denied, denied
 // those with at least one denied occurrence.
-type polarWords struct{ affirmed, denied wordSet }
+type PolarWords struct{ affirmed, denied WordSet }
 
-func newPolarWords(text string) polarWords {
-	p := polarWords{affirmed: wordSet{}, denied: wordSet{}}
+// NewPolarWords reads which words of a text are affirmed and which denied.
+func NewPolarWords(text string) PolarWords {
+	p := PolarWords{affirmed: WordSet{}, denied: WordSet{}}
 	for _, c := range clauses(text) {
 		for i, w := range c {
 			set := p.affirmed
 			if negatedAt(c, i) {
 				set = p.denied
 			}
-			set[w], set[stem(w)] = true, true
+			set[w], set[Stem(w)] = true, true
 		}
 	}
 	return p
@@ -69,7 +70,7 @@ func newPolarWords(text string) polarWords {
 // phraseAt finds phrase's words as a run in a clause of text and tells
 // whether some occurrence is affirmed (want true) or denied (want false).
 func phraseAt(text, phrase string, want bool) bool {
-	pw := words(phrase)
+	pw := Words(phrase)
 	if len(pw) == 0 {
 		return false
 	}
@@ -85,7 +86,7 @@ func phraseAt(text, phrase string, want bool) bool {
 
 func matchRun(got, want []string) bool {
 	for k := range want {
-		if got[k] != want[k] && stem(got[k]) != stem(want[k]) {
+		if got[k] != want[k] && Stem(got[k]) != Stem(want[k]) {
 			return false
 		}
 	}
@@ -95,22 +96,22 @@ func matchRun(got, want []string) bool {
 // deniedPhrase splits a phrase that is itself a denial ("not Sydney") into
 // what it denies.
 func deniedPhrase(phrase string) (string, bool) {
-	w := words(phrase)
+	w := Words(phrase)
 	if len(w) > 1 && negators[w[0]] {
 		return strings.Join(w[1:], " "), true
 	}
 	return "", false
 }
 
-// statesPhrase tells whether a reply states a phrase, respecting negation:
+// StatesPhrase tells whether a reply states a phrase, respecting negation:
 // the phrase appears affirmed as a run of words, or enough of its content
-// words appear affirmed. A denial ("not Sydney") is stated when what it
+// Words appear affirmed. A denial ("not Sydney") is stated when what it
 // denies appears denied.
-func statesPhrase(reply string, pw polarWords, phrase string) bool {
+func StatesPhrase(reply string, pw PolarWords, phrase string) bool {
 	if rest, ok := deniedPhrase(phrase); ok {
-		return phraseAt(reply, rest, false) || pw.denied.coverage(rest) >= PhraseCovered-1e-9 && !phraseAt(reply, rest, true)
+		return phraseAt(reply, rest, false) || pw.denied.Coverage(rest) >= PhraseCovered-1e-9 && !phraseAt(reply, rest, true)
 	}
-	if len(contentWords(phrase)) == 0 {
+	if len(ContentWords(phrase)) == 0 {
 		// A value made of stop words ("is", the code of Icelandic) is in
 		// every sentence: it counts only set apart, quoted or emphasised.
 		return quoted(reply, phrase)
@@ -118,7 +119,7 @@ func statesPhrase(reply string, pw polarWords, phrase string) bool {
 	if phraseAt(reply, phrase, true) {
 		return true
 	}
-	return pw.affirmed.coverage(phrase) >= PhraseCovered-1e-9
+	return pw.affirmed.Coverage(phrase) >= PhraseCovered-1e-9
 }
 
 // quoteMarks set a value apart in prose.

@@ -1,12 +1,12 @@
-package evaltasks
+package textmatch
 
 import (
 	"encoding/json"
+	"maps"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
-
-	"github.com/understudy/understudy/agent"
 )
 
 // Task 6 asks for an answer from the tool's return, in words (the
@@ -43,50 +43,38 @@ var (
 	fenceRE         = regexp.MustCompile("(?s)^```[a-zA-Z]*\\s*(.*?)\\s*```$")
 )
 
-// conversation returns the user's text and the tool messages of a view.
-func conversation(v view) (user, tool string) {
-	var u, t []string
-	for _, m := range v.messages {
-		switch m.Role {
-		case agent.RoleUser:
-			u = append(u, m.Content)
-		case agent.RoleTool:
-			t = append(t, m.Content)
-		}
-	}
-	return strings.Join(u, "\n"), strings.Join(t, "\n")
-}
-
-// toolData is what a tool message holds: its field names and leaf values.
-type toolData struct {
-	keys   []string
-	values []string
+// ToolData is what a tool message holds: its field names and leaf values.
+type ToolData struct {
+	Keys   []string
+	Values []string
 }
 
 // maxToolValues bounds the values read from one tool message.
 const maxToolValues = 400
 
-func readToolData(tool string) toolData {
-	var d toolData
+// ReadToolData reads the field names and leaf values of a tool message;
+// a message that is not JSON is one value.
+func ReadToolData(tool string) ToolData {
+	var d ToolData
 	var v any
 	if err := json.Unmarshal([]byte(tool), &v); err != nil {
 		if s := strings.TrimSpace(tool); s != "" {
-			d.values = []string{s}
+			d.Values = []string{s}
 		}
 		return d
 	}
 	seen := map[string]bool{}
 	var walk func(any)
 	walk = func(x any) {
-		if len(d.values) >= maxToolValues {
+		if len(d.Values) >= maxToolValues {
 			return
 		}
 		switch t := x.(type) {
 		case map[string]any:
-			for _, k := range sortedKeys(t) {
+			for _, k := range slices.Sorted(maps.Keys(t)) {
 				if !seen["k:"+k] {
 					seen["k:"+k] = true
-					d.keys = append(d.keys, k)
+					d.Keys = append(d.Keys, k)
 				}
 				walk(t[k])
 			}
@@ -97,13 +85,13 @@ func readToolData(tool string) toolData {
 		case string:
 			if s := strings.TrimSpace(t); len(s) >= 3 && !seen["v:"+s] {
 				seen["v:"+s] = true
-				d.values = append(d.values, s)
+				d.Values = append(d.Values, s)
 			}
 		case float64:
 			s := strconv.FormatFloat(t, 'f', -1, 64)
 			if !seen["v:"+s] {
 				seen["v:"+s] = true
-				d.values = append(d.values, s)
+				d.Values = append(d.Values, s)
 			}
 		}
 	}
@@ -125,9 +113,9 @@ func identifierKey(k string) bool {
 	return false
 }
 
-// copiedData tells why a reply is the tool's data or the conversation
+// CopiedData tells why a reply is the tool's data or the conversation
 // rather than an answer in words ("" when it answers).
-func copiedData(reply, user, tool string, d toolData) string {
+func CopiedData(reply, user, tool string, d ToolData) string {
 	r := strings.TrimSpace(reply)
 	body := r
 	if m := fenceRE.FindStringSubmatch(r); m != nil {
@@ -158,35 +146,35 @@ func copiedData(reply, user, tool string, d toolData) string {
 	}
 	lower := strings.ToLower(r)
 	fields := 0
-	for _, k := range d.keys {
-		if identifierKey(k) && !strings.Contains(user, k) && containsExact(r, k) {
+	for _, k := range d.Keys {
+		if identifierKey(k) && !strings.Contains(user, k) && ContainsExact(r, k) {
 			fields++
 		}
 	}
 	if fields > MaxFieldNames {
 		return "the reply lists the tool result's fields"
 	}
-	if len(d.values) >= MinValuesForShare {
+	if len(d.Values) >= MinValuesForShare {
 		n := 0
-		for _, v := range d.values {
+		for _, v := range d.Values {
 			if strings.Contains(lower, strings.ToLower(v)) {
 				n++
 			}
 		}
-		if float64(n) > MaxValueShare*float64(len(d.values)) {
+		if float64(n) > MaxValueShare*float64(len(d.Values)) {
 			return "the reply lists the tool result's values"
 		}
 	}
-	if fieldLines(r, d.keys) {
+	if fieldLines(r, d.Keys) {
 		return "the reply lists the tool result's fields"
 	}
 	rest, cut := r, false
 	for i, part := range []string{strings.TrimSpace(user), strings.TrimSpace(tool)} {
-		if len(words(part)) >= 3-2*i && strings.Contains(rest, part) {
+		if len(Words(part)) >= 3-2*i && strings.Contains(rest, part) {
 			rest, cut = strings.ReplaceAll(rest, part, " "), true
 		}
 	}
-	if cut && len(words(rest)) < MinOwnWords {
+	if cut && len(Words(rest)) < MinOwnWords {
 		return "the reply repeats the conversation"
 	}
 	return ""
@@ -239,15 +227,15 @@ func copiedSpan(reply, tool string) bool {
 	return false
 }
 
-// statesToolValue tells whether a reply states some value of the tool
+// StatesToolValue tells whether a reply states some value of the tool
 // result the user did not give.
-func statesToolValue(reply, user string, d toolData) bool {
-	m := newMatcher(reply, "")
-	for _, v := range d.values {
-		if containsExact(user, v) || len(words(v)) == 0 {
+func StatesToolValue(reply, user string, d ToolData) bool {
+	m := NewMatcher(reply, "")
+	for _, v := range d.Values {
+		if ContainsExact(user, v) || len(Words(v)) == 0 {
 			continue
 		}
-		if m.fact(v) == factStated {
+		if m.Fact(v) == FactStated {
 			return true
 		}
 	}

@@ -1,0 +1,280 @@
+package textmatch
+
+import (
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/stretchr/testify/require"
+)
+
+func TestStatedFacts(t *testing.T) {
+	tests := []struct {
+		name          string
+		facts         []string
+		reply         string
+		missed, inexa []string
+	}{
+		{"exact decimals", []string{"latitude 48.8566", "longitude 2.3522"}, "Paris lies at latitude 48.8566 and longitude 2.3522.", nil, nil},
+		{"rounded decimal", []string{"latitude 48.8566"}, "Paris lies at latitude 48.86.", nil, []string{"latitude 48.8566"}},
+		{"prefix of a decimal is not the decimal", []string{"0.8811"}, "The rate is 0.88115.", nil, []string{"0.8811"}},
+		{"ip address", []string{"85.17.142.23"}, "Your IP is 85.17.142.23.", nil, nil},
+		{"url", []string{"https://img.example.org/a.png"}, "Here: https://img.example.org/a.png.", nil, nil},
+		{"url changed", []string{"https://img.example.org/a.png"}, "Here: https://img.example.org/a.jpg", nil, []string{"https://img.example.org/a.png"}},
+		{"identifier", []string{"hotel 8970809AB"}, "Book hotel 8970809AB now", nil, nil},
+		{"integer with separator", []string{"7006652"}, "It is 7,006,652.", nil, nil},
+		{"missing words", []string{"Paris Orly Airport"}, "There is an airport.", []string{"Paris Orly Airport"}, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			missed, inexact := StatedFacts(tt.facts, tt.reply)
+			require.Equal(t, tt.missed, missed)
+			require.Equal(t, tt.inexa, inexact)
+		})
+	}
+}
+
+func TestKeyPoints(t *testing.T) {
+	points := []string{"Canberra is the capital", "not Sydney"}
+	missed, share := KeyPoints(points, "Canberra is Australia's capital, not Sydney.")
+	require.Equal(t, 1.0, share)
+	require.Empty(t, missed)
+	missed, share = KeyPoints(points, "The capital is Canberra; people often guess Sydney.")
+	require.Equal(t, 0.5, share)
+	require.Equal(t, []string{"not Sydney"}, missed, "a negation is content")
+}
+
+func TestParseTerms(t *testing.T) {
+	tests := []struct {
+		name, in string
+		ok       bool
+	}{
+		{"empty", `{}`, true},
+		{"unknown field", `{"synonyms":{}}`, false},
+		{"alias in two groups", `{"aliases":[["yuan","CNY"],["CNY","renminbi"]]}`, false},
+		{"lonely alias", `{"aliases":[["yuan"]]}`, false},
+		{"empty synonym", `{"params":{"a.b":{"c":[" "]}}}`, false},
+		{"not JSON", `{`, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := ParseTerms([]byte(tt.in))
+			if tt.ok {
+				require.NoError(t, err)
+				return
+			}
+			var te *TermsError
+			require.ErrorAs(t, err, &te)
+		})
+	}
+}
+
+// TestKeyPointMutations: key points are judged by value, sign, unit,
+// alias and negation, with a tolerance only for approximate questions.
+func TestKeyPointMutations(t *testing.T) {
+	tests := []struct {
+		name, question, point, reply string
+		pass                         bool
+	}{
+		{"negative low", "", "-1 °C", "Lows are around -1 °C.", true},
+		{"sign lost", "", "-1 °C", "Lows are around 1 °C.", false},
+		{"sign lost even when approximate", "roughly?", "-1 °C", "Lows are around 1 °C.", false},
+		{"unicode minus", "", "-1 °C", "Lows around −1 °C.", true},
+		{"minus in words", "", "-1 °C", "Lows of minus 1 degrees C.", true},
+		{"Fahrenheit for Celsius, approximate", "What's it usually like?", "33 °C", "Highs of about 91 °F.", true},
+		{"Fahrenheit for Celsius, exact question", "What is it?", "33 °C", "Highs of 91 °F.", false},
+		{"range holds the value", "typically?", "22 °C", "Highs of 20–25 °C.", true},
+		{"approximate within 5%", "roughly?", "64.4", "About 64 °F.", true},
+		{"approximate beyond 5%", "roughly?", "64.4", "About 60 °F.", false},
+		{"exact question needs the value", "", "64.4", "About 64 °F.", false},
+		{"thousands separator", "", "2640", "There are 2,640 minutes.", true},
+		{"calling code without plus", "", "+971", "Dial 971 first.", true},
+		{"calling code is not approximate", "roughly?", "+971", "Dial +970.", false},
+		{"alias: yuan", "", "Chinese Yuan", "China uses the renminbi (yuan).", true},
+		{"alias: CNY", "", "Chinese Yuan", "The currency is CNY.", true},
+		{"alias: Mandarin", "", "Chinese", "People speak Mandarin.", true},
+		{"negated name", "", "Portuguese", "They speak Spanish, not Portuguese.", false},
+		{"name beside a negation", "", "Spanish", "They speak Spanish, not Portuguese.", true},
+		{"n't denies", "", "Portuguese", "They don't speak Portuguese there.", false},
+		{"not only adds", "", "German", "Not only German is spoken there.", true},
+		{"denial stated", "", "not Sydney", "The capital is Canberra, not Sydney.", true},
+		{"denial missing", "", "not Sydney", "The capital is Sydney.", false},
+		{"accent folded", "", "Bogotá", "The capital is Bogota.", true},
+		{"zone by name", "", "Europe/Madrid", "Barcelona uses Europe/Madrid.", true},
+		{"zone by everyday name", "", "Europe/Madrid", "It's on Central European Time.", true},
+		{"zone by summer offset", "", "Europe/Madrid", "It's UTC+2 in summer.", true},
+		{"zone by wrong offset", "", "Europe/Madrid", "It's UTC+3.", false},
+		{"zone by abbreviation", "", "Asia/Tokyo", "Tokyo is on JST.", true},
+		{"I don't know", "", "Canberra", "I don't know.", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			missed, _ := KeyPointsFor(tt.question, []string{tt.point}, tt.reply)
+			require.Equal(t, tt.pass, len(missed) == 0, "missed %q", missed)
+		})
+	}
+}
+
+// TestFactMutations: tool-return facts in equivalent forms pass; changed
+// Values, signs, times and dates fail.
+func TestFactMutations(t *testing.T) {
+	tests := []struct {
+		name, question, fact, reply string
+		want                        Verdict
+	}{
+		{"time as is", "", "18:00:00", "It's 18:00:00.", FactStated},
+		{"time without seconds", "", "18:00:00", "It's 18:00.", FactStated},
+		{"time as 6 PM", "", "18:00:00", "It's 6 PM in Tokyo.", FactStated},
+		{"time as 6:00 p.m.", "", "18:00:00", "It's 6:00 p.m.", FactStated},
+		{"time wrong half of day", "", "18:00:00", "It's 6 AM.", FactMissing},
+		{"time wrong hour", "", "18:00:00", "It's 8 PM.", FactMissing},
+		{"12-hour fact in 24-hour reply", "", "08:42 PM", "Sunset is at 20:42.", FactStated},
+		{"date ISO", "", "2025-06-02", "Today is 2025-06-02.", FactStated},
+		{"date month first", "", "2025-06-02", "Today is June 2, 2025.", FactStated},
+		{"date day first", "", "2025-06-02", "Today is Monday, 2 June 2025.", FactStated},
+		{"date ordinal", "", "2025-06-02", "It's the 2nd of June.", FactStated},
+		{"date wrong day", "", "2025-06-02", "Today is June 3, 2025.", FactMissing},
+		{"date wrong year", "", "2025-06-02", "It was June 2, 2024.", FactMissing},
+		{"stamp", "", "2025-06-02 18:00", "It's 6:00 PM on June 2, 2025.", FactStated},
+		{"stamp wrong time", "", "2025-06-02 18:00", "It's 7:00 PM on June 2, 2025.", FactMissing},
+		{"integer with separators", "", "2167973", "There are 2,167,973.", FactStated},
+		{"integer in millions needs an approximate question", "", "2167973", "About 2.17 million.", FactMissing},
+		{"integer in millions when approximate", "roughly how many?", "2167973", "About 2.17 million.", FactStated},
+		{"negative id", "", "-2167973", "Its dest_id is -2167973.", FactStated},
+		{"negative id without sign", "", "-2167973", "Its dest_id is 2167973.", FactMissing},
+		{"western longitude", "", "-9.1393", "It lies at 9.1393° W.", FactStated},
+		{"eastern longitude is not western", "", "-9.1393", "It lies at 9.1393° E.", FactMissing},
+		{"rounded coordinate is inexact", "", "48.8566", "Latitude 48.86.", FactInexact},
+		{"machine decimals may be rounded", "", "31.2333333333", "About 31.23 each.", FactStated},
+		{"machine decimals are not integers", "", "31.2333333333", "About 31 each.", FactInexact},
+		{"rate exact", "", "0.8811", "One dollar buys 0.8811 euros.", FactStated},
+		{"rate rounded, ballpark question", "A ballpark is fine.", "0.728067", "About 0.73 USD per CAD.", FactStated},
+		{"rate rounded, exact question", "", "0.728067", "About 0.73 USD per CAD.", FactInexact},
+		{"offset", "", "-03:00", "It is at UTC−03:00.", FactStated},
+		{"offset sign flipped", "", "-03:00", "It is at UTC+03:00.", FactMissing},
+		{"words", "", "broken clouds", "There are broken clouds.", FactStated},
+		{"words denied", "", "Overcast", "It is not overcast.", FactMissing},
+		{"stop-word value quoted", "", "is", "The code for Icelandic is \"is\".", FactStated},
+		{"stop-word value in prose", "", "is", "I'm not sure what it is.", FactMissing},
+		{"temperature", "", "14.3", "It's 14.3 °C.", FactStated},
+		{"temperature sign", "", "-4.5", "It's 4.5 °C.", FactMissing},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			require.Equal(t, tt.want, NewMatcher(tt.reply, tt.question).Fact(tt.fact))
+		})
+	}
+}
+
+func TestStatusLiteralsAreNotRequired(t *testing.T) {
+	missed, inexact := StatedFactsFor("", []string{"true", "success", "OK", "Lisbon"}, "It is in Lisbon.")
+	require.Empty(t, missed)
+	require.Empty(t, inexact)
+	missed, _ = StatedFactsFor("", []string{"true", "Lisbon"}, "It worked.")
+	require.Equal(t, []string{"Lisbon"}, missed)
+}
+
+// TestCopiedData: a reply that pastes the tool's data or the conversation
+// is not an answer; one that quotes a title or a URL is.
+func TestCopiedData(t *testing.T) {
+	user := "What's the weather like in London right now?"
+	tool := `{"current":{"condition":{"text":"Overcast"},"feelslike_c":14.3,"humidity":93,"temp_c":14.3,"temp_f":57.7,"wind_kph":20.2},"location":{"country":"United Kingdom","name":"London","tz_id":"Europe/London"}}`
+	d := ReadToolData(tool)
+	tests := []struct {
+		name, reply string
+		copied      bool
+	}{
+		{"natural", "It's overcast in London, 14.3 °C (57.7 °F), with 93% humidity.", false},
+		{"raw JSON", tool, true},
+		{"fenced JSON", "```json\n" + tool + "\n```", true},
+		{"JSON with a digit changed", strings.Replace(tool, "14.3", "15.3", 2), true},
+		{"JSON inside prose", "Here you go: " + tool[:120] + " and so on.", true},
+		{"user text and JSON", user + "\n\n" + tool, true},
+		{"field lines", "temp_c: 14.3\nhumidity: 93\ntext: Overcast\nname: London", true},
+		{"one identifier field line", "temp_c: 14.3", true},
+		{"key-value pairs in prose", `The "temp_c": 14.3, "humidity": 93 and "text": "Overcast".`, true},
+		{"labels people write", "**Temperature:** 14.3 °C\n**Conditions:** Overcast\n**Humidity:** 93%", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			why := CopiedData(tt.reply, user, tool, d)
+			require.Equal(t, tt.copied, why != "", why)
+		})
+	}
+	bare := "0.8811"
+	bd := ReadToolData(bare)
+	require.NotEmpty(t, CopiedData("0.8811", "How many euros is a dollar?", bare, bd), "the tool message alone")
+	require.NotEmpty(t, CopiedData("How many euros is a dollar? 0.8811", "How many euros is a dollar?", bare, bd), "question and tool message")
+	require.Empty(t, CopiedData("One US dollar buys 0.8811 euros.", "How many euros is a dollar?", bare, bd))
+	title := `{"items":[{"title":"How to Make Portuguese Custard Tarts (Pastéis de Nata)","link":"https://www.youtube.com/watch?v=Ck3lFHaW8_M"}]}`
+	require.Empty(t, CopiedData(`Try "How to Make Portuguese Custard Tarts (Pastéis de Nata)": https://www.youtube.com/watch?v=Ck3lFHaW8_M`, "Find a video", title, ReadToolData(title)))
+}
+
+func TestNumbersClocksDates(t *testing.T) {
+	vals := func(ns []number) []float64 {
+		var out []float64
+		for _, n := range ns {
+			out = append(out, n.val)
+		}
+		return out
+	}
+	require.Equal(t, []float64{-1, 2167973, 2170000, 81, 476, 34, 8000}, vals(numbers("-1, 2,167,973, 2.17 million, +81 476-34-8000")))
+	require.Equal(t, []float64{20, 25}, vals(numbers("20-25 °C")))
+	require.Equal(t, 25.0, numbers("20-25 °C")[0].hi)
+	require.Equal(t, "c", numbers("20-25 °C")[0].unit)
+	require.Equal(t, []float64{-9.1393, 38.7223}, vals(numbers("9.1393° W, 38.7223° N")))
+	require.Empty(t, numbers("A320 covid19"))
+	require.Equal(t, []tod{{secs: 18 * 3600}, {secs: 6*3600 + 30*60 + 5, sec: true}}, clocks("18:00 and 06:30:05"))
+	require.Equal(t, []tod{{secs: 12 * 3600}}, clocks("at noon"))
+	require.Equal(t, []date{{2025, 6, 2}, {0, 6, 2}}, dates("2025-06-02 or 2 June"))
+}
+
+func TestWords(t *testing.T) {
+	require.Equal(t, []string{"paris", "48.8566", "1234", "ok"}, Words("Paris: 48.8566, 1,234 OK!"))
+	require.Equal(t, []string{"country", "code"}, SplitName("countryCode"))
+	require.Equal(t, []string{"image", "url"}, SplitName("image_url"))
+	require.Equal(t, []string{"ip", "address"}, SplitName("IPAddress"))
+}
+
+func FuzzText(f *testing.F) {
+	for _, s := range []string{"Paris 48.8566", "https://x.y/z.", "a1b2c3d4", "1,234.5", "ünïcødé 3.14", "", "-.-1..2"} {
+		f.Add(s, s)
+	}
+	f.Fuzz(func(t *testing.T, fact, reply string) {
+		for _, w := range Words(reply) {
+			require.True(t, utf8.ValidString(w) || !utf8.ValidString(reply))
+		}
+		for _, v := range exactValues(fact) {
+			require.NotEmpty(t, v)
+		}
+		_, _ = StatedFacts([]string{fact}, reply)
+		_, _ = KeyPoints([]string{fact}, reply)
+		_ = ContainsExact(reply, fact)
+		_ = SplitName(fact)
+		_ = numbers(reply)
+		_ = clocks(reply)
+		_ = dates(reply)
+		_ = NewMatcher(reply, fact).Fact(fact)
+		_ = CopiedData(reply, fact, fact, ReadToolData(fact))
+	})
+}
+
+func TestZonesAreIANAZones(t *testing.T) {
+	for zone := range Vocabulary.Zones {
+		require.NotNil(t, ianaZone(zone), zone)
+	}
+}
+
+func TestFoldAccents(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"Bogotá", "bogota"},
+		{"Reykjavík, Ísland", "reykjavik, island"},
+		{"Straße", "strasse"},
+		{"Łódź", "lodz"},
+		{"plain", "plain"},
+		{"", ""},
+	}
+	for _, tt := range tests {
+		require.Equal(t, tt.want, FoldAccents(tt.in), tt.in)
+	}
+}
