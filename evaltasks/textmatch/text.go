@@ -1,6 +1,7 @@
 package textmatch
 
 import (
+	latinfold "github.com/understudy/understudy/internal/fold"
 	"regexp"
 	"strings"
 	"unicode"
@@ -54,25 +55,9 @@ func Words(text string) []string {
 	return out
 }
 
-// foldTable maps accented Latin letters to their base letter, so that
-// "Bogota" states "Bogotá" and "Reykjavik" states "Reykjavík".
-var foldTable = map[rune]string{}
-
-func init() {
-	for base, accented := range map[string]string{
-		"a": "àáâãäåāă", "c": "çćč", "e": "èéêëēėęě", "i": "ìíîïī", "n": "ñń", "o": "òóôõöøō",
-		"u": "ùúûüūů", "y": "ýÿ", "s": "śš", "z": "źżž", "l": "ł", "r": "ř", "d": "đď", "t": "ť", "g": "ğ",
-	} {
-		for _, r := range accented {
-			foldTable[r] = base
-		}
-	}
-	foldTable['ß'] = "ss"
-}
-
 // fold is a lower-case letter without its accent.
 func fold(r rune) string {
-	if s, ok := foldTable[r]; ok {
+	if s, ok := latinfold.Latin(r); ok {
 		return s
 	}
 	return string(r)

@@ -3,6 +3,7 @@ package world
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/understudy/understudy/internal/fold"
 	"io/fs"
 	"sort"
 	"strings"
@@ -135,7 +136,11 @@ func NewsTokens(s string) []string {
 			cjk = append(cjk, r)
 		case unicode.IsLetter(r) || unicode.IsDigit(r):
 			flushCJK()
-			word = append(word, foldAccent(r))
+			if base, ok := fold.Latin(r); ok {
+				word = append(word, []rune(base)...)
+			} else {
+				word = append(word, r)
+			}
 		default:
 			flushWord()
 			flushCJK()
@@ -144,21 +149,4 @@ func NewsTokens(s string) []string {
 	flushWord()
 	flushCJK()
 	return out
-}
-
-// accentFold maps accented Latin letters to their base letter.
-var accentFold = func() map[rune]rune {
-	m := map[rune]rune{'ß': 's', 'œ': 'o', 'æ': 'a'}
-	to := []rune("aaaaaaceeeeiiiinoooooouuuuyy")
-	for i, r := range []rune("àáâãäåçèéêëìíîïñòóôõöøùúûüýÿ") {
-		m[r] = to[i]
-	}
-	return m
-}()
-
-func foldAccent(r rune) rune {
-	if f, ok := accentFold[r]; ok {
-		return f
-	}
-	return r
 }
