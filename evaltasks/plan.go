@@ -131,9 +131,14 @@ func names(a *toolset.API) []string {
 // by every functional word of its name; a name of one word that other
 // offered APIs share ("search") needs a word of the tool's name too.
 func refersTo(a *toolset.API, st planStep, ambiguous map[string]bool) bool {
+	return namedIn(a, st) || describedIn(a, st, ambiguous)
+}
+
+// namedIn tells whether a step writes one of the API's names.
+func namedIn(a *toolset.API, st planStep) bool {
 	for _, n := range names(a) {
 		// A one-word API name ("search") is an ordinary word: it refers
-		// by the functional-word rule below.
+		// by the functional-word rule of describedIn.
 		if n == a.Name && len(textmatch.SplitName(n)) < 2 {
 			continue
 		}
@@ -141,17 +146,29 @@ func refersTo(a *toolset.API, st planStep, ambiguous map[string]bool) bool {
 			return true
 		}
 	}
-	fw := functionalWords(a.Name)
-	generic := false
+	return false
+}
+
+// nameWords are the words that say what an API does: its functional
+// words, or all its name's words when they are generic ("search"); generic
+// tells which.
+func nameWords(a *toolset.API) (fw []string, generic bool) {
+	if fw = functionalWords(a.Name); len(fw) > 0 {
+		return fw, false
+	}
+	for _, w := range textmatch.SplitName(a.Name) {
+		fw = append(fw, textmatch.Stem(w))
+	}
+	return fw, true
+}
+
+// describedIn tells whether a step holds every functional word of the
+// API's name (with a word of its tool's name when the name is generic or
+// shared by other offered APIs).
+func describedIn(a *toolset.API, st planStep, ambiguous map[string]bool) bool {
+	fw, generic := nameWords(a)
 	if len(fw) == 0 {
-		// A name of generic words only ("search") still says what the
-		// API does, with its tool's name.
-		for _, w := range textmatch.SplitName(a.Name) {
-			fw, generic = append(fw, textmatch.Stem(w)), true
-		}
-		if len(fw) == 0 {
-			return false
-		}
+		return false
 	}
 	squashed := strings.ReplaceAll(st.norm, " ", "")
 	for _, w := range fw {
@@ -168,6 +185,24 @@ func refersTo(a *toolset.API, st planStep, ambiguous map[string]bool) bool {
 		return false
 	}
 	return true
+}
+
+// explainedBy tells whether the words that describe API a in a step are
+// those of another API the step names outright: "search flights with
+// skyscanner80-flights_search_one_way" names the search, not
+// flights_detail, although it holds "flights" and the tool's name.
+func explainedBy(a *toolset.API, named []*toolset.API) bool {
+	fw, _ := nameWords(a)
+	for _, o := range named {
+		if o == a {
+			continue
+		}
+		ow, _ := nameWords(o)
+		if textmatch.NewWordSet(strings.Join(ow, " ")).Coverage(strings.Join(fw, " ")) == 1 {
+			return true
+		}
+	}
+	return false
 }
 
 // purposeWords are the content words that say what an API is for: those
@@ -352,6 +387,16 @@ func (ev *evaluator) readPlan(in *dataset.Instruction, tools []toolset.OpenAIToo
 	for i, st := range steps {
 		words[i] = textmatch.NewWordSet(stripIdentifiers(st.text, known))
 	}
+	// named[i] are the offered APIs step i names outright.
+	offered := ev.offeredAPIs(in, tools)
+	named := make([][]*toolset.API, len(steps))
+	for i, st := range steps {
+		for _, o := range offered {
+			if namedIn(o, st) {
+				named[i] = append(named[i], o)
+			}
+		}
+	}
 	// first[id] is the index of the first step that uses the API.
 	first := map[string]int{}
 	for _, id := range in.GroupAPIs {
@@ -361,7 +406,8 @@ func (ev *evaluator) readPlan(in *dataset.Instruction, tools []toolset.OpenAIToo
 		}
 		purpose := purposeWords(a)
 		for i, st := range steps {
-			if refersTo(a, st, ambiguous) && usesFor(words[i], purpose, keyWords) {
+			refers := namedIn(a, st) || describedIn(a, st, ambiguous) && !explainedBy(a, named[i])
+			if refers && usesFor(words[i], purpose, keyWords) {
 				first[id] = i
 				break
 			}

@@ -131,3 +131,24 @@ func TestRefersTo(t *testing.T) {
 		})
 	}
 }
+
+// TestNamedSiblingExplainsItsWords: a step that names one API outright is
+// not read as also using a sibling whose name words it shares, so naming
+// the flight search before the search mints the itinerary does not count
+// as planning flights_detail too early.
+func TestNamedSiblingExplainsItsWords(t *testing.T) {
+	cat := testStack(t).Catalog
+	api := func(id string) *toolset.API {
+		a := dataset.ResolveAPI(cat, id)
+		require.NotNil(t, a, id)
+		return a
+	}
+	search, detail := api("skyscanner80.flights_search_one_way"), api("skyscanner80.flights_detail")
+	offered := []*toolset.API{api("skyscanner80.flights_auto_complete"), search, detail}
+	ambiguous := ambiguousWords(offered)
+	st := planSteps("Search flights one way with skyscanner80-flights_search_one_way for the date.")[0]
+	require.True(t, describedIn(detail, st, ambiguous), "the step holds flights_detail's words")
+	require.True(t, explainedBy(detail, []*toolset.API{search}), "they are the words of the API it names")
+	require.False(t, explainedBy(search, []*toolset.API{detail}), "the search has words of its own")
+	require.False(t, explainedBy(detail, []*toolset.API{detail}), "an API never explains itself away")
+}
