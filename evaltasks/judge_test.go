@@ -67,3 +67,18 @@ func TestParseVote(t *testing.T) {
 		require.Equal(t, want, parseVote(text), text)
 	}
 }
+
+// TestJudgeCannotPassCopiedData: a judge that passes everything still
+// cannot pass a Task-6 reply that pastes the tool's JSON; it is not asked.
+func TestJudgeCannotPassCopiedData(t *testing.T) {
+	model := &scriptedJudge{answers: []string{"VERDICT: PASS"}}
+	j := &Judge{Model: model, Name: "judge:test", Votes: 3}
+	paste := funcAgent(func(_ context.Context, msgs []agent.Message, _ []toolset.OpenAITool) (agent.Reply, error) {
+		return agent.Reply{Content: msgs[len(msgs)-1].Content}, nil
+	})
+	rep := runMini(t, paste, "paste", func(c *Config) { c.Judge = j; c.Tasks = []int{TaskToolReturn} })
+	require.Len(t, rep.Tasks, 1)
+	require.Equal(t, 0.0, rep.Tasks[0].Metrics["passing_rate"])
+	require.Equal(t, rep.Tasks[0].Planned, rep.Tasks[0].Outcomes[OutcomeCopied], "every pasted reply is copied data")
+	require.Zero(t, model.n, "the judge is not asked about copied data")
+}

@@ -391,7 +391,7 @@ func (ev *evaluator) runInstance(ctx context.Context, a agent.Agent, inst Instan
 		res.Pass, res.Score = false, 0
 		return res, nil
 	}
-	if ev.judge.judges(inst.Task) && res.Reply != nil {
+	if ev.judge.judges(inst.Task) && res.Reply != nil && !ruleVetoes[res.Outcome] {
 		if _, bad := parseFailure(*res.Reply); !bad {
 			rec, err := ev.judge.judge(ctx, inst.Task, inst.In, res.Reply.Content, res.Pass)
 			if err != nil {
@@ -406,6 +406,12 @@ func (ev *evaluator) runInstance(ctx context.Context, a agent.Agent, inst Instan
 	}
 	return res, nil
 }
+
+// ruleVetoes are the rule outcomes a judge cannot overturn: a reply that
+// pastes the tool's data holds every fact a judge looks for, and one that
+// asks for everything asks for the missing part too, yet neither does the
+// task. Such replies fail without a vote.
+var ruleVetoes = map[string]bool{OutcomeCopied: true, OutcomeOverAsked: true}
 
 // loadData reads the dataset the config names.
 func loadData(cfg Config) ([]dataset.Instruction, error) {
