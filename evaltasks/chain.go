@@ -11,7 +11,6 @@ import (
 	"github.com/understudy/understudy/agent/solve"
 	"github.com/understudy/understudy/deps"
 	"github.com/understudy/understudy/evaltasks/dataset"
-	"github.com/understudy/understudy/sandbox"
 	"github.com/understudy/understudy/toolset"
 )
 
@@ -188,7 +187,7 @@ func (ev *evaluator) stepDocs(ctx context.Context, steps []dataset.GoldStep, ses
 		}
 		var doc any
 		for calls := 1; ; calls++ {
-			res, err := ev.engine.Call(ctx, sandbox.Request{Tool: api.Tool.StandardizedName, API: api.Name, Arguments: args, Session: session})
+			res, err := ev.engine.CallAPI(ctx, api, args, session)
 			if err != nil {
 				return nil, fmt.Errorf("step %d (%s): %w", i+1, api.ID(), err)
 			}

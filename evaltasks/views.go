@@ -10,7 +10,6 @@ import (
 
 	"github.com/understudy/understudy/agent"
 	"github.com/understudy/understudy/evaltasks/dataset"
-	"github.com/understudy/understudy/sandbox"
 	"github.com/understudy/understudy/toolset"
 )
 
@@ -122,7 +121,7 @@ func (ev *evaluator) toolReturnView(ctx context.Context, inst Instance) (view, e
 		}
 		return view{}, &DataError{Instance: inst.Key(), Err: fmt.Errorf("chain before the gold call: %w", err)}
 	}
-	res, err := ev.engine.Call(ctx, sandbox.Request{Tool: api.Tool.StandardizedName, API: api.Name, Arguments: args, Session: ev.session(inst)})
+	res, err := ev.engine.CallAPI(ctx, api, args, ev.session(inst))
 	if err != nil {
 		if ctx.Err() != nil {
 			return view{}, ctx.Err()

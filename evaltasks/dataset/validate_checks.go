@@ -15,7 +15,6 @@ import (
 
 	"github.com/understudy/understudy/deps"
 	"github.com/understudy/understudy/evaltasks/textmatch"
-	"github.com/understudy/understudy/sandbox"
 	"github.com/understudy/understudy/toolset"
 )
 
@@ -132,7 +131,7 @@ func (v *validator) checkTypeII(ctx context.Context, in *Instruction) {
 			return
 		}
 	}
-	res, err := v.st.Engine.Call(ctx, sandbox.Request{Tool: api.Tool.StandardizedName, API: api.Name, Arguments: base, Session: session})
+	res, err := v.st.Engine.CallAPI(ctx, api, base, session)
 	if err != nil {
 		v.problem(in, "gold_call", "executing %s: %v", callText(api, base), err)
 		return
@@ -346,7 +345,7 @@ func (v *validator) runChain(ctx context.Context, in *Instruction, steps []GoldS
 		}
 		var doc any
 		for calls := 1; ; calls++ {
-			res, err := v.st.Engine.Call(ctx, sandbox.Request{Tool: a.Tool.StandardizedName, API: a.Name, Arguments: args, Session: session})
+			res, err := v.st.Engine.CallAPI(ctx, a, args, session)
 			if err != nil {
 				v.problem(in, f, "executing %s: %v", callText(a, args), err)
 				return out, false

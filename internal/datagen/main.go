@@ -19,7 +19,6 @@ import (
 	"github.com/understudy/understudy/evaltasks/dataset"
 	"github.com/understudy/understudy/internal/assemble"
 	"github.com/understudy/understudy/mocks/world"
-	"github.com/understudy/understudy/sandbox"
 	"github.com/understudy/understudy/toolset"
 )
 
@@ -164,7 +163,7 @@ func (g *gen) call(id string, args map[string]any, session string) (any, error) 
 	if a == nil {
 		return nil, fmt.Errorf("unknown API %s", id)
 	}
-	res, err := g.st.Engine.Call(g.ctx, sandbox.Request{Tool: a.Tool.StandardizedName, API: a.Name, Arguments: args, Session: session})
+	res, err := g.st.Engine.CallAPI(g.ctx, a, args, session)
 	if err != nil {
 		return nil, err
 	}
