@@ -3,7 +3,8 @@ package cache
 import (
 	"bytes"
 	"encoding/json"
-	"sort"
+	"maps"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -174,7 +175,7 @@ func judgeObject(m map[string]any, short bool, depth int) (string, bool) {
 			}
 		}
 	}
-	keys := sortedKeys(m)
+	keys := slices.Sorted(maps.Keys(m))
 	for _, k := range keys {
 		lk := strings.ToLower(k)
 		val := m[k]
@@ -274,13 +275,4 @@ func clip(s string) string {
 		return s[:cut] + "…"
 	}
 	return s
-}
-
-func sortedKeys(m map[string]any) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }

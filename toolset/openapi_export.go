@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/getkin/kin-openapi/openapi3"
@@ -49,7 +51,7 @@ func OpenAPIDocument(c *Catalog) *openapi3.T {
 			item.SetOperation(exportMethod(a.Method), exportOperation(a))
 		}
 	}
-	for _, name := range sortedKeys(tags) {
+	for _, name := range slices.Sorted(maps.Keys(tags)) {
 		doc.Tags = append(doc.Tags, &openapi3.Tag{Name: name, Description: tags[name]})
 	}
 	return doc

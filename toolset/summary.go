@@ -3,7 +3,8 @@ package toolset
 import (
 	"fmt"
 	"io"
-	"sort"
+	"maps"
+	"slices"
 	"strings"
 	"text/tabwriter"
 )
@@ -31,7 +32,7 @@ func WriteSummary(w io.Writer, c *Catalog) error {
 		byScenario[s].apis += len(t.APIs)
 	}
 	fmt.Fprintln(tw, "\nBy scenario:")
-	for _, s := range sortedKeys(byScenario) {
+	for _, s := range slices.Sorted(maps.Keys(byScenario)) {
 		fmt.Fprintf(tw, "  %s\t%s\t%s\n", s, plural(byScenario[s].tools, "tool"), plural(byScenario[s].apis, "API"))
 	}
 	fmt.Fprintln(tw, "\nBy category:")
@@ -67,7 +68,7 @@ func WriteSummary(w io.Writer, c *Catalog) error {
 
 	groups := c.Groups()
 	fmt.Fprintf(tw, "\nCoherent groups: %d\n", len(groups))
-	for _, g := range sortedKeys(groups) {
+	for _, g := range slices.Sorted(maps.Keys(groups)) {
 		fmt.Fprintf(tw, "  %s\t%s\n", g, plural(len(groups[g]), "API"))
 	}
 
@@ -91,13 +92,4 @@ func plural(n int, noun string) string {
 		return "1 " + noun
 	}
 	return fmt.Sprintf("%d %ss", n, noun)
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }

@@ -8,7 +8,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 
@@ -183,7 +185,7 @@ func (b *Agent) callStep(steps []planStep, i int, results map[string]toolResult)
 	for k, v := range st.args {
 		args[k] = v
 	}
-	for _, param := range sortedKeys(st.binds) {
+	for _, param := range slices.Sorted(maps.Keys(st.binds)) {
 		bd := st.binds[param]
 		vals := deps.Values(results[stepID(bd.Step)].doc, bd.Path)
 		if len(vals) == 0 {
@@ -323,7 +325,7 @@ func schemaParams(schema map[string]any) []SlotParam {
 		}
 	}
 	var out []SlotParam
-	for _, name := range sortedKeys(props) {
+	for _, name := range slices.Sorted(maps.Keys(props)) {
 		m, _ := props[name].(map[string]any)
 		p := SlotParam{Name: name, Required: required[name]}
 		p.Kind, _ = m["type"].(string)
@@ -336,15 +338,6 @@ func schemaParams(schema map[string]any) []SlotParam {
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Required && !out[j].Required })
 	return out
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }
 
 var (

@@ -2,7 +2,9 @@ package baseline
 
 import (
 	"fmt"
+	"maps"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -131,7 +133,7 @@ func (b *Agent) writePlan(query string, tools, offered []*offeredTool, facts *Fa
 			if _, ok := pos[st.tool]; !ok {
 				continue
 			}
-			for _, k := range sortedKeys(st.args) {
+			for _, k := range slices.Sorted(maps.Keys(st.args)) {
 				v := planValue(st.args[k], query)
 				if v != "" && !containsString(values[st.tool], v) && len(values[st.tool]) < 4 {
 					values[st.tool] = append(values[st.tool], v)

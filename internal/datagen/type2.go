@@ -2,6 +2,8 @@ package main
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -168,7 +170,7 @@ func (g *gen) buildII(it t2, id string) {
 			g.fail("%s: setup: %v", id, err)
 			return
 		}
-		for _, p := range sortedKeys(it.fill) {
+		for _, p := range slices.Sorted(maps.Keys(it.fill)) {
 			stepIdx := it.fill[p]
 			var val any
 			for _, e := range g.graph.Into(a.ID()) {
@@ -248,7 +250,7 @@ func autoFacts(doc any, asked func(string) bool) ([]string, error) {
 	walk = func(v any, key string, depth int) {
 		switch x := v.(type) {
 		case map[string]any:
-			for _, k := range sortedKeys(x) {
+			for _, k := range slices.Sorted(maps.Keys(x)) {
 				walk(x[k], k, depth+1)
 			}
 		case []any:
@@ -281,15 +283,6 @@ func autoFacts(doc any, asked func(string) bool) ([]string, error) {
 		return nil, fmt.Errorf("no fact found in the response")
 	}
 	return out, nil
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
 }
 
 func contains(s []string, x string) bool {

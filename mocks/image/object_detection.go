@@ -2,7 +2,8 @@ package image
 
 import (
 	"context"
-	"sort"
+	"maps"
+	"slices"
 
 	"github.com/understudy/understudy/internal/imagegen"
 	"github.com/understudy/understudy/mocks/standin"
@@ -38,7 +39,7 @@ func detectObjects(_ context.Context, w *world.World, c *standin.Call) (any, err
 		counts[o.Label]++
 	}
 	labels := make([]map[string]any, 0, len(counts))
-	for _, l := range sortedKeys(counts) {
+	for _, l := range slices.Sorted(maps.Keys(counts)) {
 		labels = append(labels, map[string]any{"label": l, "count": counts[l]})
 	}
 	return map[string]any{
@@ -75,12 +76,3 @@ func boxJSON(b imagegen.Box) map[string]any {
 }
 
 func round4(f float64) float64 { return float64(int(f*10000+0.5)) / 10000 }
-
-func sortedKeys[V any](m map[string]V) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
-}
