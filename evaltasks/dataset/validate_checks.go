@@ -429,7 +429,7 @@ func (v *validator) groupMembers() map[string][]string {
 func (v *validator) checkCounts() {
 	for _, t := range []int{TypeNoTool, TypeSufficient, TypeMissing, TypeDependencies, TypeHighLevel} {
 		if min := v.opts.MinCounts[t]; v.rep.ByType[t] < min {
-			v.problem(nil, "", "type %s: %d instructions, fewer than the %d of seed 004's Table 2", roman(t), v.rep.ByType[t], min)
+			v.problem(nil, "", "type %s: %d instructions, fewer than the %d of the paper's Table 2", roman(t), v.rep.ByType[t], min)
 		}
 	}
 }

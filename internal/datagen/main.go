@@ -18,6 +18,7 @@ import (
 	"github.com/understudy/understudy/deps"
 	"github.com/understudy/understudy/evaltasks/dataset"
 	"github.com/understudy/understudy/internal/assemble"
+	"github.com/understudy/understudy/internal/atomicfile"
 	"github.com/understudy/understudy/mocks/world"
 	"github.com/understudy/understudy/toolset"
 )
@@ -87,7 +88,7 @@ func run(dir string) error {
 				return err
 			}
 		}
-		if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("type%d.jsonl", t)), b.Bytes(), 0o644); err != nil {
+		if err := atomicfile.WriteFile(filepath.Join(dir, fmt.Sprintf("type%d.jsonl", t)), b.Bytes(), 0o644); err != nil {
 			return err
 		}
 		fmt.Printf("type %d: %d instructions\n", t, len(ins))
