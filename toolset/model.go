@@ -86,6 +86,11 @@ type API struct {
 	// Tool is the tool that owns this API; set by the loaders.
 	Tool *Tool `json:"-"`
 
+	// bodySchema is the whole request body's schema when its properties
+	// became flat parameters but the body has a rule across them (oneOf,
+	// anyOf): the reassembled body is checked against it.
+	bodySchema *openapi3.Schema
+
 	// validator is the compiled argument validator, built on the first
 	// Validate call. An API must not be changed after it has validated a call.
 	validator atomic.Pointer[validator]
@@ -111,6 +116,11 @@ type Tool struct {
 	// Notes records what a loader changed to make the source usable, such
 	// as a recursive schema cut at a depth; empty for a clean load.
 	Notes []string `json:"notes,omitempty"`
+	// Credentials names the query and header parameters the source's
+	// security schemes declare (an apiKey in the query, such as the New
+	// York Times' "api-key"). Real clients send them; the catalog accepts
+	// and drops them so that a key never reaches arguments or cache keys.
+	Credentials []string `json:"credentials,omitempty"`
 }
 
 // Category groups tools, as RapidAPI does.

@@ -164,7 +164,9 @@ func openAPITool(doc *openapi3.T, source string) (*Tool, error) {
 			}
 		}
 	}
+	t.Credentials = credentialParams(doc)
 	t.Notes = in.notes
+	dropUnfitDefaults(t)
 	return t, nil
 }
 
@@ -266,6 +268,12 @@ func openAPIOperation(in *inliner, t *Tool, item *openapi3.PathItem, op *openapi
 		bfield := field + ".requestBody"
 		if mt := pickMedia(rb.Content); mt != nil {
 			s := in.schema(mt.Schema, bfield+".schema", nil)
+			if flat, whole := flattenObjectBody(s); flat != nil {
+				// allOf parts merge into one object; the branches of a
+				// oneOf/anyOf offer their properties as optional arguments,
+				// and the whole body is checked against the rule across them.
+				s, a.bodySchema = flat, whole
+			}
 			isObject := (s.Type != nil && s.Type.Is("object")) || (s.Type == nil && len(s.Properties) > 0)
 			if isObject && len(s.Properties) > 0 {
 				names := make([]string, 0, len(s.Properties))
@@ -414,8 +422,22 @@ func paramFromSchema(name string, s *openapi3.Schema, desc string, required bool
 }
 
 // kindOfSchema names the JSON kind a schema expects; a schema without a
-// type is an object when it has properties and a string otherwise.
+// type takes the kind its allOf parts name, or the one kind all its
+// oneOf/anyOf branches share, and is otherwise an object when it has
+// properties and a string when it has nothing to go by.
 func kindOfSchema(s *openapi3.Schema) Kind {
+	if k := schemaKind(s, 0); k != "" {
+		return k
+	}
+	return KindString
+}
+
+// schemaKind is kindOfSchema's search; "" when the schema names no kind.
+// Inlined schemas are finite trees, and depth bounds the walk anyway.
+func schemaKind(s *openapi3.Schema, depth int) Kind {
+	if s == nil || depth > maxInlineDepth {
+		return ""
+	}
 	if s.Type != nil {
 		for _, t := range *s.Type {
 			switch t {
@@ -430,7 +452,132 @@ func kindOfSchema(s *openapi3.Schema) Kind {
 	case s.Items != nil:
 		return KindArray
 	}
-	return KindString
+	for _, part := range s.AllOf {
+		if part != nil {
+			if k := schemaKind(part.Value, depth+1); k != "" {
+				return k
+			}
+		}
+	}
+	for _, branches := range []openapi3.SchemaRefs{s.OneOf, s.AnyOf} {
+		var shared Kind
+		for _, b := range branches {
+			var k Kind
+			if b != nil {
+				k = schemaKind(b.Value, depth+1)
+			}
+			if k == "" || (shared != "" && k != shared) {
+				shared = ""
+				break
+			}
+			shared = k
+		}
+		if shared != "" {
+			return shared
+		}
+	}
+	return ""
+}
+
+// flattenObjectBody turns a request body made of object parts into one
+// object schema whose properties can become flat arguments, as a RapidAPI
+// client sends them. allOf parts merge (properties and required lists
+// join); the branches of a oneOf or anyOf add their properties as optional
+// ones, and whole is then the body's schema to check the reassembled body
+// against (nil when the flat schema says everything). flat is nil when the
+// body is not made of parts or one of them is not an object.
+func flattenObjectBody(s *openapi3.Schema) (flat, whole *openapi3.Schema) {
+	if len(s.AllOf) == 0 && len(s.OneOf) == 0 && len(s.AnyOf) == 0 {
+		return nil, nil
+	}
+	merged, ok := mergeAllOf(s, 0)
+	if !ok {
+		return nil, nil
+	}
+	branches := append(slices.Clone(merged.OneOf), merged.AnyOf...)
+	if len(branches) == 0 {
+		return merged, nil
+	}
+	flat = &openapi3.Schema{Type: &openapi3.Types{"object"}, Description: merged.Description, Properties: openapi3.Schemas{}, Required: slices.Clone(merged.Required)}
+	for n, p := range merged.Properties {
+		flat.Properties[n] = p
+	}
+	var inAll []string
+	for i, b := range branches {
+		if b == nil || b.Value == nil {
+			return nil, nil
+		}
+		bm, ok := mergeAllOf(b.Value, 1)
+		if !ok {
+			return nil, nil
+		}
+		for n, p := range bm.Properties {
+			if _, seen := flat.Properties[n]; !seen {
+				flat.Properties[n] = p
+			}
+		}
+		if i == 0 {
+			inAll = slices.Clone(bm.Required)
+		} else {
+			inAll = slices.DeleteFunc(inAll, func(n string) bool { return !slices.Contains(bm.Required, n) })
+		}
+	}
+	for _, n := range inAll {
+		if !slices.Contains(flat.Required, n) {
+			flat.Required = append(flat.Required, n)
+		}
+	}
+	sort.Strings(flat.Required)
+	return flat, merged
+}
+
+// mergeAllOf folds an object schema's allOf parts into it. ok is false
+// when a part is not an object. A property two parts both define must meet
+// both schemas.
+func mergeAllOf(s *openapi3.Schema, depth int) (*openapi3.Schema, bool) {
+	if depth > maxInlineDepth || schemaKind(s, 0) != KindObject {
+		return nil, false
+	}
+	out := *s
+	out.AllOf = nil
+	out.Type = &openapi3.Types{"object"}
+	out.Properties = make(openapi3.Schemas, len(s.Properties))
+	for n, p := range s.Properties {
+		out.Properties[n] = p
+	}
+	out.Required = slices.Clone(s.Required)
+	for _, part := range s.AllOf {
+		if part == nil || part.Value == nil {
+			return nil, false
+		}
+		pm, ok := mergeAllOf(part.Value, depth+1)
+		if !ok {
+			return nil, false
+		}
+		for n, p := range pm.Properties {
+			if prev, seen := out.Properties[n]; seen {
+				p = openapi3.NewSchemaRef("", &openapi3.Schema{AllOf: openapi3.SchemaRefs{prev, p}})
+			}
+			out.Properties[n] = p
+		}
+		for _, n := range pm.Required {
+			if !slices.Contains(out.Required, n) {
+				out.Required = append(out.Required, n)
+			}
+		}
+		out.OneOf = append(slices.Clone(out.OneOf), pm.OneOf...)
+		out.AnyOf = append(slices.Clone(out.AnyOf), pm.AnyOf...)
+		if out.Description == "" {
+			out.Description = pm.Description
+		}
+	}
+	if len(s.AllOf) > 0 {
+		// additionalProperties: false in one part would refuse the
+		// properties of the others, which is never what such specs mean.
+		out.AdditionalProperties = openapi3.AdditionalProperties{}
+	}
+	sort.Strings(out.Required)
+	return &out, true
 }
 
 // applyParamExtensions reads x-depends and x-opaque.

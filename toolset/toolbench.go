@@ -146,6 +146,7 @@ func LoadToolBenchFile(data []byte, category, source string) (*Tool, error) {
 			}
 		}
 	}
+	dropUnfitDefaults(t)
 	return t, nil
 }
 

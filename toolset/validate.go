@@ -20,7 +20,7 @@ import (
 // Validate checks a call's arguments against the API's parameters and
 // returns them normalised, or a *ValidationError listing every violation
 // (never only the first): required, unknown, type, enum, format (date,
-// date-time, email, uri), minimum, maximum, pattern, and whatever else the
+// date-time, email, uri, uuid), minimum, maximum, pattern, and whatever else the
 // parameter's schema says (minLength, maxItems, nested required, ...).
 //
 // ToolBench's types are loose and models copy them loosely, so a few
@@ -93,6 +93,12 @@ var formatValidators = map[string]openapi3.StringFormatValidator{
 		}
 		return nil
 	}),
+	"uuid": openapi3.NewCallbackValidator(func(s string) error {
+		if !isUUID(s) {
+			return errors.New("not a UUID (8-4-4-4-12 hexadecimal digits)")
+		}
+		return nil
+	}),
 	"url": openapi3.NewCallbackValidator(func(s string) error {
 		u, err := url.Parse(s)
 		if err != nil || u.Scheme == "" || u.Host == "" {
@@ -155,6 +161,9 @@ func (v *validator) validate(a *API, args map[string]any) (map[string]any, error
 	var violations []Violation
 	for name, raw := range args {
 		i, ok := v.byName[name]
+		if !ok && a.IsCredential(name) {
+			continue // a key the spec declares: accepted, never kept
+		}
 		if !ok {
 			violations = append(violations, v.unknown(name))
 			continue
@@ -180,6 +189,19 @@ func (v *validator) validate(a *API, args map[string]any) (map[string]any, error
 		p := v.params[i].p
 		if args[p.Name] == nil {
 			violations = append(violations, Violation{Location: []string{p.Name}, Code: "required", Message: fmt.Sprintf("required argument %q is missing", p.Name)})
+		}
+	}
+	if a.bodySchema != nil && len(violations) == 0 {
+		body := map[string]any{}
+		for i := range v.params {
+			if p := v.params[i].p; p.In == InBody {
+				if val, ok := out[p.Name]; ok {
+					body[p.Name] = val
+				}
+			}
+		}
+		if err := a.bodySchema.VisitJSON(schemaValue(body), v.options...); err != nil {
+			violations = appendSchemaViolations(violations, "body", err)
 		}
 	}
 	if len(violations) > 0 {
@@ -473,6 +495,28 @@ func appendSchemaViolations(vs []Violation, name string, err error) []Violation 
 		msg = se.Error()
 	}
 	return append(vs, Violation{Location: loc, Code: code, Message: msg})
+}
+
+// isUUID reports the textual form of RFC 4122: 8-4-4-4-12 hexadecimal
+// digits, either case.
+func isUUID(s string) bool {
+	if len(s) != 36 {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch i {
+		case 8, 13, 18, 23:
+			if c != '-' {
+				return false
+			}
+		default:
+			if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F') {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // levenshtein is the edit distance between two strings, by bytes.

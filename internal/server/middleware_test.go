@@ -5,7 +5,6 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
-	"net/url"
 	"strings"
 	"testing"
 
@@ -45,32 +44,6 @@ func TestLimitBody(t *testing.T) {
 	}
 }
 
-func TestWirePattern(t *testing.T) {
-	for _, tc := range []struct {
-		template, pattern string
-		params            []string
-	}{
-		{"/v1/resize", "/v1/resize", nil},
-		{"/json/", "/json", nil},
-		{"/", "/{$}", nil},
-		{"", "/{$}", nil},
-		{"/countries/{code}", "/countries/{p0}", []string{"code"}},
-		{"/LongWeekend/{year}/{countryCode}", "/LongWeekend/{p0}/{p1}", []string{"year", "countryCode"}},
-		{"/items/{item-id}/reviews", "/items/{p0}/reviews", []string{"item-id"}},
-		// Not a whole segment: a literal, braces and all (escaped for ServeMux).
-		{"/files/{name}.json", "/files/%7Bname%7D.json", nil},
-	} {
-		pattern, params := wirePattern(tc.template)
-		require.Equal(t, tc.pattern, pattern, tc.template)
-		require.Equal(t, tc.params, params, tc.template)
-		mux := http.NewServeMux()
-		require.NoError(t, handle(mux, "GET h"+pattern, http.NotFoundHandler()), "ServeMux takes %s", pattern)
-	}
-	mux := http.NewServeMux()
-	require.NoError(t, handle(mux, "GET h/a/{p0}", http.NotFoundHandler()))
-	require.Error(t, handle(mux, "GET h/{p0}/b", http.NotFoundHandler()), "overlapping templates are an error, not a panic")
-}
-
 func TestWirePath(t *testing.T) {
 	for _, tc := range []struct {
 		path, want string
@@ -89,43 +62,4 @@ func TestWirePath(t *testing.T) {
 		require.Equal(t, tc.want, got, tc.path)
 		require.Equal(t, tc.clean, clean, tc.path)
 	}
-}
-
-// FuzzWirePattern: any path template of an imported catalog gives a
-// pattern that either registers or is refused with an error, never a
-// panic; a registered one routes the template's own path (parameters
-// filled in) to itself.
-func FuzzWirePattern(f *testing.F) {
-	for _, s := range []string{"/v1/resize", "/json/", "/countries/{code}", "/{year}/{countryCode}", "/files/{name}.json", "/a//b", "/{}", "/%7B", "/a/../b", "/é/{ü}"} {
-		f.Add(s)
-	}
-	f.Fuzz(func(t *testing.T, template string) {
-		pattern, params := wirePattern(template)
-		require.True(t, strings.HasPrefix(pattern, "/"), pattern)
-		mux := http.NewServeMux()
-		if handle(mux, "GET h"+pattern, http.NotFoundHandler()) != nil {
-			return
-		}
-		segs := strings.Split(strings.Trim(template, "/"), "/")
-		for i, s := range segs {
-			if len(s) >= 2 && s[0] == '{' && s[len(s)-1] == '}' {
-				segs[i] = "v"
-			} else {
-				segs[i] = url.PathEscape(s)
-			}
-		}
-		r := httptest.NewRequest("GET", "http://h/", nil)
-		p := "/" + strings.Join(segs, "/")
-		r.URL.RawPath, r.URL.Path = p, ""
-		if u, err := url.PathUnescape(p); err == nil {
-			r.URL.Path = u
-		} else {
-			return
-		}
-		if got, clean := wirePath(r.URL); !clean || got != p {
-			return // a template with empty, "." or ".." segments names no endpoint
-		}
-		_, matched := mux.Handler(r)
-		require.Equal(t, "GET h"+pattern, matched, "template %q, path %q, %d parameters", template, p, len(params))
-	})
 }

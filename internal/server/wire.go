@@ -1,12 +1,16 @@
 package server
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
+	"io"
+	"mime"
 	"net"
 	"net/http"
 	"net/url"
 	"path"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -14,6 +18,7 @@ import (
 	"github.com/getkin/kin-openapi/openapi3filter"
 	"github.com/getkin/kin-openapi/routers"
 
+	"github.com/understudy/understudy/internal/canon"
 	"github.com/understudy/understudy/sandbox"
 	"github.com/understudy/understudy/toolset"
 )
@@ -45,6 +50,11 @@ func (s *Server) newRapidWire() http.Handler {
 			}
 		}
 	}
+	// Templates that differ only inside a segment ("/v2/{p}.json" and
+	// "/v2/{p}.xml") share a ServeMux pattern; the pattern's handler tries
+	// their segment matchers, most literal first.
+	groups := map[string]*wireGroup{}
+	var order []string
 	for _, t := range c.Tools() {
 		if t.Host == "" {
 			continue
@@ -54,11 +64,25 @@ func (s *Server) newRapidWire() http.Handler {
 			if a.Path == "" {
 				continue
 			}
-			pattern, params := wirePattern(a.Path)
-			if err := handle(rw.mux, a.Method+" "+host+pattern, wrap(rw.route(a, params))); err != nil {
-				// Two templates that overlap with neither more specific
-				// (/a/{x} and /{y}/b): the first one loaded keeps the path.
-				s.log.Warn("RapidAPI wire: endpoint not served", "api", a.ID(), "path", a.Path, "err", err)
+			pattern, binds := wirePattern(a.Path)
+			key := a.Method + " " + host + pattern
+			g := groups[key]
+			if g == nil {
+				g = &wireGroup{rw: rw}
+				groups[key] = g
+				order = append(order, key)
+			}
+			g.routes = append(g.routes, wireRoute{api: a, binds: binds})
+		}
+	}
+	for _, key := range order {
+		g := groups[key]
+		sort.SliceStable(g.routes, func(i, j int) bool { return g.routes[i].literal() > g.routes[j].literal() })
+		if err := handle(rw.mux, key, wrap(g.serve)); err != nil {
+			// Two templates that overlap with neither more specific
+			// (/a/{x} and /{y}/b): the first one loaded keeps the path.
+			for _, r := range g.routes {
+				s.log.Warn("RapidAPI wire: endpoint not served", "api", r.api.ID(), "path", r.api.Path, "err", err)
 			}
 		}
 	}
@@ -88,11 +112,14 @@ func wireHost(h string) string {
 }
 
 // wirePattern turns an API's path template into a ServeMux path pattern and
-// the names of its parameters. Parameters become {p0}, {p1}… (template
-// names need not be Go identifiers); literal segments are escaped so that a
-// brace in one is a literal. Leading and trailing slashes do not count,
-// as a request's do not (wirePath).
-func wirePattern(template string) (pattern string, params []string) {
+// what each of its wildcards binds. A segment holding parameters becomes a
+// wildcard {p0}, {p1}… (template names need not be Go identifiers): a whole
+// segment "{id}" binds its name, one with text around or between parameters
+// ("{section}.{format}", "v{n}") binds through a segment matcher, since
+// ServeMux matches only whole-segment wildcards. Literal segments are
+// escaped so that a brace in one is a literal. Leading and trailing slashes
+// do not count, as a request's do not (wirePath).
+func wirePattern(template string) (pattern string, binds []segmentMatcher) {
 	trimmed := strings.Trim(template, "/")
 	if trimmed == "" {
 		return "/{$}", nil
@@ -100,14 +127,56 @@ func wirePattern(template string) (pattern string, params []string) {
 	var b strings.Builder
 	for _, seg := range strings.Split(trimmed, "/") {
 		b.WriteByte('/')
-		if len(seg) >= 2 && seg[0] == '{' && seg[len(seg)-1] == '}' {
-			fmt.Fprintf(&b, "{p%d}", len(params))
-			params = append(params, seg[1:len(seg)-1])
+		if m, ok := parseSegment(seg); ok {
+			fmt.Fprintf(&b, "{p%d}", len(binds))
+			binds = append(binds, m)
 			continue
 		}
 		b.WriteString(url.PathEscape(seg))
 	}
-	return b.String(), params
+	return b.String(), binds
+}
+
+// wireGroup is the APIs served at one ServeMux pattern.
+type wireGroup struct {
+	rw     *rapidWire
+	routes []wireRoute // most literal text first
+}
+
+// wireRoute is one API and the matchers of its pattern's wildcards.
+type wireRoute struct {
+	api   *toolset.API
+	binds []segmentMatcher
+}
+
+// literal is how much fixed text the route's wildcard segments demand: a
+// route that asks more is the more specific one.
+func (r wireRoute) literal() int {
+	n := 0
+	for _, m := range r.binds {
+		for _, l := range m.literals {
+			n += len(l)
+		}
+	}
+	return n
+}
+
+// serve answers with the first route whose segments match the request's.
+func (g *wireGroup) serve(r *http.Request) (any, error) {
+	for _, route := range g.routes {
+		pathParams := map[string]string{}
+		ok := true
+		for i, m := range route.binds {
+			if !m.match(r.PathValue("p"+strconv.Itoa(i)), pathParams) {
+				ok = false
+				break
+			}
+		}
+		if ok {
+			return g.rw.serve(r, route.api, pathParams)
+		}
+	}
+	return nil, unknownEndpoint(r, r.Header.Get("X-RapidAPI-Host"))
 }
 
 // wirePath is the escaped path a wire request is routed by: without a
@@ -144,54 +213,40 @@ func unknownEndpoint(r *http.Request, host string) *Problem {
 	return newProblem(http.StatusNotFound, "unknown-endpoint", "Endpoint does not exist", r.Method+" "+r.URL.Path+" is not an endpoint of "+host)
 }
 
-// route serves one API on the wire. The answer is the API's own status
+// serve answers one call of an API on the wire with the API's own status
 // and body.
-func (rw *rapidWire) route(api *toolset.API, params []string) handlerFunc {
-	return func(r *http.Request) (any, error) {
-		if r.Method != api.Method {
-			// A GET pattern serves HEAD too; the API does not.
-			return nil, unknownEndpoint(r, r.Header.Get("X-RapidAPI-Host"))
-		}
-		pathParams := make(map[string]string, len(params))
-		for i, name := range params {
-			pathParams[name] = r.PathValue("p" + strconv.Itoa(i))
-		}
-		if err := rw.validate(r, api, pathParams); err != nil {
-			return nil, err
-		}
-		args, err := wireArguments(r, api, pathParams)
-		if err != nil {
-			return nil, err
-		}
-		ctx := sandbox.WithClient(r.Context(), clientID(r, ""))
-		res, err := rw.s.engine.CallAPI(ctx, api, args, r.Header.Get("X-Session-Id"))
-		if err != nil {
-			return nil, err
-		}
-		return &rawBody{status: res.Status, contentType: "application/json", header: http.Header{"X-Understudy-Source": {res.Source}}, body: res.Response}, nil
+func (rw *rapidWire) serve(r *http.Request, api *toolset.API, pathParams map[string]string) (any, error) {
+	if r.Method != api.Method {
+		// A GET pattern serves HEAD too; the API does not.
+		return nil, unknownEndpoint(r, r.Header.Get("X-RapidAPI-Host"))
 	}
+	if err := rw.validate(r, api, pathParams); err != nil {
+		return nil, err
+	}
+	args, err := wireArguments(r, api, pathParams)
+	if err != nil {
+		return nil, err
+	}
+	ctx := sandbox.WithClient(r.Context(), clientID(r, ""))
+	res, err := rw.s.engine.CallAPI(ctx, api, args, r.Header.Get("X-Session-Id"))
+	if err != nil {
+		return nil, err
+	}
+	return &rawBody{status: res.Status, contentType: "application/json", header: http.Header{"X-Understudy-Source": {res.Source}}, body: res.Response}, nil
 }
 
 // wireArguments gathers a call's arguments from where RapidAPI clients put
-// them: path segments, the query string, documented headers and a JSON
-// body. Query and path values are strings; the engine's lenient
-// validation turns "5" into 5 where the API takes a number.
+// them: path segments, the query string, documented headers and the body.
+// Query, path and form values are strings; the engine's lenient validation
+// turns "5" into 5 where the API takes a number. Credentials the API's spec
+// declares (an apiKey in the query) are dropped here, so that a key never
+// becomes an argument, a trace entry or part of a cache key.
 func wireArguments(r *http.Request, api *toolset.API, pathParams map[string]string) (map[string]any, error) {
 	args := map[string]any{}
 	for k, v := range pathParams {
 		args[k] = v
 	}
-	for k, vs := range r.URL.Query() {
-		if len(vs) == 1 {
-			args[k] = vs[0]
-		} else {
-			l := make([]any, len(vs))
-			for i, v := range vs {
-				l[i] = v
-			}
-			args[k] = l
-		}
-	}
+	addValues(args, api, r.URL.Query())
 	for _, p := range api.Params {
 		if p.In == toolset.InHeader {
 			if v := r.Header.Get(p.Name); v != "" {
@@ -200,18 +255,80 @@ func wireArguments(r *http.Request, api *toolset.API, pathParams map[string]stri
 		}
 	}
 	if r.Method != http.MethodGet && r.Method != http.MethodHead && r.ContentLength != 0 {
-		if err := requireJSON(r); err != nil {
+		if err := wireBody(r, api, args); err != nil {
 			return nil, err
-		}
-		body, err := decodeBodyObject(r.Body)
-		if err != nil {
-			return nil, err
-		}
-		for k, v := range body {
-			args[k] = v
 		}
 	}
 	return args, nil
+}
+
+// addValues adds query or form values as arguments: one value is a
+// string, a repeated name a list of them.
+func addValues(args map[string]any, api *toolset.API, vals url.Values) {
+	for k, vs := range vals {
+		if api.IsCredential(k) {
+			continue
+		}
+		if len(vs) == 1 {
+			args[k] = vs[0]
+			continue
+		}
+		l := make([]any, len(vs))
+		for i, v := range vs {
+			l[i] = v
+		}
+		args[k] = l
+	}
+}
+
+// formMediaType is the body RapidAPI's own code snippets send for form APIs
+// (google-translate1's "q=Hello&target=es").
+const formMediaType = "application/x-www-form-urlencoded"
+
+// wireBody reads a request body into args. A form body's fields are
+// arguments like query parameters. A JSON object's members are arguments;
+// a JSON array (a JSON Patch) is the argument "body" of an API whose body
+// is an array, and refused by any other.
+func wireBody(r *http.Request, api *toolset.API, args map[string]any) error {
+	if mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type")); err == nil && mt == formMediaType {
+		data, err := io.ReadAll(r.Body)
+		if err != nil {
+			return bodyError(err)
+		}
+		vals, err := url.ParseQuery(string(data))
+		if err != nil {
+			return newProblem(http.StatusBadRequest, "malformed-form", "Malformed form", "Malformed form body: "+err.Error())
+		}
+		addValues(args, api, vals)
+		return nil
+	}
+	if err := requireJSON(r); err != nil {
+		return err
+	}
+	data, err := io.ReadAll(r.Body)
+	if err != nil {
+		return bodyError(err)
+	}
+	if t := bytes.TrimLeft(data, " \t\r\n"); len(t) > 0 && t[0] == '[' {
+		p := api.Param("body")
+		if p == nil || p.In != toolset.InBody || p.Kind != toolset.KindArray {
+			return newProblem(http.StatusBadRequest, "body-not-object", "Body is not an object", "the body is a JSON array, but "+api.ID()+" takes a JSON object of arguments")
+		}
+		v, err := canon.Decode(data)
+		if err != nil {
+			return badJSON("body", err)
+		}
+		args["body"] = v
+		return nil
+	}
+	body, err := decodeBodyObject(bytes.NewReader(data))
+	if err != nil {
+		return err
+	}
+	for k, v := range body {
+		args[k] = v
+	}
+	return nil
 }
 
 // validate checks the HTTP request against the API's operation with

@@ -1,0 +1,88 @@
+package toolset
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/getkin/kin-openapi/openapi3"
+)
+
+// dropUnfitDefaults removes every default that is not a value of its
+// parameter's kind: third-party files write "None" for an integer or "" for
+// a boolean, and applying such a default would make a call the caller
+// never asked for. Each removal is noted on the tool, so the load report
+// says what changed.
+func dropUnfitDefaults(t *Tool) {
+	for _, a := range t.APIs {
+		for _, p := range a.Params {
+			if p.Default == nil || defaultFits(p.Default, p.Kind) {
+				continue
+			}
+			t.Notes = append(t.Notes, fmt.Sprintf("%s: %s: parameter %q: default %s is not %s and is dropped", t.Source, a.Name, p.Name, jsonTypeOf(p.Default), kindPhrase(p.Kind)))
+			p.Default = nil
+			if p.Schema != nil && p.Schema.Default != nil {
+				cp := *p.Schema
+				cp.Default = nil
+				p.Schema = &cp
+			}
+		}
+	}
+}
+
+// defaultFits reports whether v is a value of kind k as Validate would take
+// it from a caller: after the lenient coercions, and whole for an integer.
+func defaultFits(v any, k Kind) bool {
+	if k == "" {
+		k = KindString
+	}
+	c, ok := coerce(v, k)
+	if !ok {
+		return false
+	}
+	if k == KindInteger {
+		if f, isFloat := c.(float64); isFloat {
+			return f == math.Trunc(f)
+		}
+	}
+	return true
+}
+
+// credentialParams lists the query and header parameter names of the
+// document's apiKey security schemes, sorted. Cookie keys are left out:
+// cookies never become arguments.
+func credentialParams(doc *openapi3.T) []string {
+	if doc.Components == nil {
+		return nil
+	}
+	var names []string
+	for _, sr := range doc.Components.SecuritySchemes {
+		if sr == nil || sr.Value == nil || !strings.EqualFold(sr.Value.Type, "apiKey") {
+			continue
+		}
+		switch strings.ToLower(sr.Value.In) {
+		case "query", "header":
+			if n := sr.Value.Name; n != "" && !slices.Contains(names, n) {
+				names = append(names, n)
+			}
+		}
+	}
+	sort.Strings(names)
+	return names
+}
+
+// IsCredential reports whether name is a credential the tool's source
+// declares (Tool.Credentials) and not also one of the API's parameters.
+func (a *API) IsCredential(name string) bool {
+	if a.Tool == nil || a.Param(name) != nil {
+		return false
+	}
+	for _, c := range a.Tool.Credentials {
+		if strings.EqualFold(c, name) {
+			return true
+		}
+	}
+	return false
+}
