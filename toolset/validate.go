@@ -201,7 +201,7 @@ func (v *validator) validate(a *API, args map[string]any) (map[string]any, error
 			}
 		}
 		if err := a.bodySchema.VisitJSON(schemaValue(body), v.options...); err != nil {
-			violations = appendSchemaViolations(violations, "body", err)
+			violations = append(violations, bodyRuleViolation(a.bodySchema, err))
 		}
 	}
 	if len(violations) > 0 {
@@ -495,6 +495,22 @@ func appendSchemaViolations(vs []Violation, name string, err error) []Violation 
 		msg = se.Error()
 	}
 	return append(vs, Violation{Location: loc, Code: code, Message: msg})
+}
+
+// bodyRuleViolation is one violation for a body that breaks its spec's
+// rule across properties (oneOf, anyOf): each argument was valid on its
+// own, so the message names the rule and lists why each branch failed.
+func bodyRuleViolation(s *openapi3.Schema, err error) Violation {
+	code, rule := "oneOf", "exactly one"
+	if len(s.OneOf) == 0 {
+		code, rule = "anyOf", "at least one"
+	}
+	var why []string
+	for _, v := range appendSchemaViolations(nil, "body", err) {
+		why = append(why, strings.Join(v.Location, ".")+": "+v.Message)
+	}
+	sort.Strings(why)
+	return Violation{Location: []string{"body"}, Code: code, Message: fmt.Sprintf("the arguments must match %s of the body's alternatives (%s): %s", rule, code, strings.Join(why, "; "))}
 }
 
 // isUUID reports the textual form of RFC 4122: 8-4-4-4-12 hexadecimal

@@ -1,0 +1,172 @@
+package toolset
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+// composedAPI loads testdata/openapi/composed.json, whose bodies are made
+// with allOf, oneOf and a JSON Patch array, and returns one of its APIs.
+func composedAPI(t *testing.T, name string) *API {
+	t.Helper()
+	c, err := Load([]string{"testdata/openapi/composed.json"}, false)
+	require.NoError(t, err)
+	a := c.API("Petstore Composed", name)
+	require.NotNil(t, a, name)
+	return a
+}
+
+func TestOpenAPIComposedBodies(t *testing.T) {
+	create := composedAPI(t, "createPet")
+	for _, p := range []struct {
+		name     string
+		kind     Kind
+		required bool
+	}{{"age", KindInteger, false}, {"name", KindString, true}, {"species", KindString, true}, {"tag", KindString, false}} {
+		got := create.Param(p.name)
+		require.NotNil(t, got, "allOf parts merge into flat arguments: %s", p.name)
+		require.Equal(t, InBody, got.In)
+		require.Equal(t, p.kind, got.Kind, p.name)
+		require.Equal(t, p.required, got.Required, p.name)
+	}
+	require.Nil(t, create.Param("body"), "an allOf of objects is not one string argument")
+
+	pay := composedAPI(t, "pay")
+	require.NotNil(t, pay.Param("card_number"))
+	require.NotNil(t, pay.Param("iban"))
+	require.False(t, pay.Param("card_number").Required, "a branch's required is optional across branches")
+
+	patch := composedAPI(t, "patchPet")
+	require.Equal(t, KindArray, patch.Param("body").Kind, "a JSON Patch body is one array argument")
+
+	for _, tc := range []struct {
+		name string
+		api  *API
+		args map[string]any
+		want []Violation // nil: valid
+	}{
+		{"allOf valid", create, map[string]any{"name": "Rex", "species": "dog", "age": "3"}, nil},
+		{"allOf part's required", create, map[string]any{"name": "Rex"}, []Violation{{Location: []string{"species"}, Code: "required"}}},
+		{"allOf part's minimum", create, map[string]any{"name": "Rex", "species": "cat", "age": -1}, []Violation{{Location: []string{"age"}, Code: "minimum"}}},
+		{"oneOf card", pay, map[string]any{"card_number": "4111111111111111"}, nil},
+		{"oneOf iban", pay, map[string]any{"iban": "DE89370400440532013000"}, nil},
+		{"oneOf both", pay, map[string]any{"card_number": "4111111111111111", "iban": "DE89370400440532013000"}, []Violation{{Location: []string{"body"}, Code: "oneOf"}}},
+		{"oneOf neither", pay, map[string]any{}, []Violation{{Location: []string{"body"}, Code: "oneOf"}}},
+		{"patch valid", patch, map[string]any{"petId": "7f1c1c8e-3b5d-4c8e-9d2a-0c6f2b1e4a11", "body": []any{map[string]any{"op": "remove", "path": "/tag"}}}, nil},
+		{"patch op", patch, map[string]any{"petId": "7f1c1c8e-3b5d-4c8e-9d2a-0c6f2b1e4a11", "body": []any{map[string]any{"op": "rename", "path": "/tag"}}}, []Violation{{Location: []string{"body", "0", "op"}, Code: "enum"}}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := tc.api.Validate(tc.args)
+			if tc.want == nil {
+				require.NoError(t, err)
+				return
+			}
+			requireViolations(t, err, tc.want...)
+		})
+	}
+}
+
+func TestOpenAPIComposedKinds(t *testing.T) {
+	doc := `{"openapi": "3.0.3", "info": {"title": "Kinds", "version": "1"},
+	  "paths": {"/a": {"post": {"operationId": "a", "requestBody": {"content": {"application/json": {"schema": {"type": "object", "properties": {
+	    "address": {"allOf": [{"type": "object", "properties": {"city": {"type": "string"}}}], "description": "nested allOf"},
+	    "id": {"oneOf": [{"type": "integer"}, {"type": "integer", "minimum": 100}]},
+	    "either": {"anyOf": [{"type": "string"}, {"type": "integer"}]}}}}}},
+	  "responses": {"200": {"description": "ok"}}}},
+	  "/b": {"post": {"operationId": "b", "requestBody": {"content": {"application/json": {"schema": {"allOf": [{"type": "object", "properties": {"x": {"type": "string"}}}, {"type": "string"}]}}}},
+	  "responses": {"200": {"description": "ok"}}}}}}`
+	tool, err := LoadOpenAPI([]byte(doc), "kinds.json")
+	require.NoError(t, err)
+	a := tool.API("a")
+	require.Equal(t, KindObject, a.Param("address").Kind, "a property made of allOf parts takes their kind")
+	require.Equal(t, KindInteger, a.Param("id").Kind, "branches that agree give their kind")
+	require.Equal(t, KindString, a.Param("either").Kind, "branches that disagree fall back to string")
+	out, err := a.Validate(map[string]any{"address": map[string]any{"city": "Oslo"}})
+	require.NoError(t, err)
+	require.Equal(t, map[string]any{"city": "Oslo"}, out["address"])
+	b := tool.API("b")
+	require.NotNil(t, b.Param("body"), "an allOf with a non-object part is not flattened")
+	require.Nil(t, b.Param("x"))
+}
+
+func TestValidateUUID(t *testing.T) {
+	a := composedAPI(t, "getPet")
+	for _, tc := range []struct {
+		id string
+		ok bool
+	}{
+		{"7f1c1c8e-3b5d-4c8e-9d2a-0c6f2b1e4a11", true},
+		{"7F1C1C8E-3B5D-4C8E-9D2A-0C6F2B1E4A11", true},
+		{"00000000-0000-0000-0000-000000000000", true},
+		{"42", false},
+		{"7f1c1c8e3b5d4c8e9d2a0c6f2b1e4a11", false},
+		{"7f1c1c8e-3b5d-4c8e-9d2a-0c6f2b1e4a1", false},
+		{"7f1c1c8e-3b5d-4c8e-9d2a-0c6f2b1e4a1g", false},
+		{"{7f1c1c8e-3b5d-4c8e-9d2a-0c6f2b1e4a1}", false},
+	} {
+		_, err := a.Validate(map[string]any{"petId": tc.id})
+		if tc.ok {
+			require.NoError(t, err, tc.id)
+			continue
+		}
+		requireViolations(t, err, Violation{Location: []string{"petId"}, Code: "format"})
+	}
+}
+
+func TestUnfitDefaultsDropped(t *testing.T) {
+	const tool = `{"tool_name": "Defaults", "api_list": [{"name": "list", "url": "https://d.p.rapidapi.com/list", "method": "GET",
+	  "required_parameters": [],
+	  "optional_parameters": [
+	    {"name": "limit", "type": "NUMBER", "default": "None"},
+	    {"name": "page", "type": "INTEGER", "default": "2.5"},
+	    {"name": "size", "type": "INTEGER", "default": "10"},
+	    {"name": "safe", "type": "BOOLEAN", "default": "maybe"},
+	    {"name": "tags", "type": "ARRAY", "default": "a,b"},
+	    {"name": "q", "type": "STRING", "default": "None"}]}]}`
+	loaded, err := LoadToolBenchFile([]byte(tool), "Other", "defaults.json")
+	require.NoError(t, err)
+	a := loaded.API("list")
+	out, err := a.Validate(nil)
+	require.NoError(t, err)
+	require.Equal(t, map[string]any{"size": float64(10), "q": "None"}, out, "only defaults of their parameter's kind are applied")
+	for _, name := range []string{"limit", "page", "safe", "tags"} {
+		require.Nil(t, a.Param(name).Default, name)
+		require.Nil(t, a.Param(name).Schema.Default, name)
+	}
+	notes := strings.Join(loaded.Notes, "\n")
+	for _, want := range []string{`"limit": default the string "None" is not a number`, `"page": default the string "2.5" is not an integer`,
+		`"safe": default the string "maybe" is not a boolean`, `"tags": default the string "a,b" is not an array`} {
+		require.Contains(t, notes, want)
+	}
+	require.Len(t, loaded.Notes, 4)
+}
+
+func TestCredentialsAcceptedAndDropped(t *testing.T) {
+	doc := `{"openapi": "3.0.0", "info": {"title": "Top Stories", "version": "2"},
+	  "servers": [{"url": "https://api.nytimes.com/svc/topstories/v2"}],
+	  "components": {"securitySchemes": {
+	    "apikey": {"type": "apiKey", "in": "query", "name": "api-key"},
+	    "session": {"type": "apiKey", "in": "cookie", "name": "sid"},
+	    "bearer": {"type": "http", "scheme": "bearer"},
+	    "token": {"type": "apiKey", "in": "header", "name": "token"}}},
+	  "paths": {"/{section}.json": {"get": {"operationId": "top", "parameters": [
+	    {"name": "section", "in": "path", "required": true, "schema": {"type": "string"}}],
+	    "responses": {"200": {"description": "ok"}}}},
+	  "/token": {"get": {"operationId": "exchange", "parameters": [
+	    {"name": "token", "in": "query", "required": true, "schema": {"type": "string"}}],
+	    "responses": {"200": {"description": "ok"}}}}}}`
+	tool, err := LoadOpenAPI([]byte(doc), "nyt.json")
+	require.NoError(t, err)
+	require.Equal(t, []string{"api-key", "token"}, tool.Credentials, "query and header apiKeys, sorted; cookies and http schemes are no arguments")
+	top := tool.API("top")
+	out, err := top.Validate(map[string]any{"section": "arts", "api-key": "sk-secret"})
+	require.NoError(t, err)
+	require.Equal(t, map[string]any{"section": "arts"}, out, "the key is accepted and never kept")
+	_, err = top.Validate(map[string]any{"section": "arts", "apikey": "sk-secret"})
+	requireViolations(t, err, Violation{Location: []string{"apikey"}, Code: "unknown"})
+	out, err = tool.API("exchange").Validate(map[string]any{"token": "t1"})
+	require.NoError(t, err)
+	require.Equal(t, map[string]any{"token": "t1"}, out, "a parameter the API declares stays an argument")
+}
