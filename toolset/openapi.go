@@ -36,8 +36,11 @@ var httpMethods = []string{"GET", "PUT", "POST", "DELETE", "OPTIONS", "HEAD", "P
 // API named by its operationId, or by method and path when it has none,
 // sanitised to ^[a-zA-Z0-9_-]{1,64}$ and made unique. Path, query and header
 // parameters become params; the properties of an object request body become
-// body params (any other body is one param named "body"). $refs are inlined
-// with a cycle guard. The 200 (else first 2xx, else default) JSON response
+// body params (any other body is one param named "body"); allOf parts of a
+// body merge and oneOf/anyOf branches add their properties (see
+// flattenObjectBody). The query and header names of apiKey security schemes
+// become Tool.Credentials, and defaults that are not of their parameter's
+// kind are dropped and noted. $refs are inlined with a cycle guard. The 200 (else first 2xx, else default) JSON response
 // gives ResponseSchema and ExampleResponse. x-depends and x-opaque on a
 // parameter or body property, and x-group on an operation, are honoured.
 // External $refs are refused: a document is read on its own.

@@ -312,7 +312,7 @@ func wireBody(r *http.Request, api *toolset.API, args map[string]any) error {
 	if t := bytes.TrimLeft(data, " \t\r\n"); len(t) > 0 && t[0] == '[' {
 		p := api.Param("body")
 		if p == nil || p.In != toolset.InBody || p.Kind != toolset.KindArray {
-			return newProblem(http.StatusBadRequest, "body-not-object", "Body is not an object", "the body is a JSON array, but "+api.ID()+" takes a JSON object of arguments")
+			return newProblem(http.StatusBadRequest, "malformed-json", "Malformed JSON", "Malformed JSON in body: a JSON array, but "+api.ID()+" takes a JSON object of arguments")
 		}
 		v, err := canon.Decode(data)
 		if err != nil {

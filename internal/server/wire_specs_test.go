@@ -119,7 +119,7 @@ func TestWireRealSpecs(t *testing.T) {
 		{name: "JSON Patch minItems", host: pets, method: "PATCH", path: "/v1/pets/" + petID, contentType: "application/json-patch+json", body: `[]`,
 			status: 400, problem: "body"},
 		{name: "array body to an object API", host: pets, method: "POST", path: "/v1/pets", contentType: "application/json", body: `[{"name":"Rex"}]`,
-			status: 400, problem: "body-not-object"},
+			status: 400, problem: "takes a JSON object of arguments"},
 		{name: "malformed array body", host: pets, method: "PATCH", path: "/v1/pets/" + petID, contentType: "application/json-patch+json", body: `[{"op":`,
 			status: 400, problem: "malformed-json"},
 	} {
