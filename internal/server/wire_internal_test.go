@@ -1,6 +1,8 @@
 package server
 
 import (
+	"bytes"
+	"encoding/json"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -10,6 +12,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/understudy/understudy/toolset"
 )
 
 // names lists the parameters a pattern's wildcards bind, in order.
@@ -177,5 +181,42 @@ func FuzzWirePattern(f *testing.F) {
 		}
 		_, matched := mux.Handler(r)
 		require.Equal(t, "GET h"+pattern, matched, "template %q, path %q, %d wildcards", template, p, len(binds))
+	})
+}
+
+// FuzzWireBody: any wire body, sent as a form or as JSON, to an API that
+// takes an object or one that takes an array, gives arguments that
+// re-encode as JSON or a 4xx problem, never a panic or a 5xx. A form's
+// arguments are exactly its fields.
+func FuzzWireBody(f *testing.F) {
+	for _, s := range []string{`q=Hello%2C+world&target=es`, `q=a&q=b`, `q=%zz`, `;`, `[{"op":"remove","path":"/a"}]`, `[`, `{"a":1}`, ` [1] x`, `[9007199254740993]`, ``} {
+		f.Add(true, []byte(s))
+		f.Add(false, []byte(s))
+	}
+	object := &toolset.API{Name: "object", Method: "POST"}
+	array := &toolset.API{Name: "array", Method: "POST", Params: []*toolset.Param{{Name: "body", In: toolset.InBody, Kind: toolset.KindArray}}}
+	f.Fuzz(func(t *testing.T, form bool, body []byte) {
+		for _, api := range []*toolset.API{object, array} {
+			r := httptest.NewRequest("POST", "/x", bytes.NewReader(body))
+			if form {
+				r.Header.Set("Content-Type", formMediaType)
+			} else {
+				r.Header.Set("Content-Type", "application/json-patch+json")
+			}
+			args := map[string]any{}
+			err := wireBody(r, api, args)
+			if err != nil {
+				p := problemOf(err)
+				require.True(t, p.Status >= 400 && p.Status < 500, "%q: a %d", body, p.Status)
+				continue
+			}
+			_, err = json.Marshal(args)
+			require.NoError(t, err, "%q", body)
+			if form {
+				vals, err := url.ParseQuery(string(body))
+				require.NoError(t, err)
+				require.Len(t, args, len(vals), "%q", body)
+			}
+		}
 	})
 }
