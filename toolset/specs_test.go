@@ -170,3 +170,36 @@ func TestCredentialsAcceptedAndDropped(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, map[string]any{"token": "t1"}, out, "a parameter the API declares stays an argument")
 }
+
+func TestOpenAPIAnyOfBody(t *testing.T) {
+	doc := `{"openapi": "3.0.3", "info": {"title": "Search", "version": "1"},
+	  "paths": {"/search": {"post": {"operationId": "search", "requestBody": {"required": true, "content": {"application/json": {"schema": {
+	    "type": "object", "properties": {"limit": {"type": "integer", "maximum": 50}},
+	    "anyOf": [{"required": ["q"], "properties": {"q": {"type": "string"}}}, {"required": ["isbn"], "properties": {"isbn": {"type": "string", "pattern": "^[0-9]{13}$"}}}]}}}},
+	  "responses": {"200": {"description": "ok"}}}}}}`
+	tool, err := LoadOpenAPI([]byte(doc), "search.json")
+	require.NoError(t, err)
+	a := tool.API("search")
+	for _, name := range []string{"isbn", "limit", "q"} {
+		require.NotNil(t, a.Param(name), name)
+		require.False(t, a.Param(name).Required, name)
+	}
+	for _, tc := range []struct {
+		args map[string]any
+		want []Violation
+	}{
+		{map[string]any{"q": "go", "limit": 5}, nil},
+		{map[string]any{"isbn": "9780134190440"}, nil},
+		{map[string]any{"q": "go", "isbn": "9780134190440"}, nil},
+		{map[string]any{"limit": 5}, []Violation{{Location: []string{"body"}, Code: "anyOf"}}},
+		{map[string]any{"isbn": "12"}, []Violation{{Location: []string{"isbn"}, Code: "pattern"}}},
+		{map[string]any{"q": "go", "limit": 99}, []Violation{{Location: []string{"limit"}, Code: "maximum"}}},
+	} {
+		_, err := a.Validate(tc.args)
+		if tc.want == nil {
+			require.NoError(t, err, "%v", tc.args)
+			continue
+		}
+		requireViolations(t, err, tc.want...)
+	}
+}
