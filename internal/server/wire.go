@@ -26,7 +26,9 @@ import (
 // rapidWire serves the RapidAPI wire: one http.ServeMux whose patterns
 // name the tool's host and the API's method and path ("GET
 // iso-codes.understudy.test/countries/{p0}"), so the standard library
-// picks the most specific route (/hotels/search over /hotels/{id}).
+// picks the most specific route (/hotels/search over /hotels/{id}). A
+// segment with parameters inside it ("{section}.{format}") is a wildcard
+// there, and its matcher (wireGroup) binds the parameters.
 type rapidWire struct {
 	s   *Server
 	mux *http.ServeMux
