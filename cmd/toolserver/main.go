@@ -17,8 +17,6 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
-
 	"github.com/understudy/understudy/cache"
 	"github.com/understudy/understudy/deps"
 	"github.com/understudy/understudy/internal/assemble"
@@ -150,9 +148,11 @@ func runWith(args []string, stdout, stderr io.Writer, f flags) int {
 	}
 	mcpSrv := server.MCPServer(st.Engine, version)
 	if f.stdio {
-		var t mcp.Transport = &mcp.StdioTransport{}
+		// Bad lines are answered and requests in flight at the end of
+		// input are finished (see server.StdioTransport).
+		t := &server.StdioTransport{Reader: os.Stdin, Writer: stdout}
 		if f.stdin != nil {
-			t = &mcp.IOTransport{Reader: io.NopCloser(f.stdin), Writer: nopWriteCloser{stdout}}
+			t.Reader = f.stdin
 		}
 		if err := mcpSrv.Run(ctx, t); err != nil && !errors.Is(err, context.Canceled) && !errors.Is(err, io.EOF) {
 			return fail(err)
@@ -165,10 +165,6 @@ func runWith(args []string, stdout, stderr io.Writer, f flags) int {
 	}
 	return serve(ctx, h, f, stderr)
 }
-
-type nopWriteCloser struct{ io.Writer }
-
-func (nopWriteCloser) Close() error { return nil }
 
 // config turns flags into the stack's configuration.
 func config(cat *toolset.Catalog, f flags) (assemble.Config, error) {
