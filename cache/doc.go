@@ -31,8 +31,11 @@
 // sees the old entry or the new one. Writers of one key in one process are
 // serialised; across processes rename keeps entries whole, and index lines
 // are appended under an exclusive flock. Open removes temporary files of
-// crashed writers (only when no other process has the store open), checks
-// every entry, and rewrites the index from the entries when they disagree.
+// crashed writers (only when no other process has the store open) and
+// reads the index. When the index names exactly the entry files present,
+// Open returns at once and checks every entry in the background; otherwise
+// it checks every entry first. Either way the index is rewritten from the
+// entries when they disagree, and Get checks each entry it reads.
 //
 // # Corruption and hand edits
 //

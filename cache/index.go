@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 
 	"github.com/understudy/understudy/internal/atomicfile"
 )
@@ -111,55 +112,21 @@ func (s *Store) appendIndex(key Key) error {
 func (s *Store) checkIndex() error {
 	unlock, err := s.lockIndex()
 	if err != nil {
-		s.report, _ = s.scan(false)
+		report, _ := s.scan(false, true)
+		s.setReport(report)
 		return fmt.Errorf("cache: lock index: %w", err)
 	}
 	defer unlock()
-	removed := s.report.TempRemoved
-	report, recs := s.scan(true)
-	report.TempRemoved = removed
-	s.report = report
-
-	reason := ""
-	var have []IndexRecord
-	lines, bad := 0, 0
-	if f, err := os.Open(filepath.Join(s.dir, indexName)); err == nil {
-		have, lines, bad, err = ReadIndex(f)
-		f.Close()
-		if err != nil {
-			reason = "unreadable: " + err.Error()
-		}
-	} else if !errors.Is(err, fs.ErrNotExist) {
-		reason = "unreadable: " + err.Error()
-	} else if len(recs) > 0 {
-		reason = "missing"
+	report, recs := s.scan(true, true)
+	if s.stopping.Load() {
+		// The scan was cut short by Close: rewriting from it would drop
+		// the lines of entries it did not reach.
+		return nil
 	}
-	if reason == "" && bad > 0 {
-		reason = strconv.Itoa(bad) + " unreadable lines"
-	}
+	s.setReport(report)
+	have, lines, bad, reason := s.readIndexFile(len(recs) > 0)
 	if reason == "" {
-		byKey := make(map[string]IndexRecord, len(have))
-		for _, r := range have {
-			byKey[r.Key] = r
-		}
-		for _, r := range recs {
-			got, ok := byKey[r.Key]
-			if !ok {
-				reason = "no line for entry " + r.Key
-				break
-			}
-			if got.Tool != r.Tool || got.API != r.API || !bytes.Equal(got.Arguments, r.Arguments) {
-				reason = "line for " + r.Key + " differs from its entry"
-				break
-			}
-			delete(byKey, r.Key)
-		}
-		if reason == "" && len(byKey) > 0 {
-			reason = strconv.Itoa(len(byKey)) + " lines name no valid entry"
-		}
-		if reason == "" && lines > 2*len(recs)+16 {
-			reason = "compacting repeated lines"
-		}
+		reason = indexMismatch(recs, have, lines, bad)
 	}
 	if reason == "" {
 		return nil
@@ -173,4 +140,137 @@ func (s *Store) checkIndex() error {
 	}
 	s.warn(&IndexRepairedWarning{Path: filepath.Join(s.dir, indexName), Entries: len(recs), Reason: reason})
 	return nil
+}
+
+// readIndexFile reads index.jsonl; reason is set when it cannot be read,
+// or is missing while entries exist.
+func (s *Store) readIndexFile(entriesExist bool) (have []IndexRecord, lines, bad int, reason string) {
+	f, err := os.Open(filepath.Join(s.dir, indexName))
+	switch {
+	case err == nil:
+		have, lines, bad, err = ReadIndex(f)
+		f.Close()
+		if err != nil {
+			return nil, 0, 0, "unreadable: " + err.Error()
+		}
+	case !errors.Is(err, fs.ErrNotExist):
+		return nil, 0, 0, "unreadable: " + err.Error()
+	case entriesExist:
+		return nil, 0, 0, "missing"
+	}
+	return have, lines, bad, ""
+}
+
+// indexMismatch says why the index (have, read from lines lines of which
+// bad did not parse) does not describe exactly the valid entries recs, or
+// "" when it does.
+func indexMismatch(recs, have []IndexRecord, lines, bad int) string {
+	if bad > 0 {
+		return strconv.Itoa(bad) + " unreadable lines"
+	}
+	byKey := make(map[string]IndexRecord, len(have))
+	for _, r := range have {
+		byKey[r.Key] = r
+	}
+	for _, r := range recs {
+		got, ok := byKey[r.Key]
+		if !ok {
+			return "no line for entry " + r.Key
+		}
+		if got.Tool != r.Tool || got.API != r.API || !bytes.Equal(got.Arguments, r.Arguments) {
+			return "line for " + r.Key + " differs from its entry"
+		}
+		delete(byKey, r.Key)
+	}
+	if len(byKey) > 0 {
+		return strconv.Itoa(len(byKey)) + " lines name no valid entry"
+	}
+	if lines > 2*len(recs)+16 {
+		return "compacting repeated lines"
+	}
+	return ""
+}
+
+// openFast is the start of a store whose index names exactly the entry
+// files present: the report comes from the index alone, without reading
+// any entry, and ok is true. Otherwise (a crash left an entry without its
+// line, a line without its entry, a torn or bloated index) nothing is set
+// and the caller checks every entry. Reading and checksumming 7,088
+// entries took 6.9 s; listing them takes milliseconds.
+func (s *Store) openFast() (ok bool) {
+	unlock, err := s.lockIndex()
+	if err != nil {
+		return false
+	}
+	defer unlock()
+	have, lines, bad, reason := s.readIndexFile(true)
+	if reason != "" || bad > 0 || lines > 2*len(have)+16 {
+		return false
+	}
+	files, err := s.entryHashes()
+	if err != nil || len(files) != len(have) {
+		return false
+	}
+	report := ScanReport{Entries: len(have), PerTool: map[string]int{}, TempRemoved: s.report.TempRemoved}
+	for _, r := range have {
+		if _, ok := files[r.Key]; !ok {
+			return false
+		}
+		report.PerTool[r.Tool]++
+	}
+	s.report = report
+	return true
+}
+
+// testHookVerify runs as the background check starts; tests hold it back.
+var testHookVerify = func() {}
+
+// entryHashes lists the files named like entries, without reading them.
+func (s *Store) entryHashes() (map[string]struct{}, error) {
+	tops, err := fs.ReadDir(s.fsys, ".")
+	if err != nil {
+		return nil, err
+	}
+	out := map[string]struct{}{}
+	for _, top := range tops {
+		if !top.IsDir() || !isShardName(top.Name()) {
+			continue
+		}
+		files, err := fs.ReadDir(s.fsys, top.Name())
+		if err != nil {
+			return nil, err
+		}
+		for _, f := range files {
+			if hash, ok := strings.CutSuffix(f.Name(), ".json"); ok && validHash(hash) && hash[:2] == top.Name() && !f.IsDir() {
+				out[hash] = struct{}{}
+			}
+		}
+	}
+	return out, nil
+}
+
+// verify checks every entry after a fast open, in the background. Get
+// checks each entry it reads anyway, so a corrupt entry is never served
+// in the meantime; verify reports corrupt and edited entries through
+// Options.Warn and repairs the index when they leave it wrong.
+func (s *Store) verify() {
+	testHookVerify()
+	report, recs := s.scan(true, false)
+	if s.stopping.Load() {
+		return
+	}
+	have, lines, bad, reason := s.readIndexFile(len(recs) > 0)
+	if reason == "" {
+		reason = indexMismatch(recs, have, lines, bad)
+	}
+	if reason != "" || len(report.Corrupt) > 0 {
+		// Rescanned under the index lock, warning as it goes, so that no
+		// other writer's line is lost by the rewrite.
+		s.warn(s.checkIndex())
+		return
+	}
+	s.setReport(report)
+	for _, p := range report.Edited {
+		s.warn(&EditedWarning{Path: p})
+	}
 }

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/understudy/understudy/internal/atomicfile"
 	"github.com/understudy/understudy/internal/clock"
@@ -68,6 +69,10 @@ type Store struct {
 	openMu sync.Mutex
 	open   *os.File // shared flock held while the store is open
 	report ScanReport
+	// verified is closed once report describes every entry: at once for
+	// a store checked on open, after the background check otherwise.
+	verified chan struct{}
+	stopping atomic.Bool // Close asks the background check to stop
 }
 
 // ScanReport is what a scan of the store found.
@@ -83,8 +88,11 @@ type ScanReport struct {
 // that exists but cannot be written is opened read-only: Get works and Put
 // returns a *WriteError wrapping ErrReadOnly. On open, leftover temporary
 // files of crashed writers are removed (when no other process has the store
-// open), every entry is checked, and the index is rewritten if it does not
-// match the entries.
+// open), and the index is read. When it names exactly the entry files
+// present, Open returns without reading them and every entry is checked in
+// the background (Report waits for that check); otherwise every entry is
+// checked first and the index is rewritten to match them. Either way Get
+// checks each entry it reads, so a corrupt entry is never served.
 func Open(dir string, opts Options) (*Store, error) {
 	if dir == "" {
 		return nil, errors.New("cache: Open needs a directory")
@@ -92,7 +100,7 @@ func Open(dir string, opts Options) (*Store, error) {
 	if opts.Clock == nil {
 		opts.Clock = clock.Frozen()
 	}
-	s := &Store{dir: dir, fsys: os.DirFS(dir), opts: opts}
+	s := &Store{dir: dir, fsys: openDirFS(dir), opts: opts, verified: make(chan struct{})}
 	if !opts.ReadOnly {
 		if err := os.MkdirAll(dir, 0o755); err != nil && !isDir(dir) {
 			return nil, fmt.Errorf("cache: create store directory: %w", err)
@@ -126,13 +134,34 @@ func Open(dir string, opts Options) (*Store, error) {
 		}
 	}
 	if s.roErr != nil {
-		s.report, _ = s.scan(false)
+		go func() {
+			defer close(s.verified)
+			report, _ := s.scan(false, true)
+			s.setReport(report)
+		}()
+		return s, nil
+	}
+	if s.openFast() {
+		go func() {
+			defer close(s.verified)
+			s.verify()
+		}()
 		return s, nil
 	}
 	if err := s.checkIndex(); err != nil {
 		s.warn(err)
 	}
+	close(s.verified)
 	return s, nil
+}
+
+// openDirFS is how a store reads its directory; tests count the reads.
+var openDirFS = os.DirFS
+
+// setReport records a scan's report, keeping what Open counted before it.
+func (s *Store) setReport(r ScanReport) {
+	r.TempRemoved = s.report.TempRemoved
+	s.report = r
 }
 
 // OpenFS opens a read-only store over fsys laid out like a store directory,
@@ -141,13 +170,17 @@ func OpenFS(fsys fs.FS, opts Options) (*Store, error) {
 	if fsys == nil {
 		return nil, errors.New("cache: OpenFS needs a file system")
 	}
-	s := &Store{fsys: fsys, opts: opts, roErr: ErrReadOnly}
-	s.report, _ = s.scan(false)
+	s := &Store{fsys: fsys, opts: opts, roErr: ErrReadOnly, verified: make(chan struct{})}
+	s.report, _ = s.scan(false, true)
+	close(s.verified)
 	return s, nil
 }
 
-// Close releases the store's lock; the Store must not be used afterwards.
+// Close stops the background check, if still running, and releases the
+// store's lock; the Store must not be used afterwards.
 func (s *Store) Close() error {
+	s.stopping.Store(true)
+	<-s.verified
 	s.openMu.Lock()
 	defer s.openMu.Unlock()
 	if s.open == nil {
@@ -164,11 +197,16 @@ func (s *Store) Dir() string { return s.dir }
 // ReadOnly reports whether Put is refused.
 func (s *Store) ReadOnly() bool { return s.roErr != nil }
 
-// Report is the result of the scan made when the store was opened.
-func (s *Store) Report() ScanReport { return s.report }
+// Report is the result of the check of every entry made when the store
+// was opened; it waits for the check to end.
+func (s *Store) Report() ScanReport {
+	<-s.verified
+	return s.report
+}
 
-// Len is the number of valid entries found when the store was opened.
-func (s *Store) Len() int { return s.report.Entries }
+// Len is the number of valid entries found when the store was opened; it
+// waits for the check of every entry to end.
+func (s *Store) Len() int { return s.Report().Entries }
 
 // Get returns the entry recorded for key.
 func (s *Store) Get(key Key) (Entry, bool, error) {
@@ -364,6 +402,9 @@ func (s *Store) each(fn func(p, hash string, e Entry, err error) error) error {
 			continue
 		}
 		for _, f := range files {
+			if s.stopping.Load() {
+				return errStopped
+			}
 			name := f.Name()
 			hash, ok := strings.CutSuffix(name, ".json")
 			if !ok || !validHash(hash) || hash[:2] != top.Name() || f.IsDir() {
@@ -388,13 +429,14 @@ func (s *Store) each(fn func(p, hash string, e Entry, err error) error) error {
 // Scan checks every entry and reports what it found, warning about corrupt
 // and edited entries.
 func (s *Store) Scan() ScanReport {
-	r, _ := s.scan(false)
+	r, _ := s.scan(false, true)
 	return r
 }
 
 // scan walks the store; with records it also returns the index record of
-// every valid entry, in hash order.
-func (s *Store) scan(records bool) (ScanReport, []indexRecord) {
+// every valid entry, in hash order. With warn, corrupt and edited entries
+// are reported through Options.Warn as they are found.
+func (s *Store) scan(records, warn bool) (ScanReport, []indexRecord) {
 	r := ScanReport{PerTool: map[string]int{}}
 	var recs []indexRecord
 	err := s.each(func(p, hash string, e Entry, err error) error {
@@ -403,22 +445,29 @@ func (s *Store) scan(records bool) (ScanReport, []indexRecord) {
 			if errors.As(err, &ce) {
 				r.Corrupt = append(r.Corrupt, *ce)
 			}
-			s.warn(err)
+			if warn {
+				s.warn(err)
+			}
 			return nil
 		}
 		r.Entries++
 		r.PerTool[e.Tool]++
 		if e.Edited {
 			r.Edited = append(r.Edited, p)
-			s.warn(&EditedWarning{Path: p})
+			if warn {
+				s.warn(&EditedWarning{Path: p})
+			}
 		}
 		if records {
 			recs = append(recs, indexRecord{Key: hash, Tool: e.Tool, API: e.API, Arguments: e.Arguments})
 		}
 		return nil
 	})
-	if err != nil {
+	if err != nil && !errors.Is(err, errStopped) {
 		s.warn(err)
 	}
 	return r, recs
 }
+
+// errStopped ends a walk of a store being closed.
+var errStopped = errors.New("cache: store closed")

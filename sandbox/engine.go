@@ -115,6 +115,11 @@ type Options struct {
 	// MaxCallsPerSession each trace (default 1,000).
 	MaxSessions        int
 	MaxCallsPerSession int
+	// MaxTraceBytes bounds the approximate memory of all traces together
+	// (default 64 MiB): past it the least recently used sessions are
+	// forgotten, so that a few clients with huge IDs or arguments cannot
+	// grow the process without bound.
+	MaxTraceBytes int64
 	// LooksLikeError keeps error-looking upstream answers out of recordings.
 	LooksLikeError func(body []byte) (reason string, bad bool)
 	Logger         *slog.Logger
@@ -167,11 +172,14 @@ func New(opts Options) (*Engine, error) {
 	if opts.MaxCallsPerSession <= 0 {
 		opts.MaxCallsPerSession = 1000
 	}
+	if opts.MaxTraceBytes <= 0 {
+		opts.MaxTraceBytes = 64 << 20
+	}
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.DiscardHandler)
 	}
 	e := &Engine{opts: opts, catalog: opts.Catalog, log: opts.Logger, metrics: newMetrics()}
-	e.sessions = newSessions(opts.MaxSessions, opts.MaxCallsPerSession, func(id string) {
+	e.sessions = newSessions(opts.MaxSessions, opts.MaxCallsPerSession, opts.MaxTraceBytes, func(id string) {
 		if opts.Provenance != nil {
 			opts.Provenance.Forget(id)
 		}
@@ -190,7 +198,7 @@ func (e *Engine) Mode() Mode { return e.opts.Mode }
 func (e *Engine) Metrics() *Metrics { return e.metrics }
 
 // Session returns the trace of a session.
-func (e *Engine) Session(id string) (SessionTrace, bool) { return e.sessions.trace(id) }
+func (e *Engine) Session(id string) (SessionTrace, bool) { return e.sessions.trace(SessionKey(id), id) }
 
 // Resolve finds the API a request names. The API may be given by name
 // (raw or standardized) with its tool, or as ToolBench's function name
@@ -218,7 +226,7 @@ func (e *Engine) Resolve(tool, api string) (*toolset.API, error) {
 func (e *Engine) Call(ctx context.Context, req Request) (*Result, error) {
 	api, err := e.Resolve(req.Tool, req.API)
 	if err != nil {
-		e.metrics.count(req.Tool, "", "not_found")
+		e.metrics.count(e.toolLabel(req.Tool), "", "not_found")
 		return nil, err
 	}
 	client := req.Client
@@ -237,10 +245,21 @@ func (e *Engine) CallAPI(ctx context.Context, api *toolset.API, args map[string]
 		if api != nil && api.Tool != nil {
 			nf.Tool, nf.API, nf.ToolKnown = api.Tool.StandardizedName, api.Name, e.catalog.Tool(api.Tool.StandardizedName) != nil
 		}
-		e.metrics.count(nf.Tool, "", "not_found")
+		e.metrics.count(e.toolLabel(nf.Tool), "", "not_found")
 		return nil, nf
 	}
 	return e.call(ctx, api, args, session, clientOf(ctx))
+}
+
+// unknownTool is the metrics label of every tool name the catalog does not
+// have: labelling each would let callers grow /metrics without bound.
+const unknownTool = "unknown"
+
+func (e *Engine) toolLabel(name string) string {
+	if t := e.catalog.Tool(name); t != nil {
+		return t.StandardizedName
+	}
+	return unknownTool
 }
 
 type clientKey struct{}
@@ -256,8 +275,11 @@ func clientOf(ctx context.Context) string {
 	return c
 }
 
-func (e *Engine) call(ctx context.Context, api *toolset.API, arguments map[string]any, session, client string) (*Result, error) {
+func (e *Engine) call(ctx context.Context, api *toolset.API, arguments map[string]any, id, client string) (*Result, error) {
 	tool := api.Tool.StandardizedName
+	// Everything kept per session (trace, dependency memory, stand-in
+	// state) is kept under the bounded key; the answer names the ID given.
+	session := SessionKey(id)
 	args, err := api.Validate(arguments)
 	if err != nil {
 		e.metrics.count(tool, api.Name, "invalid")
@@ -266,7 +288,7 @@ func (e *Engine) call(ctx context.Context, api *toolset.API, arguments map[strin
 	ss := e.sessions.get(session)
 	seq := ss.reserve()
 	rec := CallRecord{Seq: seq, Tool: tool, API: api.Name, Arguments: canon.MustJSON(args)}
-	res := &Result{Tool: tool, API: api.Name, Session: session, Seq: seq}
+	res := &Result{Tool: tool, API: api.Name, Session: id, Seq: seq}
 
 	if p := e.opts.Provenance; p != nil {
 		chk := p.Check(session, api, args)

@@ -10,8 +10,9 @@ import (
 )
 
 // Metrics counts calls by tool, API and outcome (a source, or invalid,
-// not_found, rejected, rate_limited, error). It writes the Prometheus text
-// exposition format.
+// not_found, rejected, rate_limited, error). Tools are labelled only by
+// catalog names: every name the catalog lacks counts as tool "unknown". It
+// writes the Prometheus text exposition format.
 type Metrics struct {
 	m sync.Map // metricKey → *atomic.Int64
 }

@@ -17,8 +17,6 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
-
 	"github.com/understudy/understudy/cache"
 	"github.com/understudy/understudy/deps"
 	"github.com/understudy/understudy/internal/assemble"
@@ -59,6 +57,7 @@ type flags struct {
 	timeout        time.Duration
 	importSTB      string
 	maxBody        int64
+	mcpIdle        time.Duration
 	noInfer        bool
 	ready          func(addr string) // tests learn the bound address
 	stdin          io.Reader
@@ -92,6 +91,7 @@ func runWith(args []string, stdout, stderr io.Writer, f flags) int {
 	fs.DurationVar(&f.timeout, "upstream-timeout", 15*time.Second, "timeout of one upstream attempt")
 	fs.StringVar(&f.importSTB, "import-stabletoolbench", "", "import a StableToolBench tool_response_cache folder into -cache and exit")
 	fs.Int64Var(&f.maxBody, "max-body", server.DefaultMaxBody, "largest request body accepted, in bytes")
+	fs.DurationVar(&f.mcpIdle, "mcp-session-idle", server.DefaultMCPSessionIdle, "close an MCP session over HTTP after this long without a request (0 or less: never)")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -150,25 +150,32 @@ func runWith(args []string, stdout, stderr io.Writer, f flags) int {
 	}
 	mcpSrv := server.MCPServer(st.Engine, version)
 	if f.stdio {
-		var t mcp.Transport = &mcp.StdioTransport{}
+		// Bad lines are answered and requests in flight at the end of
+		// input are finished (see server.StdioTransport).
+		t := &server.StdioTransport{Reader: os.Stdin, Writer: stdout}
 		if f.stdin != nil {
-			t = &mcp.IOTransport{Reader: io.NopCloser(f.stdin), Writer: nopWriteCloser{stdout}}
+			t.Reader = f.stdin
 		}
 		if err := mcpSrv.Run(ctx, t); err != nil && !errors.Is(err, context.Canceled) && !errors.Is(err, io.EOF) {
 			return fail(err)
 		}
 		return 0
 	}
-	h, err := server.New(st.Engine, server.Options{Deps: st.Graph, MCP: server.MCPHandler(mcpSrv), MaxBody: f.maxBody, Logger: cfg.Logger})
+	h, err := server.New(st.Engine, server.Options{Deps: st.Graph, MCP: server.MCPHandlerWith(mcpSrv, server.MCPOptions{SessionIdle: mcpIdle(f.mcpIdle)}), MaxBody: f.maxBody, Logger: cfg.Logger})
 	if err != nil {
 		return fail(err)
 	}
 	return serve(ctx, h, f, stderr)
 }
 
-type nopWriteCloser struct{ io.Writer }
-
-func (nopWriteCloser) Close() error { return nil }
+// mcpIdle maps the flag, where 0 means never, to MCPOptions, where 0
+// means the default.
+func mcpIdle(d time.Duration) time.Duration {
+	if d <= 0 {
+		return -1
+	}
+	return d
+}
 
 // config turns flags into the stack's configuration.
 func config(cat *toolset.Catalog, f flags) (assemble.Config, error) {

@@ -6,6 +6,9 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
+	"os"
+	"os/exec"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -99,4 +102,54 @@ func TestStdio(t *testing.T) {
 	require.NoError(t, cs.Close())
 	cancel()
 	require.Equal(t, 0, <-done)
+}
+
+// TestMain lets the test binary stand in for the command, so that tests can
+// run it as a real subprocess with real standard input and output.
+func TestMain(m *testing.M) {
+	if os.Getenv("UNDERSTUDY_TOOLSERVER_MAIN") == "1" {
+		os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+	}
+	os.Exit(m.Run())
+}
+
+// TestStdioSubprocess pipes a whole session into `toolserver -stdio` and
+// closes its input at once, as `printf ... | toolserver -stdio` does: bad
+// lines are answered with JSON-RPC errors, every request is answered, and
+// the process exits 0.
+func TestStdioSubprocess(t *testing.T) {
+	if testing.Short() {
+		t.Skip("spawns a process")
+	}
+	const (
+		initialize = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`
+		call       = `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"calculate_for_calculator","arguments":{"expression":"6*7"}}}`
+	)
+	input := strings.Join([]string{`{"jsonrpc":"1.0","id":0,"method":"ping"}`, initialize, "garbage", "[]", "null", call}, "\n") + "\n"
+	cmd := exec.Command(os.Args[0], "-stdio")
+	cmd.Env = append(os.Environ(), "UNDERSTUDY_TOOLSERVER_MAIN=1")
+	cmd.Stdin = strings.NewReader(input)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	require.NoError(t, cmd.Run(), stderr.String())
+
+	var results, errs []string
+	for _, line := range strings.Split(strings.TrimSpace(stdout.String()), "\n") {
+		var msg struct {
+			ID     json.RawMessage
+			Result json.RawMessage
+			Error  *struct{ Code int }
+		}
+		require.NoError(t, json.Unmarshal([]byte(line), &msg), line)
+		if msg.Error != nil {
+			errs = append(errs, string(msg.ID)+":"+strconv.Itoa(msg.Error.Code))
+			continue
+		}
+		results = append(results, string(msg.ID))
+		if string(msg.ID) == "2" {
+			require.Contains(t, string(msg.Result), "42")
+		}
+	}
+	require.ElementsMatch(t, []string{"1", "2"}, results)
+	require.Equal(t, []string{"0:-32600", "null:-32700", "null:-32600", "null:-32600"}, errs)
 }

@@ -1,0 +1,108 @@
+package sandbox_test
+
+import (
+	"context"
+	"fmt"
+	"runtime"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/understudy/understudy/mocks"
+	"github.com/understudy/understudy/sandbox"
+)
+
+// TestSessionsBoundedByBytes: traces are bounded by their size, not only
+// by the number of sessions: clients with huge session IDs or arguments
+// cannot grow the process without bound.
+func TestSessionsBoundedByBytes(t *testing.T) {
+	m, err := mocks.New(mocks.Options{})
+	require.NoError(t, err)
+	const maxBytes = 256 << 10
+	e, err := sandbox.New(sandbox.Options{Catalog: demoCatalog(t), StandIns: m, Mode: sandbox.ModeFake, MaxTraceBytes: maxBytes})
+	require.NoError(t, err)
+	ctx := context.Background()
+	city := strings.Repeat("L", 8<<10)
+	const n = 100 // 100 traces of ~8 KiB: three times the bound
+	for i := range n {
+		id := fmt.Sprintf("s%03d", i)
+		res, err := e.Call(ctx, sandbox.Request{Tool: "demo_weather", API: "current", Arguments: map[string]any{"city": city}, Session: id})
+		require.NoError(t, err)
+		require.Equal(t, id, res.Session)
+	}
+	kept := 0
+	for i := range n {
+		if _, ok := e.Session(fmt.Sprintf("s%03d", i)); ok {
+			kept++
+		}
+	}
+	require.Less(t, kept, maxBytes/(8<<10)+1, "the oldest traces are forgotten")
+	require.Greater(t, kept, 10)
+	_, ok := e.Session("s000")
+	require.False(t, ok)
+	tr, ok := e.Session(fmt.Sprintf("s%03d", n-1))
+	require.True(t, ok, "the newest trace is kept")
+	require.Len(t, tr.Calls, 1)
+
+	// One session alone over the bound keeps its newest calls.
+	for range 60 {
+		_, err := e.Call(ctx, sandbox.Request{Tool: "demo_weather", API: "current", Arguments: map[string]any{"city": city}, Session: "long"})
+		require.NoError(t, err)
+	}
+	tr, ok = e.Session("long")
+	require.True(t, ok)
+	require.Less(t, len(tr.Calls), 33)
+	require.Equal(t, 60, tr.Calls[len(tr.Calls)-1].Seq)
+	require.Equal(t, 60-len(tr.Calls), tr.Dropped)
+}
+
+// TestLongSessionIDs: a session ID of any length works, but is kept as
+// its hash: 400 sessions with 900 KB IDs once took RSS from 53 to 598 MB.
+func TestLongSessionIDs(t *testing.T) {
+	e, _ := newEngine(t, engineOpts{mode: sandbox.ModeFake})
+	ctx := context.Background()
+	runtime.GC()
+	var before runtime.MemStats
+	runtime.ReadMemStats(&before)
+	for i := range 100 {
+		id := fmt.Sprintf("%03d", i) + strings.Repeat("x", 900<<10)
+		res, err := e.Call(ctx, sandbox.Request{Tool: "demo_weather", API: "current", Arguments: map[string]any{"city": "Lisbon"}, Session: id})
+		require.NoError(t, err)
+		require.Equal(t, id, res.Session, "the answer names the ID given")
+	}
+	runtime.GC()
+	var after runtime.MemStats
+	runtime.ReadMemStats(&after)
+	require.Less(t, int64(after.HeapAlloc)-int64(before.HeapAlloc), int64(20<<20), "100 IDs of 900 KB are not kept")
+
+	id := "007" + strings.Repeat("x", 900<<10)
+	tr, ok := e.Session(id)
+	require.True(t, ok)
+	require.Equal(t, id, tr.ID)
+	require.Len(t, tr.Calls, 1)
+	_, ok = e.Session("007" + strings.Repeat("x", 900<<10-1) + "y")
+	require.False(t, ok)
+	require.Equal(t, "short", sandbox.SessionKey("short"))
+	require.Len(t, sandbox.SessionKey(id), len("sha256:")+64)
+}
+
+// TestMetricsUnknownTools: names the catalog does not have share one
+// label, so /metrics stays small whatever callers send.
+func TestMetricsUnknownTools(t *testing.T) {
+	e, _ := newEngine(t, engineOpts{mode: sandbox.ModeFake})
+	ctx := context.Background()
+	for i := range 500 {
+		_, err := e.Call(ctx, sandbox.Request{Tool: fmt.Sprintf("no_such_tool_%d", i), API: "x"})
+		require.Error(t, err)
+	}
+	_, err := e.Call(ctx, sandbox.Request{Tool: "Demo Weather", API: "no_such_api"})
+	require.Error(t, err)
+	var buf strings.Builder
+	require.NoError(t, e.Metrics().WritePrometheus(&buf))
+	out := buf.String()
+	require.NotContains(t, out, "no_such")
+	require.Contains(t, out, `understudy_calls_total{tool="unknown",api="",outcome="not_found"} 500`)
+	require.Contains(t, out, `understudy_calls_total{tool="demo_weather",api="",outcome="not_found"} 1`)
+	require.Equal(t, 4, strings.Count(out, "\n"), out)
+}
