@@ -34,6 +34,9 @@ func newServer(t testing.TB, cfg assemble.Config) (*httptest.Server, *assemble.S
 	return ts, st
 }
 
+// noRedirects shows a redirect as it is answered.
+var noRedirects = &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+
 func do(t testing.TB, method, url, contentType, body string, hdr map[string]string) (int, http.Header, []byte) {
 	t.Helper()
 	req, err := http.NewRequest(method, url, strings.NewReader(body))
@@ -42,9 +45,13 @@ func do(t testing.TB, method, url, contentType, body string, hdr map[string]stri
 		req.Header.Set("Content-Type", contentType)
 	}
 	for k, v := range hdr {
+		if k == "Host" {
+			req.Host = v
+			continue
+		}
 		req.Header.Set(k, v)
 	}
-	resp, err := http.DefaultClient.Do(req)
+	resp, err := noRedirects.Do(req)
 	require.NoError(t, err)
 	defer resp.Body.Close()
 	b, err := io.ReadAll(resp.Body)
@@ -150,7 +157,31 @@ func TestProblems(t *testing.T) {
 	}{
 		{"malformed json", "POST", "/v1/call", "application/json", `{"tool": "calculator",`, nil, 400, []string{"malformed-json"}},
 		{"trailing data", "POST", "/v1/call", "application/json", `{"api":"x"} {}`, nil, 400, []string{"unexpected data"}},
-		{"wrong content type", "POST", "/v1/call", "text/plain", `{}`, nil, 415, []string{"unsupported-media-type"}},
+		{"wrong content type", "POST", "/v1/call", "multipart/form-data; boundary=x", `{}`, nil, 415, []string{"unsupported-media-type"}},
+		{"unparsable content type", "POST", "/v1/call", "application/json; =", `{}`, nil, 415, []string{"unsupported-media-type"}},
+		// Default types of clients whose caller named none: the body decides.
+		{"curl -d default type, not json", "POST", "/v1/call", "application/x-www-form-urlencoded", `api=x&tool=y`, nil, 400, []string{"malformed-json"}},
+		{"text/plain, not json", "POST", "/v1/call", "text/plain", `hello`, nil, 400, []string{"malformed-json"}},
+		// Router refusals are problems like the rest.
+		{"no route", "GET", "/v2/nothing", "", "", nil, 404, []string{"problem-no-route", "/v2/nothing"}},
+		{"wrong method", "GET", "/v1/call", "", "", nil, 405, []string{"problem-method-not-allowed", "allowed: POST"}},
+		{"dot-dot redirect", "GET", "/v1/../healthz", "", "", nil, 307, []string{"problem-moved", "/healthz"}},
+		{"double slash redirect", "POST", "//v1/call", "application/json", `{}`, nil, 307, []string{"problem-moved", "/v1/call"}},
+		// Names and IDs are bounded before any lookup, and not echoed whole.
+		{"huge api name", "POST", "/v1/call", "application/json", `{"tool":"image_file_processing","api":"` + strings.Repeat("resize_imag", 4000) + `"}`, nil, 400, []string{"problem-too-long", "44000 bytes long (at most 256)"}},
+		{"huge tool name", "POST", "/v1/call", "application/json", `{"tool":"` + strings.Repeat("t", 300) + `","api":"x"}`, nil, 400, []string{"problem-too-long", `\"tool\" is 300 bytes`}},
+		{"huge session field", "POST", "/v1/call", "application/json", `{"api":"calculate_for_calculator","session":"` + strings.Repeat("s", 257) + `"}`, nil, 400, []string{"problem-too-long", "session ID is 257 bytes"}},
+		{"huge session header", "POST", "/v1/call", "application/json", `{"api":"calculate_for_calculator"}`, map[string]string{"X-Session-Id": strings.Repeat("s", 5000)}, 400, []string{"X-Session-Id header is 5000 bytes"}},
+		{"huge session header on the wire", "GET", "/countries/PT", "", "", map[string]string{"X-RapidAPI-Host": "iso-codes.understudy.test", "X-Session-Id": strings.Repeat("s", 300)}, 400, []string{"problem-too-long"}},
+		{"huge mcp session header", "POST", "/mcp", "application/json", `{}`, map[string]string{"Mcp-Session-Id": strings.Repeat("s", 300)}, 400, []string{"problem-too-long"}},
+		{"huge session path", "GET", "/v1/sessions/" + strings.Repeat("s", 300), "", "", nil, 400, []string{"problem-too-long"}},
+		{"huge headers", "GET", "/healthz", "", "", map[string]string{"X-Padding": strings.Repeat("p", 70<<10)}, 431, []string{"problem-headers-too-large"}},
+		// Browsers of other sites are refused on every transport.
+		{"cross-origin form post", "POST", "/virtual", "text/plain", `{"tool_name":"calculator","api_name":"calculate","tool_input":{"expression":"1+1"}}`, map[string]string{"Origin": "https://evil.example"}, 403, []string{"problem-cross-origin"}},
+		{"cross-site fetch without origin", "POST", "/v1/call", "text/plain", `{"api":"calculate_for_calculator"}`, map[string]string{"Sec-Fetch-Site": "cross-site"}, 403, []string{"problem-cross-origin"}},
+		{"cross-origin on the wire", "POST", "/run", "text/plain", `{"code":"1"}`, map[string]string{"Origin": "http://localhost:3000", "X-RapidAPI-Host": "python-interpreter.understudy.test"}, 403, []string{"problem-cross-origin"}},
+		{"cross-origin on mcp", "POST", "/mcp", "application/json", `{}`, map[string]string{"Origin": "null"}, 403, []string{"problem-cross-origin"}},
+		{"foreign host", "GET", "/healthz", "", "", map[string]string{"Host": "rebound.example:80"}, 403, []string{"problem-foreign-host", "rebound.example"}},
 		{"oversized body", "POST", "/v1/call", "application/json", `{"api":"` + strings.Repeat("x", 70<<10) + `"}`, nil, 413, []string{"body-too-large"}},
 		{"missing api", "POST", "/v1/call", "application/json", `{"tool":"image_file_processing"}`, nil, 400, []string{`\"api\" is required`}},
 		{"arguments not an object", "POST", "/v1/call", "application/json", `{"tool":"image_file_processing","api":"image_info","arguments":[1]}`, nil, 400, []string{"JSON object"}},
