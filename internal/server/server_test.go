@@ -300,3 +300,85 @@ func TestRateLimitedProblem(t *testing.T) {
 	require.True(t, strings.HasSuffix(p.Type, "#problem-rate-limited"), p.Type)
 	require.Equal(t, secs, p.RetryAfter)
 }
+
+// TestOneContentTypeRule: a body declared as JSON, not declared, or sent
+// with a client's default type (curl -d's form type, fetch's text/plain) is
+// read as JSON alike on /v1/call, /virtual and /rapidapi; any other
+// declared type is refused by each in its way.
+func TestOneContentTypeRule(t *testing.T) {
+	ts, _ := newServer(t, assemble.Config{})
+	const native = `{"tool":"calculator","api":"calculate","arguments":{"expression":"6*7"}}`
+	const toolbench = `{"tool_name":"calculator","api_name":"calculate","tool_input":{"expression":"6*7"}}`
+	for _, tc := range []struct {
+		ctype    string
+		accepted bool
+	}{
+		{"", true},
+		{"application/json", true},
+		{"application/json; charset=utf-8", true},
+		{"application/vnd.api+json", true},
+		{"application/x-www-form-urlencoded", true},
+		{"text/plain;charset=UTF-8", true},
+		{"multipart/form-data; boundary=x", false},
+		{"application/xml", false},
+		{"text/html", false},
+		{"not a media type", false},
+	} {
+		t.Run(tc.ctype, func(t *testing.T) {
+			code, _, body := do(t, "POST", ts.URL+"/v1/call", tc.ctype, native, nil)
+			var tb struct{ Error string }
+			if tc.accepted {
+				require.Equal(t, 200, code, string(body))
+				require.Contains(t, string(body), `"result":42`)
+			} else {
+				require.Equal(t, 415, code, string(body))
+				require.Contains(t, string(body), "problem-unsupported-media-type")
+			}
+			for _, path := range []string{"/virtual", "/rapidapi"} {
+				code, _, body = do(t, "POST", ts.URL+path, tc.ctype, toolbench, nil)
+				require.Equal(t, 200, code, "ToolBench's servers always answer 200")
+				require.NoError(t, json.Unmarshal(body, &tb))
+				if tc.accepted {
+					require.Empty(t, tb.Error, string(body))
+					require.Contains(t, string(body), `"result":42`)
+				} else {
+					require.Contains(t, tb.Error, "is not JSON", string(body))
+				}
+			}
+		})
+	}
+}
+
+// TestStatusPassthrough: /v1/call answers an API's refusal with HTTP 200
+// and the API's status inside; X-Understudy-Status: passthrough makes that
+// status the HTTP status, with the same body.
+func TestStatusPassthrough(t *testing.T) {
+	ts, _ := newServer(t, assemble.Config{})
+	for _, tc := range []struct {
+		name, body, header string
+		http, inside       int
+	}{
+		{"refusal, default", `{"tool":"iso_codes","api":"country_by_code","arguments":{"code":"ZZ"}}`, "", 200, 404},
+		{"refusal, passthrough", `{"tool":"iso_codes","api":"country_by_code","arguments":{"code":"ZZ"}}`, "passthrough", 404, 404},
+		{"refusal, passthrough any case", `{"tool":"iso_codes","api":"country_by_code","arguments":{"code":"ZZ"}}`, " PassThrough ", 404, 404},
+		{"refusal, unknown value", `{"tool":"iso_codes","api":"country_by_code","arguments":{"code":"ZZ"}}`, "wrapped", 200, 404},
+		{"success, passthrough", `{"tool":"iso_codes","api":"country_by_code","arguments":{"code":"PT"}}`, "passthrough", 200, 200},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			hdr := map[string]string{}
+			if tc.header != "" {
+				hdr[server.StatusHeader] = tc.header
+			}
+			code, h, body := do(t, "POST", ts.URL+"/v1/call", "application/json", tc.body, hdr)
+			require.Equal(t, tc.http, code, string(body))
+			require.Equal(t, "application/json", h.Get("Content-Type"))
+			var res sandbox.Result
+			require.NoError(t, json.Unmarshal(body, &res))
+			require.Equal(t, tc.inside, res.Status)
+		})
+	}
+	// An engine refusal is a problem with its own status either way.
+	code, _, body := do(t, "POST", ts.URL+"/v1/call", "application/json", `{"tool":"nope","api":"x"}`, map[string]string{server.StatusHeader: "passthrough"})
+	require.Equal(t, 404, code, string(body))
+	require.Contains(t, string(body), "problem-unknown-api")
+}
