@@ -225,10 +225,11 @@ func TestSiteGuard(t *testing.T) {
 		{"plain client", "GET", "/healthz", "", "", "", 200},
 		{"localhost name", "GET", "/healthz", "localhost:" + port, "", "", 200},
 		{"ipv6 loopback name", "GET", "/healthz", "[::1]:" + port, "", "", 200},
-		{"name under localhost", "GET", "/healthz", "ui.localhost:" + port, "", "", 200},
+		{"name under localhost", "GET", "/healthz", "ui.localhost:" + port, "", "", 403},
 		{"rebound name", "GET", "/healthz", "evil.example:" + port, "", "", 403},
 		{"localhost as a prefix only", "GET", "/healthz", "localhost.evil.example", "", "", 403},
-		{"host of the allowed origin", "GET", "/healthz", "localhost:3000", "", "", 200},
+		{"loopback address, other form", "GET", "/healthz", "127.1.2.3:" + port, "", "", 200},
+		{"foreign name without a port", "GET", "/healthz", "ui.example", "", "", 403},
 		{"same origin", "POST", "/v1/call", "", "http://" + addr, "same-origin", 200},
 		{"allowed origin", "POST", "/v1/call", "", "http://localhost:3000", "same-site", 200},
 		{"allowed origin, other case", "POST", "/v1/call", "", "HTTP://LOCALHOST:3000", "", 200},
@@ -240,6 +241,7 @@ func TestSiteGuard(t *testing.T) {
 		{"same-site without origin", "POST", "/v1/call", "", "", "same-site", 403},
 		{"typed into the address bar", "GET", "/healthz", "", "", "none", 200},
 		{"foreign origin on mcp", "POST", "/mcp", "", "https://evil.example", "", 403},
+		{"rebound name on mcp, answered as by the others", "POST", "/mcp", "evil.example:" + port, "", "", 403},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			body := ""

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net"
 	"net/http"
+	"net/netip"
 	"net/url"
 	"strings"
 )
@@ -15,28 +16,25 @@ import (
 // the first one itself; this makes it for the others, with a problem):
 //
 //   - DNS rebinding: a request that arrived on a loopback address must name
-//     a loopback host (localhost, 127.0.0.1, [::1]) or an allowed origin's
-//     host in its Host header.
+//     a loopback host (localhost, 127.0.0.1, [::1]) in its Host header.
 //   - Cross-site requests: a request carrying a browser's Origin (or a
 //     Sec-Fetch-Site other than same-origin/none) must come from the
 //     server's own origin or one in the allow-list. Clients that are not
 //     browsers send neither header and are not affected.
 type siteGuard struct {
 	origins map[string]bool // "scheme://host[:port]", lower case
-	hosts   map[string]bool // the allowed origins' hosts, for the Host check
 }
 
 // newSiteGuard parses the allow-list: each entry is an origin
 // ("http://localhost:3000", "https://ui.example"), as a browser sends it.
 func newSiteGuard(allow []string) (*siteGuard, error) {
-	g := &siteGuard{origins: map[string]bool{}, hosts: map[string]bool{}}
+	g := &siteGuard{origins: map[string]bool{}}
 	for _, a := range allow {
 		o, err := parseOrigin(a)
 		if err != nil {
 			return nil, fmt.Errorf("allowed origin %q: %w", a, err)
 		}
 		g.origins[o.String()] = true
-		g.hosts[strings.ToLower(o.Hostname())] = true
 	}
 	return g, nil
 }
@@ -69,7 +67,7 @@ func (g *siteGuard) wrap(next http.Handler) http.Handler {
 
 func (g *siteGuard) check(r *http.Request) *Problem {
 	if local, ok := r.Context().Value(http.LocalAddrContextKey).(net.Addr); ok && isLoopback(local.String()) {
-		if h := hostOnly(r.Host); !isLoopback(h) && !g.hosts[h] {
+		if !isLoopback(r.Host) {
 			return newProblem(http.StatusForbidden, "foreign-host", "Foreign Host header",
 				fmt.Sprintf("this server listens on a loopback address and answers only to localhost, not to Host %q", prefix(r.Host, 64)))
 		}
@@ -88,21 +86,22 @@ func (g *siteGuard) check(r *http.Request) *Problem {
 		fmt.Sprintf("a request from origin %q is refused; start the server with -allow-origin to allow it", prefix(origin, 64)))
 }
 
-// hostOnly is a Host header without its port, lower case.
+// hostOnly is a Host header without its port (or brackets).
 func hostOnly(hostport string) string {
 	if h, _, err := net.SplitHostPort(hostport); err == nil {
-		hostport = h
+		return h
 	}
-	return strings.ToLower(strings.Trim(hostport, "[]"))
+	return strings.Trim(hostport, "[]")
 }
 
 // isLoopback reports whether a host (or host:port) names the loopback
-// interface: "localhost" (and names under it) or a loopback IP.
+// interface: "localhost" or a loopback IP. It is the MCP SDK's rule for
+// its own check on /mcp, so that /mcp and the other routes agree.
 func isLoopback(hostport string) bool {
 	h := hostOnly(hostport)
-	if h == "localhost" || strings.HasSuffix(h, ".localhost") {
+	if h == "localhost" {
 		return true
 	}
-	ip := net.ParseIP(h)
-	return ip != nil && ip.IsLoopback()
+	ip, err := netip.ParseAddr(h)
+	return err == nil && ip.IsLoopback()
 }
