@@ -231,6 +231,8 @@ func TestSiteGuard(t *testing.T) {
 		{"loopback address, other form", "GET", "/healthz", "127.1.2.3:" + port, "", "", 200},
 		{"foreign name without a port", "GET", "/healthz", "ui.example", "", "", 403},
 		{"same origin", "POST", "/v1/call", "", "http://" + addr, "same-origin", 200},
+		{"same origin, older browser", "POST", "/v1/call", "", "http://" + addr, "", 200},
+		{"same origin behind a proxy that rewrites Host", "POST", "/v1/call", "", "https://tools.example", "same-origin", 200},
 		{"allowed origin", "POST", "/v1/call", "", "http://localhost:3000", "same-site", 200},
 		{"allowed origin, other case", "POST", "/v1/call", "", "HTTP://LOCALHOST:3000", "", 200},
 		{"other port of the allowed host", "POST", "/v1/call", "", "http://localhost:3001", "same-site", 403},

@@ -72,10 +72,17 @@ func (g *siteGuard) check(r *http.Request) *Problem {
 				fmt.Sprintf("this server listens on a loopback address and answers only to localhost, not to Host %q", prefix(r.Host, 64)))
 		}
 	}
+	// A browser's own word that the request is not cross-site (pages
+	// cannot set Sec-Fetch-Site) settles it, as in http.CrossOriginProtection:
+	// it holds behind a proxy that rewrites Host, where Origin would not match.
 	origin := r.Header.Get("Origin")
-	site := r.Header.Get("Sec-Fetch-Site")
-	if origin == "" && (site == "" || site == "same-origin" || site == "none") {
+	switch r.Header.Get("Sec-Fetch-Site") {
+	case "same-origin", "none":
 		return nil
+	case "":
+		if origin == "" {
+			return nil // not a browser
+		}
 	}
 	if o, err := parseOrigin(origin); err == nil {
 		if g.origins[o.String()] || strings.EqualFold(o.Host, r.Host) {
