@@ -3,6 +3,7 @@ package server
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -272,4 +273,36 @@ func checkCall(tool, api, session string) error {
 		return p
 	}
 	return nil
+}
+
+// limitMCPNames refuses an MCP tools/call whose tool name is over
+// MaxNameLen before the SDK looks it up (its "unknown tool" error quotes
+// the whole name). The body is already read (readBody); a body that is not
+// one JSON-RPC request is left to the SDK to answer.
+func limitMCPNames(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method != http.MethodPost || r.Body == nil {
+			next.ServeHTTP(w, r)
+			return
+		}
+		body, err := io.ReadAll(r.Body)
+		var rest io.Reader = bytes.NewReader(body)
+		if err != nil { // over the size limit: the SDK answers it
+			rest = io.MultiReader(rest, errReader{err})
+		}
+		r.Body = io.NopCloser(rest)
+		var call struct {
+			Method string `json:"method"`
+			Params struct {
+				Name string `json:"name"`
+			} `json:"params"`
+		}
+		if err == nil && json.Unmarshal(body, &call) == nil && call.Method == "tools/call" {
+			if p := checkLen("tool name", call.Params.Name, MaxNameLen); p != nil {
+				writeProblem(w, p)
+				return
+			}
+		}
+		next.ServeHTTP(w, r)
+	})
 }

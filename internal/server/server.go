@@ -87,7 +87,7 @@ func New(e *sandbox.Engine, opts Options) (*Server, error) {
 	mux.Handle("POST /virtual", route{wrap(s.toolbench)})
 	mux.Handle("POST /rapidapi", route{wrap(s.toolbench)})
 	if opts.MCP != nil {
-		mux.Handle("/mcp", route{opts.MCP})
+		mux.Handle("/mcp", route{limitMCPNames(opts.MCP)})
 	}
 	// Outermost first: a panic anywhere is answered; browsers of other
 	// sites are refused; headers, then the body, are bounded in size and

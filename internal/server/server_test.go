@@ -174,6 +174,7 @@ func TestProblems(t *testing.T) {
 		{"huge session header", "POST", "/v1/call", "application/json", `{"api":"calculate_for_calculator"}`, map[string]string{"X-Session-Id": strings.Repeat("s", 5000)}, 400, []string{"X-Session-Id header is 5000 bytes"}},
 		{"huge session header on the wire", "GET", "/countries/PT", "", "", map[string]string{"X-RapidAPI-Host": "iso-codes.understudy.test", "X-Session-Id": strings.Repeat("s", 300)}, 400, []string{"problem-too-long"}},
 		{"huge mcp session header", "POST", "/mcp", "application/json", `{}`, map[string]string{"Mcp-Session-Id": strings.Repeat("s", 300)}, 400, []string{"problem-too-long"}},
+		{"huge mcp tool name", "POST", "/mcp", "application/json", `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"` + strings.Repeat("n", 5000) + `","arguments":{}}}`, nil, 400, []string{"problem-too-long", "tool name is 5000 bytes"}},
 		{"huge session path", "GET", "/v1/sessions/" + strings.Repeat("s", 300), "", "", nil, 400, []string{"problem-too-long"}},
 		{"huge headers", "GET", "/healthz", "", "", map[string]string{"X-Padding": strings.Repeat("p", 70<<10)}, 431, []string{"problem-headers-too-large"}},
 		// Browsers of other sites are refused on every transport.
