@@ -79,5 +79,5 @@ func TestServeBoundsClients(t *testing.T) {
 func TestBadAllowOrigin(t *testing.T) {
 	var stderr bytes.Buffer
 	require.Equal(t, 2, run([]string{"-addr", "127.0.0.1:0", "-allow-origin", "localhost:3000"}, io.Discard, &stderr))
-	require.Contains(t, stderr.String(), `allowed origin "localhost:3000"`)
+	require.Contains(t, stderr.String(), `invalid value "localhost:3000" for flag -allow-origin: scheme must be http or https`)
 }

@@ -62,7 +62,7 @@ type flags struct {
 	noInfer        bool
 	readTimeout    time.Duration
 	maxConns       int
-	allowOrigins   pathList
+	allowOrigins   []string
 	ready          func(addr string) // tests learn the bound address
 	stdin          io.Reader
 	ctx            context.Context
@@ -97,7 +97,13 @@ func runWith(args []string, stdout, stderr io.Writer, f flags) int {
 	fs.Int64Var(&f.maxBody, "max-body", server.DefaultMaxBody, "largest request body accepted, in bytes")
 	fs.DurationVar(&f.readTimeout, "read-timeout", server.DefaultReadTimeout, "time a client has to send a request's header, and then its body")
 	fs.IntVar(&f.maxConns, "max-conns", server.DefaultMaxConns, "connections open at once; at the cap the longest-waiting connection without a running call is closed")
-	fs.Var(&f.allowOrigins, "allow-origin", `a browser origin allowed to call the server besides its own, e.g. "http://localhost:3000"; repeatable`)
+	fs.Func("allow-origin", `a browser origin allowed to call the server besides its own, e.g. "http://localhost:3000"; repeatable`, func(v string) error {
+		if err := server.CheckOrigin(v); err != nil {
+			return err
+		}
+		f.allowOrigins = append(f.allowOrigins, v)
+		return nil
+	})
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -168,8 +174,7 @@ func runWith(args []string, stdout, stderr io.Writer, f flags) int {
 	h, err := server.New(st.Engine, server.Options{Deps: st.Graph, MCP: server.MCPHandler(mcpSrv), MaxBody: f.maxBody, Logger: cfg.Logger,
 		ReadTimeout: f.readTimeout, AllowOrigins: f.allowOrigins})
 	if err != nil {
-		fmt.Fprintf(stderr, "toolserver: %v\n", err)
-		return 2
+		return fail(err)
 	}
 	return serve(ctx, h, f, stderr)
 }

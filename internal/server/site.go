@@ -39,6 +39,13 @@ func newSiteGuard(allow []string) (*siteGuard, error) {
 	return g, nil
 }
 
+// CheckOrigin reports whether s is an origin Options.AllowOrigins takes:
+// "http://" or "https://", a host, maybe a port, nothing else.
+func CheckOrigin(s string) error {
+	_, err := parseOrigin(s)
+	return err
+}
+
 // parseOrigin reads an Origin header value: scheme and host, nothing else.
 func parseOrigin(s string) (*url.URL, error) {
 	u, err := url.Parse(s)
