@@ -59,6 +59,9 @@ type flags struct {
 	maxBody        int64
 	mcpIdle        time.Duration
 	noInfer        bool
+	readTimeout    time.Duration
+	maxConns       int
+	allowOrigins   []string
 	ready          func(addr string) // tests learn the bound address
 	stdin          io.Reader
 	ctx            context.Context
@@ -92,6 +95,15 @@ func runWith(args []string, stdout, stderr io.Writer, f flags) int {
 	fs.StringVar(&f.importSTB, "import-stabletoolbench", "", "import a StableToolBench tool_response_cache folder into -cache and exit")
 	fs.Int64Var(&f.maxBody, "max-body", server.DefaultMaxBody, "largest request body accepted, in bytes")
 	fs.DurationVar(&f.mcpIdle, "mcp-session-idle", server.DefaultMCPSessionIdle, "close an MCP session over HTTP after this long without a request (0 or less: never)")
+	fs.DurationVar(&f.readTimeout, "read-timeout", server.DefaultReadTimeout, "time a client has to send a request's header, and then its body")
+	fs.IntVar(&f.maxConns, "max-conns", server.DefaultMaxConns, "connections open at once; at the cap the longest-waiting connection without a running call is closed")
+	fs.Func("allow-origin", `a browser origin allowed to call the server besides its own, e.g. "http://localhost:3000"; repeatable`, func(v string) error {
+		if err := server.CheckOrigin(v); err != nil {
+			return err
+		}
+		f.allowOrigins = append(f.allowOrigins, v)
+		return nil
+	})
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -161,7 +173,8 @@ func runWith(args []string, stdout, stderr io.Writer, f flags) int {
 		}
 		return 0
 	}
-	h, err := server.New(st.Engine, server.Options{Deps: st.Graph, MCP: server.MCPHandlerWith(mcpSrv, server.MCPOptions{SessionIdle: mcpIdle(f.mcpIdle)}), MaxBody: f.maxBody, Logger: cfg.Logger})
+	h, err := server.New(st.Engine, server.Options{Deps: st.Graph, MCP: server.MCPHandlerWith(mcpSrv, server.MCPOptions{SessionIdle: mcpIdle(f.mcpIdle)}), MaxBody: f.maxBody, Logger: cfg.Logger,
+		ReadTimeout: f.readTimeout, AllowOrigins: f.allowOrigins})
 	if err != nil {
 		return fail(err)
 	}
@@ -225,7 +238,8 @@ func serve(ctx context.Context, h http.Handler, f flags, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "toolserver: %v\n", err)
 		return 1
 	}
-	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 2 * time.Minute}
+	ln = server.LimitListener(ln, f.maxConns)
+	srv := server.NewHTTPServer(h, f.readTimeout)
 	fmt.Fprintf(stderr, "toolserver: serving %s mode on http://%s (native /v1/call, /virtual, /rapidapi, RapidAPI wire, MCP at /mcp)\n", f.mode, ln.Addr())
 	if f.ready != nil {
 		f.ready(ln.Addr().String())

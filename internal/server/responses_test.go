@@ -40,7 +40,10 @@ func TestResponsesAreStable(t *testing.T) {
 		{"call malformed json", "POST", "/v1/call", "application/json", `{"tool": "calculator",`, nil},
 		{"call empty body", "POST", "/v1/call", "application/json", ``, nil},
 		{"call trailing data", "POST", "/v1/call", "application/json", `{"api":"x"} {}`, nil},
-		{"call wrong content type", "POST", "/v1/call", "text/plain", `{}`, nil},
+		{"call wrong content type", "POST", "/v1/call", "application/xml", `{}`, nil},
+		{"call name too long", "POST", "/v1/call", "application/json", `{"tool":"calculator","api":"` + strings.Repeat("calculate", 100) + `"}`, nil},
+		{"call cross-origin", "POST", "/v1/call", "text/plain", `{"tool":"calculator","api":"calculate","arguments":{"expression":"1"}}`, map[string]string{"Origin": "https://evil.example"}},
+		{"redirect", "GET", "/v1/../healthz", "", "", nil},
 		{"call oversized body", "POST", "/v1/call", "application/json", `{"api":"` + strings.Repeat("x", 70<<10) + `"}`, nil},
 		{"call missing api", "POST", "/v1/call", "application/json", `{"tool":"calculator"}`, nil},
 		{"call arguments not an object", "POST", "/v1/call", "application/json", `{"tool":"calculator","api":"calculate","arguments":[1]}`, nil},
@@ -58,6 +61,8 @@ func TestResponsesAreStable(t *testing.T) {
 		{"virtual unknown api", "POST", "/virtual", "application/json", `{"tool_name":"no_tool","api_name":"resize_image","tool_input":""}`, nil},
 		{"virtual bad tool_input", "POST", "/virtual", "application/json", `{"tool_name":"image_file_processing","api_name":"image_info","tool_input":"{not json"}`, nil},
 		{"virtual not json", "POST", "/virtual", "application/json", `not json at all`, nil},
+		{"virtual wrong content type", "POST", "/virtual", "multipart/form-data; boundary=x", `{}`, nil},
+		{"virtual name too long", "POST", "/virtual", "application/json", `{"tool_name":"calculator","api_name":"` + strings.Repeat("calculate", 100) + `"}`, nil},
 		{"virtual oversized body", "POST", "/virtual", "application/json", `{"api_name":"` + strings.Repeat("x", 70<<10) + `"}`, nil},
 		{"virtual truncate", "POST", "/virtual", "application/json", `{"tool_name":"web_search","api_name":"image_search","tool_input":{"q":"street sign","num":10},"strip":"truncate"}`, nil},
 		{"rapidapi", "POST", "/rapidapi", "application/json", `{"tool_name":"calculator","api_name":"calculate","tool_input":{"expression":"6*7"}}`, nil},
@@ -71,7 +76,7 @@ func TestResponsesAreStable(t *testing.T) {
 		{"wire escaped parameter", "GET", "/countries/P%54", "", "", wire("iso-codes.understudy.test")},
 		{"wire template with trailing slash", "GET", "/json/?ip=8.8.8.8", "", "", wire("ip-geolocation-ipwhois-io.p.rapidapi.com")},
 		{"wire post body", "POST", "/run", "application/json", `{"code":"print(1+1)"}`, wire("python-interpreter.understudy.test")},
-		{"wire post wrong content type", "POST", "/run", "text/plain", `print(1)`, wire("python-interpreter.understudy.test")},
+		{"wire post wrong content type", "POST", "/run", "application/xml", `print(1)`, wire("python-interpreter.understudy.test")},
 		{"wire post malformed body", "POST", "/run", "application/json", `{"code":`, wire("python-interpreter.understudy.test")},
 		{"wire validated as http", "GET", "/v1/resize?width=wide", "", "", wire(rapid)},
 		{"wire unknown host", "GET", "/anything", "", "", wire("nope.p.rapidapi.com")},
@@ -81,6 +86,10 @@ func TestResponsesAreStable(t *testing.T) {
 		{"wire unclean path", "GET", "/v1//resize?image_url=https://images.understudy.test/product_laptop.jpg&width=160", "", "", wire(rapid)},
 		{"wire native path is not served", "GET", "/healthz", "", "", wire(rapid)},
 		{"metrics", "GET", "/metrics", "", "", nil},
+		// After the session and metrics above, which they would change.
+		{"call curl -d default content type", "POST", "/v1/call", "application/x-www-form-urlencoded", `{"tool":"calculator","api":"calculate","arguments":{"expression":"2*(3+4)"},"session":"later"}`, nil},
+		{"call status passthrough", "POST", "/v1/call", "application/json", `{"tool":"iso_codes","api":"country_by_code","arguments":{"code":"ZZ"},"session":"later"}`, map[string]string{"X-Understudy-Status": "passthrough"}},
+		{"virtual curl -d default content type", "POST", "/virtual", "application/x-www-form-urlencoded", `{"tool_name":"calculator","api_name":"calculate","tool_input":{"expression":"6*7"}}`, nil},
 	}
 	ts, _ := newServer(t, assemble.Config{})
 	replay, _ := newServer(t, assemble.Config{Mode: sandbox.ModeReplay, CacheDir: t.TempDir()})

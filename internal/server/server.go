@@ -16,6 +16,7 @@ import (
 	"net/http"
 	"runtime/debug"
 	"strings"
+	"time"
 
 	"github.com/understudy/understudy/internal/canon"
 	"github.com/understudy/understudy/sandbox"
@@ -38,6 +39,12 @@ type Options struct {
 	// MCP, when set, is mounted at /mcp.
 	MCP    http.Handler
 	Logger *slog.Logger
+	// ReadTimeout bounds reading one request body (0 means
+	// DefaultReadTimeout); NewHTTPServer bounds the header.
+	ReadTimeout time.Duration
+	// AllowOrigins lists the browser origins ("http://localhost:3000")
+	// allowed besides the server's own; see siteGuard.
+	AllowOrigins []string
 }
 
 // Server routes HTTP requests to the engine.
@@ -54,6 +61,13 @@ func New(e *sandbox.Engine, opts Options) (*Server, error) {
 	if opts.MaxBody <= 0 {
 		opts.MaxBody = DefaultMaxBody
 	}
+	if opts.ReadTimeout <= 0 {
+		opts.ReadTimeout = DefaultReadTimeout
+	}
+	guard, err := newSiteGuard(opts.AllowOrigins)
+	if err != nil {
+		return nil, err
+	}
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.DiscardHandler)
 	}
@@ -63,21 +77,24 @@ func New(e *sandbox.Engine, opts Options) (*Server, error) {
 	}
 	s := &Server{engine: e, opts: opts, catalog: doc, log: opts.Logger}
 	mux := http.NewServeMux()
-	mux.Handle("GET /healthz", wrap(s.healthz))
-	mux.Handle("GET /v1/catalog", wrap(s.getCatalog))
-	mux.Handle("GET /v1/tools", wrap(s.tools))
-	mux.Handle("GET /v1/deps", wrap(s.deps))
-	mux.Handle("GET /v1/sessions/{id}", wrap(s.session))
-	mux.Handle("GET /metrics", wrap(s.metrics))
-	mux.Handle("POST /v1/call", wrap(s.call))
-	mux.Handle("POST /virtual", wrap(s.toolbench))
-	mux.Handle("POST /rapidapi", wrap(s.toolbench))
+	mux.Handle("GET /healthz", route{wrap(s.healthz)})
+	mux.Handle("GET /v1/catalog", route{wrap(s.getCatalog)})
+	mux.Handle("GET /v1/tools", route{wrap(s.tools)})
+	mux.Handle("GET /v1/deps", route{wrap(s.deps)})
+	mux.Handle("GET /v1/sessions/{id}", route{wrap(s.session)})
+	mux.Handle("GET /metrics", route{wrap(s.metrics)})
+	mux.Handle("POST /v1/call", route{wrap(s.call)})
+	mux.Handle("POST /virtual", route{wrap(s.toolbench)})
+	mux.Handle("POST /rapidapi", route{wrap(s.toolbench)})
 	if opts.MCP != nil {
-		mux.Handle("/mcp", opts.MCP)
+		mux.Handle("/mcp", route{limitMCPNames(opts.MCP)})
 	}
-	// Outermost first: a panic anywhere is answered, every body is bounded,
-	// then the RapidAPI wire or the routes above.
-	s.handler = recoverPanics(s.log)(limitBody(opts.MaxBody)(rapidAPIHost(s.newRapidWire())(mux)))
+	// Outermost first: a panic anywhere is answered; browsers of other
+	// sites are refused; headers, then the body, are bounded in size and
+	// the body in time; then the RapidAPI wire or the routes above, whose
+	// own refusals (404, 405, redirects) are problems too.
+	s.handler = recoverPanics(s.log)(guard.wrap(limitHeaders(limitBody(opts.MaxBody)(readBody(opts.ReadTimeout)(
+		rapidAPIHost(s.newRapidWire())(routerProblems(mux)))))))
 	return s, nil
 }
 
@@ -230,6 +247,9 @@ func (s *Server) deps(r *http.Request) (any, error) {
 
 func (s *Server) session(r *http.Request) (any, error) {
 	id := r.PathValue("id")
+	if p := checkLen("session ID", id, MaxSessionIDLen); p != nil {
+		return nil, p
+	}
 	t, ok := s.engine.Session(id)
 	if !ok {
 		return nil, newProblem(http.StatusNotFound, "unknown-session", "Unknown session", fmt.Sprintf("no calls were made in session %q (or it was evicted)", id))
@@ -264,15 +284,40 @@ func (s *Server) call(r *http.Request) (any, error) {
 	if strings.TrimSpace(b.API) == "" {
 		return nil, newProblem(http.StatusBadRequest, "bad-request", "Malformed request", `"api" is required (with "tool", or as "<api>_for_<tool>")`)
 	}
+	session := firstNonEmpty(b.Session, r.Header.Get("X-Session-Id"))
+	if err := checkCall(b.Tool, b.API, session); err != nil {
+		return nil, err
+	}
 	args, err := decodeArguments(b.Arguments)
 	if err != nil {
 		return nil, err
 	}
-	return s.engine.Call(r.Context(), sandbox.Request{
+	res, err := s.engine.Call(r.Context(), sandbox.Request{
 		Tool: b.Tool, API: b.API, Arguments: args,
-		Session: firstNonEmpty(b.Session, r.Header.Get("X-Session-Id")),
+		Session: session,
 		Client:  clientID(r, ""),
 	})
+	if err != nil {
+		return nil, err
+	}
+	if passthrough(r) {
+		b, err := marshal(res)
+		if err != nil {
+			return nil, err
+		}
+		return &rawBody{status: cmp.Or(res.Status, http.StatusOK), contentType: "application/json", body: b}, nil
+	}
+	return res, nil
+}
+
+// StatusHeader, set to "passthrough" on POST /v1/call, makes the API's own
+// status (res.status) the HTTP status. Without it an answer of the API is
+// HTTP 200 whatever its status, as ToolBench's servers answer: the call
+// worked, and the API's refusal is data for the agent.
+const StatusHeader = "X-Understudy-Status"
+
+func passthrough(r *http.Request) bool {
+	return strings.EqualFold(strings.TrimSpace(r.Header.Get(StatusHeader)), "passthrough")
 }
 
 // decodeArguments reads call arguments: a JSON object, a JSON string
@@ -303,16 +348,35 @@ func decodeArguments(raw json.RawMessage) (map[string]any, error) {
 	return args, nil
 }
 
+// requireJSON is the one Content-Type rule of every JSON body: a body
+// declared as JSON (application/json, anything +json), or not declared at
+// all, must parse as JSON. So must a body whose type is only a client's
+// default when its caller named none — application/x-www-form-urlencoded
+// (curl -d), text/plain (fetch and XHR with a string) — so that curl -d
+// works alike on /v1/call, /virtual and /rapidapi; such a body that is not
+// JSON is malformed JSON (400). A body declared as anything else
+// (multipart/form-data, application/xml…) is refused with 415. Web pages,
+// which can send those default types without a preflight, are kept out by
+// siteGuard, not by the type.
 func requireJSON(r *http.Request) error {
 	ct := r.Header.Get("Content-Type")
 	if ct == "" {
-		return nil // curl -d without -H; the body must still parse as JSON
+		return nil
 	}
 	mt, _, err := mime.ParseMediaType(ct)
-	if err != nil || (mt != "application/json" && !strings.HasSuffix(mt, "+json")) {
-		return newProblem(http.StatusUnsupportedMediaType, "unsupported-media-type", "Unsupported media type", fmt.Sprintf("Content-Type %q is not JSON; send application/json", ct))
+	if err == nil && jsonOrDefault(mt) {
+		return nil
 	}
-	return nil
+	return newProblem(http.StatusUnsupportedMediaType, "unsupported-media-type", "Unsupported media type",
+		fmt.Sprintf("Content-Type %q is not JSON; send application/json", prefix(ct, 128)))
+}
+
+func jsonOrDefault(mediaType string) bool {
+	switch mediaType {
+	case "application/json", "application/x-www-form-urlencoded", "text/plain":
+		return true
+	}
+	return strings.HasSuffix(mediaType, "+json")
 }
 
 // decodeJSON reads one JSON value from a request body and nothing after it.

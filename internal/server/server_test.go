@@ -34,6 +34,9 @@ func newServer(t testing.TB, cfg assemble.Config) (*httptest.Server, *assemble.S
 	return ts, st
 }
 
+// noRedirects shows a redirect as it is answered.
+var noRedirects = &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+
 func do(t testing.TB, method, url, contentType, body string, hdr map[string]string) (int, http.Header, []byte) {
 	t.Helper()
 	req, err := http.NewRequest(method, url, strings.NewReader(body))
@@ -42,9 +45,13 @@ func do(t testing.TB, method, url, contentType, body string, hdr map[string]stri
 		req.Header.Set("Content-Type", contentType)
 	}
 	for k, v := range hdr {
+		if k == "Host" {
+			req.Host = v
+			continue
+		}
 		req.Header.Set(k, v)
 	}
-	resp, err := http.DefaultClient.Do(req)
+	resp, err := noRedirects.Do(req)
 	require.NoError(t, err)
 	defer resp.Body.Close()
 	b, err := io.ReadAll(resp.Body)
@@ -150,7 +157,32 @@ func TestProblems(t *testing.T) {
 	}{
 		{"malformed json", "POST", "/v1/call", "application/json", `{"tool": "calculator",`, nil, 400, []string{"malformed-json"}},
 		{"trailing data", "POST", "/v1/call", "application/json", `{"api":"x"} {}`, nil, 400, []string{"unexpected data"}},
-		{"wrong content type", "POST", "/v1/call", "text/plain", `{}`, nil, 415, []string{"unsupported-media-type"}},
+		{"wrong content type", "POST", "/v1/call", "multipart/form-data; boundary=x", `{}`, nil, 415, []string{"unsupported-media-type"}},
+		{"unparsable content type", "POST", "/v1/call", "application/json; =", `{}`, nil, 415, []string{"unsupported-media-type"}},
+		// Default types of clients whose caller named none: the body decides.
+		{"curl -d default type, not json", "POST", "/v1/call", "application/x-www-form-urlencoded", `api=x&tool=y`, nil, 400, []string{"malformed-json"}},
+		{"text/plain, not json", "POST", "/v1/call", "text/plain", `hello`, nil, 400, []string{"malformed-json"}},
+		// Router refusals are problems like the rest.
+		{"no route", "GET", "/v2/nothing", "", "", nil, 404, []string{"problem-no-route", "/v2/nothing"}},
+		{"wrong method", "GET", "/v1/call", "", "", nil, 405, []string{"problem-method-not-allowed", "allowed: POST"}},
+		{"dot-dot redirect", "GET", "/v1/../healthz", "", "", nil, 307, []string{"problem-moved", "/healthz"}},
+		{"double slash redirect", "POST", "//v1/call", "application/json", `{}`, nil, 307, []string{"problem-moved", "/v1/call"}},
+		// Names and IDs are bounded before any lookup, and not echoed whole.
+		{"huge api name", "POST", "/v1/call", "application/json", `{"tool":"image_file_processing","api":"` + strings.Repeat("resize_imag", 4000) + `"}`, nil, 400, []string{"problem-too-long", "44000 bytes long (at most 256)"}},
+		{"huge tool name", "POST", "/v1/call", "application/json", `{"tool":"` + strings.Repeat("t", 300) + `","api":"x"}`, nil, 400, []string{"problem-too-long", `\"tool\" is 300 bytes`}},
+		{"huge session field", "POST", "/v1/call", "application/json", `{"api":"calculate_for_calculator","session":"` + strings.Repeat("s", 257) + `"}`, nil, 400, []string{"problem-too-long", "session ID is 257 bytes"}},
+		{"huge session header", "POST", "/v1/call", "application/json", `{"api":"calculate_for_calculator"}`, map[string]string{"X-Session-Id": strings.Repeat("s", 5000)}, 400, []string{"X-Session-Id header is 5000 bytes"}},
+		{"huge session header on the wire", "GET", "/countries/PT", "", "", map[string]string{"X-RapidAPI-Host": "iso-codes.understudy.test", "X-Session-Id": strings.Repeat("s", 300)}, 400, []string{"problem-too-long"}},
+		{"huge mcp session header", "POST", "/mcp", "application/json", `{}`, map[string]string{"Mcp-Session-Id": strings.Repeat("s", 300)}, 400, []string{"problem-too-long"}},
+		{"huge mcp tool name", "POST", "/mcp", "application/json", `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"` + strings.Repeat("n", 5000) + `","arguments":{}}}`, nil, 400, []string{"problem-too-long", "tool name is 5000 bytes"}},
+		{"huge session path", "GET", "/v1/sessions/" + strings.Repeat("s", 300), "", "", nil, 400, []string{"problem-too-long"}},
+		{"huge headers", "GET", "/healthz", "", "", map[string]string{"X-Padding": strings.Repeat("p", 70<<10)}, 431, []string{"problem-headers-too-large"}},
+		// Browsers of other sites are refused on every transport.
+		{"cross-origin form post", "POST", "/virtual", "text/plain", `{"tool_name":"calculator","api_name":"calculate","tool_input":{"expression":"1+1"}}`, map[string]string{"Origin": "https://evil.example"}, 403, []string{"problem-cross-origin"}},
+		{"cross-site fetch without origin", "POST", "/v1/call", "text/plain", `{"api":"calculate_for_calculator"}`, map[string]string{"Sec-Fetch-Site": "cross-site"}, 403, []string{"problem-cross-origin"}},
+		{"cross-origin on the wire", "POST", "/run", "text/plain", `{"code":"1"}`, map[string]string{"Origin": "http://localhost:3000", "X-RapidAPI-Host": "python-interpreter.understudy.test"}, 403, []string{"problem-cross-origin"}},
+		{"cross-origin on mcp", "POST", "/mcp", "application/json", `{}`, map[string]string{"Origin": "null"}, 403, []string{"problem-cross-origin"}},
+		{"foreign host", "GET", "/healthz", "", "", map[string]string{"Host": "rebound.example:80"}, 403, []string{"problem-foreign-host", "rebound.example"}},
 		{"oversized body", "POST", "/v1/call", "application/json", `{"api":"` + strings.Repeat("x", 70<<10) + `"}`, nil, 413, []string{"body-too-large"}},
 		{"missing api", "POST", "/v1/call", "application/json", `{"tool":"image_file_processing"}`, nil, 400, []string{`\"api\" is required`}},
 		{"arguments not an object", "POST", "/v1/call", "application/json", `{"tool":"image_file_processing","api":"image_info","arguments":[1]}`, nil, 400, []string{"JSON object"}},
@@ -268,4 +300,86 @@ func TestRateLimitedProblem(t *testing.T) {
 	require.NoError(t, json.Unmarshal(body, &p))
 	require.True(t, strings.HasSuffix(p.Type, "#problem-rate-limited"), p.Type)
 	require.Equal(t, secs, p.RetryAfter)
+}
+
+// TestOneContentTypeRule: a body declared as JSON, not declared, or sent
+// with a client's default type (curl -d's form type, fetch's text/plain) is
+// read as JSON alike on /v1/call, /virtual and /rapidapi; any other
+// declared type is refused by each in its way.
+func TestOneContentTypeRule(t *testing.T) {
+	ts, _ := newServer(t, assemble.Config{})
+	const native = `{"tool":"calculator","api":"calculate","arguments":{"expression":"6*7"}}`
+	const toolbench = `{"tool_name":"calculator","api_name":"calculate","tool_input":{"expression":"6*7"}}`
+	for _, tc := range []struct {
+		ctype    string
+		accepted bool
+	}{
+		{"", true},
+		{"application/json", true},
+		{"application/json; charset=utf-8", true},
+		{"application/vnd.api+json", true},
+		{"application/x-www-form-urlencoded", true},
+		{"text/plain;charset=UTF-8", true},
+		{"multipart/form-data; boundary=x", false},
+		{"application/xml", false},
+		{"text/html", false},
+		{"not a media type", false},
+	} {
+		t.Run(tc.ctype, func(t *testing.T) {
+			code, _, body := do(t, "POST", ts.URL+"/v1/call", tc.ctype, native, nil)
+			var tb struct{ Error string }
+			if tc.accepted {
+				require.Equal(t, 200, code, string(body))
+				require.Contains(t, string(body), `"result":42`)
+			} else {
+				require.Equal(t, 415, code, string(body))
+				require.Contains(t, string(body), "problem-unsupported-media-type")
+			}
+			for _, path := range []string{"/virtual", "/rapidapi"} {
+				code, _, body = do(t, "POST", ts.URL+path, tc.ctype, toolbench, nil)
+				require.Equal(t, 200, code, "ToolBench's servers always answer 200")
+				require.NoError(t, json.Unmarshal(body, &tb))
+				if tc.accepted {
+					require.Empty(t, tb.Error, string(body))
+					require.Contains(t, string(body), `"result":42`)
+				} else {
+					require.Contains(t, tb.Error, "is not JSON", string(body))
+				}
+			}
+		})
+	}
+}
+
+// TestStatusPassthrough: /v1/call answers an API's refusal with HTTP 200
+// and the API's status inside; X-Understudy-Status: passthrough makes that
+// status the HTTP status, with the same body.
+func TestStatusPassthrough(t *testing.T) {
+	ts, _ := newServer(t, assemble.Config{})
+	for _, tc := range []struct {
+		name, body, header string
+		http, inside       int
+	}{
+		{"refusal, default", `{"tool":"iso_codes","api":"country_by_code","arguments":{"code":"ZZ"}}`, "", 200, 404},
+		{"refusal, passthrough", `{"tool":"iso_codes","api":"country_by_code","arguments":{"code":"ZZ"}}`, "passthrough", 404, 404},
+		{"refusal, passthrough any case", `{"tool":"iso_codes","api":"country_by_code","arguments":{"code":"ZZ"}}`, " PassThrough ", 404, 404},
+		{"refusal, unknown value", `{"tool":"iso_codes","api":"country_by_code","arguments":{"code":"ZZ"}}`, "wrapped", 200, 404},
+		{"success, passthrough", `{"tool":"iso_codes","api":"country_by_code","arguments":{"code":"PT"}}`, "passthrough", 200, 200},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			hdr := map[string]string{}
+			if tc.header != "" {
+				hdr[server.StatusHeader] = tc.header
+			}
+			code, h, body := do(t, "POST", ts.URL+"/v1/call", "application/json", tc.body, hdr)
+			require.Equal(t, tc.http, code, string(body))
+			require.Equal(t, "application/json", h.Get("Content-Type"))
+			var res sandbox.Result
+			require.NoError(t, json.Unmarshal(body, &res))
+			require.Equal(t, tc.inside, res.Status)
+		})
+	}
+	// An engine refusal is a problem with its own status either way.
+	code, _, body := do(t, "POST", ts.URL+"/v1/call", "application/json", `{"tool":"nope","api":"x"}`, map[string]string{server.StatusHeader: "passthrough"})
+	require.Equal(t, 404, code, string(body))
+	require.Contains(t, string(body), "problem-unknown-api")
 }

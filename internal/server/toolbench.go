@@ -43,7 +43,14 @@ func (s *Server) toolbench(r *http.Request) (any, error) {
 		return toolbenchAnswer{Error: errText, Response: resp}, nil
 	}
 	var req toolbenchRequest
+	if err := requireJSON(r); err != nil {
+		return answer(problemOf(err).Detail, nil)
+	}
 	if err := decodeJSON(r.Body, &req); err != nil {
+		return answer(problemOf(err).Detail, nil)
+	}
+	session := firstNonEmpty(req.Session, r.Header.Get("X-Session-Id"))
+	if err := checkCall(req.ToolName, req.APIName, session); err != nil {
 		return answer(problemOf(err).Detail, nil)
 	}
 	args, err := decodeArguments(req.ToolInput)
@@ -57,7 +64,7 @@ func (s *Server) toolbench(r *http.Request) (any, error) {
 	}
 	res, err := s.engine.Call(r.Context(), sandbox.Request{
 		Tool: tool, API: api, Arguments: args,
-		Session: firstNonEmpty(req.Session, r.Header.Get("X-Session-Id")),
+		Session: session,
 		Client:  clientID(r, req.ToolBenchKey),
 	})
 	if err != nil {

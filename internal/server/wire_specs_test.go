@@ -108,8 +108,11 @@ func TestWireRealSpecs(t *testing.T) {
 			status: 400, problem: "malformed-form"},
 		{name: "JSON body still works", host: gt, method: "POST", path: "/language/translate/v2", contentType: "application/json", body: `{"q":"Hi","target":"fr"}`,
 			status: 200, api: "translate", args: `{"q":"Hi","target":"fr"}`},
-		{name: "other media types still refused", host: gt, method: "POST", path: "/language/translate/v2", contentType: "text/plain", body: "q=Hi&target=fr",
+		{name: "other media types still refused", host: gt, method: "POST", path: "/language/translate/v2", contentType: "application/xml", body: "<q>Hi</q>",
 			status: 415, problem: "unsupported-media-type"},
+		// text/plain is read as JSON, as on every transport; a form in it is not JSON.
+		{name: "a form sent as text/plain is malformed JSON", host: gt, method: "POST", path: "/language/translate/v2", contentType: "text/plain", body: "q=Hi&target=fr",
+			status: 400, problem: "malformed-json"},
 
 		// JSON array bodies.
 		{name: "JSON Patch body", host: pets, method: "PATCH", path: "/v1/pets/" + petID, contentType: "application/json-patch+json", body: `[{"op":"replace","path":"/name","value":"Max"}]`,
