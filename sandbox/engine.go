@@ -97,6 +97,10 @@ type Result struct {
 	// UpstreamError notes why the real API was not used (record mode fallback).
 	UpstreamError string      `json:"upstream_error,omitempty"`
 	Violations    []Violation `json:"violations,omitempty"`
+	// Header holds the response headers the API answered with that a
+	// client acts on, such as Retry-After on a 429 (simulated or real);
+	// transports that pass the API's status through send them too.
+	Header http.Header `json:"header,omitempty"`
 }
 
 // Options configures an Engine.
@@ -349,6 +353,11 @@ func (e *Engine) dispatch(ctx context.Context, api *toolset.API, args map[string
 			}
 			return nil
 		}
+		if ctx.Err() != nil {
+			// The call was abandoned (the caller left, or the server is
+			// shutting down): no stand-in answer pretends the API was asked.
+			return fmt.Errorf("%s.%s not answered: %w", tool, api.Name, context.Cause(ctx))
+		}
 		note := upstreamNote(up, err)
 		if serr := e.standIn(ctx, api, args, session, res); serr != nil {
 			return serr
@@ -360,7 +369,7 @@ func (e *Engine) dispatch(ctx context.Context, api *toolset.API, args map[string
 		if err != nil && up.Status == 0 {
 			return &UpstreamError{Tool: tool, API: api.Name, Err: err}
 		}
-		res.Status, res.Response, res.Source = up.Status, up.Body, SourceRemote
+		res.Status, res.Response, res.Source, res.Header = up.Status, up.Body, SourceRemote, up.Header
 		return nil
 	}
 	return fmt.Errorf("unknown mode %q", e.opts.Mode)
@@ -376,6 +385,9 @@ func (e *Engine) standIn(ctx context.Context, api *toolset.API, args map[string]
 			return merr
 		}
 		res.Status, res.Response, res.Source = apiErr.Status, b, SourceMock
+		if len(apiErr.Header) > 0 {
+			res.Header = apiErr.Header.Clone()
+		}
 		return nil
 	case err != nil:
 		return err
