@@ -346,7 +346,9 @@ func (e *Engine) dispatch(ctx context.Context, api *toolset.API, args map[string
 				res.UpstreamError = "not recorded: the answer looks like an error (" + reason + ")"
 				return nil
 			}
-			if perr := e.opts.Recordings.Put(ctx, key, tool, api.Name, args, Recording{Status: up.Status, Response: up.Body}); perr != nil {
+			// The answer came back and was paid for: it is kept even if the
+			// caller has gone (or the server is shutting down) meanwhile.
+			if perr := e.opts.Recordings.Put(context.WithoutCancel(ctx), key, tool, api.Name, args, Recording{Status: up.Status, Response: up.Body}); perr != nil {
 				// Serving goes on; the recording is lost, and says so.
 				e.log.Error("recording failed", "key", key, "err", perr)
 				res.UpstreamError = "not recorded: " + perr.Error()

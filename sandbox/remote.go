@@ -291,7 +291,7 @@ func attempt1(ctx context.Context, o *RemoteOptions, build func(context.Context)
 	out := UpstreamResponse{Status: resp.StatusCode, Body: asJSON(o.scrub.Bytes(data))}
 	wait := retry.After(resp.Header, now)
 	if wait > 0 {
-		out.Header = http.Header{"Retry-After": {retryAfterSeconds(wait)}}
+		out.Header = http.Header{"Retry-After": {RetryAfterValue(wait)}}
 	}
 	return out, wait, nil
 }
@@ -306,9 +306,9 @@ func asJSON(b []byte) json.RawMessage {
 	return s
 }
 
-// retryAfterSeconds is a wait as a Retry-After value: whole seconds, at
-// least 1, so that a client never retries at once.
-func retryAfterSeconds(d time.Duration) string {
+// RetryAfterValue is a wait as a Retry-After header value: whole seconds,
+// rounded up and at least 1, so that a client never retries at once.
+func RetryAfterValue(d time.Duration) string {
 	return strconv.Itoa(max(int(math.Ceil(d.Seconds())), 1))
 }
 

@@ -3,6 +3,7 @@ package server
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"net"
 	"net/http"
 	"net/url"
@@ -168,7 +169,9 @@ func (rw *rapidWire) route(api *toolset.API, params []string) handlerFunc {
 		if err != nil {
 			return nil, err
 		}
-		return &rawBody{status: res.Status, contentType: "application/json", header: http.Header{"X-Understudy-Source": {res.Source}}, body: res.Response}, nil
+		header := http.Header{"X-Understudy-Source": {res.Source}}
+		maps.Copy(header, res.Header) // the API's own Retry-After on a 429
+		return &rawBody{status: res.Status, contentType: "application/json", header: header, body: res.Response}, nil
 	}
 }
 
