@@ -270,9 +270,10 @@ func answerGrace(within time.Duration) time.Duration {
 var errShuttingDown = fmt.Errorf("the server is shutting down: %w", context.Canceled)
 
 // serve runs the HTTP server until ctx ends, then shuts it down: it stops
-// accepting, lets in-flight calls finish, and shortly before the deadline
-// ends the ones still waiting (on the upstream's rate, say) so that each
-// is answered, with a 503 naming the shutdown, rather than cut off.
+// accepting, ends event streams, lets in-flight calls finish, and shortly
+// before the deadline ends the ones still waiting (on the upstream's rate,
+// say) so that each is answered, with a 503 naming the shutdown, rather
+// than cut off.
 func serve(ctx context.Context, h http.Handler, f flags, stderr io.Writer) int {
 	ln, err := net.Listen("tcp", f.addr)
 	if err != nil {
@@ -285,8 +286,19 @@ func serve(ctx context.Context, h http.Handler, f flags, stderr io.Writer) int {
 	if inFlight == nil {
 		inFlight = new(atomic.Int64)
 	}
+	// Event streams (MCP's GET /mcp) carry no call: they end as soon as
+	// shutdown starts, so that an idle client does not hold it up.
+	streams, endStreams := context.WithCancelCause(calls)
+	defer endStreams(nil)
 	srv := &http.Server{
 		Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if r.Method == http.MethodGet && strings.Contains(r.Header.Get("Accept"), "text/event-stream") {
+				ctx, cancel := context.WithCancelCause(r.Context())
+				defer cancel(nil)
+				defer context.AfterFunc(streams, func() { cancel(context.Cause(streams)) })()
+				h.ServeHTTP(w, r.WithContext(ctx))
+				return
+			}
 			inFlight.Add(1)
 			defer inFlight.Add(-1)
 			h.ServeHTTP(w, r)
@@ -311,6 +323,7 @@ func serve(ctx context.Context, h http.Handler, f flags, stderr io.Writer) int {
 		within = 10 * time.Second
 	}
 	fmt.Fprintf(stderr, "toolserver: shutting down: %d calls in flight, all answered within %s\n", inFlight.Load(), within)
+	endStreams(errShuttingDown)
 	sctx, cancel := context.WithTimeout(context.Background(), within)
 	defer cancel()
 	stop := time.AfterFunc(within-answerGrace(within), func() { endCalls(errShuttingDown) })

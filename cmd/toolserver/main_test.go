@@ -433,3 +433,49 @@ func TestKeyNeverLeaksOnAnyTransport(t *testing.T) {
 		})
 	}
 }
+
+// TestShutdownEndsIdleEventStreams stops a server while an MCP client holds
+// its event stream (GET /mcp) open with no call running: the stream must
+// end when shutdown starts, not hold it up to the deadline.
+func TestShutdownEndsIdleEventStreams(t *testing.T) {
+	s := start(t, nil, flags{shutdownWithin: time.Minute})
+	mcpPost := func(sid, body string) string {
+		req, err := http.NewRequest(http.MethodPost, "http://"+s.addr+"/mcp", strings.NewReader(body))
+		require.NoError(t, err)
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		if sid != "" {
+			req.Header.Set("Mcp-Session-Id", sid)
+		}
+		resp, err := http.DefaultClient.Do(req)
+		require.NoError(t, err)
+		_, _ = io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+		require.Less(t, resp.StatusCode, 300)
+		return resp.Header.Get("Mcp-Session-Id")
+	}
+	sid := mcpPost("", `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`)
+	require.NotEmpty(t, sid)
+	mcpPost(sid, `{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	req, err := http.NewRequest(http.MethodGet, "http://"+s.addr+"/mcp", nil)
+	require.NoError(t, err)
+	req.Header.Set("Accept", "text/event-stream")
+	req.Header.Set("Mcp-Session-Id", sid)
+	resp, err := http.DefaultClient.Do(req)
+	require.NoError(t, err)
+	defer resp.Body.Close()
+	require.Equal(t, http.StatusOK, resp.StatusCode)
+	streamEnded := make(chan error, 1)
+	go func() { _, err := io.Copy(io.Discard, resp.Body); streamEnded <- err }()
+
+	code := make(chan int, 1)
+	go func() { code <- s.stop() }()
+	select {
+	case c := <-code:
+		require.Equal(t, 0, c, s.stderr.String())
+	case <-time.After(30 * time.Second):
+		t.Fatal("an idle event stream held shutdown up")
+	}
+	require.NoError(t, <-streamEnded, "the stream ended cleanly")
+	require.Contains(t, s.stderr.String(), "0 calls in flight")
+}
