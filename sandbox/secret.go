@@ -18,8 +18,9 @@ const Redacted = "[REDACTED]"
 const minNeedle = 6
 
 // maxNestedJSON bounds how many levels of JSON-inside-a-JSON-string the
-// scrubber decodes (ToolBench servers wrap an API's JSON answer as text).
-const maxNestedJSON = 3
+// scrubber decodes (ToolBench servers wrap an API's JSON answer as text,
+// which may carry JSON as text again).
+const maxNestedJSON = 4
 
 // scrubber removes a secret (the RapidAPI or ToolBench key) from text an
 // upstream sent back. Real APIs echo the key in error messages ("invalid
@@ -28,12 +29,13 @@ const maxNestedJSON = 3
 // and in the forms it takes there: URL-encoded, base64 (at any alignment,
 // as inside "Basic base64(user:key)") and JSON-escaped.
 type scrubber struct {
-	secret  string
-	needles []string // longest first
+	secret      string
+	needles     []string // longest first
+	needsEscape bool     // the secret has a character JSON must escape
 }
 
 func newScrubber(secret string) *scrubber {
-	s := &scrubber{secret: secret}
+	s := &scrubber{secret: secret, needsEscape: strings.ContainsFunc(secret, func(r rune) bool { return r == '"' || r == '\\' || r < 0x20 })}
 	if secret == "" {
 		return s
 	}
@@ -71,9 +73,10 @@ func (s *scrubber) String(text string) string {
 	return s.scrubText(text, 0)
 }
 
-// Bytes scrubs an upstream answer. A JSON answer stays JSON: forms of the
-// secret that only appear once its strings are decoded (a \u-escaped key)
-// are scrubbed by decoding and re-encoding the document.
+// Bytes scrubs an upstream answer. A JSON answer stays the same JSON,
+// keys in the same order: forms of the secret that only appear once a
+// JSON string is decoded (a \u-escaped key, a key inside JSON carried as
+// text) are scrubbed by rewriting that string alone.
 func (s *scrubber) Bytes(body []byte) []byte {
 	if s == nil || s.secret == "" {
 		return body
@@ -86,10 +89,7 @@ func (s *scrubber) Bytes(body []byte) []byte {
 	if bytes.IndexByte(body, '\\') < 0 {
 		return body
 	}
-	if out, ok := s.scrubJSON(body, 0); ok {
-		return out
-	}
-	return body
+	return s.scrubStrings(body, 0)
 }
 
 func (s *scrubber) scrubText(text string, depth int) string {
@@ -97,67 +97,66 @@ func (s *scrubber) scrubText(text string, depth int) string {
 		text = strings.ReplaceAll(text, n, Redacted)
 	}
 	if depth < maxNestedJSON && strings.IndexByte(text, '\\') >= 0 {
-		t := strings.TrimSpace(text)
-		if t != "" && (t[0] == '{' || t[0] == '[' || t[0] == '"') {
-			if out, ok := s.scrubJSON([]byte(t), depth); ok {
-				return string(out)
-			}
-		}
+		return string(s.scrubStrings([]byte(text), depth))
 	}
 	return text
 }
 
-// scrubJSON decodes doc and, when one of its strings (or object keys)
-// still holds the secret once decoded, re-encodes it scrubbed. ok is
-// false when doc is not one JSON value or needed no change.
-func (s *scrubber) scrubJSON(doc []byte, depth int) ([]byte, bool) {
-	dec := json.NewDecoder(bytes.NewReader(doc))
-	dec.UseNumber()
-	var v any
-	if dec.Decode(&v) != nil || dec.More() {
-		return nil, false
+// scrubStrings finds the JSON string literals in doc whose escapes could
+// hide the secret, decodes them, scrubs the decoded text (which may be
+// JSON again) and writes back the ones that changed. A string without
+// such escapes reads the same decoded as raw, so the needles have
+// scrubbed it already; skipping it keeps the common case cheap. doc need
+// not be JSON: anything that is not a string literal is left alone.
+func (s *scrubber) scrubStrings(doc []byte, depth int) []byte {
+	var out []byte // nil until the first change
+	last := 0
+	for i := 0; i < len(doc); i++ {
+		if doc[i] != '"' {
+			continue
+		}
+		j, escaped := i+1, false
+		for ; j < len(doc) && doc[j] != '"'; j++ {
+			if doc[j] == '\\' {
+				escaped = true
+				j++
+			}
+		}
+		if j >= len(doc) {
+			break
+		}
+		lit := doc[i : j+1]
+		if escaped && s.mayHide(lit) {
+			var text string
+			if json.Unmarshal(lit, &text) == nil {
+				if scrubbed := s.scrubText(text, depth+1); scrubbed != text {
+					out = append(out, doc[last:i]...)
+					out = appendJSONString(out, scrubbed)
+					last = j + 1
+				}
+			}
+		}
+		i = j
 	}
-	v, changed := s.scrubValue(v, depth+1)
-	if !changed {
-		return nil, false
+	if out == nil {
+		return doc
 	}
+	return append(out, doc[last:]...)
+}
+
+// mayHide reports whether a string literal's escapes can hide the secret:
+// \u escapes, escaped slashes, or any escape when the secret has a
+// character JSON must escape.
+func (s *scrubber) mayHide(lit []byte) bool {
+	return s.needsEscape || bytes.Contains(lit, []byte(`\u`)) || bytes.Contains(lit, []byte(`\/`))
+}
+
+func appendJSONString(dst []byte, s string) []byte {
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
-	if enc.Encode(v) != nil {
-		return nil, false
-	}
-	return bytes.TrimRight(buf.Bytes(), "\n"), true
-}
-
-func (s *scrubber) scrubValue(v any, depth int) (any, bool) {
-	switch x := v.(type) {
-	case string:
-		out := s.scrubText(x, depth)
-		return out, out != x
-	case []any:
-		changed := false
-		for i, e := range x {
-			var c bool
-			if x[i], c = s.scrubValue(e, depth); c {
-				changed = true
-			}
-		}
-		return x, changed
-	case map[string]any:
-		changed := false
-		out := make(map[string]any, len(x))
-		for k, e := range x {
-			nk := s.scrubText(k, depth)
-			ne, c := s.scrubValue(e, depth)
-			if c || nk != k {
-				changed = true
-			}
-			out[nk] = ne
-		}
-		return out, changed
-	}
-	return v, false
+	_ = enc.Encode(s)
+	return append(dst, bytes.TrimRight(buf.Bytes(), "\n")...)
 }
 
 // jsonEscapes are the forms a secret takes inside a JSON string, as the
