@@ -322,7 +322,7 @@ func serve(ctx context.Context, h http.Handler, f flags, stderr io.Writer) int {
 	if within <= 0 {
 		within = 10 * time.Second
 	}
-	fmt.Fprintf(stderr, "toolserver: shutting down: %d calls in flight, all answered within %s\n", inFlight.Load(), within)
+	fmt.Fprintf(stderr, "toolserver: shutting down: %d requests in flight, answered within %s\n", inFlight.Load(), within)
 	endStreams(errShuttingDown)
 	sctx, cancel := context.WithTimeout(context.Background(), within)
 	defer cancel()
@@ -330,7 +330,7 @@ func serve(ctx context.Context, h http.Handler, f flags, stderr io.Writer) int {
 	defer stop.Stop()
 	if err := srv.Shutdown(sctx); err != nil {
 		_ = srv.Close()
-		fmt.Fprintf(stderr, "toolserver: shutdown: %v (%d calls cut)\n", err, inFlight.Load())
+		fmt.Fprintf(stderr, "toolserver: shutdown: %v (%d requests cut)\n", err, inFlight.Load())
 		return 1
 	}
 	return 0

@@ -261,7 +261,7 @@ func TestShutdownAnswersEveryCall(t *testing.T) {
 	t.Logf("answers by status: %v", byStatus)
 	require.Positive(t, byStatus[http.StatusOK], "calls that could finish did")
 	require.Positive(t, byStatus[http.StatusServiceUnavailable], "calls that could not were answered")
-	require.Contains(t, s.stderr.String(), "64 calls in flight")
+	require.Contains(t, s.stderr.String(), "64 requests in flight")
 	require.NotContains(t, s.stderr.String(), "recording failed")
 	index, err := os.ReadFile(filepath.Join(dir, "index.jsonl"))
 	require.NoError(t, err)
@@ -477,5 +477,5 @@ func TestShutdownEndsIdleEventStreams(t *testing.T) {
 		t.Fatal("an idle event stream held shutdown up")
 	}
 	require.NoError(t, <-streamEnded, "the stream ended cleanly")
-	require.Contains(t, s.stderr.String(), "0 calls in flight")
+	require.Contains(t, s.stderr.String(), "0 requests in flight")
 }
