@@ -26,6 +26,8 @@ func TestLooksLikeUpstreamError(t *testing.T) {
 		{"rate limit text", `Rate limit exceeded`, true, "rate limited"},
 		{"quota", `{"message":"You have exceeded the MONTHLY quota for Requests on your current plan, BASIC."}`, true, "quota"},
 		{"invalid key", `{"message":"Invalid API key. Go to https://docs.rapidapi.com/docs/keys for more info."}`, true, "invalid API key"},
+		// ToolBench's server, with the key it echoed scrubbed.
+		{"invalid toolbench key", `{"auth":"Bearer [REDACTED]","message":"invalid toolbench_key [REDACTED]"}`, true, "invalid API key"},
 		{"unauthorized", `{"error":"Unauthorized"}`, true, "unauthorized"},
 		{"blocked", `{"message":"Blocked User. Please contact your API provider."}`, true, "blocked"},
 		{"api does not exist", `{"message":"API doesn't exists"}`, true, "does not exist"},

@@ -97,6 +97,10 @@ type Result struct {
 	// UpstreamError notes why the real API was not used (record mode fallback).
 	UpstreamError string      `json:"upstream_error,omitempty"`
 	Violations    []Violation `json:"violations,omitempty"`
+	// Header holds the response headers the API answered with that a
+	// client acts on, such as Retry-After on a 429 (simulated or real);
+	// transports that pass the API's status through send them too.
+	Header http.Header `json:"header,omitempty"`
 }
 
 // Options configures an Engine.
@@ -364,12 +368,19 @@ func (e *Engine) dispatch(ctx context.Context, api *toolset.API, args map[string
 				res.UpstreamError = "not recorded: the answer looks like an error (" + reason + ")"
 				return nil
 			}
-			if perr := e.opts.Recordings.Put(ctx, key, tool, api.Name, args, Recording{Status: up.Status, Response: up.Body}); perr != nil {
+			// The answer came back and was paid for: it is kept even if the
+			// caller has gone (or the server is shutting down) meanwhile.
+			if perr := e.opts.Recordings.Put(context.WithoutCancel(ctx), key, tool, api.Name, args, Recording{Status: up.Status, Response: up.Body}); perr != nil {
 				// Serving goes on; the recording is lost, and says so.
 				e.log.Error("recording failed", "key", key, "err", perr)
 				res.UpstreamError = "not recorded: " + perr.Error()
 			}
 			return nil
+		}
+		if ctx.Err() != nil {
+			// The call was abandoned (the caller left, or the server is
+			// shutting down): no stand-in answer pretends the API was asked.
+			return fmt.Errorf("%s.%s not answered: %w", tool, api.Name, context.Cause(ctx))
 		}
 		note := upstreamNote(up, err)
 		if serr := e.standIn(ctx, api, args, session, res); serr != nil {
@@ -382,7 +393,7 @@ func (e *Engine) dispatch(ctx context.Context, api *toolset.API, args map[string
 		if err != nil && up.Status == 0 {
 			return &UpstreamError{Tool: tool, API: api.Name, Err: err}
 		}
-		res.Status, res.Response, res.Source = up.Status, up.Body, SourceRemote
+		res.Status, res.Response, res.Source, res.Header = up.Status, up.Body, SourceRemote, up.Header
 		return nil
 	}
 	return fmt.Errorf("unknown mode %q", e.opts.Mode)
@@ -398,6 +409,9 @@ func (e *Engine) standIn(ctx context.Context, api *toolset.API, args map[string]
 			return merr
 		}
 		res.Status, res.Response, res.Source = apiErr.Status, b, SourceMock
+		if len(apiErr.Header) > 0 {
+			res.Header = apiErr.Header.Clone()
+		}
 		return nil
 	case err != nil:
 		return err

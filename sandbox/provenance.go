@@ -3,6 +3,7 @@ package sandbox
 import (
 	"encoding/json"
 	"fmt"
+	"net/http"
 
 	"github.com/understudy/understudy/toolset"
 )
@@ -53,6 +54,9 @@ type Violation struct {
 type Rejection struct {
 	Status int
 	Body   any
+	// Header holds response headers the API sends with the failure, such
+	// as Retry-After on a 429.
+	Header http.Header
 }
 
 // Error makes a Rejection the error a stand-in returns for a failure the

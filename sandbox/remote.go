@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -30,6 +31,9 @@ type Upstream interface {
 type UpstreamResponse struct {
 	Status int
 	Body   json.RawMessage // always JSON: a non-JSON answer is kept as a JSON string
+	// Header holds the response headers a client acts on (Retry-After),
+	// nil when there are none.
+	Header http.Header
 }
 
 // MaxUpstreamBody bounds what is read from an upstream answer.
@@ -37,8 +41,10 @@ const MaxUpstreamBody = 8 << 20
 
 // RemoteOptions configures calls to a real API.
 type RemoteOptions struct {
-	// Key is the RapidAPI or ToolBench key. It is sent upstream only and is
-	// scrubbed from every error.
+	// Key is the RapidAPI or ToolBench key. It is sent upstream only: it
+	// is scrubbed, with its common encodings, from every answer body and
+	// every error before they reach the engine, so no transport, recording
+	// or log can show it.
 	Key string
 	// Timeout bounds one attempt (default 15 s).
 	Timeout time.Duration
@@ -55,6 +61,8 @@ type RemoteOptions struct {
 	Client *http.Client
 	// Sleep waits between attempts; tests inject one that does not wait.
 	Sleep func(ctx context.Context, d time.Duration) error
+
+	scrub *scrubber
 }
 
 func (o *RemoteOptions) defaults() {
@@ -78,6 +86,7 @@ func (o *RemoteOptions) defaults() {
 	if o.Sleep == nil {
 		o.Sleep = retry.Sleep
 	}
+	o.scrub = newScrubber(o.Key)
 }
 
 // RapidAPI calls the real RapidAPI endpoint of an API:
@@ -194,7 +203,9 @@ func (t *ToolBenchServer) Do(ctx context.Context, api *toolset.API, args map[str
 			return nil, err
 		}
 		req.Header.Set("Content-Type", "application/json")
-		req.Header.Set("toolbench_key", t.opts.Key)
+		if t.opts.Key != "" {
+			req.Header.Set("toolbench_key", t.opts.Key)
+		}
 		return req, nil
 	})
 	if err != nil {
@@ -208,18 +219,19 @@ func (t *ToolBenchServer) Do(ctx context.Context, api *toolset.API, args map[str
 		return resp, errors.New("answer is not ToolBench's {\"error\", \"response\"} object")
 	}
 	if wrapped.Error != "" {
-		return UpstreamResponse{Status: http.StatusBadGateway, Body: resp.Body}, errors.New(redact(wrapped.Error, t.opts.Key))
+		return UpstreamResponse{Status: http.StatusBadGateway, Body: resp.Body}, errors.New(t.opts.scrub.String(wrapped.Error))
 	}
 	body := wrapped.Response
 	if len(body) == 0 {
 		body = json.RawMessage(`""`)
 	}
-	return UpstreamResponse{Status: http.StatusOK, Body: asJSON(body)}, nil
+	return UpstreamResponse{Status: http.StatusOK, Body: asJSON(body), Header: resp.Header}, nil
 }
 
 // doWithRetries runs attempts through retry.Do, retrying 429, 5xx and
 // connection failures with capped exponential backoff that honours
-// Retry-After. Every error has the key scrubbed.
+// Retry-After. Every body and every error has the key scrubbed. When ctx
+// ends, the error is its cause (the server shutting down, say).
 func doWithRetries(ctx context.Context, o *RemoteOptions, limit *rate.Limiter, build func(context.Context) (*http.Request, error)) (UpstreamResponse, error) {
 	var last UpstreamResponse
 	_, err := retry.Do(ctx, retry.Policy{Retries: o.Retries, Sleep: o.Sleep}, func(n int) (time.Duration, bool, error) {
@@ -241,22 +253,28 @@ func doWithRetries(ctx context.Context, o *RemoteOptions, limit *rate.Limiter, b
 	if errors.As(err, &we) {
 		err = we.Err
 	}
+	if err != nil && ctx.Err() != nil {
+		err = fmt.Errorf("upstream call abandoned: %w", context.Cause(ctx))
+	}
 	return last, err
 }
 
+// attempt1 makes one request. The answer's body is scrubbed of the key
+// here, the one place upstream bytes enter the engine, before anything
+// (retry logic, recording, any transport) sees it.
 func attempt1(ctx context.Context, o *RemoteOptions, build func(context.Context) (*http.Request, error)) (UpstreamResponse, time.Duration, error) {
 	actx, cancel := context.WithTimeout(ctx, o.Timeout)
 	defer cancel()
 	req, err := build(actx)
 	if err != nil {
-		return UpstreamResponse{}, 0, err
+		return UpstreamResponse{}, 0, errors.New(o.scrub.String(err.Error()))
 	}
 	resp, err := o.Client.Do(req)
 	if err != nil {
 		if errors.Is(actx.Err(), context.DeadlineExceeded) && ctx.Err() == nil {
 			return UpstreamResponse{}, 0, fmt.Errorf("timed out after %s", o.Timeout)
 		}
-		return UpstreamResponse{}, 0, errors.New(redact(err.Error(), o.Key))
+		return UpstreamResponse{}, 0, errors.New(o.scrub.String(err.Error()))
 	}
 	defer resp.Body.Close()
 	data, err := io.ReadAll(io.LimitReader(resp.Body, MaxUpstreamBody+1))
@@ -264,12 +282,18 @@ func attempt1(ctx context.Context, o *RemoteOptions, build func(context.Context)
 		if errors.Is(actx.Err(), context.DeadlineExceeded) {
 			return UpstreamResponse{}, 0, fmt.Errorf("timed out after %s reading the answer", o.Timeout)
 		}
-		return UpstreamResponse{}, 0, errors.New(redact(err.Error(), o.Key))
+		return UpstreamResponse{}, 0, errors.New(o.scrub.String(err.Error()))
 	}
 	if len(data) > MaxUpstreamBody {
 		return UpstreamResponse{Status: resp.StatusCode}, 0, fmt.Errorf("answer larger than %d bytes", MaxUpstreamBody)
 	}
-	return UpstreamResponse{Status: resp.StatusCode, Body: asJSON(data)}, retry.After(resp.Header, time.Now()), nil
+	now := time.Now()
+	out := UpstreamResponse{Status: resp.StatusCode, Body: asJSON(o.scrub.Bytes(data))}
+	wait := retry.After(resp.Header, now)
+	if wait > 0 {
+		out.Header = http.Header{"Retry-After": {RetryAfterValue(wait)}}
+	}
+	return out, wait, nil
 }
 
 // asJSON keeps a JSON answer as is and wraps anything else as a JSON string.
@@ -282,11 +306,10 @@ func asJSON(b []byte) json.RawMessage {
 	return s
 }
 
-func redact(s, key string) string {
-	if key == "" {
-		return s
-	}
-	return strings.ReplaceAll(s, key, "[REDACTED]")
+// RetryAfterValue is a wait as a Retry-After header value: whole seconds,
+// rounded up and at least 1, so that a client never retries at once.
+func RetryAfterValue(d time.Duration) string {
+	return strconv.Itoa(max(int(math.Ceil(d.Seconds())), 1))
 }
 
 func scalarString(v any) string {

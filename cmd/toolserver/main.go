@@ -9,11 +9,14 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"math"
 	"net"
 	"net/http"
+	"net/url"
 	"os"
 	"os/signal"
 	"strings"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -55,6 +58,8 @@ type flags struct {
 	upstream       string
 	keyEnv         string
 	timeout        time.Duration
+	upstreamRate   float64
+	retries        int
 	importSTB      string
 	maxBody        int64
 	mcpIdle        time.Duration
@@ -63,6 +68,7 @@ type flags struct {
 	maxConns       int
 	allowOrigins   []string
 	ready          func(addr string) // tests learn the bound address
+	inFlight       *atomic.Int64     // counts the HTTP requests being served; tests read it
 	stdin          io.Reader
 	ctx            context.Context
 	shutdownWithin time.Duration
@@ -89,9 +95,11 @@ func runWith(args []string, stdout, stderr io.Writer, f flags) int {
 	fs.BoolVar(&f.noInfer, "no-infer", false, "do not infer dependencies of imported tools from their documentation")
 	fs.StringVar(&f.printDeps, "deps", "", "print the dependency graph (json or dot) and exit")
 	fs.BoolVar(&f.stdio, "stdio", false, "serve MCP over standard input and output instead of HTTP")
-	fs.StringVar(&f.upstream, "upstream", "rapidapi", `real API for record/live modes: "rapidapi" (https://<host><path>) or the URL of a ToolBench-compatible server`)
+	fs.StringVar(&f.upstream, "upstream", "rapidapi", `real API for record/live modes: "rapidapi" (https://<host><path>) or the URL of a ToolBench-compatible server (one on localhost needs no key)`)
 	fs.StringVar(&f.keyEnv, "key-env", "RAPIDAPI_KEY", "name of the environment variable holding the RapidAPI or ToolBench key")
 	fs.DurationVar(&f.timeout, "upstream-timeout", 15*time.Second, "timeout of one upstream attempt")
+	fs.IntVar(&f.retries, "upstream-retries", 2, "how many times an upstream 429, 5xx or connection failure is retried")
+	fs.Float64Var(&f.upstreamRate, "upstream-rate", 5, "most requests per second sent to the real API (calls beyond it wait their turn)")
 	fs.StringVar(&f.importSTB, "import-stabletoolbench", "", "import a StableToolBench tool_response_cache folder into -cache and exit")
 	fs.Int64Var(&f.maxBody, "max-body", server.DefaultMaxBody, "largest request body accepted, in bytes")
 	fs.DurationVar(&f.mcpIdle, "mcp-session-idle", server.DefaultMCPSessionIdle, "close an MCP session over HTTP after this long without a request (0 or less: never)")
@@ -126,7 +134,7 @@ func runWith(args []string, stdout, stderr io.Writer, f flags) int {
 		return importSTB(cat, f, stdout, stderr)
 	}
 
-	cfg, err := config(cat, f)
+	cfg, err := config(cat, f, stderr)
 	if err != nil {
 		fmt.Fprintf(stderr, "toolserver: %v\n", err)
 		return 2
@@ -190,10 +198,11 @@ func mcpIdle(d time.Duration) time.Duration {
 	return d
 }
 
-// config turns flags into the stack's configuration.
-func config(cat *toolset.Catalog, f flags) (assemble.Config, error) {
+// config turns flags into the stack's configuration. The log goes to
+// stderr, like every other message of the command.
+func config(cat *toolset.Catalog, f flags, stderr io.Writer) (assemble.Config, error) {
 	cfg := assemble.Config{Catalog: cat, CacheDir: f.cacheDir, NoInference: f.noInfer,
-		Logger: slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))}
+		Logger: slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))}
 	var err error
 	if cfg.Mode, err = sandbox.ParseMode(f.mode); err != nil {
 		return cfg, err
@@ -217,21 +226,74 @@ func config(cat *toolset.Catalog, f flags) (assemble.Config, error) {
 		}
 	}
 	if cfg.Mode == sandbox.ModeRecord || cfg.Mode == sandbox.ModeLive {
-		key := os.Getenv(f.keyEnv)
-		if key == "" {
-			return cfg, fmt.Errorf("-mode %s calls the real API: set the key in the environment variable %s (or name another with -key-env)", cfg.Mode, f.keyEnv)
-		}
-		opts := sandbox.RemoteOptions{Key: key, Timeout: f.timeout}
-		if f.upstream == "rapidapi" {
-			cfg.Upstream = sandbox.NewRapidAPI("", opts)
-		} else {
-			cfg.Upstream = sandbox.NewToolBenchServer(f.upstream, opts)
+		if cfg.Upstream, err = upstream(f); err != nil {
+			return cfg, err
 		}
 	}
 	return cfg, nil
 }
 
-// serve runs the HTTP server until ctx ends, then drains it.
+// upstream is the real API of record and live modes. RapidAPI, and a
+// ToolBench-compatible server elsewhere, need the key; one on this machine
+// (a StableToolBench server run for a test, say) is called without one
+// when none is set.
+func upstream(f flags) (sandbox.Upstream, error) {
+	if !(f.upstreamRate > 0) || math.IsInf(f.upstreamRate, 0) {
+		return nil, fmt.Errorf("-upstream-rate: want a positive number of requests per second, not %v", f.upstreamRate)
+	}
+	local := false
+	if f.upstream != "rapidapi" {
+		u, err := url.Parse(f.upstream)
+		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			return nil, fmt.Errorf(`-upstream: want "rapidapi" or the http(s) URL of a ToolBench-compatible server, not %q`, f.upstream)
+		}
+		local = isLoopback(u.Hostname())
+	}
+	key := os.Getenv(f.keyEnv)
+	if key == "" && !local {
+		return nil, fmt.Errorf("-mode %s calls the real API: set the key in the environment variable %s (or name another with -key-env)", f.mode, f.keyEnv)
+	}
+	if f.retries < 0 {
+		return nil, fmt.Errorf("-upstream-retries: want 0 or more, not %d", f.retries)
+	}
+	retries := f.retries
+	if retries == 0 {
+		retries = -1 // RemoteOptions' "none"
+	}
+	opts := sandbox.RemoteOptions{Key: key, Timeout: f.timeout, PerSecond: f.upstreamRate, Retries: retries}
+	if f.upstream == "rapidapi" {
+		return sandbox.NewRapidAPI("", opts), nil
+	}
+	return sandbox.NewToolBenchServer(f.upstream, opts), nil
+}
+
+// isLoopback reports whether host names this machine: localhost or a
+// loopback address.
+func isLoopback(host string) bool {
+	if strings.EqualFold(host, "localhost") || strings.HasSuffix(strings.ToLower(host), ".localhost") {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}
+
+// answerGrace is how long before the shutdown deadline the calls still
+// running are told to stop: the time to answer them and for Shutdown,
+// which looks for finished connections every 500 ms at most, to notice.
+// It is a fifth of the time, at least 1 s (half the time when that is
+// shorter) and at most 2 s.
+func answerGrace(within time.Duration) time.Duration {
+	return min(max(within/5, min(within/2, time.Second)), 2*time.Second)
+}
+
+// errShuttingDown is why calls still running near the shutdown deadline end.
+var errShuttingDown = fmt.Errorf("the server is shutting down: %w", context.Canceled)
+
+// serve runs the HTTP server until ctx ends, then shuts it down: it stops
+// accepting, ends event streams, lets in-flight calls finish, and shortly
+// before the deadline ends the ones still waiting (on the upstream's rate,
+// say) so that each is answered, with a 503 naming the shutdown, rather
+// than cut off.
 func serve(ctx context.Context, h http.Handler, f flags, stderr io.Writer) int {
 	ln, err := net.Listen("tcp", f.addr)
 	if err != nil {
@@ -239,7 +301,29 @@ func serve(ctx context.Context, h http.Handler, f flags, stderr io.Writer) int {
 		return 1
 	}
 	ln = server.LimitListener(ln, f.maxConns)
-	srv := server.NewHTTPServer(h, f.readTimeout)
+	calls, endCalls := context.WithCancelCause(context.Background())
+	defer endCalls(nil)
+	inFlight := f.inFlight
+	if inFlight == nil {
+		inFlight = new(atomic.Int64)
+	}
+	// Event streams (MCP's GET /mcp) carry no call: they end as soon as
+	// shutdown starts, so that an idle client does not hold it up.
+	streams, endStreams := context.WithCancelCause(calls)
+	defer endStreams(nil)
+	srv := server.NewHTTPServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodGet && strings.Contains(r.Header.Get("Accept"), "text/event-stream") {
+			ctx, cancel := context.WithCancelCause(r.Context())
+			defer cancel(nil)
+			defer context.AfterFunc(streams, func() { cancel(context.Cause(streams)) })()
+			h.ServeHTTP(w, r.WithContext(ctx))
+			return
+		}
+		inFlight.Add(1)
+		defer inFlight.Add(-1)
+		h.ServeHTTP(w, r)
+	}), f.readTimeout)
+	srv.BaseContext = func(net.Listener) context.Context { return calls }
 	fmt.Fprintf(stderr, "toolserver: serving %s mode on http://%s (native /v1/call, /virtual, /rapidapi, RapidAPI wire, MCP at /mcp)\n", f.mode, ln.Addr())
 	if f.ready != nil {
 		f.ready(ln.Addr().String())
@@ -253,13 +337,18 @@ func serve(ctx context.Context, h http.Handler, f flags, stderr io.Writer) int {
 	case <-ctx.Done():
 	}
 	within := f.shutdownWithin
-	if within == 0 {
+	if within <= 0 {
 		within = 10 * time.Second
 	}
+	fmt.Fprintf(stderr, "toolserver: shutting down: %d requests in flight, answered within %s\n", inFlight.Load(), within)
+	endStreams(errShuttingDown)
 	sctx, cancel := context.WithTimeout(context.Background(), within)
 	defer cancel()
+	stop := time.AfterFunc(within-answerGrace(within), func() { endCalls(errShuttingDown) })
+	defer stop.Stop()
 	if err := srv.Shutdown(sctx); err != nil {
-		fmt.Fprintf(stderr, "toolserver: shutdown: %v\n", err)
+		_ = srv.Close()
+		fmt.Fprintf(stderr, "toolserver: shutdown: %v (%d requests cut)\n", err, inFlight.Load())
 		return 1
 	}
 	return 0

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"mime"
 	"net"
 	"net/http"
@@ -234,7 +235,9 @@ func (rw *rapidWire) serve(r *http.Request, api *toolset.API, pathParams map[str
 	if err != nil {
 		return nil, err
 	}
-	return &rawBody{status: res.Status, contentType: "application/json", header: http.Header{"X-Understudy-Source": {res.Source}}, body: res.Response}, nil
+	header := http.Header{"X-Understudy-Source": {res.Source}}
+	maps.Copy(header, res.Header) // the API's own Retry-After on a 429
+	return &rawBody{status: res.Status, contentType: "application/json", header: header, body: res.Response}, nil
 }
 
 // wireArguments gathers a call's arguments from where RapidAPI clients put

@@ -8,8 +8,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"net/http"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -117,9 +118,9 @@ func (p *Policy) Middleware(next standin.Handler) standin.Handler {
 	}
 }
 
-// RateLimitError is a simulated 429: the sandbox.Rejection a client sees plus the
-// Retry-After hint that travels in the response header. errors.As finds the
-// *sandbox.Rejection inside it.
+// RateLimitError is a simulated 429: the sandbox.Rejection a client sees,
+// whose Retry-After header carries the hint, plus the hint as a duration.
+// errors.As finds the *sandbox.Rejection inside it.
 type RateLimitError struct {
 	*sandbox.Rejection
 	RetryAfter time.Duration
@@ -186,7 +187,10 @@ func (p *Policy) before(ctx context.Context, tool string, seed, attempt uint64) 
 		if ra <= 0 {
 			ra = DefaultRetryAfter
 		}
-		return &RateLimitError{Rejection: &sandbox.Rejection{Status: http.StatusTooManyRequests, Body: rateLimitBody}, RetryAfter: ra}
+		return &RateLimitError{Rejection: &sandbox.Rejection{
+			Status: http.StatusTooManyRequests, Body: rateLimitBody,
+			Header: http.Header{"Retry-After": {sandbox.RetryAfterValue(ra)}},
+		}, RetryAfter: ra}
 	case u < r.RateLimitRate+r.ErrorRate:
 		e := serverErrors[rng.next()%uint64(len(serverErrors))]
 		return &sandbox.Rejection{Status: e.status, Body: e.body}
@@ -239,7 +243,7 @@ func truncateResponse(body []byte, limit int) ([]byte, error) {
 
 // PolicyError is a malformed failure-policy flag.
 type PolicyError struct {
-	Item string // the offending comma-separated item
+	Item string // the offending item
 	Err  error
 }
 
@@ -249,67 +253,80 @@ func (e *PolicyError) Error() string {
 
 func (e *PolicyError) Unwrap() error { return e.Err }
 
-// Parse reads a policy flag: comma-separated key=value items,
-// each optionally prefixed by a tool name and a colon to apply to that tool
-// only, e.g. "latency=50ms,error_rate=0.05,rate_limit_rate=0.02,seed=7,
-// skyscanner80:error_rate=0.1". Keys: latency, jitter, retry_after
-// (durations such as 50ms), error_rate, rate_limit_rate (0 to 1), truncate
-// (characters; "truncate" alone means 2048) and, globally only, seed. The
-// empty string is the policy that does nothing.
+// Parse reads a policy flag: key=value items separated by commas or
+// semicolons, each optionally prefixed by a tool name and a colon to apply
+// to that tool only, e.g. "latency=50ms,error_rate=0.05,seed=7;
+// skyscanner80:rate_limit_rate=0.1" (the example of toolserver -h). Keys:
+// latency, jitter, retry_after (durations such as 50ms), error_rate,
+// rate_limit_rate (0 to 1), truncate (characters; "truncate" alone means
+// 2048) and, globally only, seed. The empty string is the policy that does
+// nothing.
+//
+// A prefix applies to its own item only. Because -limit scopes everything
+// after "<tool>=" up to the next semicolon to that tool, an unprefixed item
+// after a prefixed one in the same semicolon section is ambiguous and
+// rejected, rather than read one way when the writer meant the other.
 func Parse(s string) (*Policy, error) {
 	p := &Policy{}
 	type item struct{ raw, key, value string }
 	perTool := map[string][]item{}
 	var order []string
 	seen := map[string]bool{}
-	for raw := range strings.SplitSeq(s, ",") {
-		raw = strings.TrimSpace(raw)
-		if raw == "" {
-			if strings.TrimSpace(s) == "" {
-				break
+	if strings.TrimSpace(s) == "" {
+		return p, nil
+	}
+	sections := strings.Split(s, ";")
+	for _, section := range sections {
+		sectionTool := ""
+		for raw := range strings.SplitSeq(section, ",") {
+			raw = strings.TrimSpace(raw)
+			if raw == "" {
+				return nil, &PolicyError{Item: raw, Err: errors.New("empty item")}
 			}
-			return nil, &PolicyError{Item: raw, Err: errors.New("empty item")}
-		}
-		key, value, hasValue := strings.Cut(raw, "=")
-		tool := ""
-		if t, k, ok := strings.Cut(key, ":"); ok {
-			tool, key = toolset.Standardize(strings.TrimSpace(t)), k
+			key, value, hasValue := strings.Cut(raw, "=")
+			tool := ""
+			if t, k, ok := strings.Cut(key, ":"); ok {
+				tool, key = toolset.Standardize(strings.TrimSpace(t)), k
+				if tool == "" {
+					return nil, &PolicyError{Item: raw, Err: errors.New("empty tool name before ':'")}
+				}
+				sectionTool = tool
+			} else if sectionTool != "" && len(sections) > 1 {
+				return nil, &PolicyError{Item: raw, Err: fmt.Errorf("follows %s: in the same ';' section: write %s:%s for that tool, or put it before the ';' for every tool", sectionTool, sectionTool, raw)}
+			}
+			key, value = strings.ToLower(strings.TrimSpace(key)), strings.TrimSpace(value)
+			if !hasValue {
+				if key != "truncate" {
+					return nil, &PolicyError{Item: raw, Err: errors.New("want key=value")}
+				}
+				value = strconv.Itoa(ToolBenchTruncate)
+			}
+			if seen[tool+":"+key] {
+				return nil, &PolicyError{Item: raw, Err: fmt.Errorf("%s given twice", key)}
+			}
+			seen[tool+":"+key] = true
+			if key == "seed" {
+				if tool != "" {
+					return nil, &PolicyError{Item: raw, Err: errors.New("seed is global, not per tool")}
+				}
+				v, err := strconv.ParseUint(value, 10, 64)
+				if err != nil {
+					return nil, &PolicyError{Item: raw, Err: fmt.Errorf("seed: want a non-negative integer: %w", err)}
+				}
+				p.Seed = v
+				continue
+			}
 			if tool == "" {
-				return nil, &PolicyError{Item: raw, Err: errors.New("empty tool name before ':'")}
+				if err := setRule(&p.Default, key, value); err != nil {
+					return nil, &PolicyError{Item: raw, Err: err}
+				}
+				continue
 			}
-		}
-		key, value = strings.ToLower(strings.TrimSpace(key)), strings.TrimSpace(value)
-		if !hasValue {
-			if key != "truncate" {
-				return nil, &PolicyError{Item: raw, Err: errors.New("want key=value")}
+			if _, ok := perTool[tool]; !ok {
+				order = append(order, tool)
 			}
-			value = strconv.Itoa(ToolBenchTruncate)
+			perTool[tool] = append(perTool[tool], item{raw, key, value})
 		}
-		if seen[tool+":"+key] {
-			return nil, &PolicyError{Item: raw, Err: fmt.Errorf("%s given twice", key)}
-		}
-		seen[tool+":"+key] = true
-		if key == "seed" {
-			if tool != "" {
-				return nil, &PolicyError{Item: raw, Err: errors.New("seed is global, not per tool")}
-			}
-			v, err := strconv.ParseUint(value, 10, 64)
-			if err != nil {
-				return nil, &PolicyError{Item: raw, Err: fmt.Errorf("seed: want a non-negative integer: %w", err)}
-			}
-			p.Seed = v
-			continue
-		}
-		if tool == "" {
-			if err := setRule(&p.Default, key, value); err != nil {
-				return nil, &PolicyError{Item: raw, Err: err}
-			}
-			continue
-		}
-		if _, ok := perTool[tool]; !ok {
-			order = append(order, tool)
-		}
-		perTool[tool] = append(perTool[tool], item{raw, key, value})
 	}
 	if err := p.Default.check(); err != nil {
 		return nil, &PolicyError{Item: s, Err: err}
@@ -383,8 +400,9 @@ func (r Rule) check() error {
 	return nil
 }
 
-// String is the policy in the flag syntax Parse reads, with
-// keys in a fixed order, so that parsing it gives the same policy back.
+// String is the policy in the flag syntax Parse reads, global items first
+// and then one semicolon section per tool, with keys in a fixed order, so
+// that parsing it gives the same policy back.
 func (p *Policy) String() string {
 	if p == nil {
 		return ""
@@ -394,15 +412,16 @@ func (p *Policy) String() string {
 		items = append(items, "seed="+strconv.FormatUint(p.Seed, 10))
 	}
 	items = append(items, p.Default.items("", Rule{})...)
-	tools := make([]string, 0, len(p.Tools))
-	for t := range p.Tools {
-		tools = append(tools, t)
+	sections := []string{strings.Join(items, ",")}
+	for _, t := range slices.Sorted(maps.Keys(p.Tools)) {
+		if ti := p.Tools[t].items(t+":", p.Default); len(ti) > 0 {
+			sections = append(sections, strings.Join(ti, ","))
+		}
 	}
-	sort.Strings(tools)
-	for _, t := range tools {
-		items = append(items, p.Tools[t].items(t+":", p.Default)...)
+	if sections[0] == "" {
+		sections = sections[1:]
 	}
-	return strings.Join(items, ",")
+	return strings.Join(sections, ";")
 }
 
 // items renders the fields of r that differ from base.

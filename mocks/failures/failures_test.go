@@ -30,6 +30,18 @@ func TestParseFailurePolicy(t *testing.T) {
 		{"truncate", Policy{Default: Rule{Truncate: 2048}}},
 		{"truncate=100,jitter=5ms,retry_after=2s", Policy{Default: Rule{Truncate: 100, Jitter: 5 * time.Millisecond, RetryAfter: 2 * time.Second}}},
 		{"LATENCY=1ms", Policy{Default: Rule{Latency: time.Millisecond}}},
+		// The example toolserver -h and the README give.
+		{"latency=50ms,error_rate=0.05,seed=7;skyscanner80:rate_limit_rate=0.1", Policy{Seed: 7,
+			Default: Rule{Latency: 50 * time.Millisecond, ErrorRate: 0.05},
+			Tools:   map[string]Rule{"skyscanner80": {Latency: 50 * time.Millisecond, ErrorRate: 0.05, RateLimitRate: 0.1}}}},
+		// Sections may come in any order, and semicolons may separate
+		// global items too.
+		{"a:error_rate=0.2,a:retry_after=3s;seed=1;b:truncate ; jitter=1ms", Policy{Seed: 1,
+			Default: Rule{Jitter: time.Millisecond},
+			Tools: map[string]Rule{
+				"a": {Jitter: time.Millisecond, ErrorRate: 0.2, RetryAfter: 3 * time.Second},
+				"b": {Jitter: time.Millisecond, Truncate: 2048},
+			}}},
 	} {
 		t.Run(tc.in, func(t *testing.T) {
 			p, err := Parse(tc.in)
@@ -44,7 +56,7 @@ func TestParseFailurePolicy(t *testing.T) {
 			}
 		})
 	}
-	require.Equal(t, "seed=7,latency=50ms,error_rate=0.05,skyscanner80:error_rate=0.1",
+	require.Equal(t, "seed=7,latency=50ms,error_rate=0.05;skyscanner80:error_rate=0.1",
 		mustPolicy(t, "skyscanner80:error_rate=0.1,error_rate=0.05,seed=7,latency=50ms").String())
 }
 
@@ -73,6 +85,13 @@ func TestParseFailurePolicyErrors(t *testing.T) {
 		{"latency=1ms,,seed=1", "", "empty item"},
 		{":error_rate=0.1", ":error_rate=0.1", "empty tool name"},
 		{"truncate=-5", "truncate=-5", "non-negative"},
+		// With semicolons, an unprefixed item after a tool's is ambiguous
+		// (-limit would scope it to the tool).
+		{"seed=7;skyscanner80:rate_limit_rate=0.1,error_rate=0.2", "error_rate=0.2", "skyscanner80:error_rate=0.2"},
+		{"seed=7;", "", "empty item"},
+		{";", "", "empty item"},
+		{"seed=7;;latency=1ms", "", "empty item"},
+		{"a:seed=7;latency=1ms", "a:seed=7", "global"},
 	} {
 		t.Run(tc.in, func(t *testing.T) {
 			_, err := Parse(tc.in)
@@ -85,7 +104,7 @@ func TestParseFailurePolicyErrors(t *testing.T) {
 }
 
 func FuzzParseFailurePolicy(f *testing.F) {
-	for _, s := range []string{"", "latency=50ms,error_rate=0.05,rate_limit_rate=0.02,seed=7", "skyscanner80:error_rate=0.1", "truncate", "a:latency=1s,b:jitter=2ms,truncate=9", "error_rate=1e-3", "x:y:z=1", "=,=", "latency=1h"} {
+	for _, s := range []string{"", "latency=50ms,error_rate=0.05,seed=7;skyscanner80:rate_limit_rate=0.1", "a:jitter=1ms;b:truncate,b:latency=2s;seed=3", "x;y:z=1,w=2", "latency=50ms,error_rate=0.05,rate_limit_rate=0.02,seed=7", "skyscanner80:error_rate=0.1", "truncate", "a:latency=1s,b:jitter=2ms,truncate=9", "error_rate=1e-3", "x:y:z=1", "=,=", "latency=1h"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
@@ -191,8 +210,10 @@ func TestMiddleware(t *testing.T) {
 				require.ErrorAs(t, err, &r)
 				if tc.status > 0 {
 					require.Equal(t, tc.status, r.Status)
-					_, ok := RetryAfter(err)
+					d, ok := RetryAfter(err)
 					require.True(t, ok, "a 429 carries its Retry-After")
+					require.Equal(t, DefaultRetryAfter, d)
+					require.Equal(t, "1", r.Header.Get("Retry-After"), "and sends it as the header")
 				} else {
 					require.GreaterOrEqual(t, r.Status, 500)
 				}
@@ -202,6 +223,25 @@ func TestMiddleware(t *testing.T) {
 			b, err := standin.Encode(v)
 			require.NoError(t, err)
 			require.Equal(t, tc.want, string(b))
+		})
+	}
+}
+
+// TestRateLimitRetryAfterHeader checks that the header a simulated 429
+// sends says the policy's wait in whole seconds, rounded up and never 0.
+func TestRateLimitRetryAfterHeader(t *testing.T) {
+	for _, tc := range []struct{ policy, header string }{
+		{"rate_limit_rate=1", "1"},
+		{"rate_limit_rate=1,retry_after=1500ms", "2"},
+		{"rate_limit_rate=1,retry_after=10ms", "1"},
+		{"rate_limit_rate=1,retry_after=1m", "60"},
+	} {
+		t.Run(tc.policy, func(t *testing.T) {
+			err := mustPolicy(t, tc.policy).before(context.Background(), "x", 1, 0)
+			var r *sandbox.Rejection
+			require.ErrorAs(t, err, &r)
+			require.Equal(t, http.StatusTooManyRequests, r.Status)
+			require.Equal(t, tc.header, r.Header.Get("Retry-After"))
 		})
 	}
 }
