@@ -155,7 +155,7 @@ func Run(ctx context.Context, code string, lim Limits) (*Result, error) {
 		case <-done:
 		}
 	}()
-	globals, runErr := prog.Init(thread, pre)
+	globals, runErr := initProgram(prog, thread, pre)
 	close(done)
 
 	res.Steps = thread.ExecutionSteps()
@@ -222,3 +222,14 @@ func (o *output) write(s string) bool {
 }
 
 func (o *output) String() string { return o.b.String() }
+
+// initProgram runs prog, turning a panic inside a built-in into an error
+// of this run rather than the end of the process.
+func initProgram(prog *starlark.Program, thread *starlark.Thread, pre starlark.StringDict) (g starlark.StringDict, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			g, err = nil, fmt.Errorf("internal error in the interpreter: %v", r)
+		}
+	}()
+	return prog.Init(thread, pre)
+}

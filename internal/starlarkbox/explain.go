@@ -91,7 +91,7 @@ func explainResolve(code string, err error) error {
 
 // internalPrefixes are the guard functions' names as they appear at the
 // start of error messages; the caller never wrote them.
-var internalPrefixes = []string{fnBinop + ": ", fnAug + ": ", fnAttr + ": ", fnCharge + ": ", fnKey + ": "}
+var internalPrefixes = []string{fnBinop + ": ", fnAug + ": ", fnAttr + ": ", fnCharge + ": ", fnKey + ": ", fnCmp + ": "}
 
 func explainRun(err error, lim Limits, g *guard) error {
 	line := 0
