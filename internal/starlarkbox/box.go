@@ -148,9 +148,9 @@ func Run(ctx context.Context, code string, lim Limits) (*Result, error) {
 		select {
 		case <-ctx.Done():
 			if errors.Is(ctx.Err(), context.DeadlineExceeded) {
-				thread.Cancel(errTimeout(lim.Timeout))
+				g.stop(thread, errTimeout(lim.Timeout))
 			} else {
-				thread.Cancel("the run was cancelled by the caller")
+				g.stop(thread, "the run was cancelled by the caller")
 			}
 		case <-done:
 		}

@@ -16,6 +16,10 @@ import (
 // and refused when it could visit more than maxCompareNodes elements.
 const maxCompareNodes = 4 << 20
 
+// maxSortNodes bounds the elements one sort, min or max may visit in all:
+// sorting 500,000 pairs is about 30M visits.
+const maxSortNodes = 32 << 20
+
 // compareNodes counts the elements a comparison of v could visit (shared
 // elements count every time they occur, as the comparison visits them),
 // down to Starlark's comparison depth, stopping once past budget.
@@ -130,7 +134,7 @@ func cmp(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, _ []starl
 
 // sortedGuarded wraps sorted, min and max: sorting n values compares each
 // about log2(n) times, so the elements (or the keys the key function
-// returns) may hold at most maxCompareNodes / log2(n) elements in all.
+// returns) may hold at most maxSortNodes / log2(n) elements in all.
 func sortedGuarded(name string) *starlark.Builtin {
 	orig := starlark.Universe[name].(*starlark.Builtin)
 	return starlark.NewBuiltin(name, func(t *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
@@ -145,7 +149,7 @@ func sortedGuarded(name string) *starlark.Builtin {
 			n += max(starlark.Len(a), 1)
 		}
 		rounds := int64(bits.Len(uint(n)) + 1)
-		budget := int64(maxCompareNodes) / rounds
+		budget := int64(maxSortNodes) / rounds
 		var used int64
 		for _, a := range args {
 			if err := eachCompared(a, func(e starlark.Value) error {

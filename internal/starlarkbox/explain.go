@@ -104,6 +104,13 @@ func explainRun(err error, lim Limits, g *guard) error {
 			}
 		}
 	}
+	var se *stoppedError
+	if errors.As(err, &se) {
+		if strings.Contains(se.reason, "wall-time limit") {
+			return &Error{Kind: KindLimit, Line: line, Msg: se.reason}
+		}
+		return &Error{Kind: KindRuntime, Line: line, Msg: se.Error()}
+	}
 	var le *LimitError
 	if errors.As(err, &le) {
 		return &Error{Kind: KindLimit, Line: line, Msg: le.Msg}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/big"
 	"strings"
+	"sync/atomic"
 
 	"go.starlark.net/starlark"
 	"go.starlark.net/syntax"
@@ -30,7 +31,32 @@ const (
 type guard struct {
 	lim       Limits
 	allocated int64
+	// stopped is set, with the reason, when the run's deadline passes or
+	// its caller cancels it; built-ins that loop in Go check it, since
+	// Starlark checks its own cancellation only between steps.
+	stopped atomic.Pointer[string]
 }
+
+// stop cancels the run: the thread at its next step, guarded built-ins at
+// their next check.
+func (g *guard) stop(t *starlark.Thread, reason string) {
+	g.stopped.Store(&reason)
+	t.Cancel(reason)
+}
+
+// checkStopped is the error of a built-in that noticed the run was stopped.
+func (g *guard) checkStopped() error {
+	if r := g.stopped.Load(); r != nil {
+		return &stoppedError{reason: *r}
+	}
+	return nil
+}
+
+// stoppedError is a built-in interrupted by the deadline or the caller;
+// its message is the reason, as Starlark's own cancellation gives it.
+type stoppedError struct{ reason string }
+
+func (e *stoppedError) Error() string { return "Starlark computation cancelled: " + e.reason }
 
 // LimitError is a refused operation; it reaches the caller as KindLimit.
 type LimitError struct{ Msg string }
@@ -307,18 +333,42 @@ func key(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, _ []starl
 	return args[0], nil
 }
 
-// keysOf checks every element of a built-in's iterable argument as a key.
+// maxKeyWork bounds the hashing one built-in call may do in all: set(l)
+// hashes every element of l, and a list of 500,000 copies of a tuple just
+// under maxKeyNodes would take hours.
+const maxKeyWork = 16 << 20
+
+// keysOf checks every element of a built-in's iterable argument as a key,
+// one by one and all together.
 func keysOf(g *guard, args starlark.Tuple, kwargs []starlark.Tuple) error {
 	if err := copiesArg("")(g, args, kwargs); err != nil {
 		return err
 	}
-	for _, a := range args {
-		if err := checkKey(a); err != nil {
+	var work int64
+	check := func(v starlark.Value) error {
+		if err := checkKey(v); err != nil {
 			return err
 		}
-		if seq, ok := a.(starlark.Indexable); ok {
-			for i := 0; i < seq.Len(); i++ {
-				if err := checkKey(seq.Index(i)); err != nil {
+		if t, ok := v.(starlark.Tuple); ok && len(t) > 0 {
+			n, err := deepSize(t, maxKeyWork)
+			if err != nil {
+				return err
+			}
+			if work += n; work > maxKeyWork {
+				return &LimitError{Msg: "memory limit: these tuples are too large together (or too deeply shared) to be used as keys"}
+			}
+		}
+		return nil
+	}
+	for _, a := range args {
+		if err := check(a); err != nil {
+			return err
+		}
+		switch seq := a.(type) {
+		case *starlark.List, starlark.Tuple:
+			ix := seq.(starlark.Indexable)
+			for i := 0; i < ix.Len(); i++ {
+				if err := check(ix.Index(i)); err != nil {
 					return err
 				}
 			}

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/stretchr/testify/require"
+	"go.starlark.net/starlark"
 )
 
 // deep builds a program that nests a list n levels deep in l, then runs tail.
@@ -83,10 +84,16 @@ func TestHostilePrograms(t *testing.T) {
 		{"endless deepening", "l = []\nwhile True:\n    l = [l]", KindLimit, []string{"step limit", "wall-time limit"}},
 		{"slow scans", "s = 'a' * 10000000\nwhile True:\n    s.find('b')", KindLimit, []string{"step limit", "wall-time limit"}},
 		{"big int to text", "x = pow(7, 30000)\nwhile True:\n    s = str(x)", KindLimit, []string{"step limit", "wall-time limit"}},
+		{"set of many shared tuples", "t = (1,)\nfor i in range(14):\n    t = (t, t)\ns = set([t] * 500000)", KindLimit, []string{"used as keys"}},
+		{"dict of many shared pairs", "t = (1,)\nfor i in range(14):\n    t = (t, t)\nd = dict([(t, 1)] * 500000)", KindLimit, []string{"used as keys"}},
+		{"sum of a huge range", "while True:\n    sum(range(10000000))", KindLimit, []string{"step limit", "wall-time limit"}},
 		{"uncharged comprehension", "l = [[i] for i in range(10000000)]", KindLimit, []string{"step limit", "wall-time limit"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			start := time.Now()
 			res, err := Run(context.Background(), tc.code, Limits{})
+			// A generous bound: the runs that used to hang ran for minutes.
+			require.Less(t, time.Since(start), 10*DefaultLimits.Timeout)
 			require.NotNil(t, res)
 			var e *Error
 			require.ErrorAs(t, err, &e)
@@ -127,6 +134,8 @@ func TestBoundsKeepNormalPrograms(t *testing.T) {
 		{"max of lists", "max([1, 2], [1, 3])", []any{int64(1), int64(3)}},
 		{"in list of lists", "[1, 2] in [[0], [1, 2]]", true},
 		{"index of list", "[[0], [1, 2]].index([1, 2])", int64(1)},
+		{"sort many pairs", "l = sorted([(i % 7, i) for i in range(200000)])\nl[1]", []any{int64(0), int64(7)}},
+		{"set of many pairs", "len(set([(i, i + 1) for i in range(200000)]))", int64(200000)},
 		{"mixed comparison", "[1 < 2, 'a' != 'b', 2 >= 2, 'x' in 'xyz', 3 not in [1, 2]]", []any{true, true, true, true, true}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -262,4 +271,23 @@ func FuzzScanJSON(f *testing.F) {
 			t.Fatalf("size %d is less than the input's %d bytes", n, len(s))
 		}
 	})
+}
+
+// TestLongBuiltinsStop: a built-in that loops in Go notices a stopped run
+// (Starlark itself checks only between steps).
+func TestLongBuiltinsStop(t *testing.T) {
+	th := &starlark.Thread{}
+	g := &guard{lim: DefaultLimits}
+	th.SetLocal(guardKey, g)
+	g.stop(th, errTimeout(3*time.Second))
+	_, err := starlark.Call(th, predeclared()["sum"], starlark.Tuple{starlark.MakeInt(0)}, nil)
+	require.Error(t, err) // not iterable
+	rng, err := starlark.Call(th, starlark.Universe["range"], starlark.Tuple{starlark.MakeInt(10000000)}, nil)
+	require.NoError(t, err)
+	_, err = starlark.Call(th, predeclared()["sum"], starlark.Tuple{rng}, nil)
+	var se *stoppedError
+	require.ErrorAs(t, err, &se)
+	e := explainRun(err, DefaultLimits, g).(*Error)
+	require.Equal(t, KindLimit, e.Kind)
+	require.Equal(t, "wall-time limit of 3s exceeded", e.Msg)
 }

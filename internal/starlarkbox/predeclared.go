@@ -104,10 +104,17 @@ func sum(t *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []
 	if err := starlark.UnpackArgs("sum", args, kwargs, "iterable", &it, "start?", &acc); err != nil {
 		return nil, err
 	}
+	g := guardOf(t)
 	iter := it.Iterate()
 	defer iter.Done()
 	var x starlark.Value
-	for iter.Next(&x) {
+	for i := 0; iter.Next(&x); i++ {
+		// sum(range(10000000)) is one step; the deadline must still stop it.
+		if i%1024 == 0 {
+			if err := g.checkStopped(); err != nil {
+				return nil, err
+			}
+		}
 		r, err := binop(t, b, starlark.Tuple{starlark.String("+"), acc, x}, nil)
 		if err != nil {
 			return nil, fmt.Errorf("sum: %w", err)
