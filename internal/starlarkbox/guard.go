@@ -105,6 +105,9 @@ func shallowSize(v starlark.Value) int64 {
 	case *starlark.Set:
 		return int64(v.Len()) * entrySize
 	case starlark.Int:
+		if _, ok := v.Int64(); ok {
+			return 8 // without BigInt, which allocates a copy
+		}
 		return int64(v.BigInt().BitLen()/8) + 8
 	}
 	return elemSize
@@ -157,8 +160,9 @@ func (w *walker) walk(v starlark.Value, depth int) {
 			defer delete(w.onPath, v)
 		}
 		w.total += 2
-		if d, ok := x.(*starlark.Dict); ok {
-			for _, kv := range d.Items() {
+		switch x := x.(type) {
+		case *starlark.Dict:
+			for _, kv := range x.Items() {
 				w.total += 4
 				w.walk(kv[0], depth+1)
 				w.walk(kv[1], depth+1)
@@ -166,21 +170,41 @@ func (w *walker) walk(v starlark.Value, depth int) {
 					return
 				}
 			}
-			return
-		}
-		it := starlark.Iterate(v)
-		defer it.Done()
-		var e starlark.Value
-		for it.Next(&e) {
-			w.total += 2
-			w.walk(e, depth+1)
-			if w.total > w.budget || w.err != nil {
-				return
+		case starlark.Tuple:
+			// Indexed, not iterated: an iterator per element would make
+			// measuring a widely shared tuple allocate millions of times.
+			for _, e := range x {
+				w.elem(e, depth)
+				if w.total > w.budget || w.err != nil {
+					return
+				}
+			}
+		case *starlark.List:
+			for i := 0; i < x.Len(); i++ {
+				w.elem(x.Index(i), depth)
+				if w.total > w.budget || w.err != nil {
+					return
+				}
+			}
+		case *starlark.Set:
+			it := x.Iterate()
+			defer it.Done()
+			var e starlark.Value
+			for it.Next(&e) {
+				w.elem(e, depth)
+				if w.total > w.budget || w.err != nil {
+					return
+				}
 			}
 		}
 		return
 	}
 	w.total += 24
+}
+
+func (w *walker) elem(e starlark.Value, depth int) {
+	w.total += 2
+	w.walk(e, depth+1)
 }
 
 func nestingError(what string) error {
@@ -320,9 +344,13 @@ func checkKey(v starlark.Value) error {
 		return err
 	}
 	if n > maxKeyNodes {
-		return &LimitError{Msg: "memory limit: this tuple is too large (or too deeply shared) to be used as a key"}
+		return keyError()
 	}
 	return nil
+}
+
+func keyError() error {
+	return &LimitError{Msg: "memory limit: this tuple is too large (or too deeply shared) to be used as a key"}
 }
 
 // key checks a value about to be used as a dict or set key and returns it.
@@ -346,13 +374,13 @@ func keysOf(g *guard, args starlark.Tuple, kwargs []starlark.Tuple) error {
 	}
 	var work int64
 	check := func(v starlark.Value) error {
-		if err := checkKey(v); err != nil {
-			return err
-		}
 		if t, ok := v.(starlark.Tuple); ok && len(t) > 0 {
 			n, err := deepSize(t, maxKeyWork)
 			if err != nil {
 				return err
+			}
+			if n > maxKeyNodes {
+				return keyError()
 			}
 			if work += n; work > maxKeyWork {
 				return &LimitError{Msg: "memory limit: these tuples are too large together (or too deeply shared) to be used as keys"}

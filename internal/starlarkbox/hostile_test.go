@@ -291,3 +291,35 @@ func TestLongBuiltinsStop(t *testing.T) {
 	require.Equal(t, KindLimit, e.Kind)
 	require.Equal(t, "wall-time limit of 3s exceeded", e.Msg)
 }
+
+// BenchmarkHostile measures how fast the hostile programs are
+// refused (they used to crash the process or run for seconds to minutes)
+// and what a refusal allocates.
+func BenchmarkHostile(b *testing.B) {
+	for _, bc := range []struct{ name, code string }{
+		{"json.decode 1.5M deep", "s='['*1500000+']'*1500000\nlen(json.decode(s))"},
+		{"str 60k deep", deep(60000, "[l]", "len(str(l))")},
+		{"str 300k deep", deep(300000, "[l]", "len(str(l))")},
+		{"equal shared", shared(1000, 8, "x == x")},
+		{"set of shared tuples", "t = (1,)\nfor i in range(14):\n    t = (t, t)\ns = set([t] * 500000)"},
+	} {
+		b.Run(bc.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := Run(context.Background(), bc.code, Limits{}); err == nil {
+					b.Fatal("not refused")
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkRunCompareLoop: the cost of checking every comparison.
+func BenchmarkRunCompareLoop(b *testing.B) {
+	code := "n = 0\nc = 0\nwhile n < 10000:\n    if n % 3 == 0 and [n] != [1]:\n        c += 1\n    n += 1\nc"
+	for b.Loop() {
+		if _, err := Run(context.Background(), code, Limits{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
