@@ -128,7 +128,7 @@ func rewriteExpr(e syntax.Expr) syntax.Expr {
 		if op, ok := binOps[e.Op]; ok {
 			return call(fnBinop, e.OpPos, str(op, e.OpPos), e.X, e.Y)
 		}
-		if op, ok := cmpOps[e.Op]; ok {
+		if op, ok := cmpOps[e.Op]; ok && !isScalarLiteral(e.X) && !isScalarLiteral(e.Y) {
 			return call(fnCmp, e.OpPos, str(op, e.OpPos), e.X, e.Y)
 		}
 	case *syntax.UnaryExpr:
@@ -203,6 +203,17 @@ func rewriteExpr(e syntax.Expr) syntax.Expr {
 		e.Body = rewriteExpr(e.Body)
 	}
 	return e
+}
+
+// isScalarLiteral reports a number or string literal (or its negation):
+// comparing anything with one is quick, so n < 10 and s == "x" are left
+// alone and cost no extra steps.
+func isScalarLiteral(e syntax.Expr) bool {
+	if u, ok := e.(*syntax.UnaryExpr); ok && (u.Op == syntax.MINUS || u.Op == syntax.PLUS) {
+		e = u.X
+	}
+	_, ok := e.(*syntax.Literal)
+	return ok
 }
 
 // keyed wraps an expression used as a dict or set key, leaving literals
