@@ -1,4 +1,4 @@
-// Package starlarkbox runs Python-like code in a Starlark sandbox with no file, network or OS access and bounded steps, time, output and memory.
+// Package starlarkbox runs Python-like code in a Starlark sandbox with no file, network or OS access and bounded steps, time, output, memory and nesting, with a Pool bounding runs across the process.
 package starlarkbox
 
 import (
