@@ -1,4 +1,4 @@
-// Package starlarkbox runs Python-like code in a Starlark sandbox with no file, network or OS access and bounded steps, time, output and memory.
+// Package starlarkbox runs Python-like code in a Starlark sandbox with no file, network or OS access and bounded steps, time, output, memory and nesting, with a Pool bounding runs across the process.
 package starlarkbox
 
 import (
@@ -148,14 +148,14 @@ func Run(ctx context.Context, code string, lim Limits) (*Result, error) {
 		select {
 		case <-ctx.Done():
 			if errors.Is(ctx.Err(), context.DeadlineExceeded) {
-				thread.Cancel(errTimeout(lim.Timeout))
+				g.stop(thread, errTimeout(lim.Timeout))
 			} else {
-				thread.Cancel("the run was cancelled by the caller")
+				g.stop(thread, "the run was cancelled by the caller")
 			}
 		case <-done:
 		}
 	}()
-	globals, runErr := prog.Init(thread, pre)
+	globals, runErr := initProgram(prog, thread, pre)
 	close(done)
 
 	res.Steps = thread.ExecutionSteps()
@@ -222,3 +222,14 @@ func (o *output) write(s string) bool {
 }
 
 func (o *output) String() string { return o.b.String() }
+
+// initProgram runs prog, turning a panic inside a built-in into an error
+// of this run rather than the end of the process.
+func initProgram(prog *starlark.Program, thread *starlark.Thread, pre starlark.StringDict) (g starlark.StringDict, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			g, err = nil, fmt.Errorf("internal error in the interpreter: %v", r)
+		}
+	}()
+	return prog.Init(thread, pre)
+}

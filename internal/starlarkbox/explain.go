@@ -91,7 +91,7 @@ func explainResolve(code string, err error) error {
 
 // internalPrefixes are the guard functions' names as they appear at the
 // start of error messages; the caller never wrote them.
-var internalPrefixes = []string{fnBinop + ": ", fnAug + ": ", fnAttr + ": ", fnCharge + ": ", fnKey + ": "}
+var internalPrefixes = []string{fnBinop + ": ", fnAug + ": ", fnAttr + ": ", fnCharge + ": ", fnKey + ": ", fnCmp + ": "}
 
 func explainRun(err error, lim Limits, g *guard) error {
 	line := 0
@@ -103,6 +103,13 @@ func explainRun(err error, lim Limits, g *guard) error {
 				break
 			}
 		}
+	}
+	var se *stoppedError
+	if errors.As(err, &se) {
+		if strings.Contains(se.reason, "wall-time limit") {
+			return &Error{Kind: KindLimit, Line: line, Msg: se.reason}
+		}
+		return &Error{Kind: KindRuntime, Line: line, Msg: se.Error()}
 	}
 	var le *LimitError
 	if errors.As(err, &le) {

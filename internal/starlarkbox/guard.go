@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/big"
 	"strings"
+	"sync/atomic"
 
 	"go.starlark.net/starlark"
 	"go.starlark.net/syntax"
@@ -30,7 +31,32 @@ const (
 type guard struct {
 	lim       Limits
 	allocated int64
+	// stopped is set, with the reason, when the run's deadline passes or
+	// its caller cancels it; built-ins that loop in Go check it, since
+	// Starlark checks its own cancellation only between steps.
+	stopped atomic.Pointer[string]
 }
+
+// stop cancels the run: the thread at its next step, guarded built-ins at
+// their next check.
+func (g *guard) stop(t *starlark.Thread, reason string) {
+	g.stopped.Store(&reason)
+	t.Cancel(reason)
+}
+
+// checkStopped is the error of a built-in that noticed the run was stopped.
+func (g *guard) checkStopped() error {
+	if r := g.stopped.Load(); r != nil {
+		return &stoppedError{reason: *r}
+	}
+	return nil
+}
+
+// stoppedError is a built-in interrupted by the deadline or the caller;
+// its message is the reason, as Starlark's own cancellation gives it.
+type stoppedError struct{ reason string }
+
+func (e *stoppedError) Error() string { return "Starlark computation cancelled: " + e.reason }
 
 // LimitError is a refused operation; it reaches the caller as KindLimit.
 type LimitError struct{ Msg string }
@@ -79,6 +105,9 @@ func shallowSize(v starlark.Value) int64 {
 	case *starlark.Set:
 		return int64(v.Len()) * entrySize
 	case starlark.Int:
+		if _, ok := v.Int64(); ok {
+			return 8 // without BigInt, which allocates a copy
+		}
 		return int64(v.BigInt().BitLen()/8) + 8
 	}
 	return elemSize
@@ -86,64 +115,111 @@ func shallowSize(v starlark.Value) int64 {
 
 // deepSize estimates the size of v's printed form, stopping as soon as it
 // exceeds budget so that huge or shared structures cost little to measure.
-func deepSize(v starlark.Value, budget int64) int64 {
-	var total int64
-	var path []starlark.Value
-	var walk func(v starlark.Value)
-	walk = func(v starlark.Value) {
-		if total > budget {
+// A value nested deeper than maxNesting is refused: printing, encoding or
+// hashing it recurses once per level in Go, where no deadline can stop it
+// and a deep enough value overflows the stack and ends the process.
+func deepSize(v starlark.Value, budget int64) (int64, error) {
+	w := walker{budget: budget, onPath: map[starlark.Value]bool{}}
+	w.walk(v, 0)
+	return w.total, w.err
+}
+
+// maxNesting bounds how deeply containers may nest in a value that is
+// printed, encoded, hashed or decoded. Python's own repr and json give up
+// near 1,000 levels; data an agent handles is a few levels deep.
+const maxNesting = 200
+
+// walker is deepSize's state. onPath holds the mutable containers being
+// walked (a cycle prints as [...]); a map keeps each check O(1) however
+// deep the value.
+type walker struct {
+	total, budget int64
+	onPath        map[starlark.Value]bool
+	err           error
+}
+
+func (w *walker) walk(v starlark.Value, depth int) {
+	if w.total > w.budget || w.err != nil {
+		return
+	}
+	switch x := v.(type) {
+	case starlark.String, starlark.Bytes, starlark.Int:
+		w.total += shallowSize(v) + 2
+		return
+	case *starlark.List, starlark.Tuple, *starlark.Dict, *starlark.Set:
+		if depth >= maxNesting {
+			w.err = nestingError("the value")
 			return
 		}
-		switch x := v.(type) {
-		case starlark.String, starlark.Bytes, starlark.Int:
-			total += shallowSize(v) + 2
-			return
-		case *starlark.List, starlark.Tuple, *starlark.Dict, *starlark.Set:
-			for _, p := range path {
-				if p == v {
-					total += 5 // a cycle prints as [...]
+		if _, isTuple := x.(starlark.Tuple); !isTuple {
+			if w.onPath[v] {
+				w.total += 5 // a cycle prints as [...]
+				return
+			}
+			w.onPath[v] = true
+			defer delete(w.onPath, v)
+		}
+		w.total += 2
+		switch x := x.(type) {
+		case *starlark.Dict:
+			for _, kv := range x.Items() {
+				w.total += 4
+				w.walk(kv[0], depth+1)
+				w.walk(kv[1], depth+1)
+				if w.total > w.budget || w.err != nil {
 					return
 				}
 			}
-			if _, isTuple := x.(starlark.Tuple); !isTuple {
-				path = append(path, v)
-				defer func() { path = path[:len(path)-1] }()
-			}
-			total += 2
-			if d, ok := x.(*starlark.Dict); ok {
-				for _, kv := range d.Items() {
-					total += 4
-					walk(kv[0])
-					walk(kv[1])
-					if total > budget {
-						return
-					}
+		case starlark.Tuple:
+			// Indexed, not iterated: an iterator per element would make
+			// measuring a widely shared tuple allocate millions of times.
+			for _, e := range x {
+				w.elem(e, depth)
+				if w.total > w.budget || w.err != nil {
+					return
 				}
-				return
 			}
-			it := starlark.Iterate(v)
+		case *starlark.List:
+			for i := 0; i < x.Len(); i++ {
+				w.elem(x.Index(i), depth)
+				if w.total > w.budget || w.err != nil {
+					return
+				}
+			}
+		case *starlark.Set:
+			it := x.Iterate()
 			defer it.Done()
 			var e starlark.Value
 			for it.Next(&e) {
-				total += 2
-				walk(e)
-				if total > budget {
+				w.elem(e, depth)
+				if w.total > w.budget || w.err != nil {
 					return
 				}
 			}
-			return
 		}
-		total += 24
+		return
 	}
-	walk(v)
-	return total
+	w.total += 24
+}
+
+func (w *walker) elem(e starlark.Value, depth int) {
+	w.total += 2
+	w.walk(e, depth+1)
+}
+
+func nestingError(what string) error {
+	return &LimitError{Msg: fmt.Sprintf("nesting limit: %s is nested more than %d levels deep", what, maxNesting)}
 }
 
 // checkPrinted refuses to turn values into text longer than one value may be.
 func (g *guard) checkPrinted(what string, vs ...starlark.Value) error {
 	var n int64
 	for _, v := range vs {
-		n += deepSize(v, g.lim.MaxValueSize+1)
+		m, err := deepSize(v, g.lim.MaxValueSize+1)
+		if err != nil {
+			return err
+		}
+		n += m
 		if n > g.lim.MaxValueSize {
 			break
 		}
@@ -206,7 +282,11 @@ func (g *guard) sizeOf(op string, x, y starlark.Value) (int64, error) {
 		return unit * cnt, nil
 	case "%":
 		if s, ok := x.(starlark.String); ok {
-			return int64(len(s)) + int64(strings.Count(string(s), "%"))*deepSize(y, g.lim.MaxValueSize+1), nil
+			m, err := deepSize(y, g.lim.MaxValueSize+1)
+			if err != nil {
+				return 0, err
+			}
+			return int64(len(s)) + int64(strings.Count(string(s), "%"))*m, nil
 		}
 	}
 	return 0, nil
@@ -259,10 +339,18 @@ func checkKey(v starlark.Value) error {
 	if !ok || len(t) == 0 {
 		return nil
 	}
-	if deepSize(t, maxKeyNodes) > maxKeyNodes {
-		return &LimitError{Msg: "memory limit: this tuple is too large (or too deeply shared) to be used as a key"}
+	n, err := deepSize(t, maxKeyNodes)
+	if err != nil {
+		return err
+	}
+	if n > maxKeyNodes {
+		return keyError()
 	}
 	return nil
+}
+
+func keyError() error {
+	return &LimitError{Msg: "memory limit: this tuple is too large (or too deeply shared) to be used as a key"}
 }
 
 // key checks a value about to be used as a dict or set key and returns it.
@@ -273,18 +361,42 @@ func key(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, _ []starl
 	return args[0], nil
 }
 
-// keysOf checks every element of a built-in's iterable argument as a key.
+// maxKeyWork bounds the hashing one built-in call may do in all: set(l)
+// hashes every element of l, and a list of 500,000 copies of a tuple just
+// under maxKeyNodes would take hours.
+const maxKeyWork = 16 << 20
+
+// keysOf checks every element of a built-in's iterable argument as a key,
+// one by one and all together.
 func keysOf(g *guard, args starlark.Tuple, kwargs []starlark.Tuple) error {
 	if err := copiesArg("")(g, args, kwargs); err != nil {
 		return err
 	}
+	var work int64
+	check := func(v starlark.Value) error {
+		if t, ok := v.(starlark.Tuple); ok && len(t) > 0 {
+			n, err := deepSize(t, maxKeyWork)
+			if err != nil {
+				return err
+			}
+			if n > maxKeyNodes {
+				return keyError()
+			}
+			if work += n; work > maxKeyWork {
+				return &LimitError{Msg: "memory limit: these tuples are too large together (or too deeply shared) to be used as keys"}
+			}
+		}
+		return nil
+	}
 	for _, a := range args {
-		if err := checkKey(a); err != nil {
+		if err := check(a); err != nil {
 			return err
 		}
-		if seq, ok := a.(starlark.Indexable); ok {
-			for i := 0; i < seq.Len(); i++ {
-				if err := checkKey(seq.Index(i)); err != nil {
+		switch seq := a.(type) {
+		case *starlark.List, starlark.Tuple:
+			ix := seq.(starlark.Indexable)
+			for i := 0; i < ix.Len(); i++ {
+				if err := check(ix.Index(i)); err != nil {
 					return err
 				}
 			}
@@ -328,10 +440,8 @@ func guardMethod(fn *starlark.Builtin) *starlark.Builtin {
 	recv := fn.Receiver()
 	return starlark.NewBuiltin(fn.Name(), func(t *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
 		g := guardOf(t)
-		if n := precheckMethod(g, fn.Name(), recv, args, kwargs); n > 0 {
-			if err := g.charge(fn.Name()+"()", n); err != nil {
-				return nil, err
-			}
+		if err := precheckMethod(g, fn.Name(), recv, args, kwargs); err != nil {
+			return nil, err
 		}
 		r, err := starlark.Call(t, fn, args, kwargs)
 		if err != nil || !buildingMethods[fn.Name()] {
@@ -351,33 +461,60 @@ var buildingMethods = map[string]bool{
 	"upper": true, "lower": true, "title": true, "capitalize": true, "strip": true, "lstrip": true,
 	"rstrip": true, "removeprefix": true, "removesuffix": true, "partition": true, "rpartition": true,
 	"elems": true, "codepoints": true, "elem_ords": true, "codepoint_ords": true,
-	"items": true, "keys": true, "values": true, "encode": true, "indent": true, "encode_indent": true,
+	"items": true, "keys": true, "values": true,
+	"json.encode": true, "json.indent": true, "json.encode_indent": true,
 }
 
 // keyMethods take a key as their first argument.
 var keyMethods = map[string]bool{"get": true, "pop": true, "setdefault": true, "add": true, "remove": true, "discard": true}
 
-func precheckMethod(g *guard, name string, recv starlark.Value, args starlark.Tuple, kwargs []starlark.Tuple) int64 {
+// keysMethods hash every element of their iterable arguments.
+var keysMethods = map[string]bool{
+	"update": true, "union": true, "intersection": true, "difference": true, "symmetric_difference": true,
+	"issubset": true, "issuperset": true, "isdisjoint": true,
+}
+
+// precheckMethod refuses a method call whose result would be too large
+// or whose work (hashing, comparing, printing) would run too long.
+func precheckMethod(g *guard, name string, recv starlark.Value, args starlark.Tuple, kwargs []starlark.Tuple) error {
 	budget := g.lim.MaxValueSize + 1
-	if keyMethods[name] && len(args) > 0 && checkKey(args[0]) != nil {
-		return budget // refused as too large
+	if keyMethods[name] && len(args) > 0 {
+		if err := checkKey(args[0]); err != nil {
+			return err
+		}
 	}
+	if keysMethods[name] {
+		// keysOf checks each element of a list or tuple argument, and a
+		// pair (k, v) for dict.update whole; a set's or dict's own
+		// elements were hashed when they were added.
+		if err := keysOf(g, args, nil); err != nil {
+			return err
+		}
+	}
+	var n int64
 	switch name {
+	case "index", "remove":
+		// list.index and list.remove compare x with every element.
+		if _, isList := recv.(*starlark.List); isList && len(args) > 0 {
+			if err := checkMembership(args[0], recv); err != nil {
+				return err
+			}
+		}
 	case "join":
 		if sep, ok := recv.(starlark.String); ok && len(args) == 1 {
 			var total int64
-			n := int64(0)
+			cnt := int64(0)
 			it := starlark.Iterate(args[0])
 			if it == nil {
-				return 0
+				return nil
 			}
 			defer it.Done()
 			var e starlark.Value
 			for it.Next(&e) && total <= budget {
 				total += shallowSize(e)
-				n++
+				cnt++
 			}
-			return total + n*int64(len(sep))
+			n = total + cnt*int64(len(sep))
 		}
 	case "replace":
 		if s, ok := recv.(starlark.String); ok && len(args) >= 2 {
@@ -385,32 +522,56 @@ func precheckMethod(g *guard, name string, recv starlark.Value, args starlark.Tu
 			nw, ok2 := args[1].(starlark.String)
 			if ok1 && ok2 {
 				count := int64(strings.Count(string(s), string(old)))
-				return int64(len(s)) + count*int64(len(nw))
+				n = int64(len(s)) + count*int64(len(nw))
 			}
 		}
 	case "format":
 		if s, ok := recv.(starlark.String); ok {
 			var largest int64
-			for _, a := range args {
-				largest = max(largest, deepSize(a, budget))
-			}
+			vs := append(starlark.Tuple(nil), args...)
 			for _, kv := range kwargs {
-				largest = max(largest, deepSize(kv[1], budget))
+				vs = append(vs, kv[1])
 			}
-			return int64(len(s)) + int64(strings.Count(string(s), "{"))*largest
+			for _, a := range vs {
+				m, err := deepSize(a, budget)
+				if err != nil {
+					return err
+				}
+				largest = max(largest, m)
+			}
+			n = int64(len(s)) + int64(strings.Count(string(s), "{"))*largest
 		}
 	case "extend":
 		if len(args) == 1 {
 			if l := starlark.Len(args[0]); l > 0 {
-				return int64(l+starlark.Len(recv)) * elemSize
+				n = int64(l+starlark.Len(recv)) * elemSize
 			}
 		}
-	case "encode", "indent", "encode_indent", "dumps":
+	case "json.encode", "json.indent", "json.encode_indent":
 		if len(args) >= 1 {
-			return 6 * deepSize(args[0], budget)
+			// The encoded text is about as long as the printed value
+			// (escapes can make it longer: the result is charged too).
+			m, err := deepSize(args[0], budget)
+			if err != nil {
+				return err
+			}
+			n = m
+		}
+	case "json.decode":
+		if len(args) >= 1 {
+			if s, ok := args[0].(starlark.String); ok {
+				m, err := scanJSON(string(s))
+				if err != nil {
+					return err
+				}
+				n = m
+			}
 		}
 	}
-	return 0
+	if n > 0 {
+		return g.charge(name+"()", n)
+	}
+	return nil
 }
 
 // checkedBuiltin wraps a Universe built-in so that its argument is checked

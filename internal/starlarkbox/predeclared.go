@@ -49,13 +49,16 @@ func predeclared() starlark.StringDict {
 		fnAttr:   starlark.NewBuiltin(fnAttr, attr),
 		fnCharge: starlark.NewBuiltin(fnCharge, chargeResult),
 		fnKey:    starlark.NewBuiltin(fnKey, key),
+		fnCmp:    starlark.NewBuiltin(fnCmp, cmp),
 
 		"print":     checkedBuiltin("print", printsArgs("print")),
 		"str":       checkedBuiltin("str", printsArgs("str")),
 		"repr":      checkedBuiltin("repr", printsArgs("repr")),
 		"list":      checkedBuiltin("list", copiesArg("list")),
 		"tuple":     checkedBuiltin("tuple", copiesArg("tuple")),
-		"sorted":    checkedBuiltin("sorted", copiesArg("sorted")),
+		"sorted":    sortedGuarded("sorted"),
+		"min":       sortedGuarded("min"),
+		"max":       sortedGuarded("max"),
 		"reversed":  checkedBuiltin("reversed", copiesArg("reversed")),
 		"dict":      checkedBuiltin("dict", keysOf),
 		"set":       checkedBuiltin("set", keysOf),
@@ -101,10 +104,17 @@ func sum(t *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []
 	if err := starlark.UnpackArgs("sum", args, kwargs, "iterable", &it, "start?", &acc); err != nil {
 		return nil, err
 	}
+	g := guardOf(t)
 	iter := it.Iterate()
 	defer iter.Done()
 	var x starlark.Value
-	for iter.Next(&x) {
+	for i := 0; iter.Next(&x); i++ {
+		// sum(range(10000000)) is one step; the deadline must still stop it.
+		if i%1024 == 0 {
+			if err := g.checkStopped(); err != nil {
+				return nil, err
+			}
+		}
 		r, err := binop(t, b, starlark.Tuple{starlark.String("+"), acc, x}, nil)
 		if err != nil {
 			return nil, fmt.Errorf("sum: %w", err)

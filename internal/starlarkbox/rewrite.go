@@ -13,11 +13,13 @@ import (
 //	x += y (x a name)     →  x += __augcheck("+", x, y)
 //	obj.attr              →  __attr(obj, "attr")  (guarded methods)
 //	s[i:j]                →  __charge(s[i:j])
-//	d[k], k in d, {k: v}  →  d[__key(k)], __key(k) in d, {__key(k): v}
+//	d[k], {k: v}          →  d[__key(k)], {__key(k): v}
+//	a == b, a < b, k in d →  __cmp("==", a, b), __cmp("<", a, b), __cmp("in", k, d)
 //
 // Keys are checked because hashing a tuple walks all of it: a tuple built
 // by doubling ((t, t), then ((t, t), (t, t)), ...) is small in memory but
-// would take hours to hash.
+// would take hours to hash. Comparisons are checked for the same reason
+// (see compare.go).
 //
 // Starlark's own checks stop single allocations above 1 GiB; the guard
 // stops far smaller ones and counts what the whole program builds.
@@ -27,6 +29,7 @@ const (
 	fnAttr   = "__attr"
 	fnCharge = "__charge"
 	fnKey    = "__key"
+	fnCmp    = "__cmp"
 )
 
 func rewrite(f *syntax.File) {
@@ -79,6 +82,11 @@ var augOps = map[syntax.Token]string{syntax.PLUS_EQ: "+", syntax.STAR_EQ: "*", s
 
 var binOps = map[syntax.Token]string{syntax.PLUS: "+", syntax.STAR: "*", syntax.PERCENT: "%", syntax.LTLT: "<<"}
 
+var cmpOps = map[syntax.Token]string{
+	syntax.EQL: "==", syntax.NEQ: "!=", syntax.LT: "<", syntax.LE: "<=", syntax.GT: ">", syntax.GE: ">=",
+	syntax.IN: "in", syntax.NOT_IN: "not in",
+}
+
 // rewriteTarget rewrites inside an assignment target without changing
 // its shape: a[f(x)] = v keeps the index expression assignable.
 func rewriteTarget(e syntax.Expr) syntax.Expr {
@@ -120,8 +128,8 @@ func rewriteExpr(e syntax.Expr) syntax.Expr {
 		if op, ok := binOps[e.Op]; ok {
 			return call(fnBinop, e.OpPos, str(op, e.OpPos), e.X, e.Y)
 		}
-		if e.Op == syntax.IN || e.Op == syntax.NOT_IN {
-			e.X = keyed(e.X)
+		if op, ok := cmpOps[e.Op]; ok && !isScalarLiteral(e.X) && !isScalarLiteral(e.Y) {
+			return call(fnCmp, e.OpPos, str(op, e.OpPos), e.X, e.Y)
 		}
 	case *syntax.UnaryExpr:
 		e.X = rewriteExpr(e.X)
@@ -195,6 +203,17 @@ func rewriteExpr(e syntax.Expr) syntax.Expr {
 		e.Body = rewriteExpr(e.Body)
 	}
 	return e
+}
+
+// isScalarLiteral reports a number or string literal (or its negation):
+// comparing anything with one is quick, so n < 10 and s == "x" are left
+// alone and cost no extra steps.
+func isScalarLiteral(e syntax.Expr) bool {
+	if u, ok := e.(*syntax.UnaryExpr); ok && (u.Op == syntax.MINUS || u.Op == syntax.PLUS) {
+		e = u.X
+	}
+	_, ok := e.(*syntax.Literal)
+	return ok
 }
 
 // keyed wraps an expression used as a dict or set key, leaving literals

@@ -3,6 +3,7 @@ package basic
 import (
 	"context"
 	"errors"
+	"fmt"
 
 	"github.com/understudy/understudy/internal/calc"
 	"github.com/understudy/understudy/internal/starlarkbox"
@@ -36,12 +37,25 @@ func handleCalculate(_ context.Context, _ *world.World, c *standin.Call) (any, e
 	}, nil
 }
 
+// interpreter bounds all runs of python_interpreter together: each run
+// may build 256 MiB of values, and without a cap across runs sixteen at
+// once took the process to 3.3 GB.
+var interpreter = starlarkbox.NewPool(starlarkbox.DefaultPoolLimits)
+
 func handleRunPython(ctx context.Context, _ *world.World, c *standin.Call) (any, error) {
 	code, _ := c.Args["code"].(string) // untrimmed: indentation matters
 	if code == "" {
 		code = c.ArgString("code")
 	}
-	res, err := starlarkbox.Run(ctx, code, starlarkbox.Limits{})
+	res, err := interpreter.Run(ctx, code, starlarkbox.Limits{})
+	var busy *starlarkbox.BusyError
+	if errors.As(err, &busy) {
+		// Not the program's fault and nothing ran: the engine answers 429
+		// with Retry-After, as for any capacity the caller must wait for.
+		return nil, fmt.Errorf("the interpreter is busy (%d programs running, %d waiting): %w", busy.Running, busy.Waiting, &sandbox.RateLimitError{
+			Tool: c.API.Tool.StandardizedName, RetryAfter: busy.RetryAfter, Limit: busy.Limit,
+		})
+	}
 	out := map[string]any{
 		"output":           res.Output,
 		"output_truncated": res.OutputTruncated,

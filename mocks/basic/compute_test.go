@@ -1,11 +1,15 @@
 package basic
 
 import (
+	"context"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/understudy/understudy/internal/starlarkbox"
 	"github.com/understudy/understudy/mocks/internal/standintest"
+	"github.com/understudy/understudy/sandbox"
 )
 
 func TestBasicCalculator(t *testing.T) {
@@ -81,4 +85,46 @@ func BenchmarkBasicCalculate(b *testing.B) {
 
 func BenchmarkBasicRunPython(b *testing.B) {
 	standintest.New(b, Register).WithDefaults().Bench(b, "python_interpreter", "run_python", nil)
+}
+
+// TestBasicPythonBusy: when the interpreter is at capacity the call fails
+// with the engine's rate-limited kind (a 429 problem with Retry-After),
+// and once a run ends the next call is served.
+func TestBasicPythonBusy(t *testing.T) {
+	saved := interpreter
+	interpreter = starlarkbox.NewPool(starlarkbox.PoolLimits{Runs: 1, Queue: 1, Wait: time.Hour})
+	t.Cleanup(func() { interpreter = saved })
+
+	hold := func(running, waiting int) (context.CancelFunc, <-chan error) {
+		ctx, cancel := context.WithCancel(context.Background())
+		done := make(chan error, 1)
+		go func() {
+			_, err := interpreter.Run(ctx, "while True:\n    pass", starlarkbox.Limits{MaxSteps: 1 << 62, Timeout: time.Hour})
+			done <- err
+		}()
+		require.Eventually(t, func() bool {
+			r, w := interpreter.Load()
+			return r == running && w == waiting
+		}, time.Minute, time.Millisecond)
+		return cancel, done
+	}
+	cancelA, doneA := hold(1, 0)
+	cancelB, doneB := hold(1, 1)
+
+	_, err := standintest.New(t, Register).WithDefaults().Call("python_interpreter", "run_python", map[string]any{"code": "1 + 1"})
+	require.Error(t, err)
+	require.Equal(t, sandbox.KindRateLimited, sandbox.KindOf(err), err.Error())
+	require.Equal(t, 429, sandbox.StatusOf(err))
+	var rl *sandbox.RateLimitError
+	require.ErrorAs(t, err, &rl)
+	require.Equal(t, "python_interpreter", rl.Tool)
+	require.Positive(t, rl.RetryAfter)
+	require.Contains(t, err.Error(), "the interpreter is busy")
+
+	cancelA()
+	<-doneA
+	cancelB()
+	<-doneB
+	r := standintest.New(t, Register).WithDefaults().Object("python_interpreter", "run_python", map[string]any{"code": "1 + 1"})
+	require.Equal(t, float64(2), r["result"])
 }
