@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"net"
 	"net/http/httptest"
 	"testing"
 	"time"
@@ -168,6 +169,7 @@ type Server struct {
 
 	http  *httptest.Server
 	stack *assemble.Stack
+	end   context.CancelCauseFunc
 }
 
 // NewServer starts a Server for the test and closes it in tb's cleanup.
@@ -217,17 +219,27 @@ func Start(opts ...Option) (*Server, error) {
 	// The same http.Server settings as the binary's: header deadline,
 	// idle connections closed.
 	ts.Config = server.NewHTTPServer(h, 0)
+	requests, end := context.WithCancelCause(context.Background())
+	ts.Config.BaseContext = func(net.Listener) context.Context { return requests }
 	ts.Start()
-	return &Server{URL: ts.URL, Engine: st.Engine, http: ts, stack: st}, nil
+	return &Server{URL: ts.URL, Engine: st.Engine, http: ts, stack: st, end: end}, nil
 }
 
-// Close stops serving, waiting for calls in flight, and releases the
-// recordings directory. NewServer's cleanup calls it; calling it again
-// does nothing.
+// ErrClosed is the cause of the context of every request still running
+// when the Server is closed. It wraps context.Canceled, so a call it ends
+// is answered as a cancelled call (503).
+var ErrClosed = fmt.Errorf("sandboxtest: server closed: %w", context.Canceled)
+
+// Close stops serving and releases the recordings directory. Requests
+// still running — an MCP event stream the agent left open, a call waiting
+// on the upstream — are ended (their context's cause is ErrClosed) and
+// waited for, so that a test's cleanup never hangs on them. NewServer's
+// cleanup calls Close; calling it again does nothing.
 func (s *Server) Close() error {
 	if s.stack == nil {
 		return nil
 	}
+	s.end(ErrClosed)
 	s.http.Close()
 	err := s.stack.Close()
 	s.stack = nil

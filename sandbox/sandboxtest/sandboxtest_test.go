@@ -10,6 +10,7 @@ import (
 	"net/http/httptest"
 	"net/url"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -134,9 +135,9 @@ func TestSessionIsTheTraceTheEndpointServes(t *testing.T) {
 func TestReplayMode(t *testing.T) {
 	// An upstream of the test's own, so that what record mode stores can
 	// be told from anything a stand-in would say.
-	var upstreamCalls int
+	var upstreamCalls atomic.Int32
 	upstream := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		upstreamCalls++
+		upstreamCalls.Add(1)
 		w.Header().Set("Content-Type", "application/json")
 		_, _ = io.WriteString(w, `{"error":"","response":{"recorded_by":"the test upstream"}}`)
 	}))
@@ -165,7 +166,7 @@ func TestReplayMode(t *testing.T) {
 		res, err := srv.Client().Call(t.Context(), "iso_codes", "country_by_code", args, "r")
 		require.NoError(t, err)
 		require.Equal(t, sandbox.SourceRemote, res.Source, res.UpstreamError)
-		require.Equal(t, 1, upstreamCalls)
+		require.EqualValues(t, 1, upstreamCalls.Load())
 	})
 	t.Run("replay answers from the directory", func(t *testing.T) {
 		srv := sandboxtest.NewServer(t, sandboxtest.WithMode(sandbox.ModeReplay), sandboxtest.WithRecordings(dir))
@@ -175,7 +176,7 @@ func TestReplayMode(t *testing.T) {
 		require.NoError(t, json.Unmarshal(body, &res))
 		require.Equal(t, sandbox.SourceCache, res.Source)
 		require.JSONEq(t, `{"recorded_by":"the test upstream"}`, string(res.Response))
-		require.Equal(t, 1, upstreamCalls, "replay never calls the upstream")
+		require.EqualValues(t, 1, upstreamCalls.Load(), "replay never calls the upstream")
 	})
 }
 
@@ -316,4 +317,45 @@ func TestCloseTwice(t *testing.T) {
 	require.NoError(t, err)
 	require.NoError(t, srv.Close())
 	require.NoError(t, srv.Close())
+}
+
+func TestCloseEndsRequestsStillRunning(t *testing.T) {
+	// An upstream that never answers: the call waits on it until the
+	// server is closed.
+	arrived, release := make(chan struct{}), make(chan struct{})
+	upstream := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		close(arrived)
+		select {
+		case <-r.Context().Done():
+		case <-release:
+		}
+	}))
+	t.Cleanup(upstream.Close)
+	t.Cleanup(func() { close(release) })
+	srv, err := sandboxtest.Start(sandboxtest.WithMode(sandbox.ModeRecord), sandboxtest.WithRecordings(t.TempDir()),
+		sandboxtest.WithUpstream(sandbox.NewToolBenchServer(upstream.URL, sandbox.RemoteOptions{Retries: -1})))
+	require.NoError(t, err)
+
+	type answer struct {
+		status int
+		body   []byte
+		err    error
+	}
+	done := make(chan answer, 1)
+	go func() {
+		resp, err := http.Post(srv.URL+"/v1/call", "application/json", strings.NewReader(`{"tool":"iso_codes","api":"country_by_code","arguments":{"code":"PT"}}`))
+		if err != nil {
+			done <- answer{err: err}
+			return
+		}
+		defer resp.Body.Close()
+		b, err := io.ReadAll(resp.Body)
+		done <- answer{resp.StatusCode, b, err}
+	}()
+	<-arrived
+	require.NoError(t, srv.Close())
+	got := <-done
+	require.NoError(t, got.err)
+	require.Equal(t, http.StatusServiceUnavailable, got.status, "%s", got.body)
+	require.Contains(t, string(got.body), "server closed")
 }
