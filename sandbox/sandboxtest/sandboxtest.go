@@ -272,6 +272,9 @@ type Client struct{ engine *sandbox.Engine }
 // (*sandbox.NotFoundError, *toolset.ValidationError, *sandbox.RateLimitError,
 // *sandbox.ReplayMissError…; sandbox.KindOf classifies it). The API is
 // named by its tool and name, or as "<api>_for_<tool>" with tool "".
+// For rate limits (WithLimits) in-process calls are one client, apart
+// from the HTTP callers (each counted by address, as the binary counts
+// them).
 func (c *Client) Call(ctx context.Context, tool, api string, args map[string]any, session string) (*sandbox.Result, error) {
 	if args == nil {
 		args = map[string]any{}

@@ -263,6 +263,35 @@ func TestDepsPolicy(t *testing.T) {
 	}
 }
 
+func TestLimitsAndFailures(t *testing.T) {
+	pt := map[string]any{"code": "PT"}
+	t.Run("a call over the limit is a 429 problem", func(t *testing.T) {
+		// One call, then one every 1000 s: the second call is refused
+		// however fast or slow the machine.
+		srv := sandboxtest.NewServer(t, sandboxtest.WithLimits("iso_codes=0.001/s,burst=1"))
+		status, _, body := call(t, srv.URL, "iso_codes", "country_by_code", pt, "l")
+		require.Equal(t, http.StatusOK, status, "%s", body)
+		status, ctype, body := call(t, srv.URL, "iso_codes", "country_by_code", pt, "l")
+		require.Equal(t, http.StatusTooManyRequests, status, "%s", body)
+		require.Equal(t, "application/problem+json", ctype)
+		// In-process calls are a client of their own, with their own bucket.
+		_, err := srv.Client().Call(t.Context(), "iso_codes", "country_by_code", pt, "l")
+		require.NoError(t, err)
+		_, err = srv.Client().Call(t.Context(), "iso_codes", "country_by_code", pt, "l")
+		var rl *sandbox.RateLimitError
+		require.ErrorAs(t, err, &rl)
+	})
+	t.Run("injected failures are the API's own errors", func(t *testing.T) {
+		srv := sandboxtest.NewServer(t, sandboxtest.WithFailures("iso_codes:error_rate=1"))
+		res, err := srv.Client().Call(t.Context(), "iso_codes", "country_by_code", pt, "f")
+		require.NoError(t, err)
+		require.GreaterOrEqual(t, res.Status, 500, "%s", res.Response)
+		res, err = srv.Client().Call(t.Context(), "agent_clock", "get_current_time", nil, "f")
+		require.NoError(t, err)
+		require.Equal(t, http.StatusOK, res.Status, "other tools are untouched")
+	})
+}
+
 func TestBadOptionsAreErrors(t *testing.T) {
 	cases := []struct {
 		name string
