@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http/httptest"
+	"sync"
 	"testing"
 	"time"
 
@@ -167,9 +168,11 @@ type Server struct {
 	// Engine is the engine behind every endpoint.
 	Engine *sandbox.Engine
 
-	http  *httptest.Server
-	stack *assemble.Stack
-	end   context.CancelCauseFunc
+	http      *httptest.Server
+	stack     *assemble.Stack
+	end       context.CancelCauseFunc
+	closeOnce sync.Once
+	closeErr  error
 }
 
 // NewServer starts a Server for the test and closes it in tb's cleanup.
@@ -234,16 +237,14 @@ var ErrClosed = fmt.Errorf("sandboxtest: server closed: %w", context.Canceled)
 // still running — an MCP event stream the agent left open, a call waiting
 // on the upstream — are ended (their context's cause is ErrClosed) and
 // waited for, so that a test's cleanup never hangs on them. NewServer's
-// cleanup calls Close; calling it again does nothing.
+// cleanup calls Close; calling it again returns the first call's error.
 func (s *Server) Close() error {
-	if s.stack == nil {
-		return nil
-	}
-	s.end(ErrClosed)
-	s.http.Close()
-	err := s.stack.Close()
-	s.stack = nil
-	return err
+	s.closeOnce.Do(func() {
+		s.end(ErrClosed)
+		s.http.Close()
+		s.closeErr = s.stack.Close()
+	})
+	return s.closeErr
 }
 
 // Session returns the trace of a session — its calls in order, which

@@ -102,6 +102,42 @@ func TestHTTPAndInProcessAnswerTheSameBytes(t *testing.T) {
 	})
 }
 
+func TestEveryTransportIsServed(t *testing.T) {
+	srv := sandboxtest.NewServer(t)
+	cases := []struct {
+		name, method, path string
+		header             map[string]string
+		body               string
+		want               string // in the body
+	}{
+		{"health", http.MethodGet, "/healthz", nil, "", `"status":"ok"`},
+		{"OpenAI tools", http.MethodGet, "/v1/tools?format=openai", nil, "", `"iso_codes-country_by_code"`},
+		{"dependency graph", http.MethodGet, "/v1/deps", nil, "", `skyscanner80`},
+		{"StableToolBench", http.MethodPost, "/virtual", map[string]string{"Content-Type": "application/json"},
+			`{"category":"Data","tool_name":"iso_codes","api_name":"country_by_code","tool_input":"{\"code\": \"PT\"}"}`, `"Portugal"`},
+		{"RapidAPI wire", http.MethodGet, "/api/v1/flights/auto-complete?query=Lisbon",
+			map[string]string{"X-RapidAPI-Host": "skyscanner80.p.rapidapi.com"}, "", `Lisbon`},
+		{"MCP", http.MethodPost, "/mcp", map[string]string{"Content-Type": "application/json", "Accept": "application/json, text/event-stream"},
+			`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`, `"understudy"`},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			req, err := http.NewRequestWithContext(t.Context(), tc.method, srv.URL+tc.path, strings.NewReader(tc.body))
+			require.NoError(t, err)
+			for k, v := range tc.header {
+				req.Header.Set(k, v)
+			}
+			resp, err := http.DefaultClient.Do(req)
+			require.NoError(t, err)
+			defer resp.Body.Close()
+			b, err := io.ReadAll(resp.Body)
+			require.NoError(t, err)
+			require.Equal(t, http.StatusOK, resp.StatusCode, "%s", b)
+			require.Contains(t, string(b), tc.want)
+		})
+	}
+}
+
 func TestSessionIsTheTraceTheEndpointServes(t *testing.T) {
 	srv := sandboxtest.NewServer(t)
 	for _, code := range []string{"PT", "ZZ", "JP"} {
