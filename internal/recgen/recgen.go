@@ -140,7 +140,7 @@ func Generate(dir string) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	tmp, err := os.MkdirTemp(filepath.Dir(filepath.Clean(dir)), ".recgen-")
+	tmp, err := os.MkdirTemp("", "understudy-recgen-")
 	if err != nil {
 		return 0, fmt.Errorf("recgen: %w", err)
 	}
