@@ -46,11 +46,16 @@ type VerifyReport struct {
 var secretPatterns = []struct {
 	name string
 	re   *regexp.Regexp
+	// prose, when set, tells ordinary text the pattern also matches
+	// ("Bearer instruments…") from a credential.
+	prose func(m []byte) bool
 }{
-	{"an sk- API key", regexp.MustCompile(`\bsk-[A-Za-z0-9_-]{16,}`)},
-	{"a Bearer token", regexp.MustCompile(`\bBearer\s+[A-Za-z0-9._~+/=-]{8,}`)},
-	{"an X-RapidAPI-Key value", regexp.MustCompile(`(?i)x-rapidapi-key\\?"?\s*[:=]\s*\\?"?[A-Za-z0-9]{8,}`)},
-	{"a RapidAPI key", regexp.MustCompile(`\b[0-9a-z]{10}msh[0-9a-z]{15}p1[0-9a-z]{12}jsn[0-9a-z]{12}\b`)},
+	{name: "an sk- API key", re: regexp.MustCompile(`\bsk-[A-Za-z0-9_-]{16,}`)},
+	{name: "a Bearer token", re: regexp.MustCompile(`\bBearer\s+[A-Za-z0-9._~+/=-]{8,}`), prose: func(m []byte) bool {
+		return !bytes.ContainsAny(m, "0123456789")
+	}},
+	{name: "an X-RapidAPI-Key value", re: regexp.MustCompile(`(?i)x-rapidapi-key\\?"?\s*[:=]\s*\\?"?[A-Za-z0-9]{8,}`)},
+	{name: "a RapidAPI key", re: regexp.MustCompile(`\b[0-9a-z]{10}msh[0-9a-z]{15}p1[0-9a-z]{12}jsn[0-9a-z]{12}\b`)},
 }
 
 // Verify checks every entry of the store directory dir without changing
@@ -143,8 +148,11 @@ func verifyEntry(p, hash string, data []byte, opts VerifyOptions, bad func(strin
 		}
 	}
 	for _, sp := range secretPatterns {
-		if m := sp.re.Find(data); m != nil {
-			bad(p, "holds %s (%s…)", sp.name, m[:min(len(m), 12)])
+		for _, m := range sp.re.FindAll(data, -1) {
+			if sp.prose == nil || !sp.prose(m) {
+				bad(p, "holds %s (%s…)", sp.name, m[:min(len(m), 12)])
+				break
+			}
 		}
 	}
 }

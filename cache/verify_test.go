@@ -90,6 +90,9 @@ func TestVerify(t *testing.T) {
 		{name: "a bearer token", tamper: func(t *testing.T, _, weather string) {
 			rewrite(t, weather, Entry{Response: []byte(`{"headers":{"Authorization":"Bearer eyJhbGciOiJIUzI1NiJ9"}}`)})
 		}, reasons: []string{"a Bearer token"}},
+		{name: "prose about bearer bonds", tamper: func(t *testing.T, _, weather string) {
+			rewrite(t, weather, Entry{Response: []byte(`{"title":"Bearer instruments return","body":"Bearer bonds, then Bearer abc123def456"}`)})
+		}, reasons: []string{"a Bearer token (Bearer abc12…)"}},
 		{name: "an X-RapidAPI-Key header", tamper: func(t *testing.T, _, weather string) {
 			rewrite(t, weather, Entry{Response: []byte(`{"headers":{"X-RapidAPI-Key":"0123456789abcdef"}}`)})
 		}, reasons: []string{"an X-RapidAPI-Key value"}},
