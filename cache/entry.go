@@ -22,7 +22,9 @@ type Entry struct {
 	Status    int             // HTTP status the API answered with (200 when unset)
 	Response  json.RawMessage
 	// Source says where the answer came from: "remote" (a real API),
-	// "mock", "stabletoolbench" (imported), "hand" (written by a person).
+	// "mock" (a stand-in, as in the shipped recordings toolserver
+	// -record-examples writes), "stabletoolbench" (imported), "hand"
+	// (written by a person).
 	Source     string
 	RecordedAt time.Time
 	// Edited is set on load when the checksum no longer matches: the entry

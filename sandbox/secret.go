@@ -235,3 +235,10 @@ func base64Cores(enc *base64.Encoding, secret []byte) []string {
 	}
 	return out
 }
+
+// SecretForms lists the forms secret is looked for in an upstream answer
+// (as sent, URL-encoded, JSON-escaped, base64 at any alignment), longest
+// first, so that checks of stored recordings look for the same ones.
+func SecretForms(secret string) []string {
+	return slices.Clone(newScrubber(secret).needles)
+}

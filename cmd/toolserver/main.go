@@ -61,6 +61,8 @@ type flags struct {
 	upstreamRate   float64
 	retries        int
 	importSTB      string
+	recordExamples string
+	verifyRecs     string
 	maxBody        int64
 	mcpIdle        time.Duration
 	noInfer        bool
@@ -101,6 +103,8 @@ func runWith(args []string, stdout, stderr io.Writer, f flags) int {
 	fs.IntVar(&f.retries, "upstream-retries", 2, "how many times an upstream 429, 5xx or connection failure is retried")
 	fs.Float64Var(&f.upstreamRate, "upstream-rate", 5, "most requests per second sent to the real API (calls beyond it wait their turn)")
 	fs.StringVar(&f.importSTB, "import-stabletoolbench", "", "import a StableToolBench tool_response_cache folder into -cache and exit")
+	fs.StringVar(&f.recordExamples, "record-examples", "", "record every built-in API's documented example from the stand-ins into DIR (how fixtures/recordings is made) and exit")
+	fs.StringVar(&f.verifyRecs, "verify-recordings", "", "check every recording in DIR (parses, checksum, key of its canonical call, no secrets) and exit non-zero listing the problems")
 	fs.Int64Var(&f.maxBody, "max-body", server.DefaultMaxBody, "largest request body accepted, in bytes")
 	fs.DurationVar(&f.mcpIdle, "mcp-session-idle", server.DefaultMCPSessionIdle, "close an MCP session over HTTP after this long without a request (0 or less: never)")
 	fs.DurationVar(&f.readTimeout, "read-timeout", server.DefaultReadTimeout, "time a client has to send a request's header, and then its body")
@@ -132,6 +136,12 @@ func runWith(args []string, stdout, stderr io.Writer, f flags) int {
 	}
 	if f.importSTB != "" {
 		return importSTB(cat, f, stdout, stderr)
+	}
+	if f.recordExamples != "" {
+		return recordExamples(f.recordExamples, stdout, stderr)
+	}
+	if f.verifyRecs != "" {
+		return verifyRecordings(cat, f.verifyRecs, f.keyEnv, stdout, stderr)
 	}
 
 	cfg, err := config(cat, f, stderr)
