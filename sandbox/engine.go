@@ -217,6 +217,9 @@ func (e *Engine) Session(id string) (SessionTrace, bool) { return e.sessions.tra
 func (e *Engine) Reset(id string) bool {
 	key := SessionKey(id)
 	known := e.sessions.remove(key) // forgets the provenance too (onEvict)
+	if p := e.opts.Provenance; p != nil && !known {
+		p.Forget(key) // a call still running may have taught it something
+	}
 	if f, ok := e.opts.StandIns.(SessionForgetter); ok {
 		f.Forget(key)
 	}
