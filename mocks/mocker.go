@@ -54,7 +54,8 @@ type Mocker struct {
 
 	mu       sync.Mutex
 	sessions *simplelru.LRU[string, *standin.State]
-	// defaultState is the state of calls without a session; it is never evicted.
+	// defaultState is the state of calls without a session; it is never
+	// evicted, only emptied by Forget. Guarded by mu.
 	defaultState *standin.State
 }
 
@@ -186,13 +187,26 @@ func callSeed(tool, api string, args map[string]any) (seed uint64, err error) {
 	return standin.Seed(tool, api, args), nil
 }
 
+// Forget drops a session's state (sandbox.Engine.Reset calls it); the
+// next call of the session starts from an empty state. The default
+// session ("") is emptied rather than dropped.
+func (m *Mocker) Forget(session string) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if session == "" {
+		m.defaultState = standin.NewState()
+		return
+	}
+	m.sessions.Remove(session)
+}
+
 // state returns the session's state, creating it on first use.
 func (m *Mocker) state(session string) *standin.State {
+	m.mu.Lock()
+	defer m.mu.Unlock()
 	if session == "" {
 		return m.defaultState
 	}
-	m.mu.Lock()
-	defer m.mu.Unlock()
 	if s, ok := m.sessions.Get(session); ok {
 		return s
 	}
@@ -201,7 +215,10 @@ func (m *Mocker) state(session string) *standin.State {
 	return s
 }
 
-var _ error = (*StandInError)(nil)
+var (
+	_ error                    = (*StandInError)(nil)
+	_ sandbox.SessionForgetter = (*Mocker)(nil)
+)
 
 // Builtin returns a registry of the stand-ins of every built-in API: the
 // four scenarios of the built-in toolset.

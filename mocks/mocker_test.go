@@ -174,6 +174,28 @@ func TestMockerSessions(t *testing.T) {
 	require.Equal(t, `{"n":2}`, call(""), "the default session is never evicted")
 }
 
+// TestMockerForget: a forgotten session starts again from an empty state
+// (sandbox.Engine.Reset between test cases); the others keep theirs.
+func TestMockerForget(t *testing.T) {
+	m := newTestMocker(t, Options{})
+	ctx := context.Background()
+	api := standintest.API(testTool, "counter")
+	call := func(session string) string {
+		body, err := m.Call(ctx, api, nil, session)
+		require.NoError(t, err)
+		return string(body)
+	}
+	for _, s := range []string{"a", "a", "b", "", ""} {
+		call(s)
+	}
+	m.Forget("a")
+	m.Forget("")
+	m.Forget("never used")
+	require.Equal(t, `{"n":1}`, call("a"))
+	require.Equal(t, `{"n":1}`, call(""), "the default session is emptied")
+	require.Equal(t, `{"n":2}`, call("b"))
+}
+
 func TestMockerConcurrentSessions(t *testing.T) {
 	m := newTestMocker(t, Options{MaxSessions: 8})
 	api := standintest.API(testTool, "counter")

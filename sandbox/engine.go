@@ -56,6 +56,12 @@ type StandIn interface {
 	Call(ctx context.Context, api *toolset.API, args map[string]any, session string) (json.RawMessage, error)
 }
 
+// SessionForgetter is a StandIn that keeps state per session (search
+// sessions, bookings): Engine.Reset makes it forget one.
+type SessionForgetter interface {
+	Forget(session string)
+}
+
 // Recording is a stored answer of an API.
 type Recording struct {
 	Status   int
@@ -203,6 +209,22 @@ func (e *Engine) Metrics() *Metrics { return e.metrics }
 
 // Session returns the trace of a session.
 func (e *Engine) Session(id string) (SessionTrace, bool) { return e.sessions.trace(SessionKey(id), id) }
+
+// Reset forgets a session: its trace, what the dependency check learnt in
+// it, and the stand-ins' state, so that a test suite can reuse one ID for
+// each test case and start from nothing. Calls of the session still
+// running are not traced. It reports whether the session was known.
+func (e *Engine) Reset(id string) bool {
+	key := SessionKey(id)
+	known := e.sessions.remove(key) // forgets the provenance too (onEvict)
+	if p := e.opts.Provenance; p != nil && !known {
+		p.Forget(key) // a call still running may have taught it something
+	}
+	if f, ok := e.opts.StandIns.(SessionForgetter); ok {
+		f.Forget(key)
+	}
+	return known
+}
 
 // Resolve finds the API a request names. The API may be given by name
 // (raw or standardized) with its tool, or as ToolBench's function name

@@ -195,6 +195,14 @@ func (s *sessions) shrink(current *session) {
 	}
 }
 
+// remove forgets the session kept under key (a SessionKey), as an
+// eviction does; it reports whether there was one.
+func (s *sessions) remove(key string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.cache.Remove(key)
+}
+
 // trace returns the trace kept under key (a SessionKey), labelled id.
 func (s *sessions) trace(key, id string) (SessionTrace, bool) {
 	s.mu.Lock()

@@ -23,6 +23,7 @@ import (
 	"github.com/understudy/understudy/cache"
 	"github.com/understudy/understudy/deps"
 	"github.com/understudy/understudy/internal/assemble"
+	"github.com/understudy/understudy/internal/atomicfile"
 	"github.com/understudy/understudy/internal/clock"
 	"github.com/understudy/understudy/internal/server"
 	"github.com/understudy/understudy/mocks/failures"
@@ -69,6 +70,7 @@ type flags struct {
 	readTimeout    time.Duration
 	maxConns       int
 	allowOrigins   []string
+	readyFile      string
 	ready          func(addr string) // tests learn the bound address
 	inFlight       *atomic.Int64     // counts the HTTP requests being served; tests read it
 	stdin          io.Reader
@@ -109,6 +111,7 @@ func runWith(args []string, stdout, stderr io.Writer, f flags) int {
 	fs.DurationVar(&f.mcpIdle, "mcp-session-idle", server.DefaultMCPSessionIdle, "close an MCP session over HTTP after this long without a request (0 or less: never)")
 	fs.DurationVar(&f.readTimeout, "read-timeout", server.DefaultReadTimeout, "time a client has to send a request's header, and then its body")
 	fs.IntVar(&f.maxConns, "max-conns", server.DefaultMaxConns, "connections open at once; at the cap the longest-waiting connection without a running call is closed")
+	fs.StringVar(&f.readyFile, "ready-file", "", "once serving, write the server's URL (http://127.0.0.1:PORT) to this file, atomically; the URL is also the first line on stdout")
 	fs.Func("allow-origin", `a browser origin allowed to call the server besides its own, e.g. "http://localhost:3000"; repeatable`, func(v string) error {
 		if err := server.CheckOrigin(v); err != nil {
 			return err
@@ -196,7 +199,7 @@ func runWith(args []string, stdout, stderr io.Writer, f flags) int {
 	if err != nil {
 		return fail(err)
 	}
-	return serve(ctx, h, f, stderr)
+	return serve(ctx, h, f, stdout, stderr)
 }
 
 // mcpIdle maps the flag, where 0 means never, to MCPOptions, where 0
@@ -304,7 +307,12 @@ var errShuttingDown = fmt.Errorf("the server is shutting down: %w", context.Canc
 // before the deadline ends the ones still waiting (on the upstream's rate,
 // say) so that each is answered, with a 503 naming the shutdown, rather
 // than cut off.
-func serve(ctx context.Context, h http.Handler, f flags, stderr io.Writer) int {
+//
+// Once serving, it prints the server's URL as the first line on stdout and
+// writes it to -ready-file, so that a test suite in any language can start
+// `toolserver -addr 127.0.0.1:0` and learn the port without guessing one
+// or polling.
+func serve(ctx context.Context, h http.Handler, f flags, stdout, stderr io.Writer) int {
 	ln, err := net.Listen("tcp", f.addr)
 	if err != nil {
 		fmt.Fprintf(stderr, "toolserver: %v\n", err)
@@ -340,6 +348,13 @@ func serve(ctx context.Context, h http.Handler, f flags, stderr io.Writer) int {
 	}
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
+	// The listener already queues connections, and Serve takes them from
+	// here on: a client given the URL now is served.
+	if err := announce(ln.Addr(), f.readyFile, stdout); err != nil {
+		fmt.Fprintf(stderr, "toolserver: %v\n", err)
+		_ = srv.Close()
+		return 1
+	}
 	select {
 	case err := <-errc:
 		fmt.Fprintf(stderr, "toolserver: %v\n", err)
@@ -362,6 +377,37 @@ func serve(ctx context.Context, h http.Handler, f flags, stderr io.Writer) int {
 		return 1
 	}
 	return 0
+}
+
+// ReadyFileError is a failure to write -ready-file.
+type ReadyFileError struct {
+	Path string
+	Err  error
+}
+
+func (e *ReadyFileError) Error() string { return fmt.Sprintf("-ready-file %s: %v", e.Path, e.Err) }
+func (e *ReadyFileError) Unwrap() error { return e.Err }
+
+// serverURL is the base URL of a server listening on addr.
+func serverURL(addr net.Addr) string {
+	return (&url.URL{Scheme: "http", Host: addr.String()}).String()
+}
+
+// announce tells whoever started the server where it serves: the URL as
+// one line on stdout (os.Stdout does not buffer, so the line is out at
+// once), and in readyFile when set, written whole and renamed into place
+// (a reader polling for the file never sees half a URL).
+func announce(addr net.Addr, readyFile string, stdout io.Writer) error {
+	u := serverURL(addr)
+	if readyFile != "" {
+		if err := atomicfile.WriteFile(readyFile, []byte(u+"\n"), 0o644); err != nil {
+			return &ReadyFileError{Path: readyFile, Err: err}
+		}
+	}
+	if _, err := fmt.Fprintln(stdout, u); err != nil {
+		return fmt.Errorf("printing the URL: %w", err)
+	}
+	return nil
 }
 
 func list(cat *toolset.Catalog, asJSON bool, stdout, stderr io.Writer) int {

@@ -153,21 +153,24 @@ func Check(cat *toolset.Catalog, gold *dataset.GoldCall, tc agent.ToolCall) Resu
 			return Result{Outcome: OutcomeWrongType, Param: name, Detail: fmt.Sprintf("%s given, want %s", jsonKind(v), p.Kind)}
 		}
 		acc := gold.Arguments[name]
-		ok := false
-		for _, a := range acc.Values {
-			if SameValue(a, v) {
-				ok = true
-				break
-			}
-		}
-		if !ok && acc.Optional && atDefault(p, v) {
-			ok = true
-		}
-		if !ok {
+		if !Acceptable(p, acc, v) {
 			return Result{Outcome: OutcomeWrongValue, Param: name, Detail: fmt.Sprintf("%s is not among the acceptable values %s", CompactJSON(v), CompactJSON(acc.Values))}
 		}
 	}
 	return Result{Outcome: OutcomeCorrect}
+}
+
+// Acceptable tells whether v, given for parameter p, is among acc's
+// acceptable values after normalisation (SameValue), or, acc being
+// optional, p's documented default. It is Check's rule for one argument,
+// for other checkers of calls (the tool server's expectations) to share.
+func Acceptable(p *toolset.Param, acc dataset.Acceptable, v any) bool {
+	for _, a := range acc.Values {
+		if SameValue(a, v) {
+			return true
+		}
+	}
+	return acc.Optional && p != nil && atDefault(p, v)
 }
 
 // atDefault tells whether v is an optional parameter's documented default

@@ -82,6 +82,11 @@ func New(e *sandbox.Engine, opts Options) (*Server, error) {
 	mux.Handle("GET /v1/tools", route{wrap(s.tools)})
 	mux.Handle("GET /v1/deps", route{wrap(s.deps)})
 	mux.Handle("GET /v1/sessions/{id}", route{wrap(s.session)})
+	mux.Handle("DELETE /v1/sessions/{id}", route{wrap(s.resetSession)})
+	// POST is the documented method; GET with the same body is taken
+	// for clients that insist on GET for a read.
+	mux.Handle("POST /v1/sessions/{id}/expect", route{wrap(s.expect)})
+	mux.Handle("GET /v1/sessions/{id}/expect", route{wrap(s.expect)})
 	mux.Handle("GET /metrics", route{wrap(s.metrics)})
 	mux.Handle("POST /v1/call", route{wrap(s.call)})
 	mux.Handle("POST /virtual", route{wrap(s.toolbench)})
@@ -188,7 +193,9 @@ func wrap(h handlerFunc) http.Handler {
 }
 
 func (b *rawBody) write(w http.ResponseWriter) {
-	w.Header().Set("Content-Type", b.contentType)
+	if b.contentType != "" { // a 204 has no body to type
+		w.Header().Set("Content-Type", b.contentType)
+	}
 	for k, vs := range b.header {
 		w.Header()[k] = vs
 	}
@@ -246,15 +253,28 @@ func (s *Server) deps(r *http.Request) (any, error) {
 }
 
 func (s *Server) session(r *http.Request) (any, error) {
-	id := r.PathValue("id")
-	if p := checkLen("session ID", id, MaxSessionIDLen); p != nil {
-		return nil, p
+	id, err := sessionID(r)
+	if err != nil {
+		return nil, err
 	}
 	t, ok := s.engine.Session(id)
 	if !ok {
-		return nil, newProblem(http.StatusNotFound, "unknown-session", "Unknown session", fmt.Sprintf("no calls were made in session %q (or it was evicted)", id))
+		return nil, unknownSession(id)
 	}
 	return t, nil
+}
+
+// sessionID is the {id} of a /v1/sessions/{id} path, within bounds.
+func sessionID(r *http.Request) (string, error) {
+	id := r.PathValue("id")
+	if p := checkLen("session ID", id, MaxSessionIDLen); p != nil {
+		return "", p
+	}
+	return id, nil
+}
+
+func unknownSession(id string) *Problem {
+	return newProblem(http.StatusNotFound, "unknown-session", "Unknown session", fmt.Sprintf("no calls were made in session %q (or it was evicted)", id))
 }
 
 func (s *Server) metrics(*http.Request) (any, error) {
