@@ -35,23 +35,20 @@ var DefaultLimits = Limits{
 
 func (l Limits) withDefaults() Limits {
 	d := DefaultLimits
-	if l.MaxSourceBytes > 0 {
-		d.MaxSourceBytes = l.MaxSourceBytes
+	return Limits{
+		MaxSourceBytes: positiveOr(l.MaxSourceBytes, d.MaxSourceBytes),
+		MaxSteps:       positiveOr(l.MaxSteps, d.MaxSteps),
+		Timeout:        positiveOr(l.Timeout, d.Timeout),
+		MaxOutputBytes: positiveOr(l.MaxOutputBytes, d.MaxOutputBytes),
+		MaxValueSize:   positiveOr(l.MaxValueSize, d.MaxValueSize),
+		MaxAllocated:   positiveOr(l.MaxAllocated, d.MaxAllocated),
 	}
-	if l.MaxSteps > 0 {
-		d.MaxSteps = l.MaxSteps
-	}
-	if l.Timeout > 0 {
-		d.Timeout = l.Timeout
-	}
-	if l.MaxOutputBytes > 0 {
-		d.MaxOutputBytes = l.MaxOutputBytes
-	}
-	if l.MaxValueSize > 0 {
-		d.MaxValueSize = l.MaxValueSize
-	}
-	if l.MaxAllocated > 0 {
-		d.MaxAllocated = l.MaxAllocated
+}
+
+// positiveOr is v when it is set (above zero), else the default d.
+func positiveOr[T int | int64 | uint64 | time.Duration](v, d T) T {
+	if v > 0 {
+		return v
 	}
 	return d
 }

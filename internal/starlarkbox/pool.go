@@ -55,19 +55,13 @@ type Pool struct {
 // NewPool returns a pool with lim; zero fields take DefaultPoolLimits'.
 func NewPool(lim PoolLimits) *Pool {
 	d := DefaultPoolLimits
-	if lim.Runs > 0 {
-		d.Runs = lim.Runs
+	lim = PoolLimits{
+		Runs:   positiveOr(lim.Runs, d.Runs),
+		Memory: positiveOr(lim.Memory, d.Memory),
+		Queue:  positiveOr(lim.Queue, d.Queue),
+		Wait:   positiveOr(lim.Wait, d.Wait),
 	}
-	if lim.Memory > 0 {
-		d.Memory = lim.Memory
-	}
-	if lim.Queue > 0 {
-		d.Queue = lim.Queue
-	}
-	if lim.Wait > 0 {
-		d.Wait = lim.Wait
-	}
-	return &Pool{lim: d, freed: make(chan struct{})}
+	return &Pool{lim: lim, freed: make(chan struct{})}
 }
 
 // Run is the package's Run once the pool has room for the program: a run
