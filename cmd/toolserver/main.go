@@ -443,9 +443,9 @@ func importSTB(cat *toolset.Catalog, f flags, stdout, stderr io.Writer) int {
 	defer store.Close()
 	rep, err := cache.ImportStableToolBenchWith(f.importSTB, cache.ImportOptions{
 		Resolve: func(category, toolDir, apiFile string) (string, string, bool) {
-			tool := strings.TrimSuffix(toolDir, "_for_"+category)
-			api := strings.TrimSuffix(apiFile, ".json")
-			a := cat.API(tool, api)
+			// The folder is "<tool>_for_<category>"; the tool is found by
+			// category, as StableToolBench names it.
+			a := cat.ToolBenchAPI(category, toolDir, strings.TrimSuffix(apiFile, ".json"))
 			if a == nil {
 				return "", "", false
 			}
