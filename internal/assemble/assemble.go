@@ -14,6 +14,8 @@ import (
 	"github.com/understudy/understudy/internal/clock"
 	"github.com/understudy/understudy/mocks"
 	"github.com/understudy/understudy/mocks/failures"
+	"github.com/understudy/understudy/mocks/faker"
+	"github.com/understudy/understudy/mocks/objects"
 	"github.com/understudy/understudy/mocks/world"
 	"github.com/understudy/understudy/sandbox"
 	"github.com/understudy/understudy/toolset"
@@ -73,13 +75,16 @@ func Build(cfg Config) (*Stack, error) {
 	if err != nil {
 		return nil, fmt.Errorf("world: %w", err)
 	}
-	st.Mocker, err = mocks.New(mocks.Options{Clock: cfg.Clock, World: world, Failures: cfg.Failures})
-	if err != nil {
-		return nil, err
-	}
 	st.Graph, err = deps.Build(st.Catalog, deps.Options{Annotations: true, Infer: !cfg.NoInference})
 	if err != nil {
 		return nil, fmt.Errorf("dependency graph: %w", err)
+	}
+	// Imported tools: the faker, answers kept consistent per session
+	// along the graph's edges.
+	st.Mocker, err = mocks.New(mocks.Options{Clock: cfg.Clock, World: world, Failures: cfg.Failures,
+		Imported: objects.New(st.Graph).Wrap(faker.StandIn)})
+	if err != nil {
+		return nil, err
 	}
 	st.Tracker = deps.NewTracker(st.Graph, deps.TrackerOptions{Policy: func(t *toolset.Tool) deps.Policy {
 		if cfg.DepsPolicy != "" {
