@@ -117,7 +117,6 @@ func TestStableToolBenchNamesTheToolByCategory(t *testing.T) {
 	cat, err := toolset.Load([]string{filepath.Join("..", "..", "toolset", "testdata", "toolbench_messy")}, false)
 	require.NoError(t, err)
 	ts, _ := newServer(t, assemble.Config{Catalog: cat})
-	client := stbClient{t: t, url: ts.URL + "/virtual"}
 
 	cases := []struct {
 		category, tool, api, input, wantErr string
@@ -129,15 +128,19 @@ func TestStableToolBenchNamesTheToolByCategory(t *testing.T) {
 		{"Gaming", "pokemontcg", "get_cards", `{"name": "Pikachu"}`, "Unknown API"},
 		{"Gaming", "pokemontcg", "get_deck", `{"is_id": "d-7", "id": "d-8"}`, "given twice"},
 	}
-	for _, tc := range cases {
-		t.Run(tc.category+"/"+tc.tool+"/"+tc.api, func(t *testing.T) {
-			got := client.step(tc.category, tc.tool, tc.api, tc.input)
-			if tc.wantErr != "" {
-				require.Contains(t, got.Error, tc.wantErr)
-				return
-			}
-			require.Empty(t, got.Error, string(got.Response))
-			require.NotEqual(t, `""`, string(got.Response))
-		})
+	for _, path := range []string{"/virtual", "/rapidapi"} {
+		client := stbClient{t: t, url: ts.URL + path}
+		for _, tc := range cases {
+			t.Run(path+"/"+tc.category+"/"+tc.tool+"/"+tc.api, func(t *testing.T) {
+				client.t = t
+				got := client.step(tc.category, tc.tool, tc.api, tc.input)
+				if tc.wantErr != "" {
+					require.Contains(t, got.Error, tc.wantErr)
+					return
+				}
+				require.Empty(t, got.Error, string(got.Response))
+				require.NotEqual(t, `""`, string(got.Response))
+			})
+		}
 	}
 }
