@@ -71,12 +71,17 @@ func TestLoadMessyTree(t *testing.T) {
 func TestBuiltinWinsItsName(t *testing.T) {
 	dir := writeTree(t, map[string]string{
 		"Aardvark/skyscanner80.json": `{"tool_name": "Skyscanner80", "api_list": [{"name": "ping"}]}`,
+		// A copy of a built-in tool in its own category is the same tool.
+		"Travel/skyscanner80.json": `{"tool_name": "Skyscanner80", "api_list": [{"name": "pong"}]}`,
 	})
 	c, err := Load([]string{dir}, true)
 	require.NoError(t, err)
 	require.True(t, c.Tool("skyscanner80").Builtin)
+	require.Same(t, c.Tool("skyscanner80"), c.ToolIn("Travel", "Skyscanner80"))
 	mine := c.ToolIn("Aardvark", "skyscanner80")
 	require.NotNil(t, mine)
 	require.Equal(t, "skyscanner80_for_aardvark", mine.StandardizedName)
-	require.Empty(t, c.Skipped())
+	require.Len(t, c.Skipped(), 1)
+	require.Equal(t, filepath.Join(dir, "Travel", "skyscanner80.json"), c.Skipped()[0].File)
+	require.ErrorIs(t, c.Skipped()[0].Err, ErrDuplicateTool)
 }
