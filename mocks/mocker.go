@@ -40,6 +40,10 @@ type Options struct {
 	MaxSessions int
 	// Registry holds the hand-written stand-ins; nil means Builtin().
 	Registry *standin.Registry
+	// Imported answers the APIs without a hand-written stand-in (imported
+	// tools); nil means the faker alone. The objects package's linker and
+	// the simulator wrap the faker here.
+	Imported standin.Handler
 }
 
 // Mocker answers API calls offline: with the registered stand-in when the
@@ -51,6 +55,7 @@ type Mocker struct {
 	world    *world.World
 	failures *failures.Policy
 	registry *standin.Registry
+	imported standin.Handler
 
 	mu       sync.Mutex
 	sessions *simplelru.LRU[string, *standin.State]
@@ -61,7 +66,10 @@ type Mocker struct {
 
 // New returns a Mocker configured by opts.
 func New(opts Options) (*Mocker, error) {
-	m := &Mocker{clock: opts.Clock, world: opts.World, failures: opts.Failures, registry: opts.Registry, defaultState: standin.NewState()}
+	m := &Mocker{clock: opts.Clock, world: opts.World, failures: opts.Failures, registry: opts.Registry, imported: opts.Imported, defaultState: standin.NewState()}
+	if m.imported == nil {
+		m.imported = faker.StandIn
+	}
 	if m.registry == nil {
 		m.registry = Builtin()
 	}
@@ -145,7 +153,7 @@ func (m *Mocker) Call(ctx context.Context, api *toolset.API, args map[string]any
 	c := &standin.Call{API: api, Args: args, Session: session, Now: m.clock.Now(), Seed: seed, State: m.state(session)}
 	h, ok := m.registry.Lookup(tool, api.Name)
 	if !ok {
-		h = faker.StandIn
+		h = m.imported
 	}
 	v, err := invokeStandIn(ctx, m.failures.Middleware(h), m.world, c)
 	if err != nil {

@@ -42,7 +42,12 @@ func Builtin() (*Catalog, error) {
 // under a folder), a single ToolBench tool file (its category is the name of
 // the folder holding it), or an OpenAPI 3 document (.json, .yaml or .yml;
 // a .json file is OpenAPI when its top-level object has an "openapi" key).
-// Two tools with the same standardized name are an error naming both files.
+//
+// A tree loads what is valid: each file left out (malformed, or a second
+// file of a tool its category already has) is in Catalog.Skipped with its
+// reason, as is a tool of a later path that repeats one of an earlier path
+// (or a built-in tool) in the same category. A path that cannot be read,
+// or a single file that does not load, is an error naming it.
 func Load(paths []string, withBuiltin bool) (*Catalog, error) {
 	var tools []*Tool
 	if withBuiltin {
@@ -52,36 +57,71 @@ func Load(paths []string, withBuiltin bool) (*Catalog, error) {
 		}
 		tools = append(tools, b...)
 	}
+	var skipped []Skipped
 	for _, p := range paths {
-		ts, err := LoadPath(p)
+		ts, sk, err := ScanPath(p)
 		if err != nil {
 			return nil, err
 		}
 		tools = append(tools, ts...)
+		skipped = append(skipped, sk...)
 	}
-	return NewCatalog(tools)
+	tools, dups := dedupeTools(tools)
+	skipped = append(skipped, dups...)
+	c, err := NewCatalog(tools)
+	if err != nil {
+		return nil, err
+	}
+	c.skipped = skipped
+	return c, nil
 }
 
-// LoadPath loads the tools of one folder or file; see Load.
+// LoadPath loads the tools of one folder or file; see Load. Unlike Load,
+// it fails on the first tool file of a tree that does not load.
 func LoadPath(p string) ([]*Tool, error) {
+	tools, skipped, err := ScanPath(p)
+	if err != nil {
+		return nil, err
+	}
+	if len(skipped) > 0 {
+		return nil, skipped[0].Err
+	}
+	return tools, nil
+}
+
+// ScanPath loads the tools of one folder or file the way Load does:
+// what is valid in a tree, and the files it left out with their reasons.
+func ScanPath(p string) ([]*Tool, []Skipped, error) {
 	info, err := os.Stat(p)
 	if err != nil {
-		return nil, &LoadError{File: p, Err: err}
+		return nil, nil, &LoadError{File: p, Err: err}
 	}
 	if info.IsDir() {
-		tools, err := LoadToolBenchDir(os.DirFS(p), ".")
+		tools, skipped, err := ScanToolBenchDir(os.DirFS(p), ".")
 		if err != nil {
 			var le *LoadError
 			if errors.As(err, &le) {
 				le.File = filepath.Join(p, filepath.FromSlash(le.File))
 			}
-			return nil, err
+			return nil, nil, err
 		}
 		for _, t := range tools {
 			t.Source = filepath.Join(p, filepath.FromSlash(t.Source))
 		}
-		return tools, nil
+		for i := range skipped {
+			skipped[i].File = filepath.Join(p, filepath.FromSlash(skipped[i].File))
+			var le *LoadError
+			if errors.As(skipped[i].Err, &le) {
+				le.File = skipped[i].File
+			}
+		}
+		return tools, skipped, nil
 	}
+	tools, err := loadFile(p, info)
+	return tools, nil, err
+}
+
+func loadFile(p string, info os.FileInfo) ([]*Tool, error) {
 	if info.Size() > MaxToolFileSize {
 		return nil, &LoadError{File: p, Err: fmt.Errorf("file is %d bytes, more than the %d-byte limit", info.Size(), MaxToolFileSize)}
 	}

@@ -170,8 +170,14 @@ func TestLoadPaths(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, "Finance", tools[0].Category)
 
-	_, err = Load([]string{"testdata/toolbench", filepath.Join(single, "Finance", "fx.json"), "testdata/toolbench/Travel/fare_finder.json"}, false)
-	require.ErrorContains(t, err, "clashes with")
+	// A tool file given again (same category, same tool) is one tool: the
+	// repeat is reported, not loaded twice and not fatal.
+	c, err = Load([]string{"testdata/toolbench", filepath.Join(single, "Finance", "fx.json"), "testdata/toolbench/Travel/fare_finder.json"}, false)
+	require.NoError(t, err)
+	require.Len(t, c.Tools(), 4)
+	require.Len(t, c.Skipped(), 1)
+	require.Equal(t, "testdata/toolbench/Travel/fare_finder.json", c.Skipped()[0].File)
+	require.ErrorIs(t, c.Skipped()[0].Err, ErrDuplicateTool)
 
 	for _, p := range []string{"testdata/nope", "testdata/toolbench/README.md"} {
 		_, err := LoadPath(p)

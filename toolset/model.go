@@ -4,6 +4,7 @@ package toolset
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -121,6 +122,10 @@ type Tool struct {
 	// York Times' "api-key"). Real clients send them; the catalog accepts
 	// and drops them so that a key never reaches arguments or cache keys.
 	Credentials []string `json:"credentials,omitempty"`
+
+	// base is the standardized name from the tool's file when NewCatalog
+	// qualified it with the category; empty otherwise.
+	base string
 }
 
 // Category groups tools, as RapidAPI does.
@@ -180,8 +185,13 @@ type Catalog struct {
 	Categories []*Category `json:"categories"`
 
 	byTool map[string]*Tool // standardized tool name → tool
-	byHost map[string]*Tool
-	byFunc map[string]*API // "<api>_for_<tool>" → API, also as cut to 64 characters
+	// byCategory finds a tool by its standardized category and the
+	// standardized name its file gives it, as ToolBench identifies tools.
+	byCategory map[string]*Tool
+
+	skipped []Skipped // tool files Load left out
+	byHost  map[string]*Tool
+	byFunc  map[string]*API // "<api>_for_<tool>" → API, also as cut to 64 characters
 
 	indexOnce sync.Once
 	index     *Index // BM25 over every API, built on the first Suggest/Search
@@ -191,18 +201,30 @@ type Catalog struct {
 }
 
 // NewCatalog indexes tools into a catalog with categories and tools sorted
-// by name. It rejects two tools with the same standardized name.
+// by name. ToolBench identifies a tool by category and name, so the same
+// standardized name in two categories is two tools: a built-in one, else
+// the one of the first category by name, keeps it, and each other becomes
+// "<name>_for_<category>" (the form StableToolBench names its cache
+// folders with), noted on the tool; ToolIn finds either by category and
+// name. Two tools with the same standardized name in one category are an
+// error naming both files (Load keeps the first and reports the other).
 func NewCatalog(tools []*Tool) (*Catalog, error) {
-	c := &Catalog{byTool: map[string]*Tool{}, byHost: map[string]*Tool{}, byFunc: map[string]*API{}}
+	c := &Catalog{byTool: map[string]*Tool{}, byHost: map[string]*Tool{}, byFunc: map[string]*API{}, byCategory: map[string]*Tool{}}
 	cats := map[string]*Category{}
 	for _, t := range tools {
 		if t.StandardizedName == "" {
 			t.StandardizedName = Standardize(t.Name)
 		}
+	}
+	if err := qualifyClashes(tools); err != nil {
+		return nil, err
+	}
+	for _, t := range tools {
 		if prev, ok := c.byTool[t.StandardizedName]; ok {
 			return nil, &LoadError{File: t.Source, Field: "tool_name", Err: fmt.Errorf("tool %q clashes with %q from %s (same standardized name %q)", t.Name, prev.Name, prev.Source, t.StandardizedName)}
 		}
 		c.byTool[t.StandardizedName] = t
+		c.byCategory[Standardize(t.Category)+"\x00"+t.baseName()] = t
 		if t.Host != "" {
 			if _, ok := c.byHost[strings.ToLower(t.Host)]; !ok {
 				c.byHost[strings.ToLower(t.Host)] = t
@@ -225,11 +247,91 @@ func NewCatalog(tools []*Tool) (*Catalog, error) {
 		}
 		cat.Tools = append(cat.Tools, t)
 	}
+	// Every tool also answers to "<name>_for_<category>", the kept one too.
+	for _, t := range tools {
+		if q := qualifiedName(t); c.byTool[q] == nil {
+			c.byTool[q] = t
+		}
+	}
 	sort.Slice(c.Categories, func(i, j int) bool { return c.Categories[i].Name < c.Categories[j].Name })
 	for _, cat := range c.Categories {
 		sort.Slice(cat.Tools, func(i, j int) bool { return cat.Tools[i].StandardizedName < cat.Tools[j].StandardizedName })
 	}
 	return c, nil
+}
+
+// qualifiedName is a tool's name with its category: "<name>_for_<category>".
+func qualifiedName(t *Tool) string {
+	return t.baseName() + "_for_" + Standardize(t.Category)
+}
+
+// baseName is the standardized name the tool's file gives it, before
+// NewCatalog qualified it with its category.
+func (t *Tool) baseName() string {
+	if t.base != "" {
+		return t.base
+	}
+	return t.StandardizedName
+}
+
+// qualifyClashes renames the tools whose standardized name a tool of
+// another category has too; see NewCatalog.
+func qualifyClashes(tools []*Tool) error {
+	byName := map[string][]*Tool{}
+	for _, t := range tools {
+		byName[t.StandardizedName] = append(byName[t.StandardizedName], t)
+	}
+	for _, same := range byName {
+		if len(same) < 2 {
+			continue
+		}
+		same = slices.Clone(same)
+		sort.SliceStable(same, func(i, j int) bool {
+			if same[i].Builtin != same[j].Builtin {
+				return same[i].Builtin
+			}
+			return Standardize(same[i].Category) < Standardize(same[j].Category)
+		})
+		for i := 1; i < len(same); i++ {
+			if Standardize(same[i].Category) == Standardize(same[i-1].Category) {
+				return &LoadError{File: same[i].Source, Field: "tool_name", Err: fmt.Errorf("tool %q clashes with %q from %s (same standardized name %q in category %s)", same[i].Name, same[i-1].Name, same[i-1].Source, same[i].StandardizedName, same[i].Category)}
+			}
+		}
+		for _, t := range same[1:] {
+			t.base = t.StandardizedName
+			t.StandardizedName = qualifiedName(t)
+			t.Notes = append(t.Notes, fmt.Sprintf("named %s: %s of category %s has the name %s too", t.StandardizedName, same[0].Name, same[0].Category, t.base))
+		}
+	}
+	return nil
+}
+
+// ToolIn finds a tool by category and name, as ToolBench and
+// StableToolBench clients name one: the name raw or standardized, or in
+// StableToolBench's "<name>_for_<category>" form. The category is
+// compared standardized ("Business Software" is "Business_Software").
+func (c *Catalog) ToolIn(category, name string) *Tool {
+	if c == nil || c.byCategory == nil {
+		return nil
+	}
+	cat := Standardize(category)
+	n := Standardize(name)
+	if t := c.byCategory[cat+"\x00"+n]; t != nil {
+		return t
+	}
+	if base, ok := strings.CutSuffix(n, "_for_"+cat); ok && cat != "" {
+		return c.byCategory[cat+"\x00"+base]
+	}
+	return nil
+}
+
+// Skipped lists the tool files Load left out, with their reasons, in
+// the order of the paths given.
+func (c *Catalog) Skipped() []Skipped {
+	if c == nil {
+		return nil
+	}
+	return slices.Clone(c.skipped)
 }
 
 // Tools returns every tool, ordered by category then name.
@@ -304,3 +406,34 @@ func (e *LoadError) Error() string {
 }
 
 func (e *LoadError) Unwrap() error { return e.Err }
+
+// ToolBenchAPI finds the API a ToolBench or StableToolBench request names
+// with its category, tool_name and api_name: the tool by category and
+// name (see ToolIn), else by name alone; the API by name, raw or
+// standardized, or as the function name "<api>_for_<tool>" their clients
+// send at times. It returns nil when nothing matches.
+func (c *Catalog) ToolBenchAPI(category, tool, api string) *API {
+	if c == nil {
+		return nil
+	}
+	t := c.ToolIn(category, tool)
+	if t == nil {
+		t = c.Tool(tool)
+	}
+	if t != nil {
+		if a := t.API(api); a != nil {
+			return a
+		}
+		for _, name := range []string{t.StandardizedName, t.baseName()} {
+			if short, ok := strings.CutSuffix(StandardizeAPIName(api), "_for_"+name); ok {
+				if a := t.API(short); a != nil {
+					return a
+				}
+			}
+		}
+	}
+	if a := c.APIByFunction(api); a != nil {
+		return a
+	}
+	return nil
+}

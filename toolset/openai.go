@@ -1,6 +1,7 @@
 package toolset
 
 import (
+	"cmp"
 	"fmt"
 	"hash/fnv"
 	"regexp"
@@ -19,6 +20,39 @@ const (
 	// characters as ToolBench does.
 	NameToolBench
 )
+
+// parameters is the JSON Schema of an API's arguments as exported in a
+// style: in ToolBench's, each parameter under the name ToolBench shows
+// models (ToolBenchParamName, when it is an unambiguous alias), which
+// the catalog maps back to the real name on every call.
+func parameters(a *API, style NameStyle) map[string]any {
+	schema := a.InputSchema()
+	if style != NameToolBench {
+		return schema
+	}
+	aliases := a.ParamAliases()
+	if len(aliases) == 0 {
+		return schema
+	}
+	alias := make(map[string]string, len(aliases))
+	for as, name := range aliases {
+		alias[name] = as
+	}
+	props, _ := schema["properties"].(map[string]any)
+	renamed := make(map[string]any, len(props))
+	for name, p := range props {
+		renamed[cmp.Or(alias[name], name)] = p
+	}
+	schema["properties"] = renamed
+	if req, ok := schema["required"].([]string); ok {
+		out := make([]string, len(req))
+		for i, name := range req {
+			out[i] = cmp.Or(alias[name], name)
+		}
+		schema["required"] = out
+	}
+	return schema
+}
 
 // ExportOptions tunes OpenAITools.
 type ExportOptions struct {
@@ -48,7 +82,7 @@ func OpenAITools(c *Catalog, opts ExportOptions) []OpenAITool {
 		out = append(out, OpenAITool{Type: "function", Function: OpenAIFunction{
 			Name:        ExportName(a, opts.Style),
 			Description: exportDescription(a, opts.Style, max),
-			Parameters:  a.InputSchema(),
+			Parameters:  parameters(a, opts.Style),
 		}})
 	}
 	return out

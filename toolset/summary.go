@@ -12,7 +12,7 @@ import (
 // WriteSummary prints counts by scenario, category and tool, the number of
 // (source API, dependent API) dependency pairs and any x-depends naming an
 // API the catalog lacks, the coherent groups with their API counts, and the
-// loaders' notes.
+// loaders' notes, and the tool files Load skipped with their reasons.
 func WriteSummary(w io.Writer, c *Catalog) error {
 	tools, apis := c.Tools(), c.APIs()
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
@@ -82,6 +82,12 @@ func WriteSummary(w io.Writer, c *Catalog) error {
 		fmt.Fprintf(tw, "\nLoad notes: %d\n", len(notes))
 		for _, n := range notes {
 			fmt.Fprintf(tw, "  %s\n", n)
+		}
+	}
+	if sk := c.Skipped(); len(sk) > 0 {
+		fmt.Fprintf(tw, "\nSkipped tool files: %d\n", len(sk))
+		for _, s := range sk {
+			fmt.Fprintf(tw, "  %s: %s\n", s.File, s.Reason)
 		}
 	}
 	return tw.Flush()

@@ -559,14 +559,62 @@ func firstNonEmpty(ss ...string) string {
 	return ""
 }
 
+// Skipped is a tool file a load left out, and why: ToolBench trees hold
+// malformed files, copies ("pokemontcg copy.json") and the odd non-tool,
+// and one of them must not cost the thousands of good ones.
+type Skipped struct {
+	File   string `json:"file"`
+	Reason string `json:"reason"`
+	// Err is the load error (a *LoadError) behind Reason.
+	Err error `json:"-"`
+}
+
+func skippedOf(file string, err error) Skipped {
+	reason := err.Error()
+	var le *LoadError
+	if errors.As(err, &le) {
+		reason = le.Err.Error()
+		if le.Field != "" {
+			reason = le.Field + ": " + reason
+		}
+	}
+	return Skipped{File: file, Reason: reason, Err: err}
+}
+
 // LoadToolBenchDir loads a ToolBench tool tree: every "<Category>/<tool>.json"
 // under root. Files that are not .json are skipped; a .json file that fails
-// to load fails the whole load with an error naming the file and field.
+// to load, or that repeats a tool of its category, fails the whole load
+// with an error naming the file and field. ScanToolBenchDir is the
+// tolerant form.
 func LoadToolBenchDir(fsys fs.FS, root string) ([]*Tool, error) {
+	tools, skipped, err := ScanToolBenchDir(fsys, root)
+	if err != nil {
+		return nil, err
+	}
+	if len(skipped) > 0 {
+		return nil, skipped[0].Err
+	}
+	return tools, nil
+}
+
+// ScanToolBenchDir loads what is valid in a ToolBench tool tree and
+// reports every other tool file with its reason, in path order. Like
+// ToolBench, it identifies a tool by its category and standardized name:
+// two files of one category with the same tool are one tool, taken from
+// the file ToolBench itself would open ("<standardized name>.json"), else
+// from the first in path order. The same name in two categories is two
+// tools (NewCatalog keeps them apart). Only a tree that cannot be walked
+// at all is an error.
+func ScanToolBenchDir(fsys fs.FS, root string) ([]*Tool, []Skipped, error) {
 	var tools []*Tool
+	var skipped []Skipped
 	err := fs.WalkDir(fsys, root, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
-			return &LoadError{File: p, Err: err}
+			if p == root {
+				return &LoadError{File: p, Err: err}
+			}
+			skipped = append(skipped, skippedOf(p, &LoadError{File: p, Err: err}))
+			return nil
 		}
 		if d.IsDir() {
 			if p != root && strings.HasPrefix(d.Name(), ".") {
@@ -588,17 +636,67 @@ func LoadToolBenchDir(fsys fs.FS, root string) ([]*Tool, error) {
 		category := path.Base(dir)
 		data, err := fs.ReadFile(fsys, p)
 		if err != nil {
-			return &LoadError{File: p, Err: err}
+			skipped = append(skipped, skippedOf(p, &LoadError{File: p, Err: err}))
+			return nil
 		}
 		t, err := LoadToolBenchFile(data, category, p)
 		if err != nil {
-			return err
+			skipped = append(skipped, skippedOf(p, err))
+			return nil
 		}
 		tools = append(tools, t)
 		return nil
 	})
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	return tools, nil
+	tools, dups := dedupeTools(tools)
+	skipped = append(skipped, dups...)
+	sort.SliceStable(skipped, func(i, j int) bool { return skipped[i].File < skipped[j].File })
+	return tools, skipped, nil
 }
+
+// fileStem is ToolBench's name of a tool file: its name up to the first '.'.
+func fileStem(p string) string {
+	base := path.Base(strings.ReplaceAll(p, "\\", "/"))
+	stem, _, _ := strings.Cut(base, ".")
+	return stem
+}
+
+// dedupeTools keeps one tool per category and standardized name: a
+// built-in tool first, then the one from the file ToolBench would open
+// ("<standardized name>.json"), then the first. The others come back
+// as skipped, each naming the tool it repeats.
+func dedupeTools(tools []*Tool) ([]*Tool, []Skipped) {
+	type key struct{ category, name string }
+	keep := map[key]int{}
+	var out []*Tool
+	var skipped []Skipped
+	better := func(a, b *Tool) bool { // a should replace b
+		if a.Builtin != b.Builtin {
+			return a.Builtin
+		}
+		return fileStem(a.Source) == a.StandardizedName && fileStem(b.Source) != b.StandardizedName
+	}
+	for _, t := range tools {
+		k := key{Standardize(t.Category), t.StandardizedName}
+		i, dup := keep[k]
+		if !dup {
+			keep[k] = len(out)
+			out = append(out, t)
+			continue
+		}
+		loser := t
+		if better(t, out[i]) {
+			loser, out[i] = out[i], t
+		}
+		winner := out[i]
+		skipped = append(skipped, skippedOf(loser.Source, &LoadError{File: loser.Source, Field: "tool_name",
+			Err: fmt.Errorf("%w: tool %q of category %s is loaded from %s", ErrDuplicateTool, loser.Name, winner.Category, winner.Source)}))
+	}
+	return out, skipped
+}
+
+// ErrDuplicateTool is why a second file of the same tool is skipped:
+// ToolBench identifies a tool by its category and standardized name.
+var ErrDuplicateTool = errors.New("duplicate tool")

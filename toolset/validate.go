@@ -61,8 +61,11 @@ func (a *API) Validate(args map[string]any) (map[string]any, error) {
 
 // validator is an API's compiled argument check.
 type validator struct {
-	params   []compiledParam // in the API's order
-	byName   map[string]int
+	params []compiledParam // in the API's order
+	byName map[string]int
+	// aliases maps ToolBench's spelling of a parameter name (see
+	// API.ParamAliases) to the parameter's index.
+	aliases  map[string]int
 	names    string // "a, b, c" for messages
 	options  []openapi3.SchemaValidationOption
 	required []int
@@ -136,6 +139,12 @@ func compileValidator(a *API) *validator {
 		}
 	}
 	v.names = strings.Join(names, ", ")
+	for alias, name := range a.ParamAliases() {
+		if v.aliases == nil {
+			v.aliases = map[string]int{}
+		}
+		v.aliases[alias] = v.byName[name]
+	}
 	return v
 }
 
@@ -159,10 +168,23 @@ func isBareType(s *openapi3.Schema) bool {
 func (v *validator) validate(a *API, args map[string]any) (map[string]any, error) {
 	out := make(map[string]any, len(v.params))
 	var violations []Violation
+	given := make([]bool, len(v.params)) // by a non-null value, under either spelling
 	for name, raw := range args {
 		i, ok := v.byName[name]
 		if !ok && a.IsCredential(name) {
 			continue // a key the spec declares: accepted, never kept
+		}
+		if !ok {
+			// ToolBench's spelling of the name (is_id for id) is the
+			// parameter, unless the real name is given too.
+			if i, ok = v.aliases[name]; ok {
+				if real := v.params[i].p.Name; args[real] != nil && raw != nil {
+					violations = append(violations, Violation{Location: []string{real}, Code: "duplicate",
+						Message: fmt.Sprintf("argument %q is given twice, also as %q (ToolBench's spelling of it)", real, name)})
+					continue
+				}
+				name = v.params[i].p.Name
+			}
 		}
 		if !ok {
 			violations = append(violations, v.unknown(name))
@@ -171,6 +193,7 @@ func (v *validator) validate(a *API, args map[string]any) (map[string]any, error
 		if raw == nil {
 			continue // null is absent
 		}
+		given[i] = true
 		cp := &v.params[i]
 		val, ok := coerce(raw, cp.kind)
 		if !ok {
@@ -187,7 +210,7 @@ func (v *validator) validate(a *API, args map[string]any) (map[string]any, error
 	}
 	for _, i := range v.required {
 		p := v.params[i].p
-		if args[p.Name] == nil {
+		if !given[i] && args[p.Name] == nil {
 			violations = append(violations, Violation{Location: []string{p.Name}, Code: "required", Message: fmt.Sprintf("required argument %q is missing", p.Name)})
 		}
 	}

@@ -20,6 +20,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/understudy/understudy/agent/openai"
 	"github.com/understudy/understudy/cache"
 	"github.com/understudy/understudy/deps"
 	"github.com/understudy/understudy/internal/assemble"
@@ -27,6 +28,7 @@ import (
 	"github.com/understudy/understudy/internal/clock"
 	"github.com/understudy/understudy/internal/server"
 	"github.com/understudy/understudy/mocks/failures"
+	"github.com/understudy/understudy/mocks/simulate"
 	"github.com/understudy/understudy/sandbox"
 	"github.com/understudy/understudy/toolset"
 )
@@ -67,6 +69,8 @@ type flags struct {
 	maxBody        int64
 	mcpIdle        time.Duration
 	noInfer        bool
+	simulate       string
+	simulateModel  string
 	readTimeout    time.Duration
 	maxConns       int
 	allowOrigins   []string
@@ -97,6 +101,8 @@ func runWith(args []string, stdout, stderr io.Writer, f flags) int {
 	fs.StringVar(&f.failures, "failures", "", `opt-in failure modes of the stand-ins, e.g. "latency=50ms,error_rate=0.05,seed=7;skyscanner80:rate_limit_rate=0.1"`)
 	fs.StringVar(&f.depsPolicy, "deps-policy", "", "dependency checks: enforce, warn or off (default: enforce for built-in tools, warn for imported ones)")
 	fs.BoolVar(&f.noInfer, "no-infer", false, "do not infer dependencies of imported tools from their documentation")
+	fs.StringVar(&f.simulate, "simulate", "", "URL of an OpenAI-compatible server (http://127.0.0.1:8000/v1) whose model answers imported tools' calls no recording has; answers are recorded in -cache and replayed (key from $OPENAI_API_KEY when set)")
+	fs.StringVar(&f.simulateModel, "simulate-model", "", "the model -simulate asks")
 	fs.StringVar(&f.printDeps, "deps", "", "print the dependency graph (json or dot) and exit")
 	fs.BoolVar(&f.stdio, "stdio", false, "serve MCP over standard input and output instead of HTTP")
 	fs.StringVar(&f.upstream, "upstream", "rapidapi", `real API for record/live modes: "rapidapi" (https://<host><path>) or the URL of a ToolBench-compatible server (one on localhost needs no key)`)
@@ -136,6 +142,9 @@ func runWith(args []string, stdout, stderr io.Writer, f flags) int {
 	}
 	if f.list {
 		return list(cat, f.asJSON, stdout, stderr)
+	}
+	if n := len(cat.Skipped()); n > 0 {
+		fmt.Fprintf(stderr, "toolserver: skipped %d tool files that do not load (toolserver -list shows why)\n", n)
 	}
 	if f.importSTB != "" {
 		return importSTB(cat, f, stdout, stderr)
@@ -243,7 +252,31 @@ func config(cat *toolset.Catalog, f flags, stderr io.Writer) (assemble.Config, e
 			return cfg, err
 		}
 	}
+	if cfg.Simulate, err = simulator(f, cfg.Mode); err != nil {
+		return cfg, err
+	}
 	return cfg, nil
+}
+
+// simulator is the model of -simulate, nil without it.
+func simulator(f flags, mode sandbox.Mode) (simulate.Model, error) {
+	switch {
+	case f.simulate == "" && f.simulateModel == "":
+		return nil, nil
+	case f.simulate == "" || f.simulateModel == "":
+		return nil, errors.New("-simulate URL and -simulate-model NAME go together")
+	case mode == sandbox.ModeReplay || mode == sandbox.ModeLive:
+		return nil, fmt.Errorf("-simulate answers what no recording has; -mode %s never asks a stand-in", mode)
+	}
+	cfg := openai.Config{BaseURL: f.simulate, Model: f.simulateModel}
+	if os.Getenv("OPENAI_API_KEY") != "" {
+		cfg.APIKeyEnv = "OPENAI_API_KEY"
+	}
+	c, err := openai.NewClient(cfg)
+	if err != nil {
+		return nil, fmt.Errorf("-simulate: %w", err)
+	}
+	return c, nil
 }
 
 // upstream is the real API of record and live modes. RapidAPI, and a
@@ -443,9 +476,9 @@ func importSTB(cat *toolset.Catalog, f flags, stdout, stderr io.Writer) int {
 	defer store.Close()
 	rep, err := cache.ImportStableToolBenchWith(f.importSTB, cache.ImportOptions{
 		Resolve: func(category, toolDir, apiFile string) (string, string, bool) {
-			tool := strings.TrimSuffix(toolDir, "_for_"+category)
-			api := strings.TrimSuffix(apiFile, ".json")
-			a := cat.API(tool, api)
+			// The folder is "<tool>_for_<category>"; the tool is found by
+			// category, as StableToolBench names it.
+			a := cat.ToolBenchAPI(category, toolDir, strings.TrimSuffix(apiFile, ".json"))
 			if a == nil {
 				return "", "", false
 			}

@@ -57,6 +57,15 @@ func TestListFlags(t *testing.T) {
 		{"bad upstream", []string{"-mode", "live", "-upstream", "ftp://127.0.0.1/x"}, 2, "", "-upstream"},
 		{"bad upstream retries", []string{"-mode", "record", "-upstream", "http://127.0.0.1:9/", "-upstream-retries", "-1"}, 2, "", "-upstream-retries"},
 		{"bad upstream rate", []string{"-mode", "record", "-upstream", "http://127.0.0.1:9/", "-upstream-rate", "0"}, 2, "", "-upstream-rate"},
+		// A messy ToolBench tree loads what is valid and -list says what it skipped and why.
+		{"skipped files", []string{"-list", "-no-builtin", "-catalog", "../../toolset/testdata/toolbench_messy"}, 0, "Skipped tool files: 5", ""},
+		{"skipped reason", []string{"-list", "-no-builtin", "-catalog", "../../toolset/testdata/toolbench_messy"}, 0, "pokemontcg copy.json: tool_name: duplicate tool", ""},
+		{"serving warns of skipped files", []string{"-no-builtin", "-catalog", "../../toolset/testdata/toolbench_messy", "-deps", "json"}, 0, `"pairs"`, "skipped 5 tool files"},
+		{"simulate needs a model", []string{"-simulate", "http://127.0.0.1:9/v1"}, 2, "", "-simulate-model"},
+		{"simulate needs a URL", []string{"-simulate-model", "m"}, 2, "", "go together"},
+		{"simulate bad URL", []string{"-simulate", "ftp://x", "-simulate-model", "m"}, 2, "", "-simulate"},
+		{"simulate is not for replay", []string{"-simulate", "http://127.0.0.1:9/v1", "-simulate-model", "m", "-mode", "replay"}, 2, "", "never asks a stand-in"},
+		{"simulate", []string{"-simulate", "http://127.0.0.1:9/v1", "-simulate-model", "m", "-deps", "json"}, 0, `"pairs"`, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var stdout, stderr bytes.Buffer

@@ -14,6 +14,9 @@ import (
 	"github.com/understudy/understudy/internal/clock"
 	"github.com/understudy/understudy/mocks"
 	"github.com/understudy/understudy/mocks/failures"
+	"github.com/understudy/understudy/mocks/faker"
+	"github.com/understudy/understudy/mocks/objects"
+	"github.com/understudy/understudy/mocks/simulate"
 	"github.com/understudy/understudy/mocks/world"
 	"github.com/understudy/understudy/sandbox"
 	"github.com/understudy/understudy/toolset"
@@ -39,7 +42,11 @@ type Config struct {
 	NoInference bool
 	Limits      map[string]sandbox.Limit
 	Upstream    sandbox.Upstream
-	Logger      *slog.Logger
+	// Simulate, when set, answers imported tools' calls that no recording
+	// has with this model, recording each answer in the response store
+	// (see mocks/simulate); the faker answers when the model fails.
+	Simulate simulate.Model
+	Logger   *slog.Logger
 }
 
 // Stack is a built sandbox.
@@ -73,10 +80,6 @@ func Build(cfg Config) (*Stack, error) {
 	if err != nil {
 		return nil, fmt.Errorf("world: %w", err)
 	}
-	st.Mocker, err = mocks.New(mocks.Options{Clock: cfg.Clock, World: world, Failures: cfg.Failures})
-	if err != nil {
-		return nil, err
-	}
 	st.Graph, err = deps.Build(st.Catalog, deps.Options{Annotations: true, Infer: !cfg.NoInference})
 	if err != nil {
 		return nil, fmt.Errorf("dependency graph: %w", err)
@@ -107,6 +110,21 @@ func Build(cfg Config) (*Stack, error) {
 	st.Cache, err = cache.NewCache(cache.CacheOptions{Store: st.Store, Fallback: fallback})
 	if err != nil {
 		return nil, err
+	}
+	// Imported tools: the faker (or the simulator before it), answers
+	// kept consistent per session along the graph's edges.
+	imported := faker.StandIn
+	if cfg.Simulate != nil {
+		sim, err := simulate.New(cfg.Simulate, st.Cache)
+		if err != nil {
+			return nil, errors.Join(err, st.Close())
+		}
+		imported = sim.Wrap(imported)
+	}
+	st.Mocker, err = mocks.New(mocks.Options{Clock: cfg.Clock, World: world, Failures: cfg.Failures,
+		Imported: objects.New(st.Graph).Wrap(imported)})
+	if err != nil {
+		return nil, errors.Join(err, st.Close())
 	}
 	st.Engine, err = sandbox.New(sandbox.Options{
 		Catalog:        st.Catalog,

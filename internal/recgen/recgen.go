@@ -47,7 +47,7 @@ var ReadmeCalls = []Call{
 // Examples lists every API of cat with its documented arguments (see
 // documented), producers before the APIs
 // whose parameters depend on them, after ReadmeCalls (whose answers
-// supply IDs too, see minted). Ties keep the
+// supply IDs too, see Minted). Ties keep the
 // catalog's order, so the list is the same on every run.
 func Examples(cat *toolset.Catalog) ([]Call, error) {
 	apis := cat.APIs()
@@ -158,7 +158,7 @@ func Generate(dir string) (int, error) {
 			store.Close()
 			return 0, fmt.Errorf("recgen: no API %s.%s in the catalog", c.Tool, c.API)
 		}
-		c.Arguments = minted(st.Catalog, api, c.Arguments, answers)
+		c.Arguments = Minted(st.Catalog, api, c.Arguments, answers)
 		res, err := st.Engine.CallAPI(context.Background(), api, c.Arguments, Session)
 		if err != nil {
 			store.Close()
@@ -201,12 +201,12 @@ func Generate(dir string) (int, error) {
 	return n, nil
 }
 
-// minted returns args with each opaque argument that no earlier answer
+// Minted returns args with each opaque argument that no earlier answer
 // holds replaced by the first value an earlier answer of a producer holds
 // at the dependency's path: documentation examples of opaque IDs are often
 // the real API's, which the stand-ins do not mint. An argument that is
 // minted, or that has no earlier producer answer, is kept.
-func minted(cat *toolset.Catalog, a *toolset.API, args map[string]any, answers map[*toolset.API][]any) map[string]any {
+func Minted(cat *toolset.Catalog, a *toolset.API, args map[string]any, answers map[*toolset.API][]any) map[string]any {
 	out := maps.Clone(args)
 	for _, p := range a.Params {
 		v, ok := out[p.Name]

@@ -162,7 +162,7 @@ func TestMintedReplacesOnlyUnmintedIDs(t *testing.T) {
 		{"without a producer answer the example stays", map[string]any{"fromId": "doc1"}, nil, map[string]any{"fromId": "doc1"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			require.Equal(t, tc.want, minted(cat, use, tc.args, tc.answers))
+			require.Equal(t, tc.want, Minted(cat, use, tc.args, tc.answers))
 		})
 	}
 }
@@ -180,7 +180,7 @@ func TestShippedChainReplays(t *testing.T) {
 	answers := map[*toolset.API][]any{}
 	for _, c := range calls {
 		api := st.Catalog.API(c.Tool, c.API)
-		res, err := st.Engine.CallAPI(t.Context(), api, minted(st.Catalog, api, c.Arguments, answers), "client")
+		res, err := st.Engine.CallAPI(t.Context(), api, Minted(st.Catalog, api, c.Arguments, answers), "client")
 		require.NoError(t, err, "%s.%s", c.Tool, c.API)
 		require.Equal(t, sandbox.SourceCache, res.Source, "%s.%s: %s", c.Tool, c.API, res.Response)
 		require.Empty(t, res.Violations)

@@ -58,9 +58,14 @@ func (s *Server) toolbench(r *http.Request) (any, error) {
 		return answer(problemOf(err).Detail, nil)
 	}
 	tool, api := req.ToolName, req.APIName
-	// ToolBench clients send the function name "<api>_for_<tool>" at times.
-	if a := s.engine.Catalog().APIByFunction(api); a != nil && s.engine.Catalog().API(tool, api) == nil {
+	// ToolBench identifies a tool by category and name, and its clients
+	// send the function name "<api>_for_<tool>" at times; parameter names
+	// in ToolBench's spelling (is_id) are the catalog's aliases.
+	cat := s.engine.Catalog()
+	if a := cat.ToolBenchAPI(req.Category, tool, api); a != nil {
 		tool, api = a.Tool.StandardizedName, a.Name
+	} else if t := cat.ToolIn(req.Category, tool); t != nil {
+		tool = t.StandardizedName // its API is unknown: say so of this tool
 	}
 	res, err := s.engine.Call(r.Context(), sandbox.Request{
 		Tool: tool, API: api, Arguments: args,

@@ -1,0 +1,184 @@
+package simulate_test
+
+import (
+	"context"
+	"encoding/json"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/understudy/understudy/agent/agenttest"
+	"github.com/understudy/understudy/agent/openai"
+	"github.com/understudy/understudy/internal/assemble"
+	"github.com/understudy/understudy/mocks/simulate"
+	"github.com/understudy/understudy/sandbox"
+	"github.com/understudy/understudy/toolset"
+)
+
+func model(t *testing.T, srv *agenttest.Server) *openai.Client {
+	t.Helper()
+	c, err := openai.NewClient(openai.Config{BaseURL: srv.URL(), Model: "simulator"})
+	require.NoError(t, err)
+	return c
+}
+
+func build(t *testing.T, dir string, m simulate.Model) *assemble.Stack {
+	t.Helper()
+	cat, err := toolset.Load([]string{filepath.Join("testdata", "toolbench")}, true)
+	require.NoError(t, err)
+	st, err := assemble.Build(assemble.Config{Catalog: cat, CacheDir: dir, Simulate: m})
+	require.NoError(t, err)
+	return st
+}
+
+type call struct {
+	api  string
+	args map[string]any
+}
+
+var calls = []call{
+	{"Search Pets", map[string]any{"species": "cat"}},
+	{"Search Pets", map[string]any{"species": "parrot"}},
+	{"Pet Details", map[string]any{"pet_id": "c-1"}},
+	{"Search Pets", map[string]any{"species": "cat"}}, // asked before: the recording answers
+}
+
+func run(t *testing.T, st *assemble.Stack) []string {
+	t.Helper()
+	var out []string
+	for _, c := range calls {
+		res, err := st.Engine.Call(context.Background(), sandbox.Request{Tool: "pet_shop", API: c.api, Arguments: c.args, Session: "s"})
+		require.NoError(t, err)
+		require.Equal(t, 200, res.Status)
+		out = append(out, string(res.Response))
+	}
+	// A built-in tool keeps its hand-written stand-in: the model is not asked.
+	res, err := st.Engine.Call(context.Background(), sandbox.Request{Tool: "skyscanner80", API: "flights_auto_complete", Arguments: map[string]any{"query": "Lisbon"}, Session: "s"})
+	require.NoError(t, err)
+	require.Equal(t, 200, res.Status)
+	return out
+}
+
+// TestSecondRunAsksNoModel: the first run asks the model once per distinct
+// call and records the answers; a second run over the same store answers
+// the same bytes without a single model request.
+func TestSecondRunAsksNoModel(t *testing.T) {
+	dir := t.TempDir()
+	srv := agenttest.NewPolicyServer(t, func(req agenttest.ChatRequest) (agenttest.Turn, error) {
+		user := req.Messages[len(req.Messages)-1].Content
+		switch {
+		case strings.Contains(user, `"species":"cat"`):
+			return agenttest.Text("```json\n{\"error\": \"\", \"response\": {\"data\": [{\"pet_id\": \"c-1\", \"name\": \"Tom\", \"species\": \"cat\"}]}}\n```"), nil
+		case strings.Contains(user, `"species":"parrot"`):
+			return agenttest.Text(`{"error": "", "response": "{\"data\": [{\"pet_id\": \"b-7\", \"name\": \"Polly\", \"species\": \"parrot\"}]}"}`), nil
+		default:
+			return agenttest.Text(`{"error": "", "response": {"data": {"pet_id": "c-1", "name": "Someone else", "species": "dog", "vaccinated": true}}}`), nil
+		}
+	})
+	st := build(t, dir, model(t, srv))
+	first := run(t, st)
+	require.NoError(t, st.Close())
+	require.Equal(t, 3, srv.Count(), "one request per distinct call")
+
+	require.JSONEq(t, `{"data":[{"name":"Tom","pet_id":"c-1","species":"cat"}]}`, first[0])
+	require.JSONEq(t, `{"data":[{"name":"Polly","pet_id":"b-7","species":"parrot"}]}`, first[1], "a JSON string response is the JSON it holds")
+	// The detail agrees with the search of the session (mocks/objects),
+	// over the model's answer.
+	require.JSONEq(t, `{"data":{"name":"Tom","pet_id":"c-1","species":"cat","vaccinated":true}}`, first[2])
+	require.Equal(t, first[0], first[3])
+
+	silent := agenttest.NewServer(t) // any request fails the test
+	st2 := build(t, dir, model(t, silent))
+	second := run(t, st2)
+	require.NoError(t, st2.Close())
+	require.Equal(t, first, second, "byte for byte")
+	require.Equal(t, 0, silent.Count())
+
+	// The recordings are under the engine's canonical keys: replay mode
+	// answers the simulated calls, arguments in any order or spelling.
+	st3, err := assemble.Build(assemble.Config{Catalog: st2.Catalog, CacheDir: dir, Mode: sandbox.ModeReplay})
+	require.NoError(t, err)
+	defer st3.Close()
+	res, err := st3.Engine.Call(context.Background(), sandbox.Request{Tool: "pet_shop", API: "search_pets", Arguments: map[string]any{"species": "parrot"}})
+	require.NoError(t, err)
+	require.Equal(t, sandbox.SourceCache, res.Source)
+	require.Equal(t, first[1], string(res.Response))
+}
+
+// TestPromptAndRetries: the request holds the API's documentation,
+// example and call; replies that are not JSON are asked again, and a
+// model that never answers JSON leaves the call to the faker, unrecorded.
+func TestPromptAndRetries(t *testing.T) {
+	srv := agenttest.NewServer(t,
+		agenttest.Text("Sure! Here is the answer."),
+		agenttest.Text(`{"error": "", "response": {"data": []}}`),
+		agenttest.Text("no"), agenttest.Text("still no"), agenttest.Text(`{"error": "cannot", "response": ""}`),
+		agenttest.Text(`{"data": [{"pet_id": "x"}]}`),
+	)
+	st := build(t, t.TempDir(), model(t, srv))
+	defer st.Close()
+	get := func(species string) string {
+		res, err := st.Engine.Call(context.Background(), sandbox.Request{Tool: "pet_shop", API: "Search Pets", Arguments: map[string]any{"species": species}})
+		require.NoError(t, err)
+		return string(res.Response)
+	}
+	require.JSONEq(t, `{"data":[]}`, get("cat"))
+	prompt := srv.Requests()[0].Messages
+	require.Equal(t, "system", prompt[0].Role)
+	user := prompt[1].Content
+	for _, want := range []string{`"tool":"Pet Shop"`, `"api":"Search Pets"`, `"description":"Pets of a species."`, `"name":"species"`, `API example response: {"data": [{"pet_id": "p-101"`, `API input: {"species":"cat"}`} {
+		require.Contains(t, user, want)
+	}
+
+	faked := get("dog")
+	require.Contains(t, faked, `"species":"dog"`, "the faker's answer")
+	require.Equal(t, 5, srv.Count())
+	// Not recorded: the next identical call asks the model again.
+	require.JSONEq(t, `{"data":[{"pet_id":"x"}]}`, get("dog"))
+	require.Equal(t, 6, srv.Count())
+}
+
+func TestParseAnswer(t *testing.T) {
+	cases := []struct {
+		reply, want string
+		ok          bool
+	}{
+		{`{"error": "", "response": {"a": 1}}`, `{"a":1}`, true},
+		{"```json\n{\"error\":\"\",\"response\":[1,2]}\n```", `[1,2]`, true},
+		{`{"error": "", "response": "{\"a\": [1]}"}`, `{"a":[1]}`, true},
+		{`{"error": "", "response": "plain text"}`, `"plain text"`, true},
+		{`{"temp": 21}`, `{"temp":21}`, true},
+		{`{"error": "", "response": {"big": 12345678901234567890}}`, `{"big":12345678901234567890}`, true},
+		{`{"error": "failed", "response": ""}`, ``, false},
+		{`{"error": 5, "response": ""}`, ``, false},
+		{`Here you go: {"a": 1}`, ``, false},
+		{`null`, ``, false},
+		{``, ``, false},
+	}
+	for _, tc := range cases {
+		got, ok := simulate.ParseAnswer(tc.reply)
+		require.Equal(t, tc.ok, ok, tc.reply)
+		if ok {
+			require.Equal(t, tc.want, string(got), tc.reply)
+		}
+	}
+}
+
+func FuzzParseAnswer(f *testing.F) {
+	for _, s := range []string{`{"error":"","response":{"a":1}}`, "```json\n[1]\n```", `{"error":"","response":"{\"x\":1}"}`, `nope`} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, reply string) {
+		body, ok := simulate.ParseAnswer(reply)
+		if !ok {
+			return
+		}
+		require.True(t, json.Valid(body), "%q", body)
+		again, ok := simulate.ParseAnswer(string(body))
+		if ok && !strings.HasPrefix(string(body), `{"error"`) {
+			require.Equal(t, string(body), string(again), "an answer parses as itself")
+		}
+	})
+}

@@ -1,0 +1,87 @@
+package toolset
+
+import (
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+// TestLoadMessyTree loads a ToolBench tree as real ones come: the valid
+// tools load, every other tool file is reported with its reason, and the
+// same tool name in two categories stays two tools.
+func TestLoadMessyTree(t *testing.T) {
+	root := filepath.Join("testdata", "toolbench_messy")
+	c, err := Load([]string{root}, false)
+	require.NoError(t, err)
+
+	var names []string
+	for _, tl := range c.Tools() {
+		names = append(names, tl.Category+"/"+tl.StandardizedName)
+	}
+	require.Equal(t, []string{
+		"Data/quote_generator",
+		"Entertainment/pokemontcg",
+		"Finance/stocks_tool",
+		"Gaming/pokemontcg_for_gaming",
+	}, names)
+
+	type skip struct{ file, reason string }
+	var got []skip
+	for _, s := range c.Skipped() {
+		rel, err := filepath.Rel(root, s.File)
+		require.NoError(t, err)
+		got = append(got, skip{filepath.ToSlash(rel), s.Reason})
+	}
+	require.Equal(t, []skip{
+		{"Data/broken.json", `api_list[0].method: malformed JSON at line 4, column 40 (byte 86): invalid character '}' looking for beginning of object key string`},
+		{"Data/empty.json", "empty document, expected a JSON object"},
+		{"Entertainment/pokemontcg copy.json", `tool_name: duplicate tool: tool "PokemonTCG" of category Entertainment is loaded from Entertainment/pokemontcg.json`},
+		{"Travel/dup_api.json", `api_list[1].name: duplicate API name "search" (same as api_list[0])`},
+		{"Travel/list_not_tool.json", `expected a JSON object, found "[{\"tool_name\": \""`},
+	}, got)
+
+	// The copy is the one left out, though it comes first: ToolBench opens
+	// "<standardized name>.json".
+	ent := c.ToolIn("Entertainment", "PokemonTCG")
+	require.NotNil(t, ent)
+	require.Equal(t, filepath.Join(root, "Entertainment", "pokemontcg.json"), ent.Source)
+	require.NotNil(t, ent.API("Get Cards").Param("pageSize"))
+
+	gaming := c.ToolIn("Gaming", "pokemontcg")
+	require.NotNil(t, gaming)
+	require.NotSame(t, ent, gaming)
+	require.Equal(t, "Get Deck", gaming.APIs[0].Name)
+	require.Same(t, gaming, c.ToolIn("Gaming", "pokemontcg_for_Gaming"), "StableToolBench's folder form")
+	require.Same(t, gaming, c.Tool("pokemontcg_for_gaming"))
+	require.Same(t, ent, c.Tool("pokemontcg"), "the bare name is the first category's")
+	require.Same(t, ent, c.Tool("pokemontcg_for_entertainment"))
+	require.Nil(t, c.ToolIn("Finance", "pokemontcg"))
+	require.NotEmpty(t, gaming.Notes)
+
+	// The strict loaders still fail on the first bad file.
+	_, err = LoadPath(root)
+	var le *LoadError
+	require.ErrorAs(t, err, &le)
+	require.Equal(t, filepath.Join(root, "Data", "broken.json"), le.File)
+}
+
+// TestBuiltinWinsItsName: a user's tree with a tool named like a built-in
+// one keeps the built-in name for the built-in tool.
+func TestBuiltinWinsItsName(t *testing.T) {
+	dir := writeTree(t, map[string]string{
+		"Aardvark/skyscanner80.json": `{"tool_name": "Skyscanner80", "api_list": [{"name": "ping"}]}`,
+		// A copy of a built-in tool in its own category is the same tool.
+		"Travel/skyscanner80.json": `{"tool_name": "Skyscanner80", "api_list": [{"name": "pong"}]}`,
+	})
+	c, err := Load([]string{dir}, true)
+	require.NoError(t, err)
+	require.True(t, c.Tool("skyscanner80").Builtin)
+	require.Same(t, c.Tool("skyscanner80"), c.ToolIn("Travel", "Skyscanner80"))
+	mine := c.ToolIn("Aardvark", "skyscanner80")
+	require.NotNil(t, mine)
+	require.Equal(t, "skyscanner80_for_aardvark", mine.StandardizedName)
+	require.Len(t, c.Skipped(), 1)
+	require.Equal(t, filepath.Join(dir, "Travel", "skyscanner80.json"), c.Skipped()[0].File)
+	require.ErrorIs(t, c.Skipped()[0].Err, ErrDuplicateTool)
+}
