@@ -91,13 +91,16 @@ func (v *Verdict) finish(tr *solve.Trace) {
 func evidence(q *Query, r *Resolved, tr *solve.Trace) ([]string, bool) {
 	ok := map[string]bool{}
 	var values []string
+	// A value the query states in any form (a date written otherwise, a
+	// word of it) is no evidence the answer read it from a response.
+	asked := textmatch.NewMatcher(q.Text, "")
 	for _, c := range tr.PathCalls() {
 		if !c.OK() {
 			continue
 		}
 		ok[c.API] = true
 		for _, v := range textmatch.ReadToolData(string(c.Response)).Values {
-			if !trivialValue(v) {
+			if !trivialValue(v) && asked.Fact(v) != textmatch.FactStated {
 				values = append(values, v)
 			}
 		}
