@@ -26,7 +26,11 @@ const (
 
 // Budget is a solver's limits (zero values take the solvers' defaults).
 type Budget struct {
-	Calls, MaxTurns, Width, MaxDepth, MaxObservation int
+	Calls          int `json:"calls"`
+	MaxTurns       int `json:"max_turns,omitempty"`
+	Width          int `json:"width,omitempty"`
+	MaxDepth       int `json:"max_depth,omitempty"`
+	MaxObservation int `json:"max_observation,omitempty"`
 }
 
 // Config is one run of the ToolBench suite.
