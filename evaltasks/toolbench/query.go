@@ -11,6 +11,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/understudy/understudy/agent"
 	"github.com/understudy/understudy/toolset"
 )
 
@@ -29,6 +30,10 @@ type Query struct {
 	// solve the query, which a test executes so every shipped query is
 	// known to be solvable in the sandbox.
 	Calls []Call `json:"x-calls,omitempty"`
+	// Answer is our reference answer (x-answer), written as a capable
+	// model would answer from the calls' results: the oracle's answer,
+	// and the proof that natural answers pass the rule verdict.
+	Answer string `json:"x-answer,omitempty"`
 	// Group is the file the query came from without ".json" ("G1_query").
 	Group string `json:"-"`
 }
@@ -292,4 +297,21 @@ func findTool(c *toolset.Catalog, category, name string) *toolset.Tool {
 		}
 	}
 	return match
+}
+
+// OracleScript is the query's annotated calls and reference answer as a
+// script for the oracle agent, or nil when it has none.
+func (q *Query) OracleScript(c *toolset.Catalog) (*agent.OracleScript, error) {
+	if len(q.Calls) == 0 || q.Answer == "" {
+		return nil, nil
+	}
+	s := &agent.OracleScript{Answer: q.Answer}
+	for i, call := range q.Calls {
+		a, err := findAPI(c, APIRef{Tool: call.Tool, API: call.API})
+		if err != nil {
+			return nil, &QueryError{File: q.Group, Query: q.ID, Err: fmt.Errorf("x-calls[%d]: %w", i, err)}
+		}
+		s.Steps = append(s.Steps, agent.OracleStep{Name: toolset.ExportName(a, toolset.NameToolBench), Arguments: call.Arguments})
+	}
+	return s, nil
 }

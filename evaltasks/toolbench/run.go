@@ -278,7 +278,14 @@ func runQuery(ctx context.Context, cfg Config, st *assemble.Stack, tools map[str
 	for _, a := range r.Offered {
 		p.Tools = append(p.Tools, tools[a.ID()])
 	}
-	tr, err := s.Solve(ctx, p)
+	// The oracle, when it is the agent, follows the query's annotation;
+	// other agents never read it.
+	script, err := q.OracleScript(st.Catalog)
+	if err != nil {
+		res.Outcome, res.Error, res.ErrorKind = OutcomeError, err.Error(), evaltasks.ErrorData
+		return res, nil
+	}
+	tr, err := s.Solve(agent.WithOracleScript(ctx, script), p)
 	if err != nil {
 		if ctx.Err() != nil {
 			return nil, ctx.Err()

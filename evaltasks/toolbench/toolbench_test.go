@@ -12,6 +12,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/understudy/understudy/agent"
 	"github.com/understudy/understudy/agent/agenttest"
 	"github.com/understudy/understudy/agent/openai"
 	"github.com/understudy/understudy/evaltasks"
@@ -257,6 +258,26 @@ func TestJudgePassRates(t *testing.T) {
 			} else {
 				require.Nil(t, res.Verdict.SolvedJudge)
 			}
+		})
+	}
+}
+
+// The reference answers are written as a capable model answers, from the
+// calls' results; with the oracle following the annotated calls, every
+// one passes the rules with both solvers, so natural answers are not held
+// to a form.
+func TestNaturalAnswersPass(t *testing.T) {
+	st := mustStack(t)
+	qs := shipped(t)
+	for _, q := range qs {
+		require.NotEmpty(t, q.Answer, q.Key())
+	}
+	for _, solver := range []string{toolbench.SolverReAct, toolbench.SolverDFSDT} {
+		t.Run(solver, func(t *testing.T) {
+			rep, err := toolbench.Run(context.Background(), toolbench.Config{Queries: qs, Agent: agent.Oracle{}, AgentName: "oracle", Solver: solver, Stack: st})
+			require.NoError(t, err)
+			require.Equal(t, 1.0, rep.Overall.PassRate)
+			require.Equal(t, 1.0, rep.Overall.RevisedPassRate)
 		})
 	}
 }
