@@ -123,7 +123,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, tty bool)
 	}
 	if *suite.suite != "" {
 		return runSuite(ctx, suite, suiteRun{stack: st, agent: a, agentName: *agentName, model: *model, judge: cfg.Judge, outDir: *outDir, resume: *resume,
-			overwrite: *overwrite, concurrency: *concurrency, budget: *budget, format: *format, quiet: *quiet, stdout: stdout, stderr: stderr})
+			overwrite: *overwrite, concurrency: *concurrency, budget: *budget, format: *format, quiet: *quiet, allowErrors: *allowErrors, stdout: stdout, stderr: stderr})
 	}
 	cfg.OutDir = *outDir
 	if cfg.OutDir == "" {

@@ -54,7 +54,7 @@ type suiteRun struct {
 	resume, overwrite   bool
 	concurrency, budget int
 	format              string
-	quiet               bool
+	quiet, allowErrors  bool
 	stdout, stderr      io.Writer
 }
 
@@ -108,7 +108,8 @@ func runSuite(ctx context.Context, sf *suiteFlags, r suiteRun) int {
 			JSON() ([]byte, error)
 			WriteTable(io.Writer) error
 		}
-		err error
+		err  error
+		errs int
 	)
 	if *sf.suite == suiteRetrieval {
 		var rs []retrieve.Retriever
@@ -137,6 +138,7 @@ func runSuite(ctx context.Context, sf *suiteFlags, r suiteRun) int {
 		tr, err = toolbench.Run(ctx, cfg)
 		if tr != nil {
 			rep = tr
+			errs = tr.Overall.Errors
 		}
 	}
 	if rep != nil {
@@ -154,6 +156,12 @@ func runSuite(ctx context.Context, sf *suiteFlags, r suiteRun) int {
 	if !r.quiet {
 		fmt.Fprintf(r.stderr, "evalrun: results in %s (%s)\n", out, time.Since(start).Round(time.Millisecond))
 	}
+	if errs > 0 {
+		fmt.Fprintf(r.stderr, "evalrun: %s ended in an error; they score as unsolved (the trajectories are in %s; -resume -out %s retries agent errors)\n", queries(errs), out, out)
+		if !r.allowErrors {
+			return fail(exitFailed, "exiting with an error because of them; -allow-errors accepts them")
+		}
+	}
 	return exitOK
 }
 
@@ -169,4 +177,11 @@ func splitList(s string) []string {
 		}
 	}
 	return out
+}
+
+func queries(n int) string {
+	if n == 1 {
+		return "1 query"
+	}
+	return fmt.Sprintf("%d queries", n)
 }
