@@ -281,3 +281,41 @@ func TestNaturalAnswersPass(t *testing.T) {
 		})
 	}
 }
+
+// Queries solved at once give the report one at a time gives.
+func TestConcurrencyKeepsTheReport(t *testing.T) {
+	st := mustStack(t)
+	qs := shipped(t)
+	var reps []*toolbench.Report
+	for _, n := range []int{1, 4} {
+		srv := agenttest.NewPolicyServer(t, tbtest.Solver(st.Catalog, qs))
+		rep, err := toolbench.Run(context.Background(), toolbench.Config{Queries: qs, Agent: client(t, srv.URL()), AgentName: "scripted", Stack: st, Concurrency: n})
+		require.NoError(t, err)
+		reps = append(reps, rep)
+	}
+	a, err := reps[0].JSON()
+	require.NoError(t, err)
+	b, err := reps[1].JSON()
+	require.NoError(t, err)
+	require.Equal(t, string(a), string(b))
+}
+
+// A cancelled run saves what it has and says how far it got; queries not
+// run score as unsolved.
+func TestCancelledRun(t *testing.T) {
+	st := mustStack(t)
+	qs := shipped(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	srv := agenttest.NewPolicyServer(t, tbtest.Solver(st.Catalog, qs))
+	dir := t.TempDir()
+	rep, err := toolbench.Run(ctx, toolbench.Config{Queries: qs, Agent: client(t, srv.URL()), Stack: st, OutDir: dir})
+	var ie *evaltasks.InterruptedError
+	require.ErrorAs(t, err, &ie)
+	require.False(t, rep.Complete)
+	require.Zero(t, rep.Overall.PassRate)
+	require.Equal(t, len(qs), rep.Overall.Unsolved)
+	md, err := os.ReadFile(filepath.Join(dir, evaltasks.MarkdownFile))
+	require.NoError(t, err)
+	require.Contains(t, string(md), "Incomplete run")
+}
