@@ -89,7 +89,7 @@ func runWith(args []string, stdout, stderr io.Writer, f flags) int {
 	fs := flag.NewFlagSet("toolserver", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.BoolVar(&f.list, "list", false, "print a summary of the catalog and exit")
-	fs.BoolVar(&f.asJSON, "json", false, "with -list, print the catalog document (as served at GET /v1/catalog) instead")
+	fs.BoolVar(&f.asJSON, "json", false, "with -list, print the catalog document (as served at GET /v1/catalog) instead; with -search, the answer of GET /v1/search")
 	fs.StringVar(&f.search, "search", "", "print the APIs that best match a free-text query (as GET /v1/search answers) and exit")
 	fs.StringVar(&f.retriever, "retriever", "bm25", "with -search: bm25, hierarchical or deliberate")
 	fs.IntVar(&f.searchK, "k", 5, "with -search: how many APIs to print (1-100)")
