@@ -140,11 +140,11 @@ func runWith(args []string, stdout, stderr io.Writer, f flags) int {
 	if err != nil {
 		return fail(err)
 	}
-	if f.list {
-		return list(cat, f.asJSON, stdout, stderr)
-	}
 	if f.search != "" {
 		return search(cat, f, stdout, stderr)
+	}
+	if f.list {
+		return list(cat, f.asJSON, stdout, stderr)
 	}
 	if f.importSTB != "" {
 		return importSTB(cat, f, stdout, stderr)
