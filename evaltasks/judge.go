@@ -113,8 +113,26 @@ func judgePrompt(task int, in *dataset.Instruction, reply string) string {
 // judge asks the model for its votes on a reply. Errors of single votes
 // are kept and count as invalid votes; only a cancelled context aborts.
 func (j *Judge) judge(ctx context.Context, task int, in *dataset.Instruction, reply string, rule bool) (*JudgeRecord, error) {
-	rec := &JudgeRecord{Prompt: judgePrompt(task, in, reply), Rule: rule}
-	msgs := []agent.Message{{Role: agent.RoleSystem, Content: JudgeSystem}, {Role: agent.RoleUser, Content: rec.Prompt}}
+	rec, err := j.Ask(ctx, JudgeSystem, judgePrompt(task, in, reply), ParseVote)
+	if err != nil {
+		return nil, err
+	}
+	rec.Rule = rule
+	return rec, nil
+}
+
+// ParseVote reads a PASS/FAIL vote: the last "VERDICT: PASS|FAIL", else a
+// bare PASS or FAIL; anything else is "invalid".
+func ParseVote(text string) string { return parseVote(text) }
+
+// Ask casts the judge's votes on one prompt under a system message; parse
+// reads each answer as "pass", "fail" or "invalid", and the majority of all
+// votes decides. Errors of single votes are kept and count as invalid
+// votes; only a cancelled context aborts. Suites with their own criteria
+// (the ToolBench pass rate) judge through it.
+func (j *Judge) Ask(ctx context.Context, system, prompt string, parse func(string) string) (*JudgeRecord, error) {
+	rec := &JudgeRecord{Prompt: prompt}
+	msgs := []agent.Message{{Role: agent.RoleSystem, Content: system}, {Role: agent.RoleUser, Content: rec.Prompt}}
 	pass := 0
 	n := j.votes()
 	for i := 0; i < n; i++ {
@@ -127,7 +145,7 @@ func (j *Judge) judge(ctx context.Context, task int, in *dataset.Instruction, re
 			rec.Votes, rec.Raw = append(rec.Votes, "invalid"), append(rec.Raw, "")
 			continue
 		}
-		v := parseVote(r.Content)
+		v := parse(r.Content)
 		rec.Votes, rec.Raw = append(rec.Votes, v), append(rec.Raw, r.Content)
 		if v == "pass" {
 			pass++

@@ -144,7 +144,7 @@ func openResults(path string) (*resultsFile, error) {
 	return &resultsFile{f: f}, nil
 }
 
-func (w *resultsFile) append(res *Result) error {
+func (w *resultsFile) append(res any) error {
 	line, err := json.Marshal(res)
 	if err != nil {
 		return err
@@ -165,27 +165,43 @@ func (w *resultsFile) close() error { return w.f.Close() }
 // (no newline) is ignored; a bad complete line is an error.
 func ReadResults(r io.Reader, file string) (map[string]*Result, error) {
 	out := map[string]*Result{}
+	err := scanResultLines(r, file, func(line []byte) (string, error) {
+		var res Result
+		if err := json.Unmarshal(line, &res); err != nil {
+			return "", err
+		}
+		out[res.Key] = &res
+		return res.Key, nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// scanResultLines hands each complete, non-blank line of a results file
+// to decode, which returns the line's key. A last line without its
+// newline was cut short by a crash and is skipped (its item runs again);
+// a line decode rejects, or one without a key, is a *dataset.LineError.
+func scanResultLines(r io.Reader, file string, decode func(line []byte) (string, error)) error {
 	br := bufio.NewReader(r)
 	for n := 1; ; n++ {
 		line, err := br.ReadBytes('\n')
 		if errors.Is(err, io.EOF) {
-			// A last line without its newline was cut short by a crash;
-			// its instance runs again.
-			return out, nil
+			return nil
 		}
 		if err != nil {
-			return nil, err
+			return err
 		}
 		if len(bytes.TrimSpace(line)) == 0 {
 			continue
 		}
-		var res Result
-		if err := json.Unmarshal(line, &res); err != nil {
-			return nil, &dataset.LineError{File: file, Line: n, Err: err}
+		key, err := decode(line)
+		if err != nil {
+			return &dataset.LineError{File: file, Line: n, Err: err}
 		}
-		if res.Key == "" {
-			return nil, &dataset.LineError{File: file, Line: n, Err: errors.New("a result without a key")}
+		if key == "" {
+			return &dataset.LineError{File: file, Line: n, Err: errors.New("a result without a key")}
 		}
-		out[res.Key] = &res
 	}
 }

@@ -581,58 +581,72 @@ func seededHash(seed uint64, s string) uint64 {
 // openRunDir prepares the output directory: a fresh run writes its
 // manifest; a resumed one must match it and reads the results so far.
 func openRunDir(cfg Config, m manifest) (map[string]*Result, *resultsFile, error) {
-	dir := cfg.OutDir
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return nil, nil, err
-	}
-	resultsPath := filepath.Join(dir, ResultsFile)
-	manifestPath := filepath.Join(dir, ManifestFile)
 	want, err := json.MarshalIndent(m, "", "  ")
 	if err != nil {
 		return nil, nil, err
 	}
-	want = append(want, '\n')
-	results := map[string]*Result{}
-	info, statErr := os.Stat(resultsPath)
-	hasResults := statErr == nil && info.Size() > 0
-	switch {
-	case cfg.Resume:
-		have, err := os.ReadFile(manifestPath)
-		if err == nil {
-			if !bytes.Equal(bytes.TrimSpace(have), bytes.TrimSpace(want)) {
-				return nil, nil, &RunDirError{Dir: dir, Reason: "its run.json differs from this run's settings (" + manifestDiff(have, m) + "); resume with the same flags, or start a new run"}
-			}
-		} else if !errors.Is(err, fs.ErrNotExist) {
-			return nil, nil, err
-		} else if hasResults {
-			return nil, nil, &RunDirError{Dir: dir, Reason: "results without a run.json; cannot check they belong to this run"}
-		}
-		if hasResults {
-			f, err := os.Open(resultsPath)
-			if err != nil {
-				return nil, nil, err
-			}
-			results, err = ReadResults(f, resultsPath)
-			f.Close()
-			if err != nil {
-				return nil, nil, err
-			}
-		}
-	case hasResults && !cfg.Overwrite:
-		return nil, nil, &RunDirError{Dir: dir, Reason: "it already holds results; pass -resume to continue that run or -overwrite to start again"}
-	case hasResults:
-		if err := os.Remove(resultsPath); err != nil {
-			return nil, nil, err
-		}
-	}
-	if err := atomicfile.WriteFile(manifestPath, want, runFilePerm); err != nil {
+	resultsPath, readOld, err := prepareRunDir(cfg.OutDir, cfg.Resume, cfg.Overwrite, want, func(have []byte) string { return manifestDiff(have, m) })
+	if err != nil {
 		return nil, nil, err
+	}
+	results := map[string]*Result{}
+	if readOld {
+		f, err := os.Open(resultsPath)
+		if err != nil {
+			return nil, nil, err
+		}
+		results, err = ReadResults(f, resultsPath)
+		f.Close()
+		if err != nil {
+			return nil, nil, err
+		}
 	}
 	out, err := openResults(resultsPath)
 	if err != nil {
 		return nil, nil, err
 	}
 	return results, out, nil
+}
+
+// prepareRunDir checks a run directory against a run's manifest (want,
+// its JSON) and writes it: a resumed run must match the manifest there
+// (diff says how it differs), a fresh one must find no results unless
+// overwrite removes them. It returns the results file's path and whether
+// its lines belong to this run and must be read.
+func prepareRunDir(dir string, resume, overwrite bool, want []byte, diff func(have []byte) string) (string, bool, error) {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return "", false, err
+	}
+	resultsPath := filepath.Join(dir, ResultsFile)
+	manifestPath := filepath.Join(dir, ManifestFile)
+	want = append(bytes.TrimSpace(want), '\n')
+	info, statErr := os.Stat(resultsPath)
+	hasResults := statErr == nil && info.Size() > 0
+	readOld := false
+	switch {
+	case resume:
+		have, err := os.ReadFile(manifestPath)
+		if err == nil {
+			if !bytes.Equal(bytes.TrimSpace(have), bytes.TrimSpace(want)) {
+				return "", false, &RunDirError{Dir: dir, Reason: "its run.json differs from this run's settings (" + diff(have) + "); resume with the same flags, or start a new run"}
+			}
+		} else if !errors.Is(err, fs.ErrNotExist) {
+			return "", false, err
+		} else if hasResults {
+			return "", false, &RunDirError{Dir: dir, Reason: "results without a run.json; cannot check they belong to this run"}
+		}
+		readOld = hasResults
+	case hasResults && !overwrite:
+		return "", false, &RunDirError{Dir: dir, Reason: "it already holds results; pass -resume to continue that run or -overwrite to start again"}
+	case hasResults:
+		if err := os.Remove(resultsPath); err != nil {
+			return "", false, err
+		}
+	}
+	if err := atomicfile.WriteFile(manifestPath, want, runFilePerm); err != nil {
+		return "", false, err
+	}
+	return resultsPath, readOld, nil
 }
 
 func manifestDiff(have []byte, want manifest) string {

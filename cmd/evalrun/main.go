@@ -70,6 +70,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, tty bool)
 		allowErrors = fs.Bool("allow-errors", false, "exit 0 even when instances ended in an error (they score as failures either way)")
 		validate    = fs.Bool("validate", false, "validate the instruction dataset (execute every gold annotation in the sandbox), print its counts and exit")
 	)
+	suite := addSuiteFlags(fs)
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return exitOK
@@ -119,6 +120,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, tty bool)
 			return usage("%v", err)
 		}
 		cfg.Judge = j
+	}
+	if *suite.suite != "" {
+		return runSuite(ctx, suite, suiteRun{stack: st, agent: a, agentName: *agentName, model: *model, judge: cfg.Judge, outDir: *outDir, resume: *resume,
+			overwrite: *overwrite, concurrency: *concurrency, budget: *budget, format: *format, quiet: *quiet, allowErrors: *allowErrors, stdout: stdout, stderr: stderr})
 	}
 	cfg.OutDir = *outDir
 	if cfg.OutDir == "" {
@@ -203,7 +208,10 @@ func plural(n int, noun string) string {
 	return fmt.Sprintf("%d %ss", n, noun)
 }
 
-func printReport(w io.Writer, rep *evaltasks.Report, format string) error {
+func printReport(w io.Writer, rep interface {
+	JSON() ([]byte, error)
+	WriteTable(io.Writer) error
+}, format string) error {
 	if format == "json" {
 		b, err := rep.JSON()
 		if err != nil {

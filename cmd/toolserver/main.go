@@ -48,6 +48,9 @@ func main() {
 type flags struct {
 	catalogs       pathList
 	list, asJSON   bool
+	search         string
+	retriever      string
+	searchK        int
 	noBuiltin      bool
 	addr           string
 	mode           string
@@ -90,7 +93,10 @@ func runWith(args []string, stdout, stderr io.Writer, f flags) int {
 	fs := flag.NewFlagSet("toolserver", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.BoolVar(&f.list, "list", false, "print a summary of the catalog and exit")
-	fs.BoolVar(&f.asJSON, "json", false, "with -list, print the catalog document (as served at GET /v1/catalog) instead")
+	fs.BoolVar(&f.asJSON, "json", false, "with -list, print the catalog document (as served at GET /v1/catalog) instead; with -search, the answer of GET /v1/search")
+	fs.StringVar(&f.search, "search", "", "print the APIs that best match a free-text query (as GET /v1/search answers) and exit")
+	fs.StringVar(&f.retriever, "retriever", "bm25", "with -search: bm25, hierarchical or deliberate")
+	fs.IntVar(&f.searchK, "k", 5, "with -search: how many APIs to print (1-100)")
 	fs.BoolVar(&f.noBuiltin, "no-builtin", false, "leave out the built-in tools; only -catalog paths are loaded")
 	fs.Var(&f.catalogs, "catalog", "a ToolBench folder (<Category>/<tool>.json), a ToolBench tool file or an OpenAPI 3 document to add; repeatable")
 	fs.StringVar(&f.addr, "addr", "127.0.0.1:8080", "address to serve HTTP on")
@@ -139,6 +145,9 @@ func runWith(args []string, stdout, stderr io.Writer, f flags) int {
 	cat, err := toolset.Load(f.catalogs, !f.noBuiltin)
 	if err != nil {
 		return fail(err)
+	}
+	if f.search != "" {
+		return search(cat, f, stdout, stderr)
 	}
 	if f.list {
 		return list(cat, f.asJSON, stdout, stderr)

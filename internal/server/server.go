@@ -80,6 +80,7 @@ func New(e *sandbox.Engine, opts Options) (*Server, error) {
 	mux.Handle("GET /healthz", route{wrap(s.healthz)})
 	mux.Handle("GET /v1/catalog", route{wrap(s.getCatalog)})
 	mux.Handle("GET /v1/tools", route{wrap(s.tools)})
+	mux.Handle("GET /v1/search", route{wrap(s.search)})
 	mux.Handle("GET /v1/deps", route{wrap(s.deps)})
 	mux.Handle("GET /v1/sessions/{id}", route{wrap(s.session)})
 	mux.Handle("DELETE /v1/sessions/{id}", route{wrap(s.resetSession)})

@@ -1,0 +1,156 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/understudy/understudy/agent/agenttest"
+	"github.com/understudy/understudy/evaltasks/toolbench"
+	"github.com/understudy/understudy/evaltasks/toolbench/tbtest"
+	"github.com/understudy/understudy/toolset"
+)
+
+// evalrun -suite toolbench -solver dfsdt runs the shipped queries end to
+// end against a scripted model server, and the report carries both pass
+// rates; a model that gives up sits at the floor.
+func TestToolBenchSuiteDFSDT(t *testing.T) {
+	c, err := toolset.Builtin()
+	require.NoError(t, err)
+	qs, err := toolbench.ShippedQueries()
+	require.NoError(t, err)
+	for _, tc := range []struct {
+		name   string
+		policy tbtest.Policy
+		want   float64
+	}{
+		{"sensible", tbtest.Solver(c, qs), 1},
+		{"gives up", tbtest.GiveUp, 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			srv := agenttest.NewPolicyServer(t, tc.policy)
+			dir := t.TempDir()
+			var out, errb bytes.Buffer
+			code := run(context.Background(), []string{"-suite", "toolbench", "-solver", "dfsdt", "-agent", "openai", "-base-url", srv.URL(),
+				"-model", "scripted", "-budget", "6", "-out", dir, "-format", "json", "-quiet"}, &out, &errb, false)
+			require.Equal(t, exitOK, code, errb.String())
+			var rep toolbench.Report
+			require.NoError(t, json.Unmarshal(out.Bytes(), &rep))
+			require.Equal(t, "dfsdt", rep.Solver)
+			require.Equal(t, len(qs), rep.Overall.Planned)
+			require.Equal(t, tc.want, rep.Overall.PassRate)
+			require.Equal(t, tc.want, rep.Overall.RevisedPassRate)
+			require.Len(t, rep.Groups, 3)
+			for _, f := range []string{"results.jsonl", "report.json", "report.md", "run.json"} {
+				_, err := os.Stat(filepath.Join(dir, f))
+				require.NoError(t, err, f)
+			}
+			manifest, err := os.ReadFile(filepath.Join(dir, "run.json"))
+			require.NoError(t, err)
+			require.Contains(t, string(manifest), `"calls": 6`)
+		})
+	}
+}
+
+func TestRetrievalSuite(t *testing.T) {
+	dir := t.TempDir()
+	var out, errb bytes.Buffer
+	code := run(context.Background(), []string{"-suite", "retrieval", "-out", dir, "-quiet"}, &out, &errb, false)
+	require.Equal(t, exitOK, code, errb.String())
+	require.Contains(t, out.String(), "NDCG@1")
+	require.Contains(t, out.String(), "NDCG@5")
+	for _, r := range []string{"bm25", "hierarchical", "deliberate"} {
+		require.Contains(t, out.String(), r)
+	}
+	code = run(context.Background(), []string{"-suite", "retrieval", "-retrievers", "bm25,nope", "-out", t.TempDir(), "-quiet"}, &out, &errb, false)
+	require.Equal(t, exitUsage, code)
+	require.Contains(t, errb.String(), `unknown retriever "nope"`)
+}
+
+func TestSuiteUsage(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		err  string
+	}{
+		{[]string{"-suite", "bfcl"}, `-suite "bfcl"`},
+		{[]string{"-suite", "toolbench", "-queries", "no/such/file.json"}, "-queries"},
+	} {
+		var out, errb bytes.Buffer
+		code := run(context.Background(), append(tc.args, "-out", t.TempDir(), "-quiet"), &out, &errb, false)
+		require.Equal(t, exitUsage, code)
+		require.Contains(t, errb.String(), tc.err)
+	}
+}
+
+// -tools adds a ToolBench tool tree to the built-in tools, and -queries
+// runs a user's query file over it.
+func TestSuitesOverImportedTools(t *testing.T) {
+	const tree = "../../toolset/testdata/toolbench"
+	queries := filepath.Join(t.TempDir(), "G1_instruction.json")
+	require.NoError(t, os.WriteFile(queries, []byte(`[{
+		"query": "Find me fares from LIS to LHR on 2025-07-01.",
+		"query_id": 7,
+		"api_list": [{"category_name": "Travel", "tool_name": "Fare Finder", "api_name": "search_fares"},
+		             {"category_name": "Travel", "tool_name": "Fare Finder", "api_name": "fare_rules"}],
+		"relevant APIs": [["Fare Finder", "search_fares"]],
+		"x-calls": [{"tool_name": "Fare Finder", "api_name": "search_fares", "arguments": {"from": "LIS", "to": "LHR", "date": "2025-07-01"}}]
+	}]`), 0o644))
+
+	var out, errb bytes.Buffer
+	code := run(context.Background(), []string{"-suite", "retrieval", "-tools", tree, "-queries", queries, "-out", t.TempDir(), "-format", "json", "-quiet"}, &out, &errb, false)
+	require.Equal(t, exitOK, code, errb.String())
+	var rr toolbench.RetrievalReport
+	require.NoError(t, json.Unmarshal(out.Bytes(), &rr))
+	require.Equal(t, 1, rr.Rows[0].N)
+
+	c, err := toolset.Load([]string{tree}, true)
+	require.NoError(t, err)
+	qs, err := toolbench.LoadQueries(os.DirFS(filepath.Dir(queries)), filepath.Base(queries))
+	require.NoError(t, err)
+	srv := agenttest.NewPolicyServer(t, tbtest.Solver(c, qs))
+	out.Reset()
+	code = run(context.Background(), []string{"-suite", "toolbench", "-tools", tree, "-queries", queries, "-agent", "openai", "-base-url", srv.URL(),
+		"-model", "scripted", "-out", t.TempDir(), "-format", "json", "-quiet"}, &out, &errb, false)
+	require.Equal(t, exitOK, code, errb.String())
+	var rep toolbench.Report
+	require.NoError(t, json.Unmarshal(out.Bytes(), &rep))
+	require.Equal(t, 1, rep.Overall.Planned)
+	require.Zero(t, rep.Overall.Errors)
+	require.Equal(t, 1.0, rep.Overall.PassRate)
+}
+
+// A model server that fails makes errored queries: they score as
+// unsolved, and the run exits 1 unless -allow-errors.
+func TestToolBenchSuiteErrors(t *testing.T) {
+	srv := agenttest.NewPolicyServer(t, func(agenttest.ChatRequest) (agenttest.Turn, error) {
+		return agenttest.Fail(400, "This model's maximum context length is 4096 tokens."), nil
+	})
+	qs, err := toolbench.ShippedQueries()
+	require.NoError(t, err)
+	queries := filepath.Join(t.TempDir(), "G1_query.json")
+	b, err := json.Marshal(qs[:2])
+	require.NoError(t, err)
+	require.NoError(t, os.WriteFile(queries, b, 0o644))
+	for _, tc := range []struct {
+		args []string
+		code int
+	}{
+		{nil, exitFailed},
+		{[]string{"-allow-errors"}, exitOK},
+	} {
+		var out, errb bytes.Buffer
+		args := append([]string{"-suite", "toolbench", "-queries", queries, "-agent", "openai", "-base-url", srv.URL(), "-model", "m", "-retries", "0",
+			"-out", t.TempDir(), "-format", "json"}, tc.args...)
+		require.Equal(t, tc.code, run(context.Background(), args, &out, &errb, false), errb.String())
+		require.Contains(t, errb.String(), "2 queries ended in an error")
+		var rep toolbench.Report
+		require.NoError(t, json.Unmarshal(out.Bytes(), &rep))
+		require.Equal(t, 2, rep.Overall.Errors)
+		require.Zero(t, rep.Overall.PassRate)
+	}
+}

@@ -1,0 +1,310 @@
+package toolbench
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"sync"
+
+	"github.com/understudy/understudy/agent"
+	"github.com/understudy/understudy/agent/solve"
+	"github.com/understudy/understudy/evaltasks"
+	"github.com/understudy/understudy/fixtures"
+	"github.com/understudy/understudy/internal/assemble"
+	"github.com/understudy/understudy/toolset"
+)
+
+// Solver names.
+const (
+	SolverReAct = "react"
+	SolverDFSDT = "dfsdt"
+)
+
+// Budget is a solver's limits (zero values take the solvers' defaults).
+type Budget struct {
+	Calls          int `json:"calls"`
+	MaxTurns       int `json:"max_turns,omitempty"`
+	Width          int `json:"width,omitempty"`
+	MaxDepth       int `json:"max_depth,omitempty"`
+	MaxObservation int `json:"max_observation,omitempty"`
+}
+
+// Config is one run of the ToolBench suite.
+type Config struct {
+	// Queries to run; nil loads the shipped files (fixtures' toolbench/).
+	Queries []Query
+	// Agent answers; AgentName and Model name it in the report.
+	Agent     agent.Agent
+	AgentName string
+	Model     string
+	// Solver is SolverReAct or SolverDFSDT (default).
+	Solver string
+	Budget Budget
+	// Judge, when set, decides solvable and solved by majority vote;
+	// without it the rules do (RuleCriterion).
+	Judge *evaltasks.Judge
+	// Concurrency is the number of queries solved at once (default 1).
+	Concurrency int
+	// Stack is the sandbox; nil builds the default offline one.
+	Stack *assemble.Stack
+	// OutDir receives run.json, results.jsonl, report.json and report.md
+	// ("" writes nothing); Resume and Overwrite as in evaltasks.Config.
+	OutDir            string
+	Resume, Overwrite bool
+	// Progress receives one line per query (nil: none).
+	Progress io.Writer
+}
+
+// Result is one query's line of results.jsonl, with its whole trajectory.
+type Result struct {
+	Key      string   `json:"key"`
+	Group    string   `json:"group"`
+	QueryID  string   `json:"query_id"`
+	Query    string   `json:"query"`
+	Relevant []string `json:"relevant,omitempty"`
+	Offered  []string `json:"offered,omitempty"`
+	// Outcome is the solver's (solve.Outcome*), or "error".
+	Outcome    string       `json:"outcome"`
+	Answer     string       `json:"answer,omitempty"`
+	Verdict    *Verdict     `json:"verdict,omitempty"`
+	Trajectory *solve.Trace `json:"trajectory,omitempty"`
+	Usage      agent.Usage  `json:"usage"`
+	// Error and ErrorKind as in evaltasks.Result: "data" for a query the
+	// catalog cannot serve, else an agent error, retried on resume.
+	Error     string `json:"error,omitempty"`
+	ErrorKind string `json:"error_kind,omitempty"`
+}
+
+// OutcomeError marks a query that ended in an error; it scores as unsolved.
+const OutcomeError = "error"
+
+func (r *Result) agentError() bool { return r.Error != "" && r.ErrorKind != evaltasks.ErrorData }
+
+// manifest is run.json: what a resumed run must repeat.
+type manifest struct {
+	Suite   string `json:"suite"`
+	Agent   string `json:"agent"`
+	Model   string `json:"model,omitempty"`
+	Solver  string `json:"solver"`
+	Budget  Budget `json:"budget"`
+	Judge   string `json:"judge,omitempty"`
+	Queries string `json:"queries"`
+}
+
+// ShippedQueries are the query files shipped with the project.
+func ShippedQueries() ([]Query, error) { return LoadQueries(fixtures.ToolBench, "toolbench") }
+
+// Digest identifies a query set: SHA-256 over its records in key order.
+func Digest(qs []Query) string {
+	h := sha256.New()
+	for _, q := range sortedQueries(qs) {
+		b, _ := json.Marshal(q)
+		h.Write([]byte(q.Key() + "\x00"))
+		h.Write(b)
+		h.Write([]byte{'\n'})
+	}
+	return "sha256:" + hex.EncodeToString(h.Sum(nil))[:16]
+}
+
+// Run solves every query with the agent and scores it, appending each
+// result to results.jsonl as it completes, then writes the reports. On
+// cancellation it writes the report of what was done and returns it with
+// an *evaltasks.InterruptedError.
+func Run(ctx context.Context, cfg Config) (*Report, error) {
+	if cfg.Agent == nil {
+		return nil, errors.New("toolbench: no agent")
+	}
+	if cfg.Solver == "" {
+		cfg.Solver = SolverDFSDT
+	}
+	if cfg.Solver != SolverReAct && cfg.Solver != SolverDFSDT {
+		return nil, fmt.Errorf("toolbench: solver %q: want %s or %s", cfg.Solver, SolverReAct, SolverDFSDT)
+	}
+	qs := cfg.Queries
+	if qs == nil {
+		var err error
+		if qs, err = ShippedQueries(); err != nil {
+			return nil, err
+		}
+	}
+	st := cfg.Stack
+	if st == nil {
+		var err error
+		if st, err = assemble.Build(assemble.Config{}); err != nil {
+			return nil, fmt.Errorf("sandbox: %w", err)
+		}
+		defer st.Close()
+	}
+	name := cfg.AgentName
+	if name == "" {
+		name = "agent"
+	}
+	scorer := "rules"
+	if cfg.Judge != nil {
+		scorer = cfg.Judge.Name
+		if scorer == "" {
+			scorer = "judge"
+		}
+	}
+	digest := Digest(qs)
+
+	results := map[string]*Result{}
+	var files *evaltasks.RunFiles
+	if cfg.OutDir != "" {
+		m := manifest{Suite: "toolbench", Agent: name, Model: cfg.Model, Solver: cfg.Solver, Budget: cfg.Budget, Queries: digest}
+		if cfg.Judge != nil {
+			m.Judge = scorer
+		}
+		var old map[string]json.RawMessage
+		var err error
+		if files, old, err = evaltasks.OpenRunFiles(cfg.OutDir, cfg.Resume, cfg.Overwrite, m); err != nil {
+			return nil, err
+		}
+		defer files.Close()
+		for k, line := range old {
+			var r Result
+			if err := json.Unmarshal(line, &r); err != nil {
+				return nil, fmt.Errorf("%s: %s: %w", cfg.OutDir, k, err)
+			}
+			results[k] = &r
+		}
+	}
+
+	var pending []*Query
+	for i := range qs {
+		if r, ok := results[qs[i].Key()]; !ok || r.agentError() {
+			pending = append(pending, &qs[i])
+		}
+	}
+	tools := exportTools(st.Catalog)
+	exec := &agent.EngineExecutor{Engine: st.Engine}
+	newSolver := func() solve.Solver {
+		b := cfg.Budget
+		if cfg.Solver == SolverReAct {
+			return &solve.ReAct{Agent: cfg.Agent, Executor: exec, Budget: b.Calls, MaxTurns: b.MaxTurns, MaxObservation: b.MaxObservation}
+		}
+		return &solve.DFSDT{Agent: cfg.Agent, Executor: exec, Budget: b.Calls, MaxTurns: b.MaxTurns, Width: b.Width, MaxDepth: b.MaxDepth, MaxObservation: b.MaxObservation}
+	}
+
+	var (
+		mu       sync.Mutex
+		firstErr error
+		wg       sync.WaitGroup
+		done     int
+	)
+	runCtx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	jobs := make(chan *Query)
+	for w := 0; w < max(cfg.Concurrency, 1); w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for q := range jobs {
+				res, err := runQuery(runCtx, cfg, st, tools, newSolver(), q)
+				if err == nil && files != nil {
+					err = files.Append(res)
+				}
+				mu.Lock()
+				if err != nil {
+					if firstErr == nil && runCtx.Err() == nil {
+						firstErr = err
+					}
+					mu.Unlock()
+					cancel()
+					continue
+				}
+				results[res.Key] = res
+				done++
+				if cfg.Progress != nil {
+					fmt.Fprintf(cfg.Progress, "toolbench: %d/%d %s %s%s\n", done, len(pending), res.Key, res.Outcome, passNote(res))
+				}
+				mu.Unlock()
+			}
+		}()
+	}
+feed:
+	for _, q := range pending {
+		select {
+		case jobs <- q:
+		case <-runCtx.Done():
+			break feed
+		}
+	}
+	close(jobs)
+	wg.Wait()
+
+	rep := Aggregate(name, cfg.Model, cfg.Solver, scorer, digest, qs, results)
+	if files != nil {
+		js, err := rep.JSON()
+		if err == nil {
+			err = files.WriteReports(js, rep.Markdown())
+		}
+		if err != nil {
+			return rep, errors.Join(firstErr, err)
+		}
+	}
+	if firstErr != nil {
+		return rep, firstErr
+	}
+	if err := ctx.Err(); err != nil {
+		return rep, &evaltasks.InterruptedError{Done: len(results), Total: len(qs), Err: err}
+	}
+	return rep, nil
+}
+
+func passNote(r *Result) string {
+	if r.Verdict == nil {
+		return ""
+	}
+	return fmt.Sprintf(" pass=%t revised=%t", r.Verdict.Pass, r.Verdict.RevisedPass)
+}
+
+// runQuery solves and scores one query. It returns an error only when the
+// run must stop (cancellation, a judge that cannot be asked); a query the
+// catalog cannot serve, or a model that failed, is a Result with Error set.
+func runQuery(ctx context.Context, cfg Config, st *assemble.Stack, tools map[string]toolset.OpenAITool, s solve.Solver, q *Query) (*Result, error) {
+	res := &Result{Key: q.Key(), Group: q.Group, QueryID: q.ID, Query: q.Text}
+	r, err := q.Resolve(st.Catalog)
+	if err != nil {
+		res.Outcome, res.Error, res.ErrorKind = OutcomeError, err.Error(), evaltasks.ErrorData
+		return res, nil
+	}
+	res.Relevant, res.Offered = r.RelevantIDs(), r.OfferedIDs()
+	p := solve.Problem{ID: q.Key(), Query: q.Text}
+	for _, a := range r.Offered {
+		p.Tools = append(p.Tools, tools[a.ID()])
+	}
+	// The oracle, when it is the agent, follows the query's annotation;
+	// other agents never read it.
+	script, err := q.OracleScript(st.Catalog)
+	if err != nil {
+		res.Outcome, res.Error, res.ErrorKind = OutcomeError, err.Error(), evaltasks.ErrorData
+		return res, nil
+	}
+	tr, err := s.Solve(agent.WithOracleScript(ctx, script), p)
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		res.Outcome, res.Error, res.ErrorKind = OutcomeError, err.Error(), evaltasks.ErrorData
+		return res, nil
+	}
+	res.Trajectory, res.Outcome, res.Answer, res.Usage = tr, tr.Outcome, tr.Answer, tr.Usage
+	if tr.Outcome == solve.OutcomeModelError {
+		res.Error, res.ErrorKind = tr.Error, evaltasks.ErrorAgent
+	}
+	if cfg.Judge != nil && res.Error == "" {
+		v, err := judgeVerdict(ctx, cfg.Judge, q, r, tr)
+		if err != nil {
+			return nil, err
+		}
+		res.Verdict = v
+	} else {
+		res.Verdict = ruleVerdict(q, r, tr)
+	}
+	return res, nil
+}

@@ -1,0 +1,237 @@
+package toolbench
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/understudy/understudy/agent/solve"
+	"github.com/understudy/understudy/evaltasks"
+	"github.com/understudy/understudy/evaltasks/textmatch"
+	"github.com/understudy/understudy/toolset"
+)
+
+// Verdict is how one query is scored. ToolEval (ToolLLM A.5) first asks
+// whether the query is solvable with the offered APIs, then whether the
+// answer solved it; its pass rate (AnyTool's Eq. 1) counts a non-solvable
+// query as a pass. AnyTool's revised pass rate (Eq. 2) ignores
+// solvability: a query passes only when it is solved, and an answer that
+// gives up never is.
+type Verdict struct {
+	// Scorer is "rules" or the judge's name.
+	Scorer   string `json:"scorer"`
+	Solvable bool   `json:"solvable"`
+	Solved   bool   `json:"solved"`
+	// Pass is ToolEval's pass (Eq. 1): not solvable, or solved.
+	Pass bool `json:"pass"`
+	// RevisedPass is AnyTool's (Eq. 2): solved, without giving up.
+	RevisedPass bool `json:"revised_pass"`
+	// Reason says why the rules (or the judge's votes) decided so.
+	Reason string `json:"reason"`
+	// Missing lists the relevant APIs not called successfully on the
+	// answer's path; Grounded tells whether the answer states a value
+	// from their responses that the query does not hold.
+	Missing  []string `json:"missing,omitempty"`
+	Grounded bool     `json:"grounded"`
+	// Rule is the rule verdict on solved, kept beside a judge's.
+	Rule          bool                   `json:"rule_solved"`
+	SolvableJudge *evaltasks.JudgeRecord `json:"solvable_judge,omitempty"`
+	SolvedJudge   *evaltasks.JudgeRecord `json:"solved_judge,omitempty"`
+}
+
+// RuleCriterion is the rule verdict, as reports print it.
+const RuleCriterion = "rule-based verdict (no judge): a query is solved when the solver ends with Finish give_answer " +
+	"(or a plain answer) whose final answer is non-empty and no refusal, every relevant API was called successfully " +
+	"on the answer's path, and the answer states a value from those responses that the query itself does not hold; " +
+	"every shipped query is solvable by construction, so the pass rate and the revised pass rate are equal"
+
+// refusalRE finds answers that decline rather than answer.
+var refusalRE = regexp.MustCompile(`(?i)^\W*(?:i'?m sorry|i am sorry|sorry|unfortunately|i cannot|i can'?t|i could ?n[o']t|i was unable|i am unable|i'm unable|i do not have|i don'?t have)\b`)
+
+// ruleVerdict scores a trace by the rules.
+func ruleVerdict(q *Query, r *Resolved, tr *solve.Trace) *Verdict {
+	v := &Verdict{Scorer: "rules", Solvable: true}
+	v.Missing, v.Grounded = evidence(q, r, tr)
+	answer := strings.TrimSpace(tr.Answer)
+	switch {
+	case tr.Outcome == solve.OutcomeGiveUp:
+		v.Reason = "the solver gave up"
+	case tr.Outcome != solve.OutcomeAnswer:
+		v.Reason = "no answer: " + tr.Outcome
+	case answer == "":
+		v.Reason = "an empty final answer"
+	case refusalRE.MatchString(answer):
+		v.Reason = "the final answer declines"
+	case len(v.Missing) > 0:
+		v.Reason = "relevant APIs not called successfully: " + strings.Join(v.Missing, ", ")
+	case !v.Grounded:
+		v.Reason = "the final answer states nothing the relevant APIs returned"
+	default:
+		v.Solved = true
+		v.Reason = "answered from every relevant API"
+	}
+	v.Rule = v.Solved
+	v.finish(tr)
+	return v
+}
+
+// finish derives the two passes from solvable and solved.
+func (v *Verdict) finish(tr *solve.Trace) {
+	v.Pass = !v.Solvable || v.Solved
+	v.RevisedPass = v.Solved && tr.Outcome == solve.OutcomeAnswer
+}
+
+// evidence lists the relevant APIs without a successful call on the
+// answer's path, and tells whether the answer states a value of their
+// responses the query does not hold (trivial values do not count: small
+// whole numbers and status words such as "success").
+func evidence(q *Query, r *Resolved, tr *solve.Trace) ([]string, bool) {
+	ok := map[string]bool{}
+	var values []string
+	// A value the query states in any form (a date written otherwise, a
+	// word of it) is no evidence the answer read it from a response.
+	asked := textmatch.NewMatcher(q.Text, "")
+	for _, c := range tr.PathCalls() {
+		if !c.OK() {
+			continue
+		}
+		ok[c.API] = true
+		for _, v := range textmatch.ReadToolData(string(c.Response)).Values {
+			if !trivialValue(v) && asked.Fact(v) != textmatch.FactStated {
+				values = append(values, v)
+			}
+		}
+	}
+	var missing []string
+	for _, a := range r.Relevant {
+		if !ok[a.ID()] {
+			missing = append(missing, a.ID())
+		}
+	}
+	if strings.TrimSpace(tr.Answer) == "" {
+		return missing, false
+	}
+	grounded := textmatch.StatesToolValue(tr.Answer, q.Text, textmatch.ToolData{Values: values})
+	return missing, grounded
+}
+
+func trivialValue(v string) bool {
+	if textmatch.IsStatusLiteral(v) {
+		return true
+	}
+	if f, err := strconv.ParseFloat(v, 64); err == nil {
+		return f == float64(int64(f)) && f > -10 && f < 10
+	}
+	return false
+}
+
+// judgeVerdict asks the judge: is the query solvable with the offered
+// APIs, and did the answer solve it. An answer that gives up (or none at
+// all) is not sent for the second question: it is unsolved.
+func judgeVerdict(ctx context.Context, j *evaltasks.Judge, q *Query, r *Resolved, tr *solve.Trace) (*Verdict, error) {
+	rule := ruleVerdict(q, r, tr)
+	v := &Verdict{Scorer: j.Name, Missing: rule.Missing, Grounded: rule.Grounded, Rule: rule.Solved}
+	if v.Scorer == "" {
+		v.Scorer = "judge"
+	}
+	rec, err := j.Ask(ctx, SolvableSystem, solvablePrompt(q, r), labelParser("solvable", "unsolvable"))
+	if err != nil {
+		return nil, err
+	}
+	v.SolvableJudge, v.Solvable = rec, rec.Pass
+	if tr.Outcome != solve.OutcomeAnswer || strings.TrimSpace(tr.Answer) == "" {
+		v.Reason = "no final answer (" + tr.Outcome + "): unsolved without a vote"
+		v.finish(tr)
+		return v, nil
+	}
+	rec, err = j.Ask(ctx, SolvedSystem, solvedPrompt(q, tr), labelParser("solved", "unsolved"))
+	if err != nil {
+		return nil, err
+	}
+	rec.Rule = rule.Solved
+	v.SolvedJudge, v.Solved = rec, rec.Pass
+	v.Reason = fmt.Sprintf("judge: solvable %s, solved %s", strings.Join(v.SolvableJudge.Votes, "/"), strings.Join(rec.Votes, "/"))
+	v.finish(tr)
+	return v, nil
+}
+
+// The judge's system messages: ToolEval's two questions.
+const (
+	SolvableSystem = "You judge whether a user's query can be solved with a given list of APIs. A query is SOLVABLE when the APIs, called with values the query gives or that other APIs return, can supply what it asks for; it is UNSOLVABLE when the APIs are irrelevant to it or the query gives invalid information. Think briefly, then end with a final line that is exactly VERDICT: SOLVABLE or VERDICT: UNSOLVABLE."
+	SolvedSystem   = "You judge whether an assistant's final answer solves a user's query, given the API calls it made and what they returned. Rules (ToolEval): the answer is SOLVED when it completely resolves the query with information the APIs returned, or, when the APIs gave no valid information after the assistant tried them all, when it says so honestly. It is UNSOLVED when it misses part of the query, refuses although the APIs gave valid information, or states results the calls do not support. Think briefly, then end with a final line that is exactly VERDICT: SOLVED or VERDICT: UNSOLVED."
+)
+
+// labelParser reads "VERDICT: <yes>|<no>" (the last one wins) as a
+// pass/fail vote; anything else is invalid.
+func labelParser(yes, no string) func(string) string {
+	re := regexp.MustCompile(`(?i)verdict\s*[:=]?\s*\**\s*(` + no + `|` + yes + `)\b`)
+	return func(text string) string {
+		m := re.FindAllStringSubmatch(text, -1)
+		if len(m) == 0 {
+			return "invalid"
+		}
+		if strings.EqualFold(m[len(m)-1][1], yes) {
+			return "pass"
+		}
+		return "fail"
+	}
+}
+
+func solvablePrompt(q *Query, r *Resolved) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "Query:\n%s\n\nAvailable APIs:\n", q.Text)
+	for _, a := range r.Offered {
+		fmt.Fprintf(&b, "- %s: %s\n", a.ID(), oneLine(a.Description, 300))
+		for _, p := range a.Params {
+			req := "optional"
+			if p.Required {
+				req = "required"
+			}
+			fmt.Fprintf(&b, "    %s (%s, %s): %s\n", p.Name, p.Kind, req, oneLine(p.Description, 160))
+		}
+	}
+	return b.String()
+}
+
+func solvedPrompt(q *Query, tr *solve.Trace) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "Query:\n%s\n\nAPI calls on the answer's path:\n", q.Text)
+	calls := tr.PathCalls()
+	if len(calls) == 0 {
+		b.WriteString("(none)\n")
+	}
+	for i, c := range calls {
+		args, _ := json.Marshal(c.Arguments)
+		fmt.Fprintf(&b, "%d. %s %s\n   returned: %s\n", i+1, c.Function, args, oneLine(c.Observation, 1500))
+	}
+	fmt.Fprintf(&b, "\nFinal answer:\n%s\n", tr.Answer)
+	return b.String()
+}
+
+func oneLine(s string, n int) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if len(s) > n {
+		cut := n
+		for cut > 0 && !utf8Start(s[cut]) {
+			cut--
+		}
+		s = s[:cut] + "…"
+	}
+	return s
+}
+
+func utf8Start(b byte) bool { return b&0xC0 != 0x80 }
+
+// exportTools maps every catalog API ID to its OpenAI function, in
+// ToolBench's naming ("<api>_for_<tool>"), as ToolBench's solvers offer them.
+func exportTools(c *toolset.Catalog) map[string]toolset.OpenAITool {
+	out := map[string]toolset.OpenAITool{}
+	apis := c.APIs()
+	for i, t := range toolset.OpenAITools(c, toolset.ExportOptions{Style: toolset.NameToolBench}) {
+		out[apis[i].ID()] = t
+	}
+	return out
+}
