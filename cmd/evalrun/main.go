@@ -40,6 +40,9 @@ const (
 )
 
 func run(ctx context.Context, args []string, stdout, stderr io.Writer, tty bool) int {
+	if code, ok := subcommand(args, stdout, stderr); ok {
+		return code
+	}
 	fs := flag.NewFlagSet("evalrun", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	var (
@@ -150,6 +153,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, tty bool)
 			fmt.Fprintf(stderr, "evalrun: a model that is only slow needs a longer -timeout (now %v)\n", *timeout)
 		}
 		return exitFailed
+	}
+	// The page's path is the last line, whatever the outcome: what to open.
+	if page := writePage(cfg.OutDir, rep, stderr); page != "" && !*quiet {
+		defer fmt.Fprintf(stderr, "evalrun: report in %s\n", page)
 	}
 	if rep != nil {
 		if perr := printReport(stdout, rep, *format); perr != nil {
