@@ -132,7 +132,7 @@ var funcs = template.FuncMap{
 	},
 	"join":     strings.Join,
 	"slicesOf": slicesOf,
-	"add":  func(a, b int) int { return a + b },
+	"add":      func(a, b int) int { return a + b },
 }
 
 // prettyJSON indents a value for a <pre>; raw JSON messages are indented
