@@ -63,9 +63,13 @@ func ReadReport(dir string) (*evaltasks.Report, error) {
 		}
 		return nil, &ReportError{Path: path, Err: err}
 	}
+	return DecodeReport(b, path)
+}
+
+// DecodeReport reads a report.json's content; path names it in errors.
+func DecodeReport(b []byte, path string) (*evaltasks.Report, error) {
 	var rep evaltasks.Report
-	dec := json.NewDecoder(bytes.NewReader(b))
-	if err := dec.Decode(&rep); err != nil {
+	if err := json.Unmarshal(b, &rep); err != nil {
 		return nil, &ReportError{Path: path, Err: fmt.Errorf("not a report: %w", err)}
 	}
 	if rep.Agent == "" || len(rep.Tasks) == 0 {

@@ -239,3 +239,25 @@ func TestPercentiles(t *testing.T) {
 	require.Zero(t, lo)
 	require.Zero(t, hi)
 }
+
+func BenchmarkWriteReport(b *testing.B) {
+	rep, err := ReadReport(baselineDir)
+	require.NoError(b, err)
+	var buf bytes.Buffer
+	for b.Loop() {
+		buf.Reset()
+		require.NoError(b, WriteReport(&buf, rep))
+	}
+	b.ReportMetric(float64(buf.Len()), "bytes/page")
+}
+
+func BenchmarkCompare(b *testing.B) {
+	base, err := ReadReport(baselineDir)
+	require.NoError(b, err)
+	orc, err := ReadReport(oracleDir)
+	require.NoError(b, err)
+	for b.Loop() {
+		_, err := Compare([]Run{{Dir: "a", Report: base}, {Dir: "b", Report: orc}}, CompareOptions{})
+		require.NoError(b, err)
+	}
+}

@@ -198,7 +198,7 @@ func newTaskSection(t evaltasks.TaskReport) taskSection {
 		s.MetricRows = append(s.MetricRows, metricRow{Label: metricLabel(m), Value: t.Metrics[m]})
 	}
 	for _, k := range slices.Sorted(maps.Keys(t.Extra)) {
-		s.MetricRows = append(s.MetricRows, metricRow{Label: strings.ToUpper(words(k)[:1]) + words(k)[1:], Value: t.Extra[k]})
+		s.MetricRows = append(s.MetricRows, metricRow{Label: upperFirst(words(k)), Value: t.Extra[k]})
 	}
 	s.OutcomeRows = countRows(t.Outcomes, t.Planned)
 	s.MistakeRows = countRows(t.Mistakes, sum(t.Mistakes))
@@ -299,6 +299,14 @@ func newReportPage(rep *evaltasks.Report) reportPage {
 	p.FilterOutcomes = slices.Sorted(maps.Keys(outcomes))
 	p.FilterAPIs = slices.Sorted(maps.Keys(apis))
 	return p
+}
+
+func upperFirst(s string) string {
+	r := []rune(s)
+	if len(r) == 0 {
+		return s
+	}
+	return strings.ToUpper(string(r[:1])) + string(r[1:])
 }
 
 // clip shortens a text to at most n runes for a one-line summary.
