@@ -15,6 +15,7 @@ import (
 	"strings"
 
 	"github.com/understudy/understudy/evaltasks"
+	"github.com/understudy/understudy/evaltasks/callcheck"
 	"github.com/understudy/understudy/internal/atomicfile"
 )
 
@@ -112,8 +113,25 @@ func label(rep *evaltasks.Report) string {
 	return rep.Agent
 }
 
-// words turns an identifier into words: "missing_argument" → "missing argument".
-func words(s string) string { return strings.ReplaceAll(s, "_", " ") }
+// words turns an identifier into words for a page: the call check's
+// outcomes as the evaluation paper names Task 4's mistakes, anything else
+// with spaces ("no_progress" → "no progress").
+func words(s string) string {
+	if l, ok := kindLabels[s]; ok {
+		return l
+	}
+	return strings.ReplaceAll(s, "_", " ")
+}
+
+var kindLabels = map[string]string{
+	callcheck.OutcomeWrongName:     "wrong API",
+	callcheck.OutcomeMissingArg:    "missing parameter",
+	callcheck.OutcomeUnexpectedArg: "extra parameter",
+	callcheck.OutcomeWrongType:     "wrong parameter type",
+	callcheck.OutcomeWrongValue:    "wrong parameter value",
+	callcheck.OutcomeExtraCall:     "more than one call",
+	evaltasks.OutcomeWrongAPI:      "wrong API",
+}
 
 var funcs = template.FuncMap{
 	"words": words,
