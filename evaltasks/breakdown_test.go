@@ -107,3 +107,19 @@ func TestInstanceAPIs(t *testing.T) {
 		require.Equal(t, tt.want, instanceAPIs(&tt.in))
 	}
 }
+
+// TestChainViolationsFromTheSessionTrace runs an agent that calls the
+// chain's APIs in order with invented IDs: the sandbox's dependency check
+// records violations, and the report counts them by kind.
+func TestChainViolationsFromTheSessionTrace(t *testing.T) {
+	rep := runMini(t, chainNamesAgent, "names", func(c *Config) { c.Tasks = []int{TaskChain} })
+	tr := rep.Tasks[0]
+	require.NotNil(t, tr.Chain)
+	require.NotEmpty(t, tr.Chain.Violations, "%+v", tr.Chain)
+	require.Positive(t, tr.Chain.Violations["fabricated"], "%+v", tr.Chain.Violations)
+	broken := 0
+	for _, n := range tr.Chain.FirstBroken {
+		broken += n
+	}
+	require.Equal(t, tr.Outcomes[OutcomePartial]+tr.Outcomes[OutcomeNoProgress]+tr.Outcomes["parse_error"], broken, "every chain not complete breaks somewhere")
+}
