@@ -80,6 +80,8 @@ func newBrowser(t *testing.T, exe string) *browser {
 		// Without these Chromium reaches for Google's services and, on a
 		// closed network, fails.
 		chromedp.Flag("disable-background-networking", true), chromedp.Flag("disable-component-update", true), chromedp.Flag("disable-sync", true),
+		// /dev/shm is small in containers; Chromium crashes when it fills.
+		chromedp.Flag("disable-dev-shm-usage", true),
 		chromedp.UserDataDir(t.TempDir()), chromedp.WindowSize(1280, 900),
 	}
 	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
@@ -125,9 +127,12 @@ func (b *browser) open(t *testing.T, path string, script bool) {
 	b.requests, b.problems = nil, nil
 	b.mu.Unlock()
 	url := "file://" + path
-	require.NoError(t, chromedp.Run(b.ctx, emulation.SetScriptExecutionDisabled(!script), chromedp.Navigate(url), chromedp.WaitReady("footer", chromedp.ByQuery)))
-	// Let late events (a lazy fetch, an error after load) arrive.
-	require.NoError(t, chromedp.Run(b.ctx, chromedp.Sleep(200*time.Millisecond)))
+	// Navigate returns after the load event; the round trip of an
+	// evaluation after it brings every event the page sent while loading.
+	var state string
+	require.NoError(t, chromedp.Run(b.ctx, emulation.SetScriptExecutionDisabled(!script), chromedp.Navigate(url),
+		chromedp.WaitReady("footer", chromedp.ByQuery), chromedp.Evaluate(`document.readyState`, &state)))
+	require.Equal(t, "complete", state)
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	require.Empty(t, b.problems, "console errors on %s", path)
