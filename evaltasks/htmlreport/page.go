@@ -179,6 +179,7 @@ type metricRow struct {
 // taskSection is one task's breakdown.
 type taskSection struct {
 	evaltasks.TaskReport
+	NCell      string
 	MetricRows []metricRow
 	OutcomeRows,
 	MistakeRows,
@@ -192,7 +193,7 @@ type chainView struct {
 }
 
 func newTaskSection(t evaltasks.TaskReport) taskSection {
-	s := taskSection{TaskReport: t}
+	s := taskSection{TaskReport: t, NCell: nCell(t)}
 	spec, _ := evaltasks.Spec(t.ID)
 	for _, m := range spec.Metrics {
 		s.MetricRows = append(s.MetricRows, metricRow{Label: metricLabel(m), Value: t.Metrics[m]})
