@@ -11,6 +11,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/understudy/understudy/agent"
 	"github.com/understudy/understudy/evaltasks"
 	"github.com/understudy/understudy/internal/golden"
 )
@@ -260,4 +261,23 @@ func BenchmarkCompare(b *testing.B) {
 		_, err := Compare([]Run{{Dir: "a", Report: base}, {Dir: "b", Report: orc}}, CompareOptions{})
 		require.NoError(b, err)
 	}
+}
+
+// TestModelOutputIsText: a transcript is the model's and the tools' text,
+// never markup of the page.
+func TestModelOutputIsText(t *testing.T) {
+	rep := readFixture(t, baselineDir)
+	require.NotEmpty(t, rep.Failures)
+	evil := `</pre></details><script>alert(1)</script><img src=x onerror=alert(2)>`
+	f := &rep.Failures[0]
+	f.Text = evil
+	f.Messages = append(f.Messages, agent.Message{Role: agent.RoleAssistant, Content: evil}, agent.Message{Role: agent.RoleTool, Name: evil, Content: `{"a": "` + evil + `"}`})
+	f.APIs = []string{evil}
+	var b bytes.Buffer
+	require.NoError(t, WriteReport(&b, rep))
+	page := b.String()
+	require.NotContains(t, page, "<script>alert")
+	require.NotContains(t, page, "<img src=x")
+	require.Equal(t, 1, strings.Count(page, "<script>"), "the page's own script only")
+	require.Contains(t, page, "&lt;script&gt;alert(1)&lt;/script&gt;")
 }
