@@ -45,6 +45,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, tty bool)
 	}
 	fs := flag.NewFlagSet("evalrun", flag.ContinueOnError)
 	fs.SetOutput(stderr)
+	fs.Usage = func() { usage(fs, stderr) }
 	var (
 		tasks       = fs.String("tasks", "all", "tasks to run: all, or a list such as 1,2,7 or 1-4,8")
 		agentName   = fs.String("agent", evaltasks.DefaultAgent(), "agent under test: baseline, oracle, openai, or another registered agent")

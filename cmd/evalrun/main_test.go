@@ -324,3 +324,11 @@ func TestCompareSubcommand(t *testing.T) {
 	require.Equal(t, exitOK, run(context.Background(), []string{"compare", "-allow-mismatch", "-out", page, dirs["baseline"], sub}, &out, &errb, false))
 	require.Contains(t, out.String(), "Compared anyway")
 }
+
+func TestHelpNamesTheSubcommands(t *testing.T) {
+	var out, errb bytes.Buffer
+	require.Equal(t, exitOK, run(context.Background(), []string{"-h"}, &out, &errb, false))
+	require.Contains(t, errb.String(), "evalrun report RUN_DIR...")
+	require.Contains(t, errb.String(), "evalrun compare RUN_DIR RUN_DIR...")
+	require.Contains(t, errb.String(), "-sample int", "then the flags")
+}

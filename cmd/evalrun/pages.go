@@ -29,6 +29,15 @@ func subcommand(args []string, stdout, stderr io.Writer) (code int, ok bool) {
 	return 0, false
 }
 
+// usage is evalrun -h: the run's flags, then the subcommands.
+func usage(fs *flag.FlagSet, w io.Writer) {
+	fmt.Fprintln(w, "usage: evalrun [flags]                      evaluate an agent on the eight tasks")
+	fmt.Fprintln(w, "       evalrun report RUN_DIR...           rebuild report.html from report.json")
+	fmt.Fprintln(w, "       evalrun compare RUN_DIR RUN_DIR...  put runs side by side (compare -h)")
+	fmt.Fprintln(w, "\nflags:")
+	fs.PrintDefaults()
+}
+
 func reportCommand(args []string, stderr io.Writer) int {
 	fs := flag.NewFlagSet("evalrun report", flag.ContinueOnError)
 	fs.SetOutput(stderr)
