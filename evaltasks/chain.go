@@ -11,6 +11,7 @@ import (
 	"github.com/understudy/understudy/agent/solve"
 	"github.com/understudy/understudy/deps"
 	"github.com/understudy/understudy/evaltasks/dataset"
+	"github.com/understudy/understudy/sandbox"
 	"github.com/understudy/understudy/toolset"
 )
 
@@ -30,6 +31,9 @@ type ExecutedCall struct {
 	// (agent.ErrUnknownFunction, agent.ErrAPI, agent.ErrBudget, ...).
 	ErrorKind string `json:"error_kind,omitempty"`
 	Error     string `json:"error,omitempty"`
+	// Violations are the dependency rules the call broke, from the
+	// session trace: where a chain goes wrong, by kind.
+	Violations []sandbox.Violation `json:"violations,omitempty"`
 }
 
 func (c ExecutedCall) ok() bool { return c.ErrorKind == "" && c.Status >= 200 && c.Status < 300 }
@@ -90,7 +94,7 @@ func (ev *evaluator) runChain(ctx context.Context, a agent.Agent, inst Instance,
 		records = append(records, st.Calls...)
 	}
 	for _, c := range records {
-		res.Calls = append(res.Calls, ExecutedCall{Name: c.Function, API: c.API, Arguments: c.Arguments, Status: c.Status, ErrorKind: c.ErrorKind, Error: c.Error})
+		res.Calls = append(res.Calls, ExecutedCall{Name: c.Function, API: c.API, Arguments: c.Arguments, Status: c.Status, ErrorKind: c.ErrorKind, Error: c.Error, Violations: c.Violations})
 	}
 	ev.scoreChain(ctx, inst, records, res)
 	return nil

@@ -76,9 +76,12 @@ func (ev *evaluator) scoreChain(ctx context.Context, inst Instance, records []so
 		}
 		s.calls = append(s.calls, c)
 	}
-	done, missed := s.verdicts()
+	done, breaks := s.verdicts()
 	n := len(s.steps)
-	res.Matched, res.Missed = done, missed
+	res.Matched, res.Breaks = done, breaks
+	for _, b := range breaks {
+		res.Missed = append(res.Missed, fmt.Sprintf("step %d (%s): %s", b.Step, b.API, b.Reason))
+	}
 	res.Score = float64(done) / float64(n)
 	switch {
 	case done == n:
@@ -93,15 +96,16 @@ func (ev *evaluator) scoreChain(ctx context.Context, inst Instance, records []so
 }
 
 // verdicts counts the gold steps done and says why each other one is not.
-func (s *chainScorer) verdicts() (int, []string) {
+func (s *chainScorer) verdicts() (int, []ChainBreak) {
 	n := len(s.steps)
 	s.sat = make([][]int, n)
 	why := make([]string, n)
+	kind := make([]string, n)
 	polled := make([]bool, n)
 	for i, st := range s.steps {
 		api := dataset.ResolveAPI(s.ev.cat, st.API)
 		if api == nil {
-			why[i] = "the gold API is not in the catalog"
+			why[i], kind[i] = "the gold API is not in the catalog", BreakNotCalled
 			continue
 		}
 		tried, failed := 0, 0
@@ -116,7 +120,7 @@ func (s *chainScorer) verdicts() (int, []string) {
 			}
 			if reason := s.doesStep(i, api, j); reason != "" {
 				if why[i] == "" {
-					why[i] = reason
+					why[i], kind[i] = reason, BreakWrongArguments
 				}
 				continue
 			}
@@ -125,11 +129,11 @@ func (s *chainScorer) verdicts() (int, []string) {
 		}
 		switch {
 		case tried == 0:
-			why[i] = "not called"
+			why[i], kind[i] = "not called", BreakNotCalled
 		case failed == tried:
-			why[i] = "every call of it failed"
+			why[i], kind[i] = "every call of it failed", BreakCallsFailed
 		case len(s.sat[i]) > 0 && !polled[i]:
-			why[i] = fmt.Sprintf("polled, but never until %s", st.Until)
+			why[i], kind[i] = fmt.Sprintf("polled, but never until %s", st.Until), BreakNotPolled
 		}
 	}
 	// A step is done by a call, or skipped validly: every step that needs
@@ -151,18 +155,18 @@ func (s *chainScorer) verdicts() (int, []string) {
 		done[k] = dependents > 0 && all && len(s.sat[k]) == 0
 	}
 	count := 0
-	var missed []string
+	var breaks []ChainBreak
 	for i, st := range s.steps {
 		if done[i] {
 			count++
 			continue
 		}
 		if why[i] == "" {
-			why[i] = "a step it depends on is not done"
+			why[i], kind[i] = "a step it depends on is not done", BreakPrerequisite
 		}
-		missed = append(missed, fmt.Sprintf("step %d (%s): %s", i+1, st.API, why[i]))
+		breaks = append(breaks, ChainBreak{Step: i + 1, API: st.API, Kind: kind[i], Reason: why[i]})
 	}
-	return count, missed
+	return count, breaks
 }
 
 // needs tells whether a step binds a value from step k.

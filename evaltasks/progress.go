@@ -10,8 +10,9 @@ import (
 	"github.com/understudy/understudy/internal/clock"
 )
 
-// progress reports instances as they complete: a bar with an ETA redrawn
-// in place on a terminal, plain lines every 5% otherwise.
+// progress reports instances as they complete: on a terminal a drawn bar
+// (done/total, rate, ETA) redrawn in place, otherwise a plain line every 5%
+// (a log keeps every line, so it gets few).
 type progress struct {
 	mu    sync.Mutex
 	w     io.Writer
@@ -58,6 +59,7 @@ func (p *progress) errorCount() string {
 }
 
 func (p *progress) draw() {
+	now := p.clock.Now()
 	pct := 100
 	if p.total > 0 {
 		pct = p.done * 100 / p.total
@@ -65,21 +67,34 @@ func (p *progress) draw() {
 	if !p.tty {
 		if step := pct / 5; step > p.shown {
 			p.shown = step
-			fmt.Fprintf(p.w, "evalrun: %d/%d instances (%d%%)%s%s\n", p.done, p.total, pct, p.errorCount(), p.eta())
+			fmt.Fprintf(p.w, "evalrun: %d/%d instances (%d%%)%s%s\n", p.done, p.total, pct, p.errorCount(), p.eta(now))
 		}
 		return
 	}
 	const width = 30
 	fill := width * pct / 100
 	bar := strings.Repeat("█", fill) + strings.Repeat("░", width-fill)
-	fmt.Fprintf(p.w, "\r%s %d/%d %3d%%%s%s\033[K", bar, p.done, p.total, pct, p.errorCount(), p.eta())
+	fmt.Fprintf(p.w, "\r%s %d/%d %3d%%%s%s%s\033[K", bar, p.done, p.total, pct, p.rate(now), p.errorCount(), p.eta(now))
 }
 
-func (p *progress) eta() string {
+// rate is the instances done per second so far, "" before any time passed.
+func (p *progress) rate(now time.Time) string {
+	el := now.Sub(p.start)
+	if p.done == 0 || el <= 0 {
+		return ""
+	}
+	r := float64(p.done) / el.Seconds()
+	if r < 1 {
+		return fmt.Sprintf(" %.0f/min", r*60)
+	}
+	return fmt.Sprintf(" %.1f/s", r)
+}
+
+func (p *progress) eta(now time.Time) string {
 	if p.done == 0 || p.done >= p.total {
 		return ""
 	}
-	el := p.clock.Now().Sub(p.start)
+	el := now.Sub(p.start)
 	left := time.Duration(float64(el) / float64(p.done) * float64(p.total-p.done))
 	return " ETA " + left.Round(time.Second).String()
 }

@@ -24,6 +24,15 @@ type Report struct {
 	// outcome (an error is an outcome); false after an interruption.
 	Complete bool         `json:"complete"`
 	Tasks    []TaskReport `json:"tasks"`
+
+	// What the report's pages show beyond Table 5 (see Describe): the
+	// tasks' metrics per instruction type and per scenario, every planned
+	// instance's verdict (what a comparison of runs resamples) and every
+	// instance that did not pass, with its transcript and gold.
+	ByType     []Slice         `json:"by_type,omitempty"`
+	ByScenario []Slice         `json:"by_scenario,omitempty"`
+	Instances  []InstanceScore `json:"instances,omitempty"`
+	Failures   []Failure       `json:"failures,omitempty"`
 }
 
 // TaskReport is one task's row group of the table.
@@ -50,6 +59,13 @@ type TaskReport struct {
 	Outcomes  map[string]int     `json:"outcomes,omitempty"`
 	Mistakes  map[string]int     `json:"mistakes,omitempty"`
 	Extra     map[string]float64 `json:"extra,omitempty"`
+	// Confusion is Task 1's confusion matrix.
+	Confusion *Confusion `json:"confusion,omitempty"`
+	// Chain says where Task 7's chains break.
+	Chain *ChainBreakdown `json:"chain,omitempty"`
+	// CoverageBins is Task 8's coverage histogram over the answered
+	// instances: CoverageBins bins of equal width over [0, 1].
+	CoverageBins []int `json:"coverage_bins,omitempty"`
 }
 
 // MetricLabels are the metric names as Table 5 prints them.
@@ -220,6 +236,7 @@ func metricsFor(tr *TaskReport, rs []*Result, den int) {
 		}
 		tr.Metrics["macro_f1"] = mean(sum, len(f1s))
 		tr.Extra = map[string]float64{"positive_share": ratio(pos, den), "accuracy": ratio(pass, den)}
+		tr.Confusion = &Confusion{TP: tp, FP: fp, TN: tn, FN: fn}
 	case TaskSelect:
 		tr.Metrics["accuracy"] = ratio(pass, den)
 	case TaskClarify:
@@ -246,9 +263,11 @@ func metricsFor(tr *TaskReport, rs []*Result, den int) {
 	case TaskChain:
 		tr.Metrics["progress"] = mean(score, den)
 		tr.Extra = map[string]float64{"full_success": ratio(pass, den)}
+		tr.Chain = chainBreakdown(rs)
 	case TaskPlan:
 		tr.Metrics["passing_rate"] = ratio(pass, den)
 		tr.Extra = map[string]float64{"coverage": mean(score, den)}
+		tr.CoverageBins = coverageBins(rs)
 	}
 }
 

@@ -316,6 +316,7 @@ feed:
 		}
 	}
 	rep := Aggregate(name, cfg.Model, digest, tasks, planned, keep, scorers)
+	rep.Describe(insts, keep)
 	if cfg.OutDir != "" {
 		if err := writeReport(cfg.OutDir, rep); err != nil {
 			return rep, errors.Join(firstErr, err)

@@ -40,8 +40,12 @@ const (
 )
 
 func run(ctx context.Context, args []string, stdout, stderr io.Writer, tty bool) int {
+	if code, ok := subcommand(args, stdout, stderr); ok {
+		return code
+	}
 	fs := flag.NewFlagSet("evalrun", flag.ContinueOnError)
 	fs.SetOutput(stderr)
+	fs.Usage = func() { usage(fs, stderr) }
 	var (
 		tasks       = fs.String("tasks", "all", "tasks to run: all, or a list such as 1,2,7 or 1-4,8")
 		agentName   = fs.String("agent", evaltasks.DefaultAgent(), "agent under test: baseline, oracle, openai, or another registered agent")
@@ -155,6 +159,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, tty bool)
 			fmt.Fprintf(stderr, "evalrun: a model that is only slow needs a longer -timeout (now %v)\n", *timeout)
 		}
 		return exitFailed
+	}
+	// The page's path is the last line, whatever the outcome: what to open.
+	if page := writePage(cfg.OutDir, rep, stderr); page != "" && !*quiet {
+		defer fmt.Fprintf(stderr, "evalrun: report in %s\n", page)
 	}
 	if rep != nil {
 		if perr := printReport(stdout, rep, *format); perr != nil {

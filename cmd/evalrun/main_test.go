@@ -245,3 +245,90 @@ func TestWithReportBlock(t *testing.T) {
 		require.Equal(t, tt.want, got)
 	}
 }
+
+func TestRunWritesTheReportPage(t *testing.T) {
+	dir := t.TempDir()
+	var out, errb bytes.Buffer
+	code := run(context.Background(), []string{"-agent", "oracle", "-data", mini, "-out", dir}, &out, &errb, false)
+	require.Equal(t, exitOK, code, errb.String())
+	page := filepath.Join(dir, "report.html")
+	require.FileExists(t, page)
+	lines := strings.Split(strings.TrimSpace(errb.String()), "\n")
+	require.Equal(t, "evalrun: report in "+page, lines[len(lines)-1], "the run ends by saying which page to open")
+
+	// -quiet prints no path but writes the page all the same.
+	quiet := t.TempDir()
+	errb.Reset()
+	require.Equal(t, exitOK, run(context.Background(), []string{"-agent", "oracle", "-data", mini, "-out", quiet, "-quiet"}, &out, &errb, false))
+	require.FileExists(t, filepath.Join(quiet, "report.html"))
+	require.NotContains(t, errb.String(), "report in")
+}
+
+func TestReportSubcommandRebuildsThePage(t *testing.T) {
+	dir := t.TempDir()
+	var out, errb bytes.Buffer
+	require.Equal(t, exitOK, run(context.Background(), []string{"-agent", "oracle", "-data", mini, "-out", dir, "-quiet"}, &out, &errb, false), errb.String())
+	page := filepath.Join(dir, "report.html")
+	want, err := os.ReadFile(page)
+	require.NoError(t, err)
+	require.NoError(t, os.Remove(page))
+
+	errb.Reset()
+	require.Equal(t, exitOK, run(context.Background(), []string{"report", dir}, &out, &errb, false), errb.String())
+	got, err := os.ReadFile(page)
+	require.NoError(t, err)
+	require.Equal(t, string(want), string(got), "the page rebuilt from report.json is the page the run wrote")
+	require.Equal(t, "evalrun: report in "+page+"\n", errb.String())
+
+	for _, tt := range []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"report"}, exitUsage, "usage: evalrun report RUN_DIR"},
+		{[]string{"report", t.TempDir()}, exitFailed, "no report: is"},
+		{[]string{"compare", dir}, exitUsage, "at least two run directories"},
+		{[]string{"compare", dir, t.TempDir()}, exitFailed, "no report"},
+	} {
+		errb.Reset()
+		require.Equal(t, tt.code, run(context.Background(), tt.args, &out, &errb, false), "%v", tt.args)
+		require.Contains(t, errb.String(), tt.want, "%v", tt.args)
+	}
+}
+
+func TestCompareSubcommand(t *testing.T) {
+	dirs := map[string]string{}
+	var out, errb bytes.Buffer
+	for _, agent := range []string{"baseline", "oracle"} {
+		dirs[agent] = filepath.Join(t.TempDir(), agent)
+		require.Equal(t, exitOK, run(context.Background(), []string{"-agent", agent, "-data", mini, "-out", dirs[agent], "-quiet"}, &out, &errb, false), errb.String())
+	}
+	page := filepath.Join(t.TempDir(), "compare.html")
+	out.Reset()
+	errb.Reset()
+	require.Equal(t, exitOK, run(context.Background(), []string{"compare", "-out", page, dirs["baseline"], dirs["oracle"]}, &out, &errb, false), errb.String())
+	require.Contains(t, out.String(), "| Task | Metric | n | baseline | oracle | Δ oracle |\n")
+	require.Contains(t, out.String(), "| Task 7 | Progress | 2 |")
+	require.Contains(t, out.String(), "bootstrap percentile intervals")
+	require.FileExists(t, page)
+	require.Equal(t, "evalrun: comparison in "+page+"\n", errb.String())
+
+	// A run over a subset of the tasks is not compared unless told.
+	sub := filepath.Join(t.TempDir(), "sub")
+	require.Equal(t, exitOK, run(context.Background(), []string{"-agent", "oracle", "-tasks", "1,2", "-data", mini, "-out", sub, "-quiet"}, &out, &errb, false))
+	errb.Reset()
+	require.Equal(t, exitFailed, run(context.Background(), []string{"compare", "-out", page, dirs["baseline"], sub}, &out, &errb, false))
+	require.Contains(t, errb.String(), "different tasks")
+	require.Contains(t, errb.String(), "-allow-mismatch")
+	out.Reset()
+	require.Equal(t, exitOK, run(context.Background(), []string{"compare", "-allow-mismatch", "-out", page, dirs["baseline"], sub}, &out, &errb, false))
+	require.Contains(t, out.String(), "Compared anyway")
+}
+
+func TestHelpNamesTheSubcommands(t *testing.T) {
+	var out, errb bytes.Buffer
+	require.Equal(t, exitOK, run(context.Background(), []string{"-h"}, &out, &errb, false))
+	require.Contains(t, errb.String(), "evalrun report RUN_DIR...")
+	require.Contains(t, errb.String(), "evalrun compare RUN_DIR RUN_DIR...")
+	require.Contains(t, errb.String(), "-sample int", "then the flags")
+}

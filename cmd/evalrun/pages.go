@@ -1,0 +1,137 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+
+	"github.com/understudy/understudy/evaltasks"
+	"github.com/understudy/understudy/evaltasks/htmlreport"
+	"github.com/understudy/understudy/internal/atomicfile"
+)
+
+// The subcommands over finished runs: evalrun report RUN_DIR rebuilds a
+// run's report.html from its report.json; evalrun compare RUN_DIR... puts
+// runs side by side.
+
+// subcommand runs "report" or "compare"; ok is false for any other args.
+func subcommand(args []string, stdout, stderr io.Writer) (code int, ok bool) {
+	if len(args) == 0 {
+		return 0, false
+	}
+	switch args[0] {
+	case "report":
+		return reportCommand(args[1:], stderr), true
+	case "compare":
+		return compareCommand(args[1:], stdout, stderr), true
+	}
+	return 0, false
+}
+
+// usage is evalrun -h: the run's flags, then the subcommands.
+func usage(fs *flag.FlagSet, w io.Writer) {
+	fmt.Fprintln(w, "usage: evalrun [flags]                      evaluate an agent on the eight tasks")
+	fmt.Fprintln(w, "       evalrun report RUN_DIR...           rebuild report.html from report.json")
+	fmt.Fprintln(w, "       evalrun compare RUN_DIR RUN_DIR...  put runs side by side (compare -h)")
+	fmt.Fprintln(w, "\nflags:")
+	fs.PrintDefaults()
+}
+
+func reportCommand(args []string, stderr io.Writer) int {
+	fs := flag.NewFlagSet("evalrun report", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: evalrun report RUN_DIR...\n\nRebuilds each run directory's report.html from its report.json.")
+	}
+	if err := fs.Parse(args); err != nil {
+		return parseExit(err)
+	}
+	if fs.NArg() == 0 {
+		fs.Usage()
+		return exitUsage
+	}
+	for _, dir := range fs.Args() {
+		path, err := htmlreport.Rebuild(dir)
+		if err != nil {
+			fmt.Fprintf(stderr, "evalrun: %v\n", err)
+			return exitFailed
+		}
+		fmt.Fprintf(stderr, "evalrun: report in %s\n", path)
+	}
+	return exitOK
+}
+
+func compareCommand(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("evalrun compare", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	out := fs.String("out", htmlreport.CompareFile, "where to write the comparison page")
+	mismatch := fs.Bool("allow-mismatch", false, "compare runs over different datasets, task sets or instance samples")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: evalrun compare [-out FILE] [-allow-mismatch] RUN_DIR RUN_DIR...\n\n"+
+			"Prints the runs' headline metrics side by side as a markdown table, with the difference of each run\n"+
+			"from the first and 95% paired bootstrap intervals, and writes the same as an HTML page.")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		return parseExit(err)
+	}
+	if fs.NArg() < 2 {
+		fmt.Fprintln(stderr, "evalrun compare: name at least two run directories")
+		return exitUsage
+	}
+	var runs []htmlreport.Run
+	for _, dir := range fs.Args() {
+		rep, err := htmlreport.ReadReport(dir)
+		if err != nil {
+			fmt.Fprintf(stderr, "evalrun: %v\n", err)
+			return exitFailed
+		}
+		runs = append(runs, htmlreport.Run{Dir: dir, Report: rep})
+	}
+	cmp, err := htmlreport.Compare(runs, htmlreport.CompareOptions{AllowMismatch: *mismatch})
+	var mm *htmlreport.MismatchError
+	if errors.As(err, &mm) {
+		fmt.Fprintf(stderr, "evalrun: %v; -allow-mismatch compares them anyway\n", err)
+		return exitFailed
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "evalrun: %v\n", err)
+		return exitFailed
+	}
+	if _, err := stdout.Write(cmp.Markdown()); err != nil {
+		return exitFailed
+	}
+	page, err := cmp.HTML()
+	if err == nil {
+		err = atomicfile.WriteFile(*out, page, 0o644)
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "evalrun: %v\n", err)
+		return exitFailed
+	}
+	fmt.Fprintf(stderr, "evalrun: comparison in %s\n", *out)
+	return exitOK
+}
+
+func parseExit(err error) int {
+	if errors.Is(err, flag.ErrHelp) {
+		return exitOK
+	}
+	return exitUsage
+}
+
+// writePage writes report.html into the run directory and returns its
+// path; "" when there is no run directory or the page could not be
+// written (said on stderr: report.json and report.md are there anyway).
+func writePage(dir string, rep *evaltasks.Report, stderr io.Writer) string {
+	if dir == "" || rep == nil {
+		return ""
+	}
+	path, err := htmlreport.WriteRunDir(dir, rep)
+	if err != nil {
+		fmt.Fprintf(stderr, "evalrun: %v\n", err)
+		return ""
+	}
+	return path
+}
