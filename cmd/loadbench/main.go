@@ -88,7 +88,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 	rounds := fs.Int("rounds", 3, "rounds; each runs every target once, bare first")
 	client := fs.String("client", "auto", "load generator: wrk, go (this binary as a child process) or auto (wrk when installed)")
 	only := fs.String("only", "", "comma-separated targets to run besides bare (replay-wire, replay-call, fake-wire); empty runs all")
-	cpuProfile := fs.String("cpuprofile", "", "write the server's CPU profile, over every non-bare target, to this file")
+	cpuProfile := fs.String("cpuprofile", "", "write the server's CPU profile, over every target, to this file")
+	memProfile := fs.String("memprofile", "", "write the server's allocation profile, over every target, to this file")
 	// The child process of -client go.
 	child := fs.String("child", "", "internal: run as the Go load client against this URL")
 	method := fs.String("child-method", "GET", "internal")
@@ -145,6 +146,17 @@ func run(args []string, stdout, stderr io.Writer) int {
 			return 1
 		}
 		defer pprof.StopCPUProfile()
+	}
+
+	if *memProfile != "" {
+		runtime.MemProfileRate = 4096
+		defer func() {
+			f, err := os.Create(*memProfile)
+			if err == nil {
+				_ = pprof.Lookup("allocs").WriteTo(f, 0)
+				_ = f.Close()
+			}
+		}()
 	}
 
 	all := make([][]result, *rounds)
