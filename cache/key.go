@@ -43,6 +43,13 @@ func KeyOf(tool, api string, args map[string]any) Key {
 	return makeKey(tool, api, argJSON)
 }
 
+// KeyOfCanonical is KeyOf for a caller that has the canonical JSON of the
+// arguments already (canon.JSON of the validated arguments): the same key,
+// without encoding them again.
+func KeyOfCanonical(tool, api string, canonicalArgs []byte) Key {
+	return makeKey(tool, api, string(canonicalArgs))
+}
+
 // makeKey builds a key from arguments that are already canonical JSON.
 func makeKey(tool, api, argJSON string) Key {
 	return Key{hash: hashParts(tool, api, argJSON), tool: tool, api: api, args: argJSON}

@@ -75,6 +75,8 @@ type Tracker struct {
 	into map[string][]dependent
 	// emits is, by source API, the distinct paths its edges read.
 	emits map[string][][]pathStep
+	// ids are the catalog's API IDs, which API.ID would build per call.
+	ids map[*toolset.API]string
 }
 
 var _ sandbox.Provenance = (*Tracker)(nil)
@@ -147,6 +149,10 @@ func NewTracker(g *Graph, opts TrackerOptions) *Tracker {
 	c, _ := lru.New[string, *memory](opts.MaxSessions)
 	t := &Tracker{graph: g, opts: opts, sessions: c, into: map[string][]dependent{}, emits: map[string][][]pathStep{}}
 	t.anonymous.Store(t.newMemory())
+	t.ids = make(map[*toolset.API]string, len(g.apis))
+	for id, a := range g.apis {
+		t.ids[a] = id
+	}
 	seen := map[string]bool{} // "from\x00path"
 	for _, e := range g.Edges() {
 		// Edges are sorted by dependent API, then parameter.
@@ -168,6 +174,13 @@ func NewTracker(g *Graph, opts TrackerOptions) *Tracker {
 
 func (t *Tracker) newMemory() *memory {
 	return &memory{values: map[string][]emission{}, called: map[string]int{}, limit: t.opts.MaxValues, maxBytes: t.opts.MaxResponseBytes}
+}
+
+func (t *Tracker) id(api *toolset.API) string {
+	if id, ok := t.ids[api]; ok {
+		return id
+	}
+	return api.ID()
 }
 
 func (t *Tracker) policy(tool *toolset.Tool) Policy {
@@ -208,7 +221,7 @@ type unexplained struct {
 // dependency says.
 func (t *Tracker) Check(session string, api *toolset.API, args map[string]any) sandbox.ProvenanceCheck {
 	var out sandbox.ProvenanceCheck
-	deps := t.into[api.ID()]
+	deps := t.into[t.id(api)]
 	if len(deps) == 0 {
 		return out
 	}
@@ -370,7 +383,7 @@ func (t *Tracker) Observe(session string, seq int, api *toolset.API, _ map[strin
 	if t.policy(api.Tool) == Off {
 		return
 	}
-	id := api.ID()
+	id := t.id(api)
 	var keys []string
 	if paths := t.emits[id]; len(paths) > 0 {
 		doc, err := canon.Decode(response) // an emitted 64-bit ID keeps its digits

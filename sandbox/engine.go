@@ -76,6 +76,15 @@ type Recordings interface {
 	Put(ctx context.Context, key, tool, api string, args map[string]any, rec Recording) error
 }
 
+// CanonicalRecordings is a Recordings that keys a call from the canonical
+// JSON of its validated arguments (canon.JSON), which the engine computes
+// once per call anyway: Key would encode them again.
+type CanonicalRecordings interface {
+	Recordings
+	// KeyCanonical is Key(tool, api, args) given canon.JSON(args).
+	KeyCanonical(tool, api string, canonicalArgs []byte) string
+}
+
 // Request is one call, as every transport hands it to the engine.
 type Request struct {
 	Tool      string         `json:"tool"`
@@ -313,7 +322,10 @@ func (e *Engine) call(ctx context.Context, api *toolset.API, arguments map[strin
 	}
 	ss := e.sessions.get(session)
 	seq := ss.reserve()
-	rec := CallRecord{Seq: seq, Tool: tool, API: api.Name, Arguments: canon.MustJSON(args)}
+	// The canonical arguments serve the trace, the cache key and a replay
+	// miss's message: encoded once.
+	canonArgs := canon.MustJSON(args)
+	rec := CallRecord{Seq: seq, Tool: tool, API: api.Name, Arguments: canonArgs}
 	res := &Result{Tool: tool, API: api.Name, Session: id, Seq: seq}
 
 	if p := e.opts.Provenance; p != nil {
@@ -340,7 +352,7 @@ func (e *Engine) call(ctx context.Context, api *toolset.API, arguments map[strin
 		return nil, err
 	}
 
-	if err := e.dispatch(ctx, api, args, session, res); err != nil {
+	if err := e.dispatch(ctx, api, args, canonArgs, session, res); err != nil {
 		rec.Error = err.Error()
 		e.sessions.append(ss, rec)
 		e.metrics.count(tool, api.Name, "error")
@@ -356,11 +368,15 @@ func (e *Engine) call(ctx context.Context, api *toolset.API, arguments map[strin
 	return res, nil
 }
 
-func (e *Engine) dispatch(ctx context.Context, api *toolset.API, args map[string]any, session string, res *Result) error {
+func (e *Engine) dispatch(ctx context.Context, api *toolset.API, args map[string]any, canonArgs []byte, session string, res *Result) error {
 	tool := api.Tool.StandardizedName
 	var key string
 	if e.opts.Recordings != nil && e.opts.Mode != ModeFake {
-		key = e.opts.Recordings.Key(tool, api.Name, args)
+		if cr, ok := e.opts.Recordings.(CanonicalRecordings); ok {
+			key = cr.KeyCanonical(tool, api.Name, canonArgs)
+		} else {
+			key = e.opts.Recordings.Key(tool, api.Name, args)
+		}
 		res.Key = key
 	}
 	switch e.opts.Mode {
@@ -381,7 +397,7 @@ func (e *Engine) dispatch(ctx context.Context, api *toolset.API, args map[string
 			return nil
 		}
 		if e.opts.Mode == ModeReplay {
-			return &ReplayMissError{Tool: tool, API: api.Name, Key: key, Arguments: string(canon.MustJSON(args))}
+			return &ReplayMissError{Tool: tool, API: api.Name, Key: key, Arguments: string(canonArgs)}
 		}
 		up, err := e.opts.Upstream.Do(ctx, api, args)
 		if err == nil && up.Status >= 200 && up.Status < 300 {

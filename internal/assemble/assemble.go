@@ -136,11 +136,16 @@ func (s *Stack) Close() error {
 // Recordings adapts the cache to the engine's response store.
 type Recordings struct{ Cache *cache.Cache }
 
-var _ sandbox.Recordings = Recordings{}
+var _ sandbox.CanonicalRecordings = Recordings{}
 
 // Key is the cache key's hash.
 func (r Recordings) Key(tool, api string, args map[string]any) string {
 	return cache.KeyOf(tool, api, args).Hash()
+}
+
+// KeyCanonical is Key given the arguments' canonical JSON.
+func (r Recordings) KeyCanonical(tool, api string, canonicalArgs []byte) string {
+	return cache.KeyOfCanonical(tool, api, canonicalArgs).Hash()
 }
 
 // Get reads a recording by key hash.
