@@ -173,23 +173,30 @@ func (e *encoder) marshaled(rv reflect.Value) error {
 		return nil
 	}
 	t := rv.Type()
-	if t.Implements(marshalerType) || t.Implements(textMarshalerType) ||
-		reflect.PointerTo(t).Implements(marshalerType) || reflect.PointerTo(t).Implements(textMarshalerType) {
+	if marshalsItself(t) {
 		return errSlow
 	}
 	switch rv.Kind() {
 	case reflect.Bool:
 		e.buf = strconv.AppendBool(e.buf, rv.Bool())
 	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
-		var tmp [24]byte
-		return e.numberLit(string(strconv.AppendInt(tmp[:0], rv.Int(), 10)))
+		// Marshal's digits, read back: normaliseInt's reading.
+		e.int(rv.Int())
 	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		if u := rv.Uint(); u <= math.MaxInt64 {
+			e.int(int64(u))
+			return nil
+		}
 		var tmp [24]byte
 		return e.numberLit(string(strconv.AppendUint(tmp[:0], rv.Uint(), 10)))
 	case reflect.Float32, reflect.Float64:
 		f := rv.Float()
 		if math.IsNaN(f) || math.IsInf(f, 0) {
 			return errSlow
+		}
+		if rv.Kind() == reflect.Float64 && math.Abs(f) < maxExact {
+			// Marshal's shortest digits read back as f itself.
+			return e.float(f)
 		}
 		bits := 64
 		if rv.Kind() == reflect.Float32 {
@@ -296,6 +303,20 @@ func (e *encoder) marshaled(rv reflect.Value) error {
 	}
 	return nil
 }
+
+// marshalsItself reports whether json.Marshal may call a method of t (or
+// *t) to encode it, which the encoder leaves to encoding/json.
+func marshalsItself(t reflect.Type) bool {
+	if v, ok := selfMarshalers.Load(t); ok {
+		return v.(bool)
+	}
+	pt := reflect.PointerTo(t)
+	m := t.Implements(marshalerType) || t.Implements(textMarshalerType) || pt.Implements(marshalerType) || pt.Implements(textMarshalerType)
+	selfMarshalers.Store(t, m)
+	return m
+}
+
+var selfMarshalers sync.Map // reflect.Type → bool
 
 var (
 	marshalerType     = reflect.TypeFor[json.Marshaler]()
