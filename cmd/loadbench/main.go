@@ -90,6 +90,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	only := fs.String("only", "", "comma-separated targets to run besides bare (replay-wire, replay-call, fake-wire); empty runs all")
 	cpuProfile := fs.String("cpuprofile", "", "write the server's CPU profile, over every target, to this file")
 	memProfile := fs.String("memprofile", "", "write the server's allocation profile, over every target, to this file")
+	mutexProfile := fs.String("mutexprofile", "", "write the server's lock contention profile, over every target, to this file")
 	// The child process of -client go.
 	child := fs.String("child", "", "internal: run as the Go load client against this URL")
 	method := fs.String("child-method", "GET", "internal")
@@ -154,6 +155,17 @@ func run(args []string, stdout, stderr io.Writer) int {
 			f, err := os.Create(*memProfile)
 			if err == nil {
 				_ = pprof.Lookup("allocs").WriteTo(f, 0)
+				_ = f.Close()
+			}
+		}()
+	}
+
+	if *mutexProfile != "" {
+		runtime.SetMutexProfileFraction(10)
+		defer func() {
+			f, err := os.Create(*mutexProfile)
+			if err == nil {
+				_ = pprof.Lookup("mutex").WriteTo(f, 0)
 				_ = f.Close()
 			}
 		}()
