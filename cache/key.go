@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"strconv"
+	"sync"
 
 	"github.com/understudy/understudy/internal/canon"
 )
@@ -58,8 +59,8 @@ func makeKey(tool, api, argJSON string) Key {
 // hashParts frames each part with its length, so no choice of names can make
 // two different calls hash the same input.
 func hashParts(tool, api, argJSON string) string {
-	h := sha256.New()
-	buf := make([]byte, 0, 64+len(tool)+len(api))
+	bp := hashBufs.Get().(*[]byte)
+	buf := (*bp)[:0]
 	buf = append(buf, keyVersion...)
 	buf = append(buf, '\n')
 	buf = strconv.AppendInt(buf, int64(len(tool)), 10)
@@ -70,11 +71,19 @@ func hashParts(tool, api, argJSON string) string {
 	buf = append(buf, api...)
 	buf = strconv.AppendInt(buf, int64(len(argJSON)), 10)
 	buf = append(buf, ':')
-	h.Write(buf)
-	h.Write([]byte(argJSON))
-	var sum [sha256.Size]byte
-	return hex.EncodeToString(h.Sum(sum[:0]))
+	buf = append(buf, argJSON...)
+	sum := sha256.Sum256(buf)
+	if cap(buf) <= 64<<10 {
+		*bp = buf
+		hashBufs.Put(bp)
+	}
+	var hexSum [2 * sha256.Size]byte
+	hex.Encode(hexSum[:], sum[:])
+	return string(hexSum[:])
 }
+
+// hashBufs hold the framed input of hashParts between calls.
+var hashBufs = sync.Pool{New: func() any { b := make([]byte, 0, 512); return &b }}
 
 // KeyFromHash returns a key that knows only its hash (64 lowercase hex
 // digits), for callers that carry keys as strings. Lookups work with it; the

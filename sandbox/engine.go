@@ -207,6 +207,17 @@ func New(opts Options) (*Engine, error) {
 	return e, nil
 }
 
+// RateLimited reports whether calls of the API count against a rate limit
+// or quota, so that a transport names the caller (WithClient) only when
+// it matters.
+func (e *Engine) RateLimited(api *toolset.API) bool {
+	if api == nil || api.Tool == nil {
+		return true
+	}
+	lim, ok := e.limiter.limitFor(api.Tool.StandardizedName)
+	return ok && (lim.PerSecond > 0 || lim.PerDay > 0)
+}
+
 // Catalog is the catalog the engine serves.
 func (e *Engine) Catalog() *toolset.Catalog { return e.catalog }
 

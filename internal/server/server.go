@@ -131,7 +131,9 @@ func recoverPanics(log *slog.Logger) func(http.Handler) http.Handler {
 func limitBody(limit int64) func(http.Handler) http.Handler {
 	return func(next http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			r.Body = http.MaxBytesReader(w, r.Body, limit)
+			if r.Body != http.NoBody { // a request without a body has nothing to bound, or to read
+				r.Body = http.MaxBytesReader(w, r.Body, limit)
+			}
 			next.ServeHTTP(w, r)
 		})
 	}
@@ -163,9 +165,34 @@ type handlerFunc func(r *http.Request) (any, error)
 type rawBody struct {
 	status      int
 	contentType string
-	header      http.Header // more headers to send
-	body        []byte
+	// source, when set, is sent as X-Understudy-Source (mock, cache,
+	// remote, sandbox): where the API's answer came from.
+	source string
+	header http.Header // more headers to send
+	body   []byte
 }
+
+// jsonContentType is the Content-Type of JSON answers, shared like
+// sourceHeaders.
+var jsonContentType = []string{"application/json"}[:1:1]
+
+func contentTypeHeader(ct string) []string {
+	if ct == "application/json" {
+		return jsonContentType
+	}
+	return []string{ct}
+}
+
+// sourceHeaders are the X-Understudy-Source values, shared by every
+// answer: a header value slice is only read by net/http, and one of
+// length and capacity 1 is copied by anything that appends to it.
+var sourceHeaders = func() map[string][]string {
+	m := map[string][]string{}
+	for _, s := range []string{sandbox.SourceMock, sandbox.SourceCache, sandbox.SourceRemote, sandbox.SourceSandbox} {
+		m[s] = []string{s}[:1:1]
+	}
+	return m
+}()
 
 // forward is a result that hands the request, as the route rewrote it, on
 // to another handler: the RapidAPI wire's dispatch forwards to its mux.
@@ -193,11 +220,19 @@ func wrap(h handlerFunc) http.Handler {
 }
 
 func (b *rawBody) write(w http.ResponseWriter) {
+	h := w.Header()
 	if b.contentType != "" { // a 204 has no body to type
-		w.Header().Set("Content-Type", b.contentType)
+		h["Content-Type"] = contentTypeHeader(b.contentType)
+	}
+	if b.source != "" {
+		if vs, ok := sourceHeaders[b.source]; ok {
+			h["X-Understudy-Source"] = vs
+		} else {
+			h["X-Understudy-Source"] = []string{b.source}
+		}
 	}
 	for k, vs := range b.header {
-		w.Header()[k] = vs
+		h[k] = vs
 	}
 	w.WriteHeader(cmp.Or(b.status, http.StatusOK))
 	_, _ = w.Write(b.body)

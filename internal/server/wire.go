@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"maps"
 	"mime"
 	"net"
 	"net/http"
@@ -223,21 +222,33 @@ func (rw *rapidWire) serve(r *http.Request, api *toolset.API, pathParams map[str
 		// A GET pattern serves HEAD too; the API does not.
 		return nil, unknownEndpoint(r, r.Header.Get("X-RapidAPI-Host"))
 	}
-	if err := rw.validate(r, api, pathParams); err != nil {
-		return nil, err
-	}
 	args, err := wireArguments(r, api, pathParams)
 	if err != nil {
 		return nil, err
 	}
-	ctx := sandbox.WithClient(r.Context(), clientID(r, ""))
+	// Arguments the API's schema refuses are checked again as HTTP against
+	// the API's operation, so that the problem names parameters where the
+	// client put them ("query parameter width"), as RapidAPI's gateway
+	// words it, and the call never reaches the engine. Valid ones skip
+	// that second, far costlier, validation.
+	if _, verr := api.Validate(args); verr != nil {
+		if herr := rw.validate(r, api, pathParams); herr != nil {
+			return nil, herr
+		}
+	}
+	ctx := r.Context()
+	if rw.s.engine.RateLimited(api) {
+		ctx = sandbox.WithClient(ctx, clientID(r, ""))
+	}
 	res, err := rw.s.engine.CallAPI(ctx, api, args, r.Header.Get("X-Session-Id"))
 	if err != nil {
 		return nil, err
 	}
-	header := http.Header{"X-Understudy-Source": {res.Source}}
-	maps.Copy(header, res.Header) // the API's own Retry-After on a 429
-	return &rawBody{status: res.Status, contentType: "application/json", header: header, body: res.Response}, nil
+	var header http.Header
+	if len(res.Header) > 0 {
+		header = res.Header.Clone() // the API's own Retry-After on a 429
+	}
+	return &rawBody{status: res.Status, contentType: "application/json", source: res.Source, header: header, body: res.Response}, nil
 }
 
 // wireArguments gathers a call's arguments from where RapidAPI clients put
