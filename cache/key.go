@@ -51,6 +51,12 @@ func KeyOfCanonical(tool, api string, canonicalArgs []byte) Key {
 	return makeKey(tool, api, string(canonicalArgs))
 }
 
+// HashOfCanonical is KeyOfCanonical(tool, api, canonicalArgs).Hash(), for
+// a caller that needs only the hash (the engine's lookups).
+func HashOfCanonical(tool, api string, canonicalArgs []byte) string {
+	return hashParts(tool, api, canonicalArgs)
+}
+
 // makeKey builds a key from arguments that are already canonical JSON.
 func makeKey(tool, api, argJSON string) Key {
 	return Key{hash: hashParts(tool, api, argJSON), tool: tool, api: api, args: argJSON}
@@ -58,7 +64,7 @@ func makeKey(tool, api, argJSON string) Key {
 
 // hashParts frames each part with its length, so no choice of names can make
 // two different calls hash the same input.
-func hashParts(tool, api, argJSON string) string {
+func hashParts[T string | []byte](tool, api string, argJSON T) string {
 	bp := hashBufs.Get().(*[]byte)
 	buf := (*bp)[:0]
 	buf = append(buf, keyVersion...)

@@ -124,6 +124,7 @@ func TestKeyOfCanonical(t *testing.T) {
 		got := KeyOfCanonical("weatherapi_com", "forecast_weather_api", c)
 		require.Equal(t, want, got, "%v", args)
 		require.Equal(t, want.Args(), got.Args())
+		require.Equal(t, want.Hash(), HashOfCanonical("weatherapi_com", "forecast_weather_api", c))
 	}
 }
 

@@ -145,7 +145,7 @@ func (r Recordings) Key(tool, api string, args map[string]any) string {
 
 // KeyCanonical is Key given the arguments' canonical JSON.
 func (r Recordings) KeyCanonical(tool, api string, canonicalArgs []byte) string {
-	return cache.KeyOfCanonical(tool, api, canonicalArgs).Hash()
+	return cache.HashOfCanonical(tool, api, canonicalArgs)
 }
 
 // Get reads a recording by key hash.

@@ -156,7 +156,7 @@ func rapidAPIHost(wire http.Handler) func(http.Handler) http.Handler {
 
 // handlerFunc is a route: it returns a result or an error and writes
 // nothing itself (Prometheus web/api/v1 style). wrap turns the result into
-// JSON (a *rawBody is sent as is, a *forward handed on) and the error into
+// JSON (a *rawBody is sent as is) and the error into
 // problem+json.
 type handlerFunc func(r *http.Request) (any, error)
 
@@ -194,13 +194,6 @@ var sourceHeaders = func() map[string][]string {
 	return m
 }()
 
-// forward is a result that hands the request, as the route rewrote it, on
-// to another handler: the RapidAPI wire's dispatch forwards to its mux.
-type forward struct {
-	to http.Handler
-	r  *http.Request
-}
-
 func wrap(h handlerFunc) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		v, err := h(r)
@@ -211,8 +204,6 @@ func wrap(h handlerFunc) http.Handler {
 		switch v := v.(type) {
 		case *rawBody:
 			v.write(w)
-		case *forward:
-			v.to.ServeHTTP(w, v.r)
 		default:
 			writeJSON(w, http.StatusOK, v)
 		}
