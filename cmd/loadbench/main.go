@@ -91,6 +91,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	cpuProfile := fs.String("cpuprofile", "", "write the server's CPU profile, over every target, to this file")
 	memProfile := fs.String("memprofile", "", "write the server's allocation profile, over every target, to this file")
 	mutexProfile := fs.String("mutexprofile", "", "write the server's lock contention profile, over every target, to this file")
+	startup := fs.String("startup", "", "instead of the load, time this toolserver binary from start to its first healthy /healthz, -rounds times")
 	// The child process of -client go.
 	child := fs.String("child", "", "internal: run as the Go load client against this URL")
 	method := fs.String("child-method", "GET", "internal")
@@ -101,6 +102,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	if *child != "" {
 		return goClient(*child, *method, *header, *body, *conns, *dur, stdout, stderr)
+	}
+	if *startup != "" {
+		return timeStartup(*startup, *rounds, stdout, stderr)
 	}
 	useWrk := false
 	switch *client {
@@ -483,6 +487,54 @@ func goClient(url, method, header, body string, conns int, d time.Duration, stdo
 	slices.Sort(all)
 	pct := func(p float64) time.Duration { return all[min(int(p*float64(len(all))), len(all)-1)] }
 	fmt.Fprintf(stdout, "%d %d %f %d %d\n", len(all), nerr, float64(len(all))/elapsed.Seconds(), pct(0.50), pct(0.99))
+	return 0
+}
+
+// timeStartup starts a toolserver binary n times and reports how long it
+// took, each time, until GET /healthz answered 200: the wait a test suite
+// that starts the server feels.
+func timeStartup(bin string, n int, stdout, stderr io.Writer) int {
+	var took []float64
+	for range n {
+		start := time.Now()
+		cmd := exec.Command(bin, "-addr", "127.0.0.1:0")
+		out, err := cmd.StdoutPipe()
+		if err != nil {
+			fmt.Fprintf(stderr, "loadbench: %v\n", err)
+			return 1
+		}
+		if err := cmd.Start(); err != nil {
+			fmt.Fprintf(stderr, "loadbench: %v\n", err)
+			return 1
+		}
+		// The first line on stdout is the URL, once serving.
+		line, err := bufio.NewReader(out).ReadString('\n')
+		if err == nil {
+			for {
+				resp, herr := http.Get(strings.TrimSpace(line) + "/healthz")
+				if herr == nil {
+					resp.Body.Close()
+					if resp.StatusCode == http.StatusOK {
+						break
+					}
+				}
+				if time.Since(start) > 30*time.Second {
+					err = errors.New("no healthy /healthz within 30 s")
+					break
+				}
+				time.Sleep(time.Millisecond)
+			}
+		}
+		d := time.Since(start)
+		_ = cmd.Process.Signal(os.Interrupt)
+		_ = cmd.Wait()
+		if err != nil {
+			fmt.Fprintf(stderr, "loadbench: %s: %v\n", bin, err)
+			return 1
+		}
+		took = append(took, float64(d)/float64(time.Millisecond))
+	}
+	fmt.Fprintf(stdout, "startup to healthy /healthz, %d runs: median %s ms\n", n, spread(took, 1))
 	return 0
 }
 

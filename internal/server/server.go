@@ -71,11 +71,23 @@ func New(e *sandbox.Engine, opts Options) (*Server, error) {
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.DiscardHandler)
 	}
-	doc, err := marshal(toolset.CatalogDocument(e.Catalog()))
-	if err != nil {
-		return nil, fmt.Errorf("rendering the catalog: %w", err)
+	// The catalog document renders while the wire's routes are built.
+	var (
+		doc     []byte
+		docErr  error
+		docDone = make(chan struct{})
+	)
+	go func() {
+		defer close(docDone)
+		doc, docErr = marshal(toolset.CatalogDocument(e.Catalog()))
+	}()
+	s := &Server{engine: e, opts: opts, log: opts.Logger}
+	wire := s.newRapidWire()
+	<-docDone
+	if docErr != nil {
+		return nil, fmt.Errorf("rendering the catalog: %w", docErr)
 	}
-	s := &Server{engine: e, opts: opts, catalog: doc, log: opts.Logger}
+	s.catalog = doc
 	mux := http.NewServeMux()
 	mux.Handle("GET /healthz", route{wrap(s.healthz)})
 	mux.Handle("GET /v1/catalog", route{wrap(s.getCatalog)})
@@ -99,7 +111,7 @@ func New(e *sandbox.Engine, opts Options) (*Server, error) {
 	// the body in time; then the RapidAPI wire or the routes above, whose
 	// own refusals (404, 405, redirects) are problems too.
 	s.handler = recoverPanics(s.log)(guard.wrap(limitHeaders(limitBody(opts.MaxBody)(readBody(opts.ReadTimeout)(
-		rapidAPIHost(s.newRapidWire())(routerProblems(mux)))))))
+		rapidAPIHost(wire)(routerProblems(mux)))))))
 	return s, nil
 }
 
