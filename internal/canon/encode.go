@@ -464,6 +464,10 @@ func appendFloat(b []byte, f float64, bits int) []byte {
 
 const hexDigits = "0123456789abcdef"
 
+// AppendString appends s as a JSON string, as encoding/json writes it with
+// HTML escaping off (what canonical JSON uses).
+func AppendString(b []byte, s string) []byte { return appendString(b, s) }
+
 // appendString writes a JSON string as encoding/json does without HTML
 // escaping: quote, backslash and control characters escaped, an invalid
 // UTF-8 byte as \ufffd, U+2028 and U+2029 escaped.

@@ -15,6 +15,7 @@ import (
 	"net"
 	"net/http"
 	"runtime/debug"
+	"strconv"
 	"strings"
 	"time"
 
@@ -353,19 +354,56 @@ func (s *Server) call(r *http.Request) (any, error) {
 	res, err := s.engine.Call(r.Context(), sandbox.Request{
 		Tool: b.Tool, API: b.API, Arguments: args,
 		Session: session,
-		Client:  clientID(r, ""),
+		Client:  s.callerOf(r, b.Tool, b.API),
 	})
 	if err != nil {
 		return nil, err
 	}
+	status := http.StatusOK
 	if passthrough(r) {
-		b, err := marshal(res)
-		if err != nil {
-			return nil, err
-		}
-		return &rawBody{status: cmp.Or(res.Status, http.StatusOK), contentType: "application/json", body: b}, nil
+		status = cmp.Or(res.Status, http.StatusOK)
 	}
-	return res, nil
+	out, err := marshalResult(res)
+	if err != nil {
+		return nil, err
+	}
+	return &rawBody{status: status, contentType: "application/json", body: out}, nil
+}
+
+// marshalResult is marshal(res). An answer the engine holds as compact,
+// valid JSON already (a stand-in's canonical JSON, a recording, which the
+// store compacts, or the engine's own refusal) is written around as it
+// is, without encoding/json scanning it again; anything else (an
+// upstream's body as it came, violations, headers) goes through marshal.
+func marshalResult(res *sandbox.Result) ([]byte, error) {
+	switch res.Source {
+	case sandbox.SourceMock, sandbox.SourceCache, sandbox.SourceSandbox:
+	default:
+		return marshal(res)
+	}
+	if len(res.Response) == 0 || res.UpstreamError != "" || len(res.Violations) > 0 || len(res.Header) > 0 {
+		return marshal(res)
+	}
+	b := make([]byte, 0, len(res.Response)+len(res.Tool)+len(res.API)+len(res.Key)+len(res.Session)+96)
+	b = append(b, `{"tool":`...)
+	b = canon.AppendString(b, res.Tool)
+	b = append(b, `,"api":`...)
+	b = canon.AppendString(b, res.API)
+	b = append(b, `,"response":`...)
+	b = append(b, res.Response...)
+	b = append(b, `,"status":`...)
+	b = strconv.AppendInt(b, int64(res.Status), 10)
+	b = append(b, `,"source":`...)
+	b = canon.AppendString(b, res.Source)
+	if res.Key != "" {
+		b = append(b, `,"key":`...)
+		b = canon.AppendString(b, res.Key)
+	}
+	b = append(b, `,"session":`...)
+	b = canon.AppendString(b, res.Session)
+	b = append(b, `,"seq":`...)
+	b = strconv.AppendInt(b, int64(res.Seq), 10)
+	return append(b, "}\n"...), nil
 }
 
 // StatusHeader, set to "passthrough" on POST /v1/call, makes the API's own
@@ -519,6 +557,16 @@ func badJSON(what string, err error) *Problem {
 
 // clientID identifies a caller for rate limiting without keeping its key:
 // a hash of the key when there is one, else the remote address.
+// callerOf is clientID for a call of tool.api, or "" when the API is not
+// rate-limited (or not known: the engine answers that), where who calls
+// does not matter.
+func (s *Server) callerOf(r *http.Request, tool, api string) string {
+	if a, err := s.engine.Resolve(tool, api); err == nil && !s.engine.RateLimited(a) {
+		return ""
+	}
+	return clientID(r, "")
+}
+
 func clientID(r *http.Request, key string) string {
 	if key == "" {
 		key = r.Header.Get("X-RapidAPI-Key")
