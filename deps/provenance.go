@@ -64,7 +64,6 @@ type TrackerOptions struct {
 // they came (bounded), and read again only to explain a value the index
 // does not have, which is rare: a fabricated or misrouted ID.
 type Tracker struct {
-	graph    *Graph
 	opts     TrackerOptions
 	sessions *lru.Cache[string, *memory]
 	mu       sync.Mutex // serialises creating a session's memory
@@ -147,7 +146,7 @@ func NewTracker(g *Graph, opts TrackerOptions) *Tracker {
 		opts.MaxResponseBytes = 256 << 10
 	}
 	c, _ := lru.New[string, *memory](opts.MaxSessions)
-	t := &Tracker{graph: g, opts: opts, sessions: c, into: map[string][]dependent{}, emits: map[string][][]pathStep{}}
+	t := &Tracker{opts: opts, sessions: c, into: map[string][]dependent{}, emits: map[string][][]pathStep{}}
 	t.anonymous.Store(t.newMemory())
 	t.ids = make(map[*toolset.API]string, len(g.apis))
 	for id, a := range g.apis {

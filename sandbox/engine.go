@@ -286,15 +286,55 @@ func (e *Engine) Call(ctx context.Context, req Request) (*Result, error) {
 // engine's catalog): the pipeline from validation on. The rate-limit
 // client is the one WithClient put in ctx, if any.
 func (e *Engine) CallAPI(ctx context.Context, api *toolset.API, args map[string]any, session string) (*Result, error) {
+	if err := e.ours(api); err != nil {
+		return nil, err
+	}
+	return e.call(ctx, api, args, session, clientOf(ctx))
+}
+
+// ours refuses an API that is not this engine's, as a call of an unknown
+// API is refused.
+func (e *Engine) ours(api *toolset.API) error {
 	if api == nil || api.Tool == nil || e.catalog.API(api.Tool.StandardizedName, api.Name) != api {
 		nf := &NotFoundError{}
 		if api != nil && api.Tool != nil {
 			nf.Tool, nf.API, nf.ToolKnown = api.Tool.StandardizedName, api.Name, e.catalog.Tool(api.Tool.StandardizedName) != nil
 		}
 		e.metrics.count(e.toolLabel(nf.Tool), "", "not_found")
-		return nil, nf
+		return nf
 	}
-	return e.call(ctx, api, args, session, clientOf(ctx))
+	return nil
+}
+
+// Validated is a call's arguments as its API's schema accepted them
+// (Engine.Validate), ready for CallValidated.
+type Validated struct {
+	api  *toolset.API
+	args map[string]any
+}
+
+// Validate checks arguments for an API without calling it (nothing is
+// counted or traced). A transport that words a refusal its own way
+// validates first and then calls CallValidated, so that the arguments
+// are validated once.
+func (e *Engine) Validate(api *toolset.API, args map[string]any) (Validated, error) {
+	v, err := api.Validate(args)
+	if err != nil {
+		return Validated{}, err
+	}
+	return Validated{api: api, args: v}, nil
+}
+
+// CallValidated is CallAPI for arguments Validate accepted: the pipeline
+// from the dependency check on.
+func (e *Engine) CallValidated(ctx context.Context, v Validated, session string) (*Result, error) {
+	if v.api == nil {
+		return nil, errors.New("sandbox: CallValidated needs the result of Validate")
+	}
+	if err := e.ours(v.api); err != nil {
+		return nil, err
+	}
+	return e.callValidated(ctx, v.api, v.args, session, clientOf(ctx))
 }
 
 // unknownTool is the metrics label of every tool name the catalog does not
@@ -323,14 +363,19 @@ func clientOf(ctx context.Context) string {
 
 func (e *Engine) call(ctx context.Context, api *toolset.API, arguments map[string]any, id, client string) (*Result, error) {
 	tool := api.Tool.StandardizedName
-	// Everything kept per session (trace, dependency memory, stand-in
-	// state) is kept under the bounded key; the answer names the ID given.
-	session := SessionKey(id)
 	args, err := api.Validate(arguments)
 	if err != nil {
 		e.metrics.count(tool, api.Name, "invalid")
 		return nil, err
 	}
+	return e.callValidated(ctx, api, args, id, client)
+}
+
+func (e *Engine) callValidated(ctx context.Context, api *toolset.API, args map[string]any, id, client string) (*Result, error) {
+	tool := api.Tool.StandardizedName
+	// Everything kept per session (trace, dependency memory, stand-in
+	// state) is kept under the bounded key; the answer names the ID given.
+	session := SessionKey(id)
 	ss := e.sessions.get(session)
 	seq := ss.reserve()
 	// The canonical arguments serve the trace, the cache key and a replay

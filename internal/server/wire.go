@@ -253,16 +253,20 @@ func (rw *rapidWire) serve(r *http.Request, api *toolset.API, pathParams map[str
 	// client put them ("query parameter width"), as RapidAPI's gateway
 	// words it, and the call never reaches the engine. Valid ones skip
 	// that second, far costlier, validation.
-	if _, verr := api.Validate(args); verr != nil {
-		if herr := rw.validate(r, api, pathParams); herr != nil {
-			return nil, herr
-		}
-	}
 	ctx := r.Context()
 	if rw.s.engine.RateLimited(api) {
 		ctx = sandbox.WithClient(ctx, clientID(r, ""))
 	}
-	res, err := rw.s.engine.CallAPI(ctx, api, args, r.Header.Get("X-Session-Id"))
+	session := r.Header.Get("X-Session-Id")
+	var res *sandbox.Result
+	if valid, verr := rw.s.engine.Validate(api, args); verr == nil {
+		res, err = rw.s.engine.CallValidated(ctx, valid, session)
+	} else {
+		if herr := rw.validate(r, api, pathParams); herr != nil {
+			return nil, herr
+		}
+		res, err = rw.s.engine.CallAPI(ctx, api, args, session) // refused, and counted, by the engine
+	}
 	if err != nil {
 		return nil, err
 	}
