@@ -176,7 +176,7 @@ func (s *sessions) append(ss *session, rec CallRecord) {
 		// Drop a quarter at a time so a long session does not copy its
 		// whole trace on every call.
 		n := len(ss.calls) - s.maxCalls + max(s.maxCalls/4, 1)
-		delta -= ss.dropOldest(min(n, len(ss.calls)-1))
+		delta -= ss.dropOldest(min(n, len(ss.calls)-1), true)
 	}
 	ss.mu.Unlock()
 	if s.bytes.Add(delta) > s.maxBytes {
@@ -187,8 +187,10 @@ func (s *sessions) append(ss *session, rec CallRecord) {
 }
 
 // dropOldest forgets the first n calls of a trace and returns the bytes
-// freed. The caller holds ss.mu.
-func (ss *session) dropOldest(n int) int64 {
+// freed. reuse keeps the trace's array for the calls to come (a session
+// at its call bound, which fills it again); otherwise a smaller one is
+// made, so that the memory goes. The caller holds ss.mu.
+func (ss *session) dropOldest(n int, reuse bool) int64 {
 	if n <= 0 {
 		return 0
 	}
@@ -196,7 +198,13 @@ func (ss *session) dropOldest(n int) int64 {
 	for i := range n {
 		freed += recordSize(&ss.calls[i])
 	}
-	ss.calls = append(ss.calls[:0:0], ss.calls[n:]...)
+	if reuse {
+		m := copy(ss.calls, ss.calls[n:])
+		clear(ss.calls[m:]) // the dropped calls' strings go
+		ss.calls = ss.calls[:m]
+	} else {
+		ss.calls = append(ss.calls[:0:0], ss.calls[n:]...)
+	}
 	ss.dropped += n
 	ss.bytes -= freed
 	return freed
@@ -228,7 +236,7 @@ func (s *sessions) shrink(current *session) {
 		for freed := int64(0); freed < excess && n < len(current.calls)-1; n++ {
 			freed += recordSize(&current.calls[n])
 		}
-		freed := current.dropOldest(n)
+		freed := current.dropOldest(n, false)
 		current.mu.Unlock()
 		s.bytes.Add(-freed)
 	}
