@@ -572,6 +572,11 @@ func (b *Agent) source(t *offeredTool, param string, offered []*offeredTool, vis
 			byID[o.api.ID()] = o
 		}
 	}
+	// Under ToolBench naming the schema spells the parameter as ToolBench
+	// rewrites it (countryCode → countrycode); the graph knows the real name.
+	if real, ok := t.api.ParamAliases()[param]; ok {
+		param = real
+	}
 	var best *offeredTool
 	var bestEdge deps.Edge
 	bestLen := 0

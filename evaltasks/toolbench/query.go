@@ -212,6 +212,9 @@ type Resolved struct {
 	// API it lacks), Relevant the APIs the query needs; both by catalog ID.
 	Offered  []*toolset.API
 	Relevant []*toolset.API
+	// Annotated holds the arguments of the query's annotated calls
+	// (x-calls) by catalog API ID, real parameter names.
+	Annotated map[string][]map[string]any
 }
 
 // Resolve finds a query's APIs in the catalog. A tool is found by its
@@ -248,6 +251,16 @@ func (q *Query) Resolve(c *toolset.Catalog) (*Resolved, error) {
 			seen[a.ID()] = true
 			r.Offered = append(r.Offered, a)
 		}
+	}
+	for i, call := range q.Calls {
+		a, err := findAPI(c, APIRef{Tool: call.Tool, API: call.API})
+		if err != nil {
+			return nil, &QueryError{File: q.Group, Query: q.ID, Err: fmt.Errorf("x-calls[%d]: %w", i, err)}
+		}
+		if r.Annotated == nil {
+			r.Annotated = map[string][]map[string]any{}
+		}
+		r.Annotated[a.ID()] = append(r.Annotated[a.ID()], call.Arguments)
 	}
 	return r, nil
 }

@@ -1,15 +1,18 @@
 package toolbench
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
+	"math"
 	"regexp"
 	"strconv"
 	"strings"
 
 	"github.com/understudy/understudy/agent/solve"
 	"github.com/understudy/understudy/evaltasks"
+	"github.com/understudy/understudy/evaltasks/callcheck"
 	"github.com/understudy/understudy/evaltasks/textmatch"
 	"github.com/understudy/understudy/toolset"
 )
@@ -45,7 +48,8 @@ type Verdict struct {
 // RuleCriterion is the rule verdict, as reports print it.
 const RuleCriterion = "rule-based verdict (no judge): a query is solved when the solver ends with Finish give_answer " +
 	"(or a plain answer) whose final answer is non-empty and no refusal, every relevant API was called successfully " +
-	"on the answer's path, and the answer states a value from those responses that the query itself does not hold; " +
+	"on the answer's path (where the query file annotates a call of the API, with the annotated values of its " +
+	"required codes, names, dates and whole numbers), and the answer states a value from those responses that the query itself does not hold; " +
 	"every shipped query is solvable by construction, so the pass rate and the revised pass rate are equal"
 
 // refusalRE finds answers that decline rather than answer.
@@ -94,8 +98,17 @@ func evidence(q *Query, r *Resolved, tr *solve.Trace) ([]string, bool) {
 	// A value the query states in any form (a date written otherwise, a
 	// word of it) is no evidence the answer read it from a response.
 	asked := textmatch.NewMatcher(q.Text, "")
+	apis := map[string]*toolset.API{}
+	for _, a := range r.Offered {
+		apis[a.ID()] = a
+	}
 	for _, c := range tr.PathCalls() {
 		if !c.OK() {
+			continue
+		}
+		if gold, annotated := r.Annotated[c.API]; annotated && !agreesWithAny(apis[c.API], gold, c.Arguments) {
+			// Germany's holidays asked, Australia's fetched: the call
+			// succeeded, but it is not the one the query needs.
 			continue
 		}
 		ok[c.API] = true
@@ -116,6 +129,103 @@ func evidence(q *Query, r *Resolved, tr *solve.Trace) ([]string, bool) {
 	}
 	grounded := textmatch.StatesToolValue(tr.Answer, q.Text, textmatch.ToolData{Values: values})
 	return missing, grounded
+}
+
+// agreesWithAny tells whether a call's arguments agree with one of the
+// annotated calls of its API on every required parameter both give whose
+// annotated value identifies something: a string of at most three words
+// (a code, a city, an IATA code, a date) or a whole number. Longer texts
+// (an expression, a sentence to translate) and fractional numbers have
+// many right forms and are not compared; ToolBench spellings of parameter
+// names count as the real ones.
+func agreesWithAny(a *toolset.API, gold []map[string]any, raw json.RawMessage) bool {
+	if a == nil {
+		return true
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	var got map[string]any
+	if err := dec.Decode(&got); err != nil {
+		return false
+	}
+	aliases := a.ParamAliases()
+	for name, v := range got {
+		if real, ok := aliases[name]; ok {
+			if _, dup := got[real]; !dup {
+				got[real] = v
+			}
+		}
+	}
+	for _, g := range gold {
+		if agrees(a, g, got) {
+			return true
+		}
+	}
+	return false
+}
+
+func agrees(a *toolset.API, gold, got map[string]any) bool {
+	for name, want := range gold {
+		p := a.Param(name)
+		have, given := got[name]
+		if p == nil || !p.Required || !given {
+			continue
+		}
+		if f, numeric := callcheck.ToFloat(want); numeric {
+			if f != math.Trunc(f) {
+				continue
+			}
+			if !callcheck.SameValue(want, have) && !callcheck.SameValue(want, numberIn(have)) {
+				return false
+			}
+			continue
+		}
+		w, ok := want.(string)
+		if !ok || !identifying(w) {
+			continue
+		}
+		h := fmt.Sprint(have)
+		if !callcheck.SameValue(w, h) && !wordsWithin(w, h) && !wordsWithin(h, w) {
+			return false
+		}
+	}
+	return true
+}
+
+// identifierRE is a name, code or date: letters, digits and the
+// punctuation of names, in at most three words ("DE", "Asia/Tokyo",
+// "2025-07-14", "Eiffel Tower, Paris"); not an expression or a sentence.
+var identifierRE = regexp.MustCompile(`^[\p{L}\p{N}][\p{L}\p{N} ,.'/_-]*$`)
+
+func identifying(s string) bool {
+	return identifierRE.MatchString(s) && len(strings.Fields(s)) <= 3
+}
+
+// numberIn reads a number written as a string ("2025"), as clients send.
+func numberIn(v any) any {
+	if s, ok := v.(string); ok {
+		return json.Number(strings.TrimSpace(s))
+	}
+	return v
+}
+
+// wordsWithin tells whether every word of a is a word of b ("Paris" in
+// "Paris, France"; "Eiffel Tower" in "Eiffel Tower, Paris").
+func wordsWithin(a, b string) bool {
+	wa := textmatch.Words(a)
+	if len(wa) == 0 {
+		return false
+	}
+	set := map[string]bool{}
+	for _, w := range textmatch.Words(b) {
+		set[w] = true
+	}
+	for _, w := range wa {
+		if !set[w] {
+			return false
+		}
+	}
+	return true
 }
 
 func trivialValue(v string) bool {
