@@ -2,6 +2,7 @@
 package sandbox
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -119,6 +120,9 @@ type Options struct {
 	Provenance Provenance // nil: no dependency checks
 	// Limits by standardized tool name ("*" for all tools).
 	Limits map[string]Limit
+	// Limiter enforces them; nil keeps the buckets in this process
+	// (NewLimiter). A Redis limiter shares them between replicas.
+	Limiter Limiter
 	// LimitClock drives rate limits and quotas (default: the system clock).
 	LimitClock clock.Clock
 	// MaxSessions bounds the traced sessions (default 10,000), and
@@ -140,7 +144,8 @@ type Engine struct {
 	opts     Options
 	catalog  *toolset.Catalog
 	sessions *sessions
-	limiter  *limiter
+	limiter  Limiter
+	flights  flights
 	metrics  *Metrics
 	log      *slog.Logger
 }
@@ -194,7 +199,10 @@ func New(opts Options) (*Engine, error) {
 			opts.Provenance.Forget(id)
 		}
 	})
-	e.limiter = newLimiter(opts.Limits, opts.LimitClock, 100000)
+	e.limiter = opts.Limiter
+	if e.limiter == nil {
+		e.limiter = newLimiter(opts.Limits, opts.LimitClock, 100000)
+	}
 	return e, nil
 }
 
@@ -333,7 +341,7 @@ func (e *Engine) call(ctx context.Context, api *toolset.API, arguments map[strin
 		}
 	}
 
-	if err := e.limiter.allow(tool, client); err != nil {
+	if err := e.limiter.Allow(ctx, tool, client); err != nil {
 		rec.Error = err.Error()
 		e.sessions.append(ss, rec)
 		e.metrics.count(tool, api.Name, "rate_limited")
@@ -369,6 +377,9 @@ func (e *Engine) dispatch(ctx context.Context, api *toolset.API, args map[string
 	case ModeReplay, ModeRecord:
 		got, ok, err := e.opts.Recordings.Get(ctx, key)
 		if err != nil {
+			if KindOf(err) == KindUnavailable {
+				return err // a miss would not be true: the store did not answer
+			}
 			// A broken entry is reported and treated as a miss; it never
 			// poisons the call.
 			e.log.Warn("response store read failed", "key", key, "err", err)
@@ -383,20 +394,19 @@ func (e *Engine) dispatch(ctx context.Context, api *toolset.API, args map[string
 		if e.opts.Mode == ModeReplay {
 			return &ReplayMissError{Tool: tool, API: api.Name, Key: key, Arguments: string(canon.MustJSON(args))}
 		}
-		up, err := e.opts.Upstream.Do(ctx, api, args)
+		// Concurrent misses of one key, here and in the replicas sharing
+		// the store, wait for one upstream call (flight.go).
+		f, err := e.fill(ctx, api, args, key)
+		if err != nil {
+			return err
+		}
+		up, err := f.up, f.err
+		if f.cached { // another replica recorded it meanwhile
+			res.Status, res.Response, res.Source = cmp.Or(up.Status, http.StatusOK), up.Body, SourceCache
+			return nil
+		}
 		if err == nil && up.Status >= 200 && up.Status < 300 {
-			res.Status, res.Response, res.Source = up.Status, up.Body, SourceRemote
-			if reason, bad := e.looksLikeError(up.Body); bad {
-				res.UpstreamError = "not recorded: the answer looks like an error (" + reason + ")"
-				return nil
-			}
-			// The answer came back and was paid for: it is kept even if the
-			// caller has gone (or the server is shutting down) meanwhile.
-			if perr := e.opts.Recordings.Put(context.WithoutCancel(ctx), key, tool, api.Name, args, Recording{Status: up.Status, Response: up.Body}); perr != nil {
-				// Serving goes on; the recording is lost, and says so.
-				e.log.Error("recording failed", "key", key, "err", perr)
-				res.UpstreamError = "not recorded: " + perr.Error()
-			}
+			res.Status, res.Response, res.Source, res.UpstreamError = up.Status, up.Body, SourceRemote, f.note
 			return nil
 		}
 		if ctx.Err() != nil {

@@ -1,0 +1,46 @@
+package sandbox_test
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"sync"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/understudy/understudy/sandbox"
+)
+
+// TestConcurrentMissesMakeOneUpstreamCall: in record mode, 200 concurrent
+// calls of each of 10 keys missing from the store call the real API once
+// per key (they once made 24 calls), and every caller gets that answer.
+func TestConcurrentMissesMakeOneUpstreamCall(t *testing.T) {
+	up := newUpstream(t, func(w http.ResponseWriter, r *http.Request) {
+		fmt.Fprintf(w, `{"temp_c": 19.0, "city": %q}`, r.URL.Query().Get("city"))
+	})
+	remote := sandbox.NewRapidAPI(up.URL, sandbox.RemoteOptions{Key: "k", Retries: -1, Sleep: noSleep, PerSecond: 1e6})
+	e, _ := newEngine(t, engineOpts{mode: sandbox.ModeRecord, dir: t.TempDir(), up: remote})
+
+	const keys, callers = 10, 200
+	var wg sync.WaitGroup
+	errs := make(chan error, keys*callers)
+	for i := range keys * callers {
+		city := fmt.Sprintf("City%d", i%keys)
+		wg.Go(func() {
+			res, err := e.Call(context.Background(), sandbox.Request{Tool: "demo_weather", API: "current", Arguments: map[string]any{"city": city}})
+			switch {
+			case err != nil:
+				errs <- err
+			case res.Status != 200 || string(res.Response) != fmt.Sprintf(`{"temp_c": 19.0, "city": %q}`, city):
+				errs <- fmt.Errorf("%s: %d %s (%s)", city, res.Status, res.Response, res.Source)
+			}
+		})
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		require.NoError(t, err)
+	}
+	require.EqualValues(t, keys, up.hits.Load(), "one upstream call per key")
+}
