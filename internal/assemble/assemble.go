@@ -12,6 +12,7 @@ import (
 	"github.com/understudy/understudy/deps"
 	"github.com/understudy/understudy/fixtures"
 	"github.com/understudy/understudy/internal/clock"
+	"github.com/understudy/understudy/internal/redisstate"
 	"github.com/understudy/understudy/mocks"
 	"github.com/understudy/understudy/mocks/failures"
 	"github.com/understudy/understudy/mocks/world"
@@ -40,6 +41,13 @@ type Config struct {
 	Limits      map[string]sandbox.Limit
 	Upstream    sandbox.Upstream
 	Logger      *slog.Logger
+	// Redis, a redis:// URL, shares recordings, rate limits and quotas
+	// between replicas through that server (see internal/redisstate); ""
+	// keeps everything in this process.
+	Redis string
+	// RedisFallbackLocal serves from this process's own state while Redis
+	// is down, instead of refusing calls with 503.
+	RedisFallbackLocal bool
 }
 
 // Stack is a built sandbox.
@@ -51,6 +59,8 @@ type Stack struct {
 	Mocker  *mocks.Mocker
 	Cache   *cache.Cache
 	Store   *cache.Store // nil without CacheDir
+	// Shared is the Redis connection of a replica (nil without Config.Redis).
+	Shared *redisstate.Shared
 }
 
 // Build assembles the stack.
@@ -108,11 +118,22 @@ func Build(cfg Config) (*Stack, error) {
 	if err != nil {
 		return nil, err
 	}
+	var recs sandbox.Recordings = Recordings{Cache: st.Cache}
+	var limiter sandbox.Limiter
+	if cfg.Redis != "" {
+		st.Shared, err = redisstate.Open(cfg.Redis, redisstate.Options{FallbackLocal: cfg.RedisFallbackLocal, Logger: cfg.Logger})
+		if err != nil {
+			return nil, errors.Join(err, st.Close())
+		}
+		recs = st.Shared.Recordings(recs)
+		limiter = st.Shared.Limiter(cfg.Limits, nil)
+	}
 	st.Engine, err = sandbox.New(sandbox.Options{
 		Catalog:        st.Catalog,
 		StandIns:       st.Mocker,
 		Mode:           cfg.Mode,
-		Recordings:     Recordings{Cache: st.Cache},
+		Recordings:     recs,
+		Limiter:        limiter,
 		Upstream:       cfg.Upstream,
 		Provenance:     st.Tracker,
 		Limits:         cfg.Limits,
@@ -125,12 +146,16 @@ func Build(cfg Config) (*Stack, error) {
 	return st, nil
 }
 
-// Close releases the response store.
+// Close releases the response store and the Redis connection.
 func (s *Stack) Close() error {
+	var errs []error
 	if s.Store != nil {
-		return s.Store.Close()
+		errs = append(errs, s.Store.Close())
 	}
-	return nil
+	if s.Shared != nil {
+		errs = append(errs, s.Shared.Close())
+	}
+	return errors.Join(errs...)
 }
 
 // Recordings adapts the cache to the engine's response store.
