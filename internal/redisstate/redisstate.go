@@ -74,6 +74,9 @@ func Open(rawURL string, opts Options) (*Shared, error) {
 		ro.MaxRetries = 1
 	}
 	ro.PoolSize = max(ro.PoolSize, 64)
+	// The client's own log (one line per failed dial, on stderr) would
+	// repeat on every call while Redis is down; ours says it once.
+	redis.SetLogger(quiet{})
 	return New(redis.NewClient(ro), redact(rawURL), opts), nil
 }
 
@@ -245,3 +248,8 @@ func (s *Shared) isDown() bool {
 func ctxDone(err error) bool {
 	return errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded)
 }
+
+// quiet drops the Redis client's log lines.
+type quiet struct{}
+
+func (quiet) Printf(context.Context, string, ...any) {}

@@ -1,0 +1,175 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/understudy/understudy/internal/redisstate/redistest"
+)
+
+// replicas starts n tool servers sharing the Redis server at url.
+func replicas(t *testing.T, n int, url string, args ...string) []*started {
+	t.Helper()
+	var out []*started
+	for range n {
+		out = append(out, start(t, append([]string{"-redis", url}, args...), flags{}))
+	}
+	return out
+}
+
+// answer is one HTTP answer of a tool server.
+type answer struct {
+	status int
+	header http.Header
+	body   string
+}
+
+func post(t *testing.T, s *started, path, body string) answer {
+	t.Helper()
+	resp, err := http.Post("http://"+s.addr+path, "application/json", strings.NewReader(body))
+	require.NoError(t, err)
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	require.NoError(t, err)
+	return answer{resp.StatusCode, resp.Header, string(b)}
+}
+
+func get(t *testing.T, s *started, path string) answer {
+	t.Helper()
+	resp, err := http.Get("http://" + s.addr + path)
+	require.NoError(t, err)
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	require.NoError(t, err)
+	return answer{resp.StatusCode, resp.Header, string(b)}
+}
+
+func calc(expr string) string {
+	return fmt.Sprintf(`{"tool":"calculator","api":"calculate","arguments":{"expression":%q}}`, expr)
+}
+
+// TestReplicasShareADailyQuota: a quota of 7 a day allows exactly 7 of 60
+// concurrent calls spread over three replicas; the others get a 429 with
+// Retry-After.
+func TestReplicasShareADailyQuota(t *testing.T) {
+	rs := redistest.Start(t)
+	servers := replicas(t, 3, rs.URL(0), "-limit", "calculator=7/day")
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	byStatus := map[int]int{}
+	for i := range 60 {
+		s := servers[i%3]
+		wg.Go(func() {
+			a := post(t, s, "/v1/call", calc(fmt.Sprintf("%d+1", i)))
+			mu.Lock()
+			defer mu.Unlock()
+			byStatus[a.status]++
+			if a.status == http.StatusTooManyRequests {
+				require.NotEmpty(t, a.header.Get("Retry-After"), a.body)
+				require.Contains(t, a.body, "daily quota of 7/day")
+			}
+		})
+	}
+	wg.Wait()
+	require.Equal(t, map[int]int{http.StatusOK: 7, http.StatusTooManyRequests: 53}, byStatus)
+}
+
+// TestReplicasCallTheUpstreamOncePerKey: 200 concurrent identical calls
+// that miss the recordings, spread over three record-mode replicas, make
+// exactly one call to the real API (a loopback ToolBench server counting
+// calls), and every caller gets its answer.
+func TestReplicasCallTheUpstreamOncePerKey(t *testing.T) {
+	rs := redistest.Start(t)
+	var calls atomic.Int64
+	up := toolbenchUpstream(t, func(w http.ResponseWriter, expression string) {
+		calls.Add(1)
+		time.Sleep(50 * time.Millisecond) // a real API takes a while: the others arrive meanwhile
+		writeEnvelope(w, http.StatusOK, "", map[string]any{"result": expression})
+	})
+	servers := replicas(t, 3, rs.URL(0), "-mode", "record", "-upstream", up.URL, "-key-env", "UNDERSTUDY_TEST_NO_SUCH_KEY", "-upstream-rate", "1000")
+	var wg sync.WaitGroup
+	answers := make(chan answer, 200)
+	for i := range 200 {
+		wg.Go(func() { answers <- post(t, servers[i%3], "/v1/call", calc("6*7+0")) })
+	}
+	wg.Wait()
+	close(answers)
+	sources := map[string]int{}
+	var first string
+	for a := range answers {
+		require.Equal(t, http.StatusOK, a.status, a.body)
+		var res struct {
+			Response json.RawMessage `json:"response"`
+			Source   string          `json:"source"`
+		}
+		require.NoError(t, json.Unmarshal([]byte(a.body), &res))
+		require.Contains(t, string(res.Response), `6*7+0`)
+		if first == "" {
+			first = string(res.Response)
+		}
+		require.Equal(t, first, string(res.Response), "every caller gets the one answer")
+		sources[res.Source]++
+	}
+	require.EqualValues(t, 1, calls.Load(), "one upstream call for 200 concurrent misses of one key")
+	t.Logf("answers by source: %v", sources)
+
+	// Recorded once, in Redis: a replay replica with no directory serves it.
+	replay := replicas(t, 1, rs.URL(0), "-mode", "replay")[0]
+	a := post(t, replay, "/v1/call", calc("6*7+0"))
+	require.Equal(t, http.StatusOK, a.status, a.body)
+	require.Contains(t, a.body, `"source":"cache"`)
+	require.EqualValues(t, 1, calls.Load())
+}
+
+// TestReplicasWhenRedisGoesAway: with Redis killed mid-run, calls get a
+// 503 problem and /healthz says so; once it is back, calls succeed again
+// without a restart. With -redis-fallback local, calls go on from the
+// replica's own state and /healthz says "degraded".
+func TestReplicasWhenRedisGoesAway(t *testing.T) {
+	rs := redistest.Start(t)
+	strict := replicas(t, 1, rs.URL(0), "-limit", "*=1000/s")[0]
+	lenient := replicas(t, 1, rs.URL(0), "-limit", "*=1000/s", "-redis-fallback", "local")[0]
+	for _, s := range []*started{strict, lenient} {
+		require.Equal(t, http.StatusOK, post(t, s, "/v1/call", calc("1+1")).status)
+		h := get(t, s, "/healthz")
+		require.Equal(t, http.StatusOK, h.status)
+		require.Contains(t, h.body, `"connected":true`)
+	}
+
+	rs.Kill()
+	a := post(t, strict, "/v1/call", calc("1+2"))
+	require.Equal(t, http.StatusServiceUnavailable, a.status, a.body)
+	require.Equal(t, "application/problem+json", a.header.Get("Content-Type"))
+	require.Contains(t, a.body, "#problem-unavailable")
+	require.Contains(t, a.body, "shared rate limits unavailable")
+	h := get(t, strict, "/healthz")
+	require.Equal(t, http.StatusServiceUnavailable, h.status, h.body)
+	require.Contains(t, h.body, `"status":"unavailable"`)
+
+	a = post(t, lenient, "/v1/call", calc("1+2"))
+	require.Equal(t, http.StatusOK, a.status, a.body)
+	h = get(t, lenient, "/healthz")
+	require.Equal(t, http.StatusOK, h.status, h.body)
+	require.Contains(t, h.body, `"status":"degraded"`)
+	require.Contains(t, lenient.stderr.String(), "serving from this replica's own state")
+
+	rs.Restart()
+	require.Eventually(t, func() bool {
+		return post(t, strict, "/v1/call", calc("1+3")).status == http.StatusOK
+	}, 10*time.Second, 20*time.Millisecond, "the replica reconnects by itself")
+	require.Eventually(t, func() bool {
+		h := get(t, lenient, "/healthz")
+		return h.status == http.StatusOK && bytes.Contains([]byte(h.body), []byte(`"status":"ok"`))
+	}, 10*time.Second, 20*time.Millisecond)
+	require.Contains(t, strict.stderr.String(), "redis is back")
+}
