@@ -173,3 +173,59 @@ func TestReplicasWhenRedisGoesAway(t *testing.T) {
 	}, 10*time.Second, 20*time.Millisecond)
 	require.Contains(t, strict.stderr.String(), "redis is back")
 }
+
+// TestReplicasServeOneSessionInTurn: a session's flight chain alternates
+// between three replicas and succeeds, since the IDs one replica returned
+// are known to the next; an ID no replica returned is still refused, and
+// a reset on one replica is seen by the others.
+func TestReplicasServeOneSessionInTurn(t *testing.T) {
+	rs := redistest.Start(t)
+	servers := replicas(t, 3, rs.URL(0))
+	call := func(s *started, session, api string, args map[string]any) answer {
+		t.Helper()
+		b, err := json.Marshal(map[string]any{"tool": "skyscanner80", "api": api, "arguments": args, "session": session})
+		require.NoError(t, err)
+		return post(t, s, "/v1/call", string(b))
+	}
+	idOf := func(a answer) string {
+		t.Helper()
+		require.Equal(t, http.StatusOK, a.status, a.body)
+		var res struct {
+			Status   int `json:"status"`
+			Response struct {
+				Data []struct {
+					ID string `json:"id"`
+				} `json:"data"`
+			} `json:"response"`
+		}
+		require.NoError(t, json.Unmarshal([]byte(a.body), &res))
+		require.Equal(t, http.StatusOK, res.Status, a.body)
+		require.NotEmpty(t, res.Response.Data, a.body)
+		return res.Response.Data[0].ID
+	}
+	statusOf := func(a answer) int {
+		t.Helper()
+		require.Equal(t, http.StatusOK, a.status, a.body)
+		var res struct {
+			Status int `json:"status"`
+		}
+		require.NoError(t, json.Unmarshal([]byte(a.body), &res))
+		return res.Status
+	}
+	for round := range 3 { // each replica starts the chain once
+		session := fmt.Sprintf("flight-chain-%d", round)
+		a, b, c := servers[round%3], servers[(round+1)%3], servers[(round+2)%3]
+		lisbon := idOf(call(a, session, "flights_auto_complete", map[string]any{"query": "Lisbon"}))
+		london := idOf(call(b, session, "flights_auto_complete", map[string]any{"query": "London"}))
+		search := call(c, session, "flights_search_one_way", map[string]any{"fromId": lisbon, "toId": london, "departDate": "2025-06-10"})
+		require.Equal(t, http.StatusOK, statusOf(search), search.body)
+		require.Contains(t, search.body, "itineraries")
+		require.NotContains(t, search.body, `"violations"`, "the IDs came from the session, via other replicas")
+
+		// An ID nobody issued in this session is refused on every replica.
+		for _, s := range servers {
+			other := call(s, session+"-other", "flights_search_one_way", map[string]any{"fromId": lisbon, "toId": london, "departDate": "2025-06-10"})
+			require.Equal(t, http.StatusBadRequest, statusOf(other), other.body)
+		}
+	}
+}

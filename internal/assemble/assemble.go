@@ -120,6 +120,7 @@ func Build(cfg Config) (*Stack, error) {
 	}
 	var recs sandbox.Recordings = Recordings{Cache: st.Cache}
 	var limiter sandbox.Limiter
+	var prov sandbox.Provenance = st.Tracker
 	if cfg.Redis != "" {
 		st.Shared, err = redisstate.Open(cfg.Redis, redisstate.Options{FallbackLocal: cfg.RedisFallbackLocal, Logger: cfg.Logger})
 		if err != nil {
@@ -127,6 +128,7 @@ func Build(cfg Config) (*Stack, error) {
 		}
 		recs = st.Shared.Recordings(recs)
 		limiter = st.Shared.Limiter(cfg.Limits, nil)
+		prov = st.Shared.Provenance(st.Tracker, st.Catalog, redisstate.ProvenanceOptions{})
 	}
 	st.Engine, err = sandbox.New(sandbox.Options{
 		Catalog:        st.Catalog,
@@ -135,7 +137,7 @@ func Build(cfg Config) (*Stack, error) {
 		Recordings:     recs,
 		Limiter:        limiter,
 		Upstream:       cfg.Upstream,
-		Provenance:     st.Tracker,
+		Provenance:     prov,
 		Limits:         cfg.Limits,
 		LooksLikeError: cache.LooksLikeUpstreamError,
 		Logger:         cfg.Logger,
