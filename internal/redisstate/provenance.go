@@ -79,7 +79,9 @@ func (s *Shared) Provenance(local sandbox.Provenance, cat *toolset.Catalog, opts
 }
 
 func (p *Provenance) streamKey(session string) string { return p.shared.key("prov", "{"+session+"}") }
-func (p *Provenance) genKey(session string) string    { return p.shared.key("prov", "{"+session+"}", "gen") }
+func (p *Provenance) genKey(session string) string {
+	return p.shared.key("prov", "{"+session+"}", "gen")
+}
 
 func (p *Provenance) cursor(session string) *cursor {
 	p.mu.Lock()
