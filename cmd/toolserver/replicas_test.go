@@ -18,7 +18,7 @@ import (
 )
 
 // replicas starts n tool servers sharing the Redis server at url.
-func replicas(t *testing.T, n int, url string, args ...string) []*started {
+func replicas(t testing.TB, n int, url string, args ...string) []*started {
 	t.Helper()
 	var out []*started
 	for range n {
