@@ -44,6 +44,11 @@ func (r replicaFlags) configure(cfg *assemble.Config) error {
 	default:
 		return fmt.Errorf(`-redis-fallback: want "local", not %q`, r.fallback)
 	}
+	if r.url != "" {
+		if err := redisstate.CheckURL(r.url); err != nil {
+			return err
+		}
+	}
 	cfg.Redis = r.url
 	return nil
 }

@@ -5,7 +5,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"io/fs"
 	"net/http"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -227,5 +230,81 @@ func TestReplicasServeOneSessionInTurn(t *testing.T) {
 			other := call(s, session+"-other", "flights_search_one_way", map[string]any{"fromId": lisbon, "toId": london, "departDate": "2025-06-10"})
 			require.Equal(t, http.StatusBadRequest, statusOf(other), other.body)
 		}
+	}
+}
+
+// TestExportImportRecordings: recordings made by a replica in Redis export
+// to a store directory that verifies, and import into a fresh Redis,
+// whose export is the same files.
+func TestExportImportRecordings(t *testing.T) {
+	rs := redistest.Start(t)
+	up := toolbenchUpstream(t, func(w http.ResponseWriter, expression string) {
+		writeEnvelope(w, http.StatusOK, "", map[string]any{"result": expression})
+	})
+	s := replicas(t, 1, rs.URL(0), "-mode", "record", "-upstream", up.URL, "-key-env", "UNDERSTUDY_TEST_NO_SUCH_KEY", "-upstream-rate", "1000")[0]
+	for i := range 5 {
+		require.Equal(t, http.StatusOK, post(t, s, "/v1/call", calc(fmt.Sprintf("%d+2", i))).status)
+	}
+	cli := func(args ...string) (int, string, string) {
+		var stdout, stderr bytes.Buffer
+		code := run(args, &stdout, &stderr)
+		return code, stdout.String(), stderr.String()
+	}
+	dir := t.TempDir() + "/exported"
+	code, out, errOut := cli("-redis", rs.URL(0), "-export-recordings", dir)
+	require.Equal(t, 0, code, errOut)
+	require.Contains(t, out, "exported 5 recordings")
+	code, out, errOut = cli("-verify-recordings", dir)
+	require.Equal(t, 0, code, errOut)
+	require.Contains(t, out, "5 entries verified")
+
+	code, out, errOut = cli("-redis", rs.URL(1), "-import-recordings", dir)
+	require.Equal(t, 0, code, errOut)
+	require.Contains(t, out, "imported 5 recordings")
+	again := t.TempDir() + "/again"
+	code, _, errOut = cli("-redis", rs.URL(1), "-export-recordings", again)
+	require.Equal(t, 0, code, errOut)
+	for _, d := range []string{dir, again} {
+		b, err := os.ReadFile(filepath.Join(d, "index.jsonl"))
+		require.NoError(t, err)
+		require.Equal(t, 5, bytes.Count(b, []byte("\n")), "one index line per entry")
+	}
+	ents := func(d string) map[string]string {
+		out := map[string]string{}
+		require.NoError(t, filepath.WalkDir(d, func(p string, e fs.DirEntry, err error) error {
+			require.NoError(t, err)
+			if strings.HasSuffix(p, ".json") {
+				b, err := os.ReadFile(p)
+				require.NoError(t, err)
+				out[filepath.Base(p)] = string(b)
+			}
+			return nil
+		}))
+		return out
+	}
+	require.Len(t, ents(dir), 5)
+	require.Equal(t, ents(dir), ents(again))
+}
+
+func TestReplicaFlagErrors(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		args []string
+		code int
+		msg  string
+	}{
+		{"fallback without redis", []string{"-redis-fallback", "local"}, 2, "-redis-fallback local needs -redis URL"},
+		{"unknown fallback", []string{"-redis", "redis://127.0.0.1:1/0", "-redis-fallback", "nowhere"}, 2, `want "local"`},
+		{"bad url", []string{"-redis", "http://example.com"}, 2, "-redis: want redis://host:port/db"},
+		{"export without redis", []string{"-export-recordings", "x"}, 2, "need -redis URL"},
+		{"both ways", []string{"-redis", "redis://127.0.0.1:1/0", "-export-recordings", "x", "-import-recordings", "y"}, 2, "one at a time"},
+		{"redis not there", []string{"-redis", "redis://127.0.0.1:1/0", "-export-recordings", "x"}, 1, "shared store unavailable"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var stderr bytes.Buffer
+			code := run(append(tc.args, "-addr", "127.0.0.1:0"), io.Discard, &stderr)
+			require.Equal(t, tc.code, code, stderr.String())
+			require.Contains(t, stderr.String(), tc.msg)
+		})
 	}
 }

@@ -51,14 +51,22 @@ type Shared struct {
 	served atomic.Int64 // calls served from local state while down
 }
 
+// CheckURL reports whether rawURL is a Redis URL Open accepts.
+func CheckURL(rawURL string) error {
+	if _, err := redis.ParseURL(rawURL); err != nil {
+		return fmt.Errorf("-redis: want redis://host:port/db, not %q: %w", redact(rawURL), err)
+	}
+	return nil
+}
+
 // Open connects to the Redis server at rawURL (redis://[user:pass@]host:port/db,
 // rediss:// for TLS, unix:///path.sock). It does not wait for the server:
 // a server down at start is handled like one that goes away later.
 func Open(rawURL string, opts Options) (*Shared, error) {
-	ro, err := redis.ParseURL(rawURL)
-	if err != nil {
-		return nil, fmt.Errorf("-redis: want redis://host:port/db, not %q: %w", redact(rawURL), err)
+	if err := CheckURL(rawURL); err != nil {
+		return nil, err
 	}
+	ro, _ := redis.ParseURL(rawURL)
 	// Short timeouts: a replica that cannot reach Redis says so within a
 	// second rather than holding its callers.
 	if ro.DialTimeout == 0 || ro.DialTimeout > time.Second {
