@@ -26,6 +26,8 @@ type filled struct {
 	err    error  // the upstream's
 	note   string // why a good answer was not recorded
 	cached bool   // another replica recorded the key while this one waited
+	// abandoned: the call that ran the fill went away before it ended
+	abandoned bool
 }
 
 // flights runs one fill per key at a time in this process; the calls that
@@ -36,22 +38,25 @@ type flights struct {
 }
 
 type flight struct {
-	done chan struct{}
-	out  filled
-	err  error
+	done    chan struct{}
+	out     filled
+	err     error
+	waiters int // guarded by flights.mu
 }
 
-// do runs fn for key, or waits for the run already under way. A waiter
-// whose context ends stops waiting; the run goes on for the others.
-func (fs *flights) do(ctx context.Context, key string, fn func() (filled, error)) (filled, error) {
+// do runs fn for key, or waits for the run already under way (waited is
+// then true). A waiter whose context ends stops waiting; the run goes on
+// for the others.
+func (fs *flights) do(ctx context.Context, key string, fn func() (filled, error)) (out filled, waited bool, err error) {
 	fs.mu.Lock()
 	if f, ok := fs.m[key]; ok {
+		f.waiters++
 		fs.mu.Unlock()
 		select {
 		case <-f.done:
-			return f.out, f.err
+			return f.out, true, f.err
 		case <-ctx.Done():
-			return filled{}, ctx.Err()
+			return filled{}, true, ctx.Err()
 		}
 	}
 	if fs.m == nil {
@@ -67,7 +72,7 @@ func (fs *flights) do(ctx context.Context, key string, fn func() (filled, error)
 		close(f.done)
 	}()
 	f.out, f.err = fn()
-	return f.out, f.err
+	return f.out, false, f.err
 }
 
 // fill calls the real API for a key the store does not have and records a
@@ -76,34 +81,48 @@ func (fs *flights) do(ctx context.Context, key string, fn func() (filled, error)
 // key's fill lock so that the other replicas wait too and then read the
 // recording.
 func (e *Engine) fill(ctx context.Context, api *toolset.API, args map[string]any, key string) (filled, error) {
-	return e.flights.do(ctx, key, func() (filled, error) {
-		if l, ok := e.opts.Recordings.(KeyLocker); ok {
-			unlock, rec, found, err := l.LockKey(ctx, key)
-			if err != nil {
-				return filled{}, err
-			}
-			if found {
-				return filled{up: UpstreamResponse{Status: rec.Status, Body: rec.Response}, cached: true}, nil
-			}
-			defer unlock() // after the recording is stored: waiters then find it
+	for {
+		f, waited, err := e.flights.do(ctx, key, func() (filled, error) {
+			f, err := e.fillOnce(ctx, api, args, key)
+			f.abandoned = ctx.Err() != nil
+			return f, err
+		})
+		// The caller whose call ran went away: a waiter still here runs it.
+		if waited && f.abandoned && ctx.Err() == nil {
+			continue
 		}
-		up, err := e.opts.Upstream.Do(ctx, api, args)
-		out := filled{up: up, err: err}
-		if err != nil || up.Status < 200 || up.Status >= 300 {
-			return out, nil
+		return f, err
+	}
+}
+
+// fillOnce is one fill: lock, upstream call, recording.
+func (e *Engine) fillOnce(ctx context.Context, api *toolset.API, args map[string]any, key string) (filled, error) {
+	if l, ok := e.opts.Recordings.(KeyLocker); ok {
+		unlock, rec, found, err := l.LockKey(ctx, key)
+		if err != nil {
+			return filled{}, err
 		}
-		if reason, bad := e.looksLikeError(up.Body); bad {
-			out.note = "not recorded: the answer looks like an error (" + reason + ")"
-			return out, nil
+		if found {
+			return filled{up: UpstreamResponse{Status: rec.Status, Body: rec.Response}, cached: true}, nil
 		}
-		// The answer came back and was paid for: it is kept even if the
-		// caller has gone (or the server is shutting down) meanwhile.
-		rec := Recording{Status: up.Status, Response: up.Body}
-		if perr := e.opts.Recordings.Put(context.WithoutCancel(ctx), key, api.Tool.StandardizedName, api.Name, args, rec); perr != nil {
-			// Serving goes on; the recording is lost, and says so.
-			e.log.Error("recording failed", "key", key, "err", perr)
-			out.note = "not recorded: " + perr.Error()
-		}
+		defer unlock() // after the recording is stored: waiters then find it
+	}
+	up, err := e.opts.Upstream.Do(ctx, api, args)
+	out := filled{up: up, err: err}
+	if err != nil || up.Status < 200 || up.Status >= 300 {
 		return out, nil
-	})
+	}
+	if reason, bad := e.looksLikeError(up.Body); bad {
+		out.note = "not recorded: the answer looks like an error (" + reason + ")"
+		return out, nil
+	}
+	// The answer came back and was paid for: it is kept even if the
+	// caller has gone (or the server is shutting down) meanwhile.
+	rec := Recording{Status: up.Status, Response: up.Body}
+	if perr := e.opts.Recordings.Put(context.WithoutCancel(ctx), key, api.Tool.StandardizedName, api.Name, args, rec); perr != nil {
+		// Serving goes on; the recording is lost, and says so.
+		e.log.Error("recording failed", "key", key, "err", perr)
+		out.note = "not recorded: " + perr.Error()
+	}
+	return out, nil
 }

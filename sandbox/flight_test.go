@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 
@@ -43,4 +44,42 @@ func TestConcurrentMissesMakeOneUpstreamCall(t *testing.T) {
 		require.NoError(t, err)
 	}
 	require.EqualValues(t, keys, up.hits.Load(), "one upstream call per key")
+}
+
+// TestWaiterRunsTheFillItsLeaderAbandoned: when the call whose upstream
+// request the others wait for goes away, a waiter still there calls the
+// upstream itself instead of failing with the other's cancellation.
+func TestWaiterRunsTheFillItsLeaderAbandoned(t *testing.T) {
+	first := make(chan struct{})
+	up := newUpstream(t, func(w http.ResponseWriter, r *http.Request) {
+		select {
+		case first <- struct{}{}: // the leader's request: hangs until it is cancelled
+			<-r.Context().Done()
+		default:
+			fmt.Fprint(w, `{"temp_c": 20.0}`)
+		}
+	})
+	remote := sandbox.NewRapidAPI(up.URL, sandbox.RemoteOptions{Key: "k", Retries: -1, Sleep: noSleep, PerSecond: 1e6})
+	e, _ := newEngine(t, engineOpts{mode: sandbox.ModeRecord, dir: t.TempDir(), up: remote})
+	req := sandbox.Request{Tool: "demo_weather", API: "current", Arguments: map[string]any{"city": "Porto"}}
+
+	leaderCtx, cancel := context.WithCancel(context.Background())
+	leaderDone := make(chan error, 1)
+	go func() { _, err := e.Call(leaderCtx, req); leaderDone <- err }()
+	<-first // the leader's request reached the upstream
+	waiter := make(chan *sandbox.Result, 1)
+	go func() {
+		res, err := e.Call(context.Background(), req)
+		require.NoError(t, err)
+		waiter <- res
+	}()
+	// The waiter joins the flight; then the leader goes away.
+	require.Eventually(t, func() bool { return sandbox.FlightWaiters(e) == 1 }, time.Minute, time.Millisecond)
+	cancel()
+	require.Error(t, <-leaderDone)
+	res := <-waiter
+	require.Equal(t, 200, res.Status)
+	require.Equal(t, sandbox.SourceRemote, res.Source)
+	require.JSONEq(t, `{"temp_c": 20.0}`, string(res.Response))
+	require.EqualValues(t, 2, up.hits.Load())
 }
