@@ -38,10 +38,16 @@ type SessionOptions struct {
 // sessions sess:index (by last use), sess:bytes (per session), sess:total.
 // The scripts touch other sessions' keys when they evict them, so the
 // store needs a single Redis server, not a Cluster.
+//
+// With FallbackLocal, while Redis is down the replica keeps traces of its
+// own (in memory, the same bounds), which are not shared.
 type Traces struct {
 	shared *Shared
 	opts   SessionOptions
+	local  sandbox.Traces
 }
+
+var _ sandbox.Traces = (*Traces)(nil)
 
 // Traces returns the shared session traces.
 func (s *Shared) Traces(opts SessionOptions) *Traces {
@@ -60,7 +66,8 @@ func (s *Shared) Traces(opts SessionOptions) *Traces {
 	if opts.Clock == nil {
 		opts.Clock = time.Now
 	}
-	return &Traces{shared: s, opts: opts}
+	return &Traces{shared: s, opts: opts,
+		local: sandbox.NewTraces(opts.MaxSessions, opts.MaxCallsPerSession, opts.MaxTraceBytes, nil)}
 }
 
 // sessionLib is shared by the scripts: evicting a session, and keeping
@@ -180,26 +187,50 @@ func (t *Traces) args(session string, extra ...any) []any {
 }
 
 // Begin reserves the next call number of the session kept under key.
-func (t *Traces) Begin(ctx context.Context, key string) (int, error) {
-	seq, err := beginScript.Run(ctx, t.shared.rdb, nil, t.args(key, sessionOverhead+len(key))...).Int()
-	if err != nil {
-		return 0, redisErr("sessions", err)
-	}
-	return seq, nil
+func (t *Traces) Begin(ctx context.Context, key string) (sandbox.TraceSlot, error) {
+	return guard(t.shared, "sessions", func() (sandbox.TraceSlot, error) {
+		seq, err := beginScript.Run(ctx, t.shared.rdb, nil, t.args(key, sessionOverhead+len(key))...).Int()
+		if err != nil {
+			return sandbox.TraceSlot{}, redisErr("sessions", err)
+		}
+		return sandbox.TraceSlot{Key: key, Seq: seq}, nil
+	}, func() (sandbox.TraceSlot, error) { return t.local.Begin(ctx, key) })
 }
 
-// Append adds a finished call to the session's trace.
-func (t *Traces) Append(ctx context.Context, key string, rec sandbox.CallRecord) error {
+// Append adds a finished call to the session's trace: in Redis, or in this
+// replica's own traces when that is where its call number came from.
+func (t *Traces) Append(ctx context.Context, slot sandbox.TraceSlot, rec sandbox.CallRecord) error {
+	if slot.Local() {
+		return t.local.Append(ctx, slot, rec)
+	}
 	b, err := json.Marshal(rec)
 	if err != nil {
 		return fmt.Errorf("sessions: encode call %d: %w", rec.Seq, err)
 	}
-	err = appendScript.Run(ctx, t.shared.rdb, nil, t.args(key, t.opts.MaxCallsPerSession, b, len(b))...).Err()
-	return redisErr("sessions", err)
+	_, err = guard(t.shared, "sessions", func() (struct{}, error) {
+		err := appendScript.Run(ctx, t.shared.rdb, nil, t.args(slot.Key, t.opts.MaxCallsPerSession, b, len(b))...).Err()
+		return struct{}{}, redisErr("sessions", err)
+	}, func() (struct{}, error) { return struct{}{}, nil }) // its session lives in Redis: lost
+	return err
 }
 
 // Trace returns the trace kept under key, labelled id.
 func (t *Traces) Trace(ctx context.Context, key, id string) (sandbox.SessionTrace, bool, error) {
+	type found struct {
+		tr sandbox.SessionTrace
+		ok bool
+	}
+	f, err := guard(t.shared, "sessions", func() (found, error) {
+		tr, ok, err := t.trace(ctx, key, id)
+		return found{tr, ok}, err
+	}, func() (found, error) {
+		tr, ok, err := t.local.Trace(ctx, key, id)
+		return found{tr, ok}, err
+	})
+	return f.tr, f.ok, err
+}
+
+func (t *Traces) trace(ctx context.Context, key, id string) (sandbox.SessionTrace, bool, error) {
 	pipe := t.shared.rdb.Pipeline()
 	meta := pipe.HGet(ctx, t.key(key, "meta"), "dropped")
 	calls := pipe.LRange(ctx, t.key(key, "calls"), 0, -1)
@@ -227,11 +258,14 @@ func (t *Traces) Trace(ctx context.Context, key, id string) (sandbox.SessionTrac
 
 // Remove forgets the session kept under key; it reports whether there was one.
 func (t *Traces) Remove(ctx context.Context, key string) (bool, error) {
-	n, err := removeScript.Run(ctx, t.shared.rdb, nil, t.args(key)...).Int()
-	if err != nil {
-		return false, redisErr("sessions", err)
-	}
-	return n == 1, nil
+	local, _ := t.local.Remove(ctx, key)
+	return guard(t.shared, "sessions", func() (bool, error) {
+		n, err := removeScript.Run(ctx, t.shared.rdb, nil, t.args(key)...).Int()
+		if err != nil {
+			return false, redisErr("sessions", err)
+		}
+		return n == 1 || local, nil
+	}, func() (bool, error) { return local, nil })
 }
 
 func (t *Traces) key(session, what string) string {

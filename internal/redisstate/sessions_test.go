@@ -23,9 +23,9 @@ func TestTracesSharedCallNumbersAndOrder(t *testing.T) {
 	var seqs []int
 	for i := range 4 {
 		tr := []*Traces{a, b}[i%2]
-		seq, err := tr.Begin(ctx, "s")
+		slot, err := tr.Begin(ctx, "s")
 		require.NoError(t, err)
-		seqs = append(seqs, seq)
+		seqs = append(seqs, slot.Seq)
 	}
 	require.Equal(t, []int{1, 2, 3, 4}, seqs, "one counter for the replicas")
 	// Finished out of order, on either replica: the trace reads in call order.
@@ -35,7 +35,7 @@ func TestTracesSharedCallNumbersAndOrder(t *testing.T) {
 		if seq == 4 {
 			rec.Violations = []sandbox.Violation{{Param: "id", Kind: "fabricated"}}
 		}
-		require.NoError(t, tr.Append(ctx, "s", rec))
+		require.NoError(t, tr.Append(ctx, sandbox.TraceSlot{Key: "s", Seq: seq}, rec))
 	}
 	got, ok, err := b.Trace(ctx, "s", "the-id")
 	require.NoError(t, err)
@@ -53,7 +53,7 @@ func TestTracesSharedCallNumbersAndOrder(t *testing.T) {
 	_, ok, err = b.Trace(ctx, "s", "s")
 	require.NoError(t, err)
 	require.False(t, ok)
-	require.NoError(t, b.Append(ctx, "s", sandbox.CallRecord{Seq: 5}), "a call still running when the session was reset")
+	require.NoError(t, b.Append(ctx, sandbox.TraceSlot{Key: "s", Seq: 5}, sandbox.CallRecord{Seq: 5}), "a call still running when the session was reset")
 	_, ok, err = b.Trace(ctx, "s", "s")
 	require.NoError(t, err)
 	require.False(t, ok, "is not traced")
@@ -69,9 +69,9 @@ func TestTracesBounds(t *testing.T) {
 	}
 	run := func(tr *Traces, session string, calls int) {
 		for range calls {
-			seq, err := tr.Begin(ctx, session)
+			slot, err := tr.Begin(ctx, session)
 			require.NoError(t, err)
-			require.NoError(t, tr.Append(ctx, session, rec(seq)))
+			require.NoError(t, tr.Append(ctx, slot, rec(slot.Seq)))
 		}
 	}
 	t.Run("calls per session, a quarter at a time", func(t *testing.T) {
@@ -135,5 +135,18 @@ func TestTracesBounds(t *testing.T) {
 		require.Equal(t, sandbox.KindUnavailable, sandbox.KindOf(err), "%v", err)
 		_, _, err = tr.Trace(ctx, "s", "s")
 		require.Equal(t, sandbox.KindUnavailable, sandbox.KindOf(err), "%v", err)
+	})
+	t.Run("down, with local fallback", func(t *testing.T) {
+		m, rs := newShared(t, 1, Options{FallbackLocal: true})
+		tr := rs[0].Traces(SessionOptions{})
+		m.Close()
+		run(tr, "s", 3)
+		got, ok, err := tr.Trace(ctx, "s", "s")
+		require.NoError(t, err)
+		require.True(t, ok)
+		require.Len(t, got.Calls, 3, "kept by this replica meanwhile")
+		existed, err := tr.Remove(ctx, "s")
+		require.NoError(t, err)
+		require.True(t, existed)
 	})
 }
