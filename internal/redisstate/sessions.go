@@ -40,7 +40,9 @@ type SessionOptions struct {
 // store needs a single Redis server, not a Cluster.
 //
 // With FallbackLocal, while Redis is down the replica keeps traces of its
-// own (in memory, the same bounds), which are not shared.
+// own (in memory, the same bounds), which are not shared. The anonymous
+// session "" (calls without a session ID) stays in each replica, as its
+// provenance does: every such call shares it.
 type Traces struct {
 	shared *Shared
 	opts   SessionOptions
@@ -188,6 +190,9 @@ func (t *Traces) args(session string, extra ...any) []any {
 
 // Begin reserves the next call number of the session kept under key.
 func (t *Traces) Begin(ctx context.Context, key string) (sandbox.TraceSlot, error) {
+	if key == "" {
+		return t.local.Begin(ctx, key)
+	}
 	return guard(t.shared, "sessions", func() (sandbox.TraceSlot, error) {
 		seq, err := beginScript.Run(ctx, t.shared.rdb, nil, t.args(key, sessionOverhead+len(key))...).Int()
 		if err != nil {
@@ -216,6 +221,9 @@ func (t *Traces) Append(ctx context.Context, slot sandbox.TraceSlot, rec sandbox
 
 // Trace returns the trace kept under key, labelled id.
 func (t *Traces) Trace(ctx context.Context, key, id string) (sandbox.SessionTrace, bool, error) {
+	if key == "" {
+		return t.local.Trace(ctx, key, id)
+	}
 	type found struct {
 		tr sandbox.SessionTrace
 		ok bool
@@ -259,6 +267,9 @@ func (t *Traces) trace(ctx context.Context, key, id string) (sandbox.SessionTrac
 // Remove forgets the session kept under key; it reports whether there was one.
 func (t *Traces) Remove(ctx context.Context, key string) (bool, error) {
 	local, _ := t.local.Remove(ctx, key)
+	if key == "" {
+		return local, nil
+	}
 	return guard(t.shared, "sessions", func() (bool, error) {
 		n, err := removeScript.Run(ctx, t.shared.rdb, nil, t.args(key)...).Int()
 		if err != nil {
