@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"strconv"
+	"sync"
 
 	"github.com/understudy/understudy/internal/canon"
 )
@@ -43,6 +44,19 @@ func KeyOf(tool, api string, args map[string]any) Key {
 	return makeKey(tool, api, argJSON)
 }
 
+// KeyOfCanonical is KeyOf for a caller that has the canonical JSON of the
+// arguments already (canon.JSON of the validated arguments): the same key,
+// without encoding them again.
+func KeyOfCanonical(tool, api string, canonicalArgs []byte) Key {
+	return makeKey(tool, api, string(canonicalArgs))
+}
+
+// HashOfCanonical is KeyOfCanonical(tool, api, canonicalArgs).Hash(), for
+// a caller that needs only the hash (the engine's lookups).
+func HashOfCanonical(tool, api string, canonicalArgs []byte) string {
+	return hashParts(tool, api, canonicalArgs)
+}
+
 // makeKey builds a key from arguments that are already canonical JSON.
 func makeKey(tool, api, argJSON string) Key {
 	return Key{hash: hashParts(tool, api, argJSON), tool: tool, api: api, args: argJSON}
@@ -50,9 +64,9 @@ func makeKey(tool, api, argJSON string) Key {
 
 // hashParts frames each part with its length, so no choice of names can make
 // two different calls hash the same input.
-func hashParts(tool, api, argJSON string) string {
-	h := sha256.New()
-	buf := make([]byte, 0, 64+len(tool)+len(api))
+func hashParts[T string | []byte](tool, api string, argJSON T) string {
+	bp := hashBufs.Get().(*[]byte)
+	buf := (*bp)[:0]
 	buf = append(buf, keyVersion...)
 	buf = append(buf, '\n')
 	buf = strconv.AppendInt(buf, int64(len(tool)), 10)
@@ -63,11 +77,19 @@ func hashParts(tool, api, argJSON string) string {
 	buf = append(buf, api...)
 	buf = strconv.AppendInt(buf, int64(len(argJSON)), 10)
 	buf = append(buf, ':')
-	h.Write(buf)
-	h.Write([]byte(argJSON))
-	var sum [sha256.Size]byte
-	return hex.EncodeToString(h.Sum(sum[:0]))
+	buf = append(buf, argJSON...)
+	sum := sha256.Sum256(buf)
+	if cap(buf) <= 64<<10 {
+		*bp = buf
+		hashBufs.Put(bp)
+	}
+	var hexSum [2 * sha256.Size]byte
+	hex.Encode(hexSum[:], sum[:])
+	return string(hexSum[:])
 }
+
+// hashBufs hold the framed input of hashParts between calls.
+var hashBufs = sync.Pool{New: func() any { b := make([]byte, 0, 512); return &b }}
 
 // KeyFromHash returns a key that knows only its hash (64 lowercase hex
 // digits), for callers that carry keys as strings. Lookups work with it; the

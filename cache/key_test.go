@@ -106,7 +106,26 @@ func FuzzKeyOf(f *testing.F) {
 		if err != nil || string(c) != k1.Args() {
 			t.Fatalf("canonicalisation not idempotent: %q -> %q (%v)", k1.Args(), c, err)
 		}
+		if a, err := canon.JSON(args); err != nil || KeyOfCanonical("tool", "api", a) != k1 {
+			t.Fatalf("KeyOfCanonical(%s) is not KeyOf (%v)", a, err)
+		}
 	})
+}
+
+// TestKeyOfCanonical: given the canonical arguments the engine has
+// computed, the key is KeyOf's.
+func TestKeyOfCanonical(t *testing.T) {
+	for _, args := range []map[string]any{
+		nil, {}, {"q": "Paris", "days": 3, "lang": "fr"}, {"id": json.Number("9007199254740993"), "x": []any{1.0, "<&>"}},
+	} {
+		c, err := canon.JSON(args)
+		require.NoError(t, err)
+		want := KeyOf("weatherapi_com", "forecast_weather_api", args)
+		got := KeyOfCanonical("weatherapi_com", "forecast_weather_api", c)
+		require.Equal(t, want, got, "%v", args)
+		require.Equal(t, want.Args(), got.Args())
+		require.Equal(t, want.Hash(), HashOfCanonical("weatherapi_com", "forecast_weather_api", c))
+	}
 }
 
 func BenchmarkKeyOf(b *testing.B) {

@@ -48,6 +48,11 @@ func Values(doc any, path string) []any {
 	if err != nil {
 		return nil
 	}
+	return valuesAt(doc, steps)
+}
+
+// valuesAt is Values for a parsed path.
+func valuesAt(doc any, steps []pathStep) []any {
 	cur := []any{doc}
 	for _, st := range steps {
 		var next []any

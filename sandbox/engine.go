@@ -77,6 +77,15 @@ type Recordings interface {
 	Put(ctx context.Context, key, tool, api string, args map[string]any, rec Recording) error
 }
 
+// CanonicalRecordings is a Recordings that keys a call from the canonical
+// JSON of its validated arguments (canon.JSON), which the engine computes
+// once per call anyway: Key would encode them again.
+type CanonicalRecordings interface {
+	Recordings
+	// KeyCanonical is Key(tool, api, args) given canon.JSON(args).
+	KeyCanonical(tool, api string, canonicalArgs []byte) string
+}
+
 // Request is one call, as every transport hands it to the engine.
 type Request struct {
 	Tool      string         `json:"tool"`
@@ -206,6 +215,17 @@ func New(opts Options) (*Engine, error) {
 	return e, nil
 }
 
+// RateLimited reports whether calls of the API count against a rate limit
+// or quota, so that a transport names the caller (WithClient) only when
+// it matters.
+func (e *Engine) RateLimited(api *toolset.API) bool {
+	if api == nil || api.Tool == nil {
+		return true
+	}
+	_, ok := LimitFor(e.opts.Limits, api.Tool.StandardizedName)
+	return ok
+}
+
 // Catalog is the catalog the engine serves.
 func (e *Engine) Catalog() *toolset.Catalog { return e.catalog }
 
@@ -274,15 +294,55 @@ func (e *Engine) Call(ctx context.Context, req Request) (*Result, error) {
 // engine's catalog): the pipeline from validation on. The rate-limit
 // client is the one WithClient put in ctx, if any.
 func (e *Engine) CallAPI(ctx context.Context, api *toolset.API, args map[string]any, session string) (*Result, error) {
+	if err := e.ours(api); err != nil {
+		return nil, err
+	}
+	return e.call(ctx, api, args, session, clientOf(ctx))
+}
+
+// ours refuses an API that is not this engine's, as a call of an unknown
+// API is refused.
+func (e *Engine) ours(api *toolset.API) error {
 	if api == nil || api.Tool == nil || e.catalog.API(api.Tool.StandardizedName, api.Name) != api {
 		nf := &NotFoundError{}
 		if api != nil && api.Tool != nil {
 			nf.Tool, nf.API, nf.ToolKnown = api.Tool.StandardizedName, api.Name, e.catalog.Tool(api.Tool.StandardizedName) != nil
 		}
 		e.metrics.count(e.toolLabel(nf.Tool), "", "not_found")
-		return nil, nf
+		return nf
 	}
-	return e.call(ctx, api, args, session, clientOf(ctx))
+	return nil
+}
+
+// Validated is a call's arguments as its API's schema accepted them
+// (Engine.Validate), ready for CallValidated.
+type Validated struct {
+	api  *toolset.API
+	args map[string]any
+}
+
+// Validate checks arguments for an API without calling it (nothing is
+// counted or traced). A transport that words a refusal its own way
+// validates first and then calls CallValidated, so that the arguments
+// are validated once.
+func (e *Engine) Validate(api *toolset.API, args map[string]any) (Validated, error) {
+	v, err := api.Validate(args)
+	if err != nil {
+		return Validated{}, err
+	}
+	return Validated{api: api, args: v}, nil
+}
+
+// CallValidated is CallAPI for arguments Validate accepted: the pipeline
+// from the dependency check on.
+func (e *Engine) CallValidated(ctx context.Context, v Validated, session string) (*Result, error) {
+	if v.api == nil {
+		return nil, errors.New("sandbox: CallValidated needs the result of Validate")
+	}
+	if err := e.ours(v.api); err != nil {
+		return nil, err
+	}
+	return e.callValidated(ctx, v.api, v.args, session, clientOf(ctx))
 }
 
 // unknownTool is the metrics label of every tool name the catalog does not
@@ -311,17 +371,25 @@ func clientOf(ctx context.Context) string {
 
 func (e *Engine) call(ctx context.Context, api *toolset.API, arguments map[string]any, id, client string) (*Result, error) {
 	tool := api.Tool.StandardizedName
-	// Everything kept per session (trace, dependency memory, stand-in
-	// state) is kept under the bounded key; the answer names the ID given.
-	session := SessionKey(id)
 	args, err := api.Validate(arguments)
 	if err != nil {
 		e.metrics.count(tool, api.Name, "invalid")
 		return nil, err
 	}
+	return e.callValidated(ctx, api, args, id, client)
+}
+
+func (e *Engine) callValidated(ctx context.Context, api *toolset.API, args map[string]any, id, client string) (*Result, error) {
+	tool := api.Tool.StandardizedName
+	// Everything kept per session (trace, dependency memory, stand-in
+	// state) is kept under the bounded key; the answer names the ID given.
+	session := SessionKey(id)
 	ss := e.sessions.get(session)
 	seq := ss.reserve()
-	rec := CallRecord{Seq: seq, Tool: tool, API: api.Name, Arguments: canon.MustJSON(args)}
+	// The canonical arguments serve the trace, the cache key and a replay
+	// miss's message: encoded once.
+	canonArgs := canon.MustJSON(args)
+	rec := CallRecord{Seq: seq, Tool: tool, API: api.Name, Arguments: canonArgs}
 	res := &Result{Tool: tool, API: api.Name, Session: id, Seq: seq}
 
 	if p := e.opts.Provenance; p != nil {
@@ -348,7 +416,7 @@ func (e *Engine) call(ctx context.Context, api *toolset.API, arguments map[strin
 		return nil, err
 	}
 
-	if err := e.dispatch(ctx, api, args, session, res); err != nil {
+	if err := e.dispatch(ctx, api, args, canonArgs, session, res); err != nil {
 		rec.Error = err.Error()
 		e.sessions.append(ss, rec)
 		e.metrics.count(tool, api.Name, "error")
@@ -364,11 +432,15 @@ func (e *Engine) call(ctx context.Context, api *toolset.API, arguments map[strin
 	return res, nil
 }
 
-func (e *Engine) dispatch(ctx context.Context, api *toolset.API, args map[string]any, session string, res *Result) error {
+func (e *Engine) dispatch(ctx context.Context, api *toolset.API, args map[string]any, canonArgs []byte, session string, res *Result) error {
 	tool := api.Tool.StandardizedName
 	var key string
 	if e.opts.Recordings != nil && e.opts.Mode != ModeFake {
-		key = e.opts.Recordings.Key(tool, api.Name, args)
+		if cr, ok := e.opts.Recordings.(CanonicalRecordings); ok {
+			key = cr.KeyCanonical(tool, api.Name, canonArgs)
+		} else {
+			key = e.opts.Recordings.Key(tool, api.Name, args)
+		}
 		res.Key = key
 	}
 	switch e.opts.Mode {
@@ -392,7 +464,7 @@ func (e *Engine) dispatch(ctx context.Context, api *toolset.API, args map[string
 			return nil
 		}
 		if e.opts.Mode == ModeReplay {
-			return &ReplayMissError{Tool: tool, API: api.Name, Key: key, Arguments: string(canon.MustJSON(args))}
+			return &ReplayMissError{Tool: tool, API: api.Name, Key: key, Arguments: string(canonArgs)}
 		}
 		// Concurrent misses of one key, here and in the replicas sharing
 		// the store, wait for one upstream call (flight.go).

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"sort"
 	"sync"
+	"sync/atomic"
 
 	lru "github.com/hashicorp/golang-lru/v2"
 )
@@ -37,9 +38,12 @@ type SessionTrace struct {
 }
 
 type session struct {
-	mu    sync.Mutex // guards next
+	// mu guards every field: a session's calls take only its own lock,
+	// so concurrent sessions (and the calls of one) do not wait on a
+	// store-wide one.
+	mu    sync.Mutex
 	next  int
-	calls []CallRecord // guarded by sessions.mu, as are the fields below
+	calls []CallRecord
 	// bytes approximates the memory the trace holds (ID and calls).
 	bytes   int64
 	dropped int
@@ -69,40 +73,64 @@ func SessionKey(id string) string {
 // sessions is a bounded set of session traces: the least recently used
 // session is forgotten first when there are more than maxSessions or their
 // traces hold more than maxBytes, and each keeps at most maxCalls calls.
+//
+// The session "" (every call without an ID) is kept outside the LRU: it is
+// the one a load of anonymous calls shares, and finding it takes no lock.
 type sessions struct {
-	cache    *lru.Cache[string, *session]
-	maxCalls int
-	maxBytes int64
-	mu       sync.Mutex // guards bytes and every session's trace
-	bytes    int64
+	cache     *lru.Cache[string, *session]
+	anonymous atomic.Pointer[session]
+	maxCalls  int
+	maxBytes  int64
+	onEvict   func(id string)
+	mu        sync.Mutex // serialises creating sessions and shrinking
+	bytes     atomic.Int64
 }
 
 func newSessions(maxSessions, maxCalls int, maxBytes int64, onEvict func(id string)) *sessions {
-	s := &sessions{maxCalls: maxCalls, maxBytes: maxBytes}
+	s := &sessions{maxCalls: maxCalls, maxBytes: maxBytes, onEvict: onEvict}
 	c, err := lru.NewWithEvict[string, *session](maxSessions, func(id string, ss *session) {
-		// Runs under s.mu: every cache change is made holding it.
-		s.bytes -= ss.bytes
-		ss.gone = true
-		if onEvict != nil {
-			onEvict(id)
-		}
+		s.forget(id, ss)
 	})
 	if err != nil {
 		panic(err) // only for a non-positive size, which New rules out
 	}
 	s.cache = c
+	s.anonymous.Store(s.newSession(""))
 	return s
+}
+
+func (s *sessions) newSession(key string) *session {
+	ss := &session{next: 1, bytes: sessionOverhead + int64(len(key))}
+	s.bytes.Add(ss.bytes)
+	return ss
+}
+
+// forget marks a session gone and stops counting its memory.
+func (s *sessions) forget(id string, ss *session) {
+	ss.mu.Lock()
+	ss.gone = true
+	freed := ss.bytes
+	ss.mu.Unlock()
+	s.bytes.Add(-freed)
+	if s.onEvict != nil {
+		s.onEvict(id)
+	}
 }
 
 // get returns the session kept under key (a SessionKey), creating it.
 func (s *sessions) get(key string) *session {
+	if key == "" {
+		return s.anonymous.Load()
+	}
+	if ss, ok := s.cache.Get(key); ok {
+		return ss
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if ss, ok := s.cache.Get(key); ok {
 		return ss
 	}
-	ss := &session{next: 1, bytes: sessionOverhead + int64(len(key))}
-	s.bytes += ss.bytes
+	ss := s.newSession(key)
 	s.cache.Add(key, ss)
 	s.shrink(ss)
 	return ss
@@ -135,49 +163,66 @@ func recordSize(rec *CallRecord) int64 {
 }
 
 func (s *sessions) append(ss *session, rec CallRecord) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	size := recordSize(&rec)
+	ss.mu.Lock()
 	if ss.gone {
+		ss.mu.Unlock()
 		return // forgotten while the call ran
 	}
-	size := recordSize(&rec)
 	ss.calls = append(ss.calls, rec)
 	ss.bytes += size
-	s.bytes += size
+	delta := size
 	if len(ss.calls) > s.maxCalls {
 		// Drop a quarter at a time so a long session does not copy its
 		// whole trace on every call.
 		n := len(ss.calls) - s.maxCalls + max(s.maxCalls/4, 1)
-		s.dropOldest(ss, min(n, len(ss.calls)-1))
+		delta -= ss.dropOldest(min(n, len(ss.calls)-1), true)
 	}
-	s.shrink(ss)
+	ss.mu.Unlock()
+	if s.bytes.Add(delta) > s.maxBytes {
+		s.mu.Lock()
+		s.shrink(ss)
+		s.mu.Unlock()
+	}
 }
 
-// dropOldest forgets the first n calls of a trace.
-func (s *sessions) dropOldest(ss *session, n int) {
+// dropOldest forgets the first n calls of a trace and returns the bytes
+// freed. reuse keeps the trace's array for the calls to come (a session
+// at its call bound, which fills it again); otherwise a smaller one is
+// made, so that the memory goes. The caller holds ss.mu.
+func (ss *session) dropOldest(n int, reuse bool) int64 {
 	if n <= 0 {
-		return
+		return 0
 	}
 	var freed int64
 	for i := range n {
 		freed += recordSize(&ss.calls[i])
 	}
-	ss.calls = append(ss.calls[:0:0], ss.calls[n:]...)
+	if reuse {
+		m := copy(ss.calls, ss.calls[n:])
+		clear(ss.calls[m:]) // the dropped calls' strings go
+		ss.calls = ss.calls[:m]
+	} else {
+		ss.calls = append(ss.calls[:0:0], ss.calls[n:]...)
+	}
 	ss.dropped += n
 	ss.bytes -= freed
-	s.bytes -= freed
+	return freed
 }
 
 // shrink forgets the least recently used sessions while the traces hold
-// more than maxBytes; when only the current one is left, its oldest calls
-// go. The caller holds s.mu.
+// more than maxBytes; when only the current one (or the session "") is
+// left, the oldest calls of the current one go. The caller holds s.mu.
 func (s *sessions) shrink(current *session) {
-	for s.bytes > s.maxBytes && s.cache.Len() > 1 {
+	for s.bytes.Load() > s.maxBytes && s.cache.Len() > 0 {
 		key, oldest, ok := s.cache.GetOldest()
 		if !ok {
 			break
 		}
 		if oldest == current {
+			if s.cache.Len() == 1 {
+				break
+			}
 			// Other sessions were used since this call began; the one in
 			// use is kept and made recent.
 			s.cache.Get(key)
@@ -185,19 +230,30 @@ func (s *sessions) shrink(current *session) {
 		}
 		s.cache.RemoveOldest()
 	}
-	if s.bytes > s.maxBytes && len(current.calls) > 1 {
-		excess := s.bytes - s.maxBytes
+	if excess := s.bytes.Load() - s.maxBytes; excess > 0 {
+		current.mu.Lock()
 		n := 0
 		for freed := int64(0); freed < excess && n < len(current.calls)-1; n++ {
 			freed += recordSize(&current.calls[n])
 		}
-		s.dropOldest(current, n)
+		freed := current.dropOldest(n, false)
+		current.mu.Unlock()
+		s.bytes.Add(-freed)
 	}
 }
 
 // remove forgets the session kept under key (a SessionKey), as an
-// eviction does; it reports whether there was one.
+// eviction does; it reports whether there was one. The session "" is
+// known once a call was made in it.
 func (s *sessions) remove(key string) bool {
+	if key == "" {
+		old := s.anonymous.Swap(s.newSession(""))
+		old.mu.Lock()
+		used := old.next > 1
+		old.mu.Unlock()
+		s.forget("", old)
+		return used
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.cache.Remove(key)
@@ -205,13 +261,22 @@ func (s *sessions) remove(key string) bool {
 
 // trace returns the trace kept under key (a SessionKey), labelled id.
 func (s *sessions) trace(key, id string) (SessionTrace, bool) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	ss, ok := s.cache.Peek(key)
-	if !ok {
-		return SessionTrace{}, false
+	var ss *session
+	if key == "" {
+		ss = s.anonymous.Load()
+	} else {
+		var ok bool
+		if ss, ok = s.cache.Peek(key); !ok {
+			return SessionTrace{}, false
+		}
+	}
+	ss.mu.Lock()
+	if key == "" && ss.next == 1 {
+		ss.mu.Unlock()
+		return SessionTrace{}, false // no call was made without an ID
 	}
 	t := SessionTrace{ID: id, Calls: append([]CallRecord(nil), ss.calls...), Dropped: ss.dropped}
+	ss.mu.Unlock()
 	// Concurrent calls of one session finish in any order; the trace reads in call order.
 	sort.Slice(t.Calls, func(i, j int) bool { return t.Calls[i].Seq < t.Calls[j].Seq })
 	for _, c := range t.Calls {

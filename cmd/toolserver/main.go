@@ -71,6 +71,7 @@ type flags struct {
 	maxConns       int
 	allowOrigins   []string
 	readyFile      string
+	pprofAddr      string
 	replicas       replicaFlags      // -redis and its companions (replicas.go)
 	ready          func(addr string) // tests learn the bound address
 	inFlight       *atomic.Int64     // counts the HTTP requests being served; tests read it
@@ -112,6 +113,7 @@ func runWith(args []string, stdout, stderr io.Writer, f flags) int {
 	fs.DurationVar(&f.mcpIdle, "mcp-session-idle", server.DefaultMCPSessionIdle, "close an MCP session over HTTP after this long without a request (0 or less: never)")
 	fs.DurationVar(&f.readTimeout, "read-timeout", server.DefaultReadTimeout, "time a client has to send a request's header, and then its body")
 	fs.IntVar(&f.maxConns, "max-conns", server.DefaultMaxConns, "connections open at once; at the cap the longest-waiting connection without a running call is closed")
+	fs.StringVar(&f.pprofAddr, "pprof", "", "serve net/http/pprof's profiles at http://ADDR/debug/pprof/ on a listener of their own (e.g. 127.0.0.1:6060); empty: none")
 	fs.StringVar(&f.readyFile, "ready-file", "", "once serving, write the server's URL (http://127.0.0.1:PORT) to this file, atomically; the URL is also the first line on stdout")
 	f.replicas.register(fs)
 	fs.Func("allow-origin", `a browser origin allowed to call the server besides its own, e.g. "http://localhost:3000"; repeatable`, func(v string) error {
@@ -132,6 +134,7 @@ func runWith(args []string, stdout, stderr io.Writer, f flags) int {
 		fmt.Fprintf(stderr, "toolserver: %v\n", err)
 		return 1
 	}
+	go warmWorld() // loads while the catalog does
 	cat, err := toolset.Load(f.catalogs, !f.noBuiltin)
 	if err != nil {
 		return fail(err)
@@ -198,6 +201,13 @@ func runWith(args []string, stdout, stderr io.Writer, f flags) int {
 			return fail(err)
 		}
 		return 0
+	}
+	if f.pprofAddr != "" {
+		stop, err := servePprof(f.pprofAddr, stderr)
+		if err != nil {
+			return fail(err)
+		}
+		defer stop()
 	}
 	h, err := server.New(st.Engine, server.Options{Deps: st.Graph, MCP: server.MCPHandlerWith(mcpSrv, server.MCPOptions{SessionIdle: mcpIdle(f.mcpIdle)}), MaxBody: f.maxBody, Logger: cfg.Logger,
 		ReadTimeout: f.readTimeout, AllowOrigins: f.allowOrigins, Health: sharedHealth(st)})

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io/fs"
 	"log/slog"
+	"sync"
 
 	"github.com/understudy/understudy/cache"
 	"github.com/understudy/understudy/deps"
@@ -72,24 +73,44 @@ func Build(cfg Config) (*Stack, error) {
 		cfg.Clock = clock.Frozen()
 	}
 	st := &Stack{Catalog: cfg.Catalog}
-	if st.Catalog == nil {
-		c, err := toolset.Builtin()
-		if err != nil {
-			return nil, err
+	// The world, the shipped recordings and the catalog with its
+	// dependency graph do not depend on one another: they load at once.
+	warn := func(err error) { cfg.Logger.Warn("response store", "err", err) }
+	var (
+		wg       sync.WaitGroup
+		w        *world.World
+		werr     error
+		fallback cache.Reader
+	)
+	wg.Go(func() { w, werr = world.DefaultWorld() })
+	wg.Go(func() {
+		if rec, err := fs.Sub(fixtures.FS, "recordings"); err == nil {
+			if s, err := cache.OpenFS(rec, cache.Options{Warn: warn}); err == nil {
+				fallback = s
+			}
 		}
-		st.Catalog = c
+	})
+	var cerr, gerr error
+	if st.Catalog == nil {
+		st.Catalog, cerr = toolset.Builtin()
 	}
-	world, err := world.DefaultWorld()
-	if err != nil {
-		return nil, fmt.Errorf("world: %w", err)
+	if cerr == nil {
+		st.Graph, gerr = deps.Build(st.Catalog, deps.Options{Annotations: true, Infer: !cfg.NoInference})
 	}
-	st.Mocker, err = mocks.New(mocks.Options{Clock: cfg.Clock, World: world, Failures: cfg.Failures})
+	wg.Wait()
+	if cerr != nil {
+		return nil, cerr
+	}
+	if werr != nil {
+		return nil, fmt.Errorf("world: %w", werr)
+	}
+	var err error
+	st.Mocker, err = mocks.New(mocks.Options{Clock: cfg.Clock, World: w, Failures: cfg.Failures})
 	if err != nil {
 		return nil, err
 	}
-	st.Graph, err = deps.Build(st.Catalog, deps.Options{Annotations: true, Infer: !cfg.NoInference})
-	if err != nil {
-		return nil, fmt.Errorf("dependency graph: %w", err)
+	if gerr != nil {
+		return nil, fmt.Errorf("dependency graph: %w", gerr)
 	}
 	st.Tracker = deps.NewTracker(st.Graph, deps.TrackerOptions{Policy: func(t *toolset.Tool) deps.Policy {
 		if cfg.DepsPolicy != "" {
@@ -101,17 +122,10 @@ func Build(cfg Config) (*Stack, error) {
 		return deps.Warn
 	}})
 
-	warn := func(err error) { cfg.Logger.Warn("response store", "err", err) }
 	if cfg.CacheDir != "" {
 		st.Store, err = cache.Open(cfg.CacheDir, cache.Options{Warn: warn})
 		if err != nil {
 			return nil, err
-		}
-	}
-	var fallback cache.Reader
-	if rec, err := fs.Sub(fixtures.FS, "recordings"); err == nil {
-		if s, err := cache.OpenFS(rec, cache.Options{Warn: warn}); err == nil {
-			fallback = s
 		}
 	}
 	st.Cache, err = cache.NewCache(cache.CacheOptions{Store: st.Store, Fallback: fallback})
@@ -163,11 +177,16 @@ func (s *Stack) Close() error {
 // Recordings adapts the cache to the engine's response store.
 type Recordings struct{ Cache *cache.Cache }
 
-var _ sandbox.Recordings = Recordings{}
+var _ sandbox.CanonicalRecordings = Recordings{}
 
 // Key is the cache key's hash.
 func (r Recordings) Key(tool, api string, args map[string]any) string {
 	return cache.KeyOf(tool, api, args).Hash()
+}
+
+// KeyCanonical is Key given the arguments' canonical JSON.
+func (r Recordings) KeyCanonical(tool, api string, canonicalArgs []byte) string {
+	return cache.HashOfCanonical(tool, api, canonicalArgs)
 }
 
 // Get reads a recording by key hash.

@@ -22,7 +22,23 @@ import (
 // 9.007199254740993e15 are all "9007199254740993"), so two different
 // integers never encode the same: float64 would round them together. From
 // 1e21 on, integers float64 holds exactly print in its exponent form.
+//
+// The value is written in one pass (see encoder); what that pass does not
+// handle (a type with its own MarshalJSON, embedded struct fields, []byte)
+// and every error take the path of encoding/json: marshal, decode,
+// normalise, encode, which gives the same bytes.
 func JSON(v any) ([]byte, error) {
+	e := encoders.Get().(*encoder)
+	defer e.release()
+	if err := e.value(v); err == nil {
+		return bytes.Clone(e.buf), nil
+	}
+	return slowJSON(v)
+}
+
+// slowJSON is JSON through encoding/json: normalise a copy of v, then
+// encode it.
+func slowJSON(v any) ([]byte, error) {
 	n, err := normalise(v)
 	if err != nil {
 		return nil, err
@@ -60,6 +76,21 @@ func normaliseInt(x int64) any {
 		return float64(x)
 	}
 	return json.Number(strconv.FormatInt(x, 10))
+}
+
+// normaliseNumber is the canonical value of a number literal: a float64,
+// or the digits of an integer float64 cannot print exactly.
+func normaliseNumber(lit string) (any, error) {
+	f, err := strconv.ParseFloat(lit, 64)
+	if err != nil {
+		return nil, fmt.Errorf("canon: bad number %q: %w", lit, err)
+	}
+	if math.Abs(f) >= maxExact {
+		if n, ok := bigInteger(lit, f); ok {
+			return n, nil
+		}
+	}
+	return normaliseFloat(f), nil
 }
 
 // normaliseFloat prints a whole float64 from 2^53 up to 1e21 by its exact
@@ -250,16 +281,7 @@ func normalise(v any) (any, error) {
 	case nil, string, bool:
 		return x, nil
 	case json.Number:
-		f, err := strconv.ParseFloat(string(x), 64)
-		if err != nil {
-			return nil, fmt.Errorf("canon: bad number %q: %w", x, err)
-		}
-		if math.Abs(f) >= maxExact {
-			if n, ok := bigInteger(string(x), f); ok {
-				return n, nil
-			}
-		}
-		return normaliseFloat(f), nil
+		return normaliseNumber(string(x))
 	case float64:
 		return normaliseFloat(x), nil
 	case float32:
@@ -289,11 +311,9 @@ func normalise(v any) (any, error) {
 		}
 		return out, nil
 	case json.RawMessage:
-		var d any
-		dec := json.NewDecoder(bytes.NewReader(x))
-		dec.UseNumber()
-		if err := dec.Decode(&d); err != nil {
-			return nil, fmt.Errorf("canon: %w", err)
+		d, err := decodeNumbers(x)
+		if err != nil {
+			return nil, err
 		}
 		return normalise(d)
 	default:
@@ -307,4 +327,15 @@ func normalise(v any) (any, error) {
 		}
 		return normalise(json.RawMessage(b))
 	}
+}
+
+// decodeNumbers reads the first JSON value of data with UseNumber.
+func decodeNumbers(data []byte) (any, error) {
+	var d any
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	if err := dec.Decode(&d); err != nil {
+		return nil, fmt.Errorf("canon: %w", err)
+	}
+	return d, nil
 }

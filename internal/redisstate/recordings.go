@@ -18,7 +18,7 @@ type Recordings struct {
 }
 
 var (
-	_ sandbox.Recordings = (*Recordings)(nil)
+	_ sandbox.CanonicalRecordings = (*Recordings)(nil)
 	_ sandbox.KeyLocker  = (*Recordings)(nil)
 )
 
@@ -30,6 +30,11 @@ func (s *Shared) Recordings(local sandbox.Recordings) *Recordings {
 // Key is the canonical cache key's hash, as for every store.
 func (r *Recordings) Key(tool, api string, args map[string]any) string {
 	return cache.KeyOf(tool, api, args).Hash()
+}
+
+// KeyCanonical is Key given the arguments' canonical JSON.
+func (r *Recordings) KeyCanonical(tool, api string, canonicalArgs []byte) string {
+	return cache.HashOfCanonical(tool, api, canonicalArgs)
 }
 
 // Get reads the recording from Redis, else from the local store.

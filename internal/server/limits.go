@@ -230,8 +230,8 @@ func limitHeaders(next http.Handler) http.Handler {
 			return
 		}
 		for _, h := range []string{"X-Session-Id", "Mcp-Session-Id"} {
-			if err := checkLen(h+" header", r.Header.Get(h), MaxSessionIDLen); err != nil {
-				writeProblem(w, err)
+			if v := r.Header.Get(h); len(v) > MaxSessionIDLen {
+				writeProblem(w, checkLen(h+" header", v, MaxSessionIDLen))
 				return
 			}
 		}

@@ -16,6 +16,7 @@ import (
 	"net"
 	"net/http"
 	"runtime/debug"
+	"strconv"
 	"strings"
 	"time"
 
@@ -76,11 +77,23 @@ func New(e *sandbox.Engine, opts Options) (*Server, error) {
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.DiscardHandler)
 	}
-	doc, err := marshal(toolset.CatalogDocument(e.Catalog()))
-	if err != nil {
-		return nil, fmt.Errorf("rendering the catalog: %w", err)
+	// The catalog document renders while the wire's routes are built.
+	var (
+		doc     []byte
+		docErr  error
+		docDone = make(chan struct{})
+	)
+	go func() {
+		defer close(docDone)
+		doc, docErr = marshal(toolset.CatalogDocument(e.Catalog()))
+	}()
+	s := &Server{engine: e, opts: opts, log: opts.Logger}
+	wire := s.newRapidWire()
+	<-docDone
+	if docErr != nil {
+		return nil, fmt.Errorf("rendering the catalog: %w", docErr)
 	}
-	s := &Server{engine: e, opts: opts, catalog: doc, log: opts.Logger}
+	s.catalog = doc
 	mux := http.NewServeMux()
 	mux.Handle("GET /healthz", route{wrap(s.healthz)})
 	mux.Handle("GET /v1/catalog", route{wrap(s.getCatalog)})
@@ -104,7 +117,7 @@ func New(e *sandbox.Engine, opts Options) (*Server, error) {
 	// the body in time; then the RapidAPI wire or the routes above, whose
 	// own refusals (404, 405, redirects) are problems too.
 	s.handler = recoverPanics(s.log)(guard.wrap(limitHeaders(limitBody(opts.MaxBody)(readBody(opts.ReadTimeout)(
-		rapidAPIHost(s.newRapidWire())(routerProblems(mux)))))))
+		rapidAPIHost(wire)(routerProblems(mux)))))))
 	return s, nil
 }
 
@@ -136,7 +149,9 @@ func recoverPanics(log *slog.Logger) func(http.Handler) http.Handler {
 func limitBody(limit int64) func(http.Handler) http.Handler {
 	return func(next http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			r.Body = http.MaxBytesReader(w, r.Body, limit)
+			if r.Body != http.NoBody { // a request without a body has nothing to bound, or to read
+				r.Body = http.MaxBytesReader(w, r.Body, limit)
+			}
 			next.ServeHTTP(w, r)
 		})
 	}
@@ -159,7 +174,7 @@ func rapidAPIHost(wire http.Handler) func(http.Handler) http.Handler {
 
 // handlerFunc is a route: it returns a result or an error and writes
 // nothing itself (Prometheus web/api/v1 style). wrap turns the result into
-// JSON (a *rawBody is sent as is, a *forward handed on) and the error into
+// JSON (a *rawBody is sent as is) and the error into
 // problem+json.
 type handlerFunc func(r *http.Request) (any, error)
 
@@ -168,16 +183,34 @@ type handlerFunc func(r *http.Request) (any, error)
 type rawBody struct {
 	status      int
 	contentType string
-	header      http.Header // more headers to send
-	body        []byte
+	// source, when set, is sent as X-Understudy-Source (mock, cache,
+	// remote, sandbox): where the API's answer came from.
+	source string
+	header http.Header // more headers to send
+	body   []byte
 }
 
-// forward is a result that hands the request, as the route rewrote it, on
-// to another handler: the RapidAPI wire's dispatch forwards to its mux.
-type forward struct {
-	to http.Handler
-	r  *http.Request
+// jsonContentType is the Content-Type of JSON answers, shared like
+// sourceHeaders.
+var jsonContentType = []string{"application/json"}[:1:1]
+
+func contentTypeHeader(ct string) []string {
+	if ct == "application/json" {
+		return jsonContentType
+	}
+	return []string{ct}
 }
+
+// sourceHeaders are the X-Understudy-Source values, shared by every
+// answer: a header value slice is only read by net/http, and one of
+// length and capacity 1 is copied by anything that appends to it.
+var sourceHeaders = func() map[string][]string {
+	m := map[string][]string{}
+	for _, s := range []string{sandbox.SourceMock, sandbox.SourceCache, sandbox.SourceRemote, sandbox.SourceSandbox} {
+		m[s] = []string{s}[:1:1]
+	}
+	return m
+}()
 
 func wrap(h handlerFunc) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -189,8 +222,6 @@ func wrap(h handlerFunc) http.Handler {
 		switch v := v.(type) {
 		case *rawBody:
 			v.write(w)
-		case *forward:
-			v.to.ServeHTTP(w, v.r)
 		default:
 			writeJSON(w, http.StatusOK, v)
 		}
@@ -198,11 +229,19 @@ func wrap(h handlerFunc) http.Handler {
 }
 
 func (b *rawBody) write(w http.ResponseWriter) {
+	h := w.Header()
 	if b.contentType != "" { // a 204 has no body to type
-		w.Header().Set("Content-Type", b.contentType)
+		h["Content-Type"] = contentTypeHeader(b.contentType)
+	}
+	if b.source != "" {
+		if vs, ok := sourceHeaders[b.source]; ok {
+			h["X-Understudy-Source"] = vs
+		} else {
+			h["X-Understudy-Source"] = []string{b.source}
+		}
 	}
 	for k, vs := range b.header {
-		w.Header()[k] = vs
+		h[k] = vs
 	}
 	w.WriteHeader(cmp.Or(b.status, http.StatusOK))
 	_, _ = w.Write(b.body)
@@ -337,19 +376,56 @@ func (s *Server) call(r *http.Request) (any, error) {
 	res, err := s.engine.Call(r.Context(), sandbox.Request{
 		Tool: b.Tool, API: b.API, Arguments: args,
 		Session: session,
-		Client:  clientID(r, ""),
+		Client:  s.callerOf(r, b.Tool, b.API),
 	})
 	if err != nil {
 		return nil, err
 	}
+	status := http.StatusOK
 	if passthrough(r) {
-		b, err := marshal(res)
-		if err != nil {
-			return nil, err
-		}
-		return &rawBody{status: cmp.Or(res.Status, http.StatusOK), contentType: "application/json", body: b}, nil
+		status = cmp.Or(res.Status, http.StatusOK)
 	}
-	return res, nil
+	out, err := marshalResult(res)
+	if err != nil {
+		return nil, err
+	}
+	return &rawBody{status: status, contentType: "application/json", body: out}, nil
+}
+
+// marshalResult is marshal(res). An answer the engine holds as compact,
+// valid JSON already (a stand-in's canonical JSON, a recording, which the
+// store compacts, or the engine's own refusal) is written around as it
+// is, without encoding/json scanning it again; anything else (an
+// upstream's body as it came, violations, headers) goes through marshal.
+func marshalResult(res *sandbox.Result) ([]byte, error) {
+	switch res.Source {
+	case sandbox.SourceMock, sandbox.SourceCache, sandbox.SourceSandbox:
+	default:
+		return marshal(res)
+	}
+	if len(res.Response) == 0 || res.UpstreamError != "" || len(res.Violations) > 0 || len(res.Header) > 0 {
+		return marshal(res)
+	}
+	b := make([]byte, 0, len(res.Response)+len(res.Tool)+len(res.API)+len(res.Key)+len(res.Session)+96)
+	b = append(b, `{"tool":`...)
+	b = canon.AppendString(b, res.Tool)
+	b = append(b, `,"api":`...)
+	b = canon.AppendString(b, res.API)
+	b = append(b, `,"response":`...)
+	b = append(b, res.Response...)
+	b = append(b, `,"status":`...)
+	b = strconv.AppendInt(b, int64(res.Status), 10)
+	b = append(b, `,"source":`...)
+	b = canon.AppendString(b, res.Source)
+	if res.Key != "" {
+		b = append(b, `,"key":`...)
+		b = canon.AppendString(b, res.Key)
+	}
+	b = append(b, `,"session":`...)
+	b = canon.AppendString(b, res.Session)
+	b = append(b, `,"seq":`...)
+	b = strconv.AppendInt(b, int64(res.Seq), 10)
+	return append(b, "}\n"...), nil
 }
 
 // StatusHeader, set to "passthrough" on POST /v1/call, makes the API's own
@@ -503,6 +579,16 @@ func badJSON(what string, err error) *Problem {
 
 // clientID identifies a caller for rate limiting without keeping its key:
 // a hash of the key when there is one, else the remote address.
+// callerOf is clientID for a call of tool.api, or "" when the API is not
+// rate-limited (or not known: the engine answers that), where who calls
+// does not matter.
+func (s *Server) callerOf(r *http.Request, tool, api string) string {
+	if a, err := s.engine.Resolve(tool, api); err == nil && !s.engine.RateLimited(a) {
+		return ""
+	}
+	return clientID(r, "")
+}
+
 func clientID(r *http.Request, key string) string {
 	if key == "" {
 		key = r.Header.Get("X-RapidAPI-Key")

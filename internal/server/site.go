@@ -73,7 +73,7 @@ func (g *siteGuard) wrap(next http.Handler) http.Handler {
 }
 
 func (g *siteGuard) check(r *http.Request) *Problem {
-	if local, ok := r.Context().Value(http.LocalAddrContextKey).(net.Addr); ok && isLoopback(local.String()) {
+	if local, ok := r.Context().Value(http.LocalAddrContextKey).(net.Addr); ok && isLoopbackAddr(local) {
 		if !isLoopback(r.Host) {
 			return newProblem(http.StatusForbidden, "foreign-host", "Foreign Host header",
 				fmt.Sprintf("this server listens on a loopback address and answers only to localhost, not to Host %q", prefix(r.Host, 64)))
@@ -98,6 +98,16 @@ func (g *siteGuard) check(r *http.Request) *Problem {
 	}
 	return newProblem(http.StatusForbidden, "cross-origin", "Cross-origin request refused",
 		fmt.Sprintf("a request from origin %q is refused; start the server with -allow-origin to allow it", prefix(origin, 64)))
+}
+
+// isLoopbackAddr is isLoopback of addr.String(), without formatting a
+// TCP address.
+func isLoopbackAddr(addr net.Addr) bool {
+	if a, ok := addr.(*net.TCPAddr); ok {
+		ip, ok := netip.AddrFromSlice(a.IP)
+		return ok && ip.Unmap().IsLoopback()
+	}
+	return isLoopback(addr.String())
 }
 
 // hostOnly is a Host header without its port (or brackets).

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"maps"
 	"mime"
 	"net"
 	"net/http"
@@ -89,7 +88,7 @@ func (s *Server) newRapidWire() http.Handler {
 			}
 		}
 	}
-	return wrap(rw.dispatch)
+	return rw
 }
 
 // handle registers a pattern, turning ServeMux's panic on a conflicting or
@@ -108,6 +107,9 @@ func handle(mux *http.ServeMux, pattern string, h http.Handler) (err error) {
 // ServeMux compares it.
 func wireHost(h string) string {
 	h = strings.ToLower(strings.TrimSpace(h))
+	if !strings.Contains(h, ":") {
+		return h // no port (and SplitHostPort would build an error to say so)
+	}
 	if host, _, err := net.SplitHostPort(h); err == nil {
 		return host
 	}
@@ -167,7 +169,10 @@ func (r wireRoute) literal() int {
 // serve answers with the first route whose segments match the request's.
 func (g *wireGroup) serve(r *http.Request) (any, error) {
 	for _, route := range g.routes {
-		pathParams := map[string]string{}
+		var pathParams map[string]string
+		if len(route.binds) > 0 {
+			pathParams = map[string]string{}
+		}
 		ok := true
 		for i, m := range route.binds {
 			if !m.match(r.PathValue("p"+strconv.Itoa(i)), pathParams) {
@@ -186,30 +191,46 @@ func (g *wireGroup) serve(r *http.Request) (any, error) {
 // trailing slash, and ok only when already clean ("//", "." and ".."
 // segments name no endpoint).
 func wirePath(u *url.URL) (string, bool) {
-	p := "/" + strings.Trim(u.EscapedPath(), "/")
+	p := u.EscapedPath()
+	if len(p) < 2 || p[0] != '/' || p[len(p)-1] == '/' || p[1] == '/' {
+		p = "/" + strings.Trim(p, "/")
+	}
 	return p, p == path.Clean(p)
 }
 
-// dispatch answers a request made the way RapidAPI clients make it: the
-// API's real method and path, with X-RapidAPI-Host naming the tool. The mux
-// routes by Host and path, so the request goes on to it as a copy that has
-// the RapidAPI host as Host and the path as wirePath reads it.
-func (rw *rapidWire) dispatch(r *http.Request) (any, error) {
+// ServeHTTP answers a request made the way RapidAPI clients make it: the
+// API's real method and path, with X-RapidAPI-Host naming the tool. The
+// mux routes by Host and path, so the request goes on to it with the
+// RapidAPI host as Host and the path as wirePath reads it.
+func (rw *rapidWire) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if err := rw.route(r); err != nil {
+		writeProblem(w, err)
+		return
+	}
+	rw.mux.ServeHTTP(w, r)
+}
+
+// route rewrites a wire request's Host and path to what the mux routes
+// by, in place (the request goes nowhere else), or says why no endpoint
+// serves it, leaving the request as it came.
+func (rw *rapidWire) route(r *http.Request) *Problem {
 	host := r.Header.Get("X-RapidAPI-Host")
 	if rw.s.engine.Catalog().ToolByHost(host) == nil {
-		return nil, newProblem(http.StatusNotFound, "unknown-host", "Unknown API host", "no tool is served at X-RapidAPI-Host "+host)
+		return newProblem(http.StatusNotFound, "unknown-host", "Unknown API host", "no tool is served at X-RapidAPI-Host "+host)
 	}
 	p, clean := wirePath(r.URL)
-	routed := r.WithContext(r.Context())
-	routed.Host = wireHost(host)
-	u := *r.URL
-	u.RawPath = p
-	u.Path, _ = url.PathUnescape(p)
-	routed.URL = &u
-	if _, pattern := rw.mux.Handler(routed); !clean || pattern == "" {
-		return nil, unknownEndpoint(r, host)
+	if !clean {
+		return unknownEndpoint(r, host)
 	}
-	return &forward{to: rw.mux, r: routed}, nil
+	oldHost, oldPath, oldRaw := r.Host, r.URL.Path, r.URL.RawPath
+	r.Host = wireHost(host)
+	r.URL.RawPath = p
+	r.URL.Path, _ = url.PathUnescape(p)
+	if _, pattern := rw.mux.Handler(r); pattern == "" {
+		r.Host, r.URL.Path, r.URL.RawPath = oldHost, oldPath, oldRaw
+		return unknownEndpoint(r, host)
+	}
+	return nil
 }
 
 func unknownEndpoint(r *http.Request, host string) *Problem {
@@ -223,21 +244,37 @@ func (rw *rapidWire) serve(r *http.Request, api *toolset.API, pathParams map[str
 		// A GET pattern serves HEAD too; the API does not.
 		return nil, unknownEndpoint(r, r.Header.Get("X-RapidAPI-Host"))
 	}
-	if err := rw.validate(r, api, pathParams); err != nil {
-		return nil, err
-	}
 	args, err := wireArguments(r, api, pathParams)
 	if err != nil {
 		return nil, err
 	}
-	ctx := sandbox.WithClient(r.Context(), clientID(r, ""))
-	res, err := rw.s.engine.CallAPI(ctx, api, args, r.Header.Get("X-Session-Id"))
+	// Arguments the API's schema refuses are checked again as HTTP against
+	// the API's operation, so that the problem names parameters where the
+	// client put them ("query parameter width"), as RapidAPI's gateway
+	// words it, and the call never reaches the engine. Valid ones skip
+	// that second, far costlier, validation.
+	ctx := r.Context()
+	if rw.s.engine.RateLimited(api) {
+		ctx = sandbox.WithClient(ctx, clientID(r, ""))
+	}
+	session := r.Header.Get("X-Session-Id")
+	var res *sandbox.Result
+	if valid, verr := rw.s.engine.Validate(api, args); verr == nil {
+		res, err = rw.s.engine.CallValidated(ctx, valid, session)
+	} else {
+		if herr := rw.validate(r, api, pathParams); herr != nil {
+			return nil, herr
+		}
+		res, err = rw.s.engine.CallAPI(ctx, api, args, session) // refused, and counted, by the engine
+	}
 	if err != nil {
 		return nil, err
 	}
-	header := http.Header{"X-Understudy-Source": {res.Source}}
-	maps.Copy(header, res.Header) // the API's own Retry-After on a 429
-	return &rawBody{status: res.Status, contentType: "application/json", header: header, body: res.Response}, nil
+	var header http.Header
+	if len(res.Header) > 0 {
+		header = res.Header.Clone() // the API's own Retry-After on a 429
+	}
+	return &rawBody{status: res.Status, contentType: "application/json", source: res.Source, header: header, body: res.Response}, nil
 }
 
 // wireArguments gathers a call's arguments from where RapidAPI clients put
@@ -247,11 +284,12 @@ func (rw *rapidWire) serve(r *http.Request, api *toolset.API, pathParams map[str
 // declares (an apiKey in the query) are dropped here, so that a key never
 // becomes an argument, a trace entry or part of a cache key.
 func wireArguments(r *http.Request, api *toolset.API, pathParams map[string]string) (map[string]any, error) {
-	args := map[string]any{}
+	query := r.URL.Query()
+	args := make(map[string]any, len(pathParams)+len(query))
 	for k, v := range pathParams {
 		args[k] = v
 	}
-	addValues(args, api, r.URL.Query())
+	addValues(args, api, query)
 	for _, p := range api.Params {
 		if p.In == toolset.InHeader {
 			if v := r.Header.Get(p.Name); v != "" {

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"time"
 
+	lru "github.com/hashicorp/golang-lru/v2"
+
 	"github.com/understudy/understudy/mocks/world"
 )
 
@@ -22,14 +24,41 @@ type weatherPlace struct {
 	tempShift                          float64 // °C added to the borrowed normals
 	flip                               bool    // other hemisphere: seasons shifted six months
 
-	// days memoises day within one call (a place lives for one call).
-	days map[time.Time]dayWeather
+	// world and model name what the model's days and hours are a function
+	// of, besides the date: the world and the place as constructed (for a
+	// point, its exact coordinates, which key rounds).
+	world *world.World
+	model string
+}
+
+// The model's days and hours are a pure function of the world, the place
+// and the date, and every call of a weather API at a place asks for the
+// same few dates while the sandbox clock stands still: they are computed
+// once and kept, bounded (an entry of hours is about 4 KB).
+var (
+	modelDays  = mustLRU[modelKey, dayWeather](16384)
+	modelHours = mustLRU[modelKey, []hourWeather](4096)
+)
+
+type modelKey struct {
+	world *world.World
+	place string
+	date  time.Time
+}
+
+func mustLRU[K comparable, V any](size int) *lru.Cache[K, V] {
+	c, err := lru.New[K, V](size)
+	if err != nil {
+		panic(err) // only for a size below one
+	}
+	return c
 }
 
 // placeForCity is the place of a world city.
 func placeForCity(w *world.World, c *world.City) *weatherPlace {
 	cd := w.Normals
-	p := &weatherPlace{Name: c.Name, Region: c.Region, CountryCode: c.Country, Lat: c.Lat, Lon: c.Lon, Loc: c.Location(), City: c, key: "city:" + c.ID, normals: cd.Cities[c.ID]}
+	key := "city:" + c.ID
+	p := &weatherPlace{Name: c.Name, Region: c.Region, CountryCode: c.Country, Lat: c.Lat, Lon: c.Lon, Loc: c.Location(), City: c, key: key, normals: cd.Cities[c.ID], world: w, model: key}
 	if k, ok := w.Country(c.Country); ok {
 		p.Country = k.Name
 	}
@@ -49,7 +78,8 @@ func placeNear(w *world.World, lat, lon float64) *weatherPlace {
 		return placeForCity(w, c)
 	}
 	base := placeForCity(w, c)
-	p := &weatherPlace{Lat: math.Round(lat*100) / 100, Lon: math.Round(lon*100) / 100, City: c, normals: base.normals}
+	p := &weatherPlace{Lat: math.Round(lat*100) / 100, Lon: math.Round(lon*100) / 100, City: c, normals: base.normals, world: w,
+		model: "pt:" + strconv.FormatFloat(lat, 'g', -1, 64) + "," + strconv.FormatFloat(lon, 'g', -1, 64)}
 	p.key = fmt.Sprintf("pt:%.2f,%.2f", p.Lat, p.Lon)
 	p.Name = fmt.Sprintf("%.2f,%.2f", p.Lat, p.Lon)
 	if d <= 600 {
@@ -161,14 +191,12 @@ type dayWeather struct {
 
 // day returns the weather of a civil date at a place.
 func (p *weatherPlace) day(date time.Time) dayWeather {
-	if d, ok := p.days[date]; ok {
+	k := modelKey{p.world, p.model, date}
+	if d, ok := modelDays.Get(k); ok {
 		return d
 	}
 	d := p.computeDay(date)
-	if p.days == nil {
-		p.days = map[time.Time]dayWeather{}
-	}
-	p.days[date] = d
+	modelDays.Add(k, d)
 	return d
 }
 
@@ -293,8 +321,20 @@ var hourSalts = func() (out [4][24]string) {
 	return out
 }()
 
-// hours computes the 24 local hours of a civil date.
+// hours returns the 24 local hours of a civil date, which callers only
+// read.
 func (p *weatherPlace) hours(date time.Time) []hourWeather {
+	k := modelKey{p.world, p.model, date}
+	if hs, ok := modelHours.Get(k); ok {
+		return hs
+	}
+	hs := p.computeHours(date)
+	modelHours.Add(k, hs)
+	return hs
+}
+
+// computeHours computes the 24 local hours of a civil date.
+func (p *weatherPlace) computeHours(date time.Time) []hourWeather {
 	today := p.day(date)
 	prev := p.day(date.AddDate(0, 0, -1))
 	next := p.day(date.AddDate(0, 0, 1))

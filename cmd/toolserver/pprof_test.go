@@ -1,0 +1,56 @@
+package main
+
+import (
+	"bytes"
+	"io"
+	"net/http"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+)
+
+// TestPprofFlag: -pprof serves the profiles on a listener of its own, and
+// the tool server's address does not serve them.
+func TestPprofFlag(t *testing.T) {
+	p := startProcess(t, "-addr", "127.0.0.1:0", "-pprof", "127.0.0.1:0")
+	line, err := p.stdout.ReadString('\n')
+	require.NoError(t, err, p.stderr.String())
+	u := strings.TrimSuffix(line, "\n")
+	m := regexp.MustCompile(`profiles at (http://127\.0\.0\.1:[0-9]+/debug/pprof/)`).FindStringSubmatch(p.stderr.String())
+	require.Len(t, m, 2, p.stderr.String())
+
+	get := func(url string) (int, string) {
+		resp, err := http.Get(url)
+		require.NoError(t, err)
+		defer resp.Body.Close()
+		b, err := io.ReadAll(resp.Body)
+		require.NoError(t, err)
+		return resp.StatusCode, string(b)
+	}
+	code, body := get(m[1] + "goroutine?debug=1")
+	require.Equal(t, http.StatusOK, code)
+	require.Contains(t, body, "goroutine profile")
+	code, _ = get(u + "/debug/pprof/")
+	require.Equal(t, http.StatusNotFound, code, "the tool server's own address serves no profiles")
+	require.Equal(t, 0, p.stop(t), p.stderr.String())
+}
+
+// TestPprofFlagBusyAddress: an address that cannot be listened on is an
+// error naming the flag.
+func TestPprofFlagBusyAddress(t *testing.T) {
+	var stdout, stderr bytes.Buffer
+	done := make(chan int, 1)
+	go func() {
+		done <- runWith([]string{"-addr", "127.0.0.1:0", "-pprof", "127.0.0.1:-1"}, &stdout, &stderr, flags{})
+	}()
+	select {
+	case code := <-done:
+		require.Equal(t, 1, code)
+		require.Contains(t, stderr.String(), "-pprof")
+	case <-time.After(30 * time.Second):
+		t.Fatal("a bad -pprof address did not stop the server from starting")
+	}
+}
