@@ -19,7 +19,7 @@ type Recordings struct {
 
 var (
 	_ sandbox.CanonicalRecordings = (*Recordings)(nil)
-	_ sandbox.KeyLocker  = (*Recordings)(nil)
+	_ sandbox.KeyLocker           = (*Recordings)(nil)
 )
 
 // Recordings returns the shared response store over local.
