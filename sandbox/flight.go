@@ -106,6 +106,10 @@ func (e *Engine) fillOnce(ctx context.Context, api *toolset.API, args map[string
 			return filled{up: UpstreamResponse{Status: rec.Status, Body: rec.Response}, cached: true}, nil
 		}
 		defer unlock() // after the recording is stored: waiters then find it
+	} else if rec, ok, _ := e.opts.Recordings.Get(ctx, key); ok {
+		// Recorded by a fill that ended between this call's miss and its
+		// turn (LockKey looks again the same way).
+		return filled{up: UpstreamResponse{Status: rec.Status, Body: rec.Response}, cached: true}, nil
 	}
 	up, err := e.opts.Upstream.Do(ctx, api, args)
 	out := filled{up: up, err: err}

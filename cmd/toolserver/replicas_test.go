@@ -155,6 +155,9 @@ func TestReplicasWhenRedisGoesAway(t *testing.T) {
 	require.Equal(t, "application/problem+json", a.header.Get("Content-Type"))
 	require.Contains(t, a.body, "#problem-unavailable")
 	require.Contains(t, a.body, "shared rate limits unavailable")
+	a = get(t, strict, "/v1/sessions/some-session")
+	require.Equal(t, http.StatusServiceUnavailable, a.status, a.body)
+	require.Contains(t, a.body, "#problem-unavailable")
 	h := get(t, strict, "/healthz")
 	require.Equal(t, http.StatusServiceUnavailable, h.status, h.body)
 	require.Contains(t, h.body, `"status":"unavailable"`)
@@ -224,6 +227,26 @@ func TestReplicasServeOneSessionInTurn(t *testing.T) {
 		require.Equal(t, http.StatusOK, statusOf(search), search.body)
 		require.Contains(t, search.body, "itineraries")
 		require.NotContains(t, search.body, `"violations"`, "the IDs came from the session, via other replicas")
+
+		// Every replica shows the whole trace, numbered in call order.
+		for _, s := range servers {
+			tr := get(t, s, "/v1/sessions/"+session)
+			require.Equal(t, http.StatusOK, tr.status, tr.body)
+			var trace struct {
+				Calls []struct {
+					Seq      int            `json:"seq"`
+					API      string         `json:"api"`
+					Provided map[string]int `json:"provided"`
+				} `json:"calls"`
+			}
+			require.NoError(t, json.Unmarshal([]byte(tr.body), &trace))
+			require.Len(t, trace.Calls, 3, tr.body)
+			for i, api := range []string{"flights_auto_complete", "flights_auto_complete", "flights_search_one_way"} {
+				require.Equal(t, i+1, trace.Calls[i].Seq)
+				require.Equal(t, api, trace.Calls[i].API)
+			}
+			require.Equal(t, map[string]int{"fromId": 1, "toId": 2}, trace.Calls[2].Provided)
+		}
 
 		// An ID nobody issued in this session is refused on every replica.
 		for _, s := range servers {

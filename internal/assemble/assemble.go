@@ -135,6 +135,7 @@ func Build(cfg Config) (*Stack, error) {
 	var recs sandbox.Recordings = Recordings{Cache: st.Cache}
 	var limiter sandbox.Limiter
 	var prov sandbox.Provenance = st.Tracker
+	var traces sandbox.Traces
 	if cfg.Redis != "" {
 		st.Shared, err = redisstate.Open(cfg.Redis, redisstate.Options{FallbackLocal: cfg.RedisFallbackLocal, Logger: cfg.Logger})
 		if err != nil {
@@ -143,6 +144,7 @@ func Build(cfg Config) (*Stack, error) {
 		recs = st.Shared.Recordings(recs)
 		limiter = st.Shared.Limiter(cfg.Limits, nil)
 		prov = st.Shared.Provenance(st.Tracker, st.Catalog, redisstate.ProvenanceOptions{})
+		traces = st.Shared.Traces(redisstate.SessionOptions{})
 	}
 	st.Engine, err = sandbox.New(sandbox.Options{
 		Catalog:        st.Catalog,
@@ -150,6 +152,7 @@ func Build(cfg Config) (*Stack, error) {
 		Mode:           cfg.Mode,
 		Recordings:     recs,
 		Limiter:        limiter,
+		Traces:         traces,
 		Upstream:       cfg.Upstream,
 		Provenance:     prov,
 		Limits:         cfg.Limits,

@@ -318,7 +318,10 @@ func (s *Server) session(r *http.Request) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	t, ok := s.engine.Session(id)
+	t, ok, err := s.engine.SessionContext(r.Context(), id)
+	if err != nil {
+		return nil, err // shared traces down: 503, not an unknown session
+	}
 	if !ok {
 		return nil, unknownSession(id)
 	}
