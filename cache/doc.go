@@ -48,4 +48,11 @@
 // entry file (re-indenting is not an edit). Options.Strict turns such a
 // mismatch into corruption instead. Arguments cannot be edited in place:
 // they determine the file name, and the error says where the file must move.
+//
+// # Several replicas
+//
+// RedisStore holds the same entry documents in Redis for tool servers that
+// share it, with a per-key fill lock (LockKey) so that concurrent misses
+// across replicas make one upstream call; ExportRedis and ImportRedis copy
+// between Redis and a store directory.
 package cache

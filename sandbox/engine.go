@@ -2,6 +2,7 @@
 package sandbox
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -128,6 +129,9 @@ type Options struct {
 	Provenance Provenance // nil: no dependency checks
 	// Limits by standardized tool name ("*" for all tools).
 	Limits map[string]Limit
+	// Limiter enforces them; nil keeps the buckets in this process
+	// (NewLimiter). A Redis limiter shares them between replicas.
+	Limiter Limiter
 	// LimitClock drives rate limits and quotas (default: the system clock).
 	LimitClock clock.Clock
 	// MaxSessions bounds the traced sessions (default 10,000), and
@@ -139,6 +143,9 @@ type Options struct {
 	// forgotten, so that a few clients with huge IDs or arguments cannot
 	// grow the process without bound.
 	MaxTraceBytes int64
+	// Traces keeps the traces; nil keeps them in this process within the
+	// bounds above. A Redis one shares them between replicas.
+	Traces Traces
 	// LooksLikeError keeps error-looking upstream answers out of recordings.
 	LooksLikeError func(body []byte) (reason string, bad bool)
 	Logger         *slog.Logger
@@ -148,8 +155,9 @@ type Options struct {
 type Engine struct {
 	opts     Options
 	catalog  *toolset.Catalog
-	sessions *sessions
-	limiter  *limiter
+	sessions Traces
+	limiter  Limiter
+	flights  flights
 	metrics  *Metrics
 	log      *slog.Logger
 }
@@ -198,12 +206,18 @@ func New(opts Options) (*Engine, error) {
 		opts.Logger = slog.New(slog.DiscardHandler)
 	}
 	e := &Engine{opts: opts, catalog: opts.Catalog, log: opts.Logger, metrics: newMetrics()}
-	e.sessions = newSessions(opts.MaxSessions, opts.MaxCallsPerSession, opts.MaxTraceBytes, func(id string) {
-		if opts.Provenance != nil {
-			opts.Provenance.Forget(id)
-		}
-	})
-	e.limiter = newLimiter(opts.Limits, opts.LimitClock, 100000)
+	e.sessions = opts.Traces
+	if e.sessions == nil {
+		e.sessions = newSessions(opts.MaxSessions, opts.MaxCallsPerSession, opts.MaxTraceBytes, func(id string) {
+			if opts.Provenance != nil {
+				opts.Provenance.Forget(id)
+			}
+		})
+	}
+	e.limiter = opts.Limiter
+	if e.limiter == nil {
+		e.limiter = newLimiter(opts.Limits, opts.LimitClock, 100000)
+	}
 	return e, nil
 }
 
@@ -214,8 +228,8 @@ func (e *Engine) RateLimited(api *toolset.API) bool {
 	if api == nil || api.Tool == nil {
 		return true
 	}
-	lim, ok := e.limiter.limitFor(api.Tool.StandardizedName)
-	return ok && (lim.PerSecond > 0 || lim.PerDay > 0)
+	_, ok := LimitFor(e.opts.Limits, api.Tool.StandardizedName)
+	return ok
 }
 
 // Catalog is the catalog the engine serves.
@@ -228,7 +242,19 @@ func (e *Engine) Mode() Mode { return e.opts.Mode }
 func (e *Engine) Metrics() *Metrics { return e.metrics }
 
 // Session returns the trace of a session.
-func (e *Engine) Session(id string) (SessionTrace, bool) { return e.sessions.trace(SessionKey(id), id) }
+func (e *Engine) Session(id string) (SessionTrace, bool) {
+	t, ok, err := e.SessionContext(context.Background(), id)
+	if err != nil {
+		e.log.Warn("session trace unavailable", "err", err)
+	}
+	return t, ok
+}
+
+// SessionContext returns the trace of a session, or why the traces could
+// not be read (*UnavailableError when they are shared and Redis is down).
+func (e *Engine) SessionContext(ctx context.Context, id string) (SessionTrace, bool, error) {
+	return e.sessions.Trace(ctx, SessionKey(id), id)
+}
 
 // Reset forgets a session: its trace, what the dependency check learnt in
 // it, and the stand-ins' state, so that a test suite can reuse one ID for
@@ -236,7 +262,10 @@ func (e *Engine) Session(id string) (SessionTrace, bool) { return e.sessions.tra
 // running are not traced. It reports whether the session was known.
 func (e *Engine) Reset(id string) bool {
 	key := SessionKey(id)
-	known := e.sessions.remove(key) // forgets the provenance too (onEvict)
+	known, err := e.sessions.Remove(context.Background(), key) // forgets the provenance too (on eviction)
+	if err != nil {
+		e.log.Warn("session not reset in the shared traces", "err", err)
+	}
 	if p := e.opts.Provenance; p != nil && !known {
 		p.Forget(key) // a call still running may have taught it something
 	}
@@ -376,8 +405,12 @@ func (e *Engine) callValidated(ctx context.Context, api *toolset.API, args map[s
 	// Everything kept per session (trace, dependency memory, stand-in
 	// state) is kept under the bounded key; the answer names the ID given.
 	session := SessionKey(id)
-	ss := e.sessions.get(session)
-	seq := ss.reserve()
+	ss, err := e.sessions.Begin(ctx, session)
+	if err != nil {
+		e.metrics.count(tool, api.Name, "error")
+		return nil, err // shared traces down: nothing of the call happened
+	}
+	seq := ss.Seq
 	// The canonical arguments serve the trace, the cache key and a replay
 	// miss's message: encoded once.
 	canonArgs := canon.MustJSON(args)
@@ -395,22 +428,22 @@ func (e *Engine) callValidated(ctx context.Context, api *toolset.API, args map[s
 			}
 			res.Status, res.Response, res.Source = chk.Reject.Status, body, SourceSandbox
 			rec.Status, rec.Source, rec.Rejected = res.Status, res.Source, true
-			e.sessions.append(ss, rec)
+			e.traceCall(ctx, ss, rec)
 			e.metrics.count(tool, api.Name, "rejected")
 			return res, nil
 		}
 	}
 
-	if err := e.limiter.allow(tool, client); err != nil {
+	if err := e.limiter.Allow(ctx, tool, client); err != nil {
 		rec.Error = err.Error()
-		e.sessions.append(ss, rec)
+		e.traceCall(ctx, ss, rec)
 		e.metrics.count(tool, api.Name, "rate_limited")
 		return nil, err
 	}
 
 	if err := e.dispatch(ctx, api, args, canonArgs, session, res); err != nil {
 		rec.Error = err.Error()
-		e.sessions.append(ss, rec)
+		e.traceCall(ctx, ss, rec)
 		e.metrics.count(tool, api.Name, "error")
 		return nil, err
 	}
@@ -419,9 +452,17 @@ func (e *Engine) callValidated(ctx context.Context, api *toolset.API, args map[s
 		p.Observe(session, seq, api, args, res.Response)
 	}
 	rec.Status, rec.Source = res.Status, res.Source
-	e.sessions.append(ss, rec)
+	e.traceCall(ctx, ss, rec)
 	e.metrics.count(tool, api.Name, res.Source)
 	return res, nil
+}
+
+// traceCall adds a finished call to its session's trace, even when the
+// caller has gone meanwhile.
+func (e *Engine) traceCall(ctx context.Context, ss TraceSlot, rec CallRecord) {
+	if err := e.sessions.Append(context.WithoutCancel(ctx), ss, rec); err != nil {
+		e.log.Warn("call not traced", "seq", rec.Seq, "err", err)
+	}
 }
 
 func (e *Engine) dispatch(ctx context.Context, api *toolset.API, args map[string]any, canonArgs []byte, session string, res *Result) error {
@@ -441,6 +482,9 @@ func (e *Engine) dispatch(ctx context.Context, api *toolset.API, args map[string
 	case ModeReplay, ModeRecord:
 		got, ok, err := e.opts.Recordings.Get(ctx, key)
 		if err != nil {
+			if KindOf(err) == KindUnavailable {
+				return err // a miss would not be true: the store did not answer
+			}
 			// A broken entry is reported and treated as a miss; it never
 			// poisons the call.
 			e.log.Warn("response store read failed", "key", key, "err", err)
@@ -455,20 +499,19 @@ func (e *Engine) dispatch(ctx context.Context, api *toolset.API, args map[string
 		if e.opts.Mode == ModeReplay {
 			return &ReplayMissError{Tool: tool, API: api.Name, Key: key, Arguments: string(canonArgs)}
 		}
-		up, err := e.opts.Upstream.Do(ctx, api, args)
+		// Concurrent misses of one key, here and in the replicas sharing
+		// the store, wait for one upstream call (flight.go).
+		f, err := e.fill(ctx, api, args, key)
+		if err != nil {
+			return err
+		}
+		up, err := f.up, f.err
+		if f.cached { // another replica recorded it meanwhile
+			res.Status, res.Response, res.Source = cmp.Or(up.Status, http.StatusOK), up.Body, SourceCache
+			return nil
+		}
 		if err == nil && up.Status >= 200 && up.Status < 300 {
-			res.Status, res.Response, res.Source = up.Status, up.Body, SourceRemote
-			if reason, bad := e.looksLikeError(up.Body); bad {
-				res.UpstreamError = "not recorded: the answer looks like an error (" + reason + ")"
-				return nil
-			}
-			// The answer came back and was paid for: it is kept even if the
-			// caller has gone (or the server is shutting down) meanwhile.
-			if perr := e.opts.Recordings.Put(context.WithoutCancel(ctx), key, tool, api.Name, args, Recording{Status: up.Status, Response: up.Body}); perr != nil {
-				// Serving goes on; the recording is lost, and says so.
-				e.log.Error("recording failed", "key", key, "err", perr)
-				res.UpstreamError = "not recorded: " + perr.Error()
-			}
+			res.Status, res.Response, res.Source, res.UpstreamError = up.Status, up.Body, SourceRemote, f.note
 			return nil
 		}
 		if ctx.Err() != nil {

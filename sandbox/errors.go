@@ -70,6 +70,21 @@ func (e *UpstreamError) Error() string {
 
 func (e *UpstreamError) Unwrap() error { return e.Err }
 
+// UnavailableError reports shared state (the Redis server several
+// replicas share recordings, quotas and sessions through) that did not
+// answer. The call is refused whole: nothing of it was recorded, counted
+// or traced half-way.
+type UnavailableError struct {
+	What string // "recordings", "rate limits", "sessions", "provenance"
+	Err  error
+}
+
+func (e *UnavailableError) Error() string {
+	return fmt.Sprintf("shared %s unavailable: %v", e.What, e.Err)
+}
+
+func (e *UnavailableError) Unwrap() error { return e.Err }
+
 // ConfigError reports an engine misconfiguration found at start-up.
 type ConfigError struct {
 	Field string

@@ -34,6 +34,9 @@ const (
 	// KindCancelled: the caller went away or the call timed out
 	// (context.Canceled, context.DeadlineExceeded). 503.
 	KindCancelled Kind = "cancelled"
+	// KindUnavailable: the shared state of several replicas (Redis) did
+	// not answer (*UnavailableError). 503.
+	KindUnavailable Kind = "unavailable"
 	// KindInternal: anything else, a defect. 500.
 	KindInternal Kind = "internal"
 )
@@ -52,7 +55,7 @@ func (k Kind) Status() int {
 		return http.StatusTooManyRequests
 	case KindUpstreamFailed:
 		return http.StatusBadGateway
-	case KindCancelled:
+	case KindCancelled, KindUnavailable:
 		return http.StatusServiceUnavailable
 	}
 	return http.StatusInternalServerError
@@ -102,7 +105,11 @@ func (e *ReplayMissError) Kind() Kind { return KindNoRecording }
 // Kind is KindUpstreamFailed.
 func (e *UpstreamError) Kind() Kind { return KindUpstreamFailed }
 
+// Kind is KindUnavailable.
+func (e *UnavailableError) Kind() Kind { return KindUnavailable }
+
 var (
+	_ Kinded = (*UnavailableError)(nil)
 	_ Kinded = (*NotFoundError)(nil)
 	_ Kinded = (*RateLimitError)(nil)
 	_ Kinded = (*ReplayMissError)(nil)

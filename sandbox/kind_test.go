@@ -32,6 +32,7 @@ func TestKindOf(t *testing.T) {
 		{"timed out", fmt.Errorf("calling: %w", context.DeadlineExceeded), sandbox.KindCancelled, http.StatusServiceUnavailable},
 		{"wrapped", fmt.Errorf("step 2: %w", &sandbox.ReplayMissError{}), sandbox.KindNoRecording, http.StatusNotFound},
 		{"joined", errors.Join(errors.New("x"), &sandbox.RateLimitError{}), sandbox.KindRateLimited, http.StatusTooManyRequests},
+		{"shared state down", fmt.Errorf("get: %w", &sandbox.UnavailableError{What: "recordings", Err: errors.New("connection refused")}), sandbox.KindUnavailable, http.StatusServiceUnavailable},
 		{"config", &sandbox.ConfigError{Field: "mode", Err: errors.New("x")}, sandbox.KindInternal, http.StatusInternalServerError},
 		{"anything else", errors.New("disk on fire"), sandbox.KindInternal, http.StatusInternalServerError},
 	} {

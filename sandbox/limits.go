@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"strconv"
@@ -84,15 +85,64 @@ func ParseLimits(s string) (map[string]Limit, error) {
 	return out, nil
 }
 
-// limiter enforces per-tool, per-client rates and daily quotas. The set of
-// (tool, client) buckets is bounded: the least recently used is dropped.
-// It reads real time (not the frozen sandbox clock): limits are about traffic.
-type limiter struct {
+// Limiter enforces rate limits and daily quotas per tool and client. The
+// default keeps its buckets in memory (NewLimiter); a Redis one shares
+// them between the replicas behind one load balancer, so that a quota of
+// N a day allows N calls in all.
+type Limiter interface {
+	// Allow takes one call from the tool's allowance for the client. A
+	// refused call is a *RateLimitError saying when to retry; a limiter
+	// that cannot decide (shared state down) returns an *UnavailableError
+	// and takes nothing.
+	Allow(ctx context.Context, tool, client string) error
+}
+
+// LimitFor is the limit of a tool: its own, else the one for "*". ok is
+// false when neither limits rate or quota.
+func LimitFor(limits map[string]Limit, tool string) (Limit, bool) {
+	lim, ok := limits[tool]
+	if !ok {
+		lim, ok = limits["*"]
+	}
+	return lim, ok && (lim.PerSecond > 0 || lim.PerDay > 0)
+}
+
+// BurstOr is the burst of the limit: the one given, else the rate rounded
+// up (at least 1).
+func (l Limit) BurstOr() int {
+	if l.Burst > 0 {
+		return l.Burst
+	}
+	return max(1, int(math.Ceil(l.PerSecond)))
+}
+
+// QuotaError is the refusal of a call past the daily quota at now: retry
+// at the next midnight UTC, when quotas start again.
+func (l Limit) QuotaError(tool, client string, now time.Time) *RateLimitError {
+	midnight := now.UTC().Truncate(24 * time.Hour).Add(24 * time.Hour)
+	return &RateLimitError{Tool: tool, Client: client, RetryAfter: midnight.Sub(now), Quota: true, Limit: strconv.Itoa(l.PerDay) + "/day"}
+}
+
+// RateError is the refusal of a call over the rate, to retry after d.
+func (l Limit) RateError(tool, client string, d time.Duration) *RateLimitError {
+	return &RateLimitError{Tool: tool, Client: client, RetryAfter: d, Limit: strconv.FormatFloat(l.PerSecond, 'f', -1, 64) + "/s"}
+}
+
+// Day is the quota day of t: its UTC date.
+func Day(t time.Time) string { return t.UTC().Format(time.DateOnly) }
+
+// localLimiter enforces per-tool, per-client rates and daily quotas in
+// memory. The set of (tool, client) buckets is bounded: the least recently
+// used is dropped. It reads real time (not the frozen sandbox clock):
+// limits are about traffic.
+type localLimiter struct {
 	limits  map[string]Limit // by standardized tool name; "*" for every tool
 	clock   clock.Clock
 	buckets *lru.Cache[string, *bucket]
 	mu      sync.Mutex
 }
+
+var _ Limiter = (*localLimiter)(nil)
 
 type bucket struct {
 	mu    sync.Mutex
@@ -101,26 +151,27 @@ type bucket struct {
 	count int
 }
 
-func newLimiter(limits map[string]Limit, c clock.Clock, maxBuckets int) *limiter {
+// NewLimiter returns the in-memory limiter of one process, keeping at most
+// 100,000 (tool, client) buckets; c is the clock (nil: the system clock).
+func NewLimiter(limits map[string]Limit, c clock.Clock) Limiter {
+	if c == nil {
+		c = clock.Real{}
+	}
+	return newLimiter(limits, c, 100000)
+}
+
+func newLimiter(limits map[string]Limit, c clock.Clock, maxBuckets int) *localLimiter {
 	b, err := lru.New[string, *bucket](maxBuckets)
 	if err != nil {
 		panic(err)
 	}
-	return &limiter{limits: limits, clock: c, buckets: b}
+	return &localLimiter{limits: limits, clock: c, buckets: b}
 }
 
-func (l *limiter) limitFor(tool string) (Limit, bool) {
-	if lim, ok := l.limits[tool]; ok {
-		return lim, true
-	}
-	lim, ok := l.limits["*"]
-	return lim, ok
-}
-
-// allow takes one request from the tool's allowance for the client.
-func (l *limiter) allow(tool, client string) error {
-	lim, ok := l.limitFor(tool)
-	if !ok || (lim.PerSecond <= 0 && lim.PerDay <= 0) {
+// Allow takes one request from the tool's allowance for the client.
+func (l *localLimiter) Allow(_ context.Context, tool, client string) error {
+	lim, ok := LimitFor(l.limits, tool)
+	if !ok {
 		return nil
 	}
 	key := tool + "\x00" + client
@@ -129,11 +180,7 @@ func (l *limiter) allow(tool, client string) error {
 	if !ok {
 		b = &bucket{}
 		if lim.PerSecond > 0 {
-			burst := lim.Burst
-			if burst <= 0 {
-				burst = max(1, int(math.Ceil(lim.PerSecond)))
-			}
-			b.rate = rate.NewLimiter(rate.Limit(lim.PerSecond), burst)
+			b.rate = rate.NewLimiter(rate.Limit(lim.PerSecond), lim.BurstOr())
 		}
 		l.buckets.Add(key, b)
 	}
@@ -143,20 +190,18 @@ func (l *limiter) allow(tool, client string) error {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if lim.PerDay > 0 {
-		day := now.UTC().Format(time.DateOnly)
-		if b.day != day {
+		if day := Day(now); b.day != day {
 			b.day, b.count = day, 0
 		}
 		if b.count >= lim.PerDay {
-			midnight := now.UTC().Truncate(24 * time.Hour).Add(24 * time.Hour)
-			return &RateLimitError{Tool: tool, Client: client, RetryAfter: midnight.Sub(now), Quota: true, Limit: strconv.Itoa(lim.PerDay) + "/day"}
+			return lim.QuotaError(tool, client, now)
 		}
 	}
 	if b.rate != nil {
 		r := b.rate.ReserveN(now, 1)
 		if d := r.DelayFrom(now); d > 0 {
 			r.CancelAt(now)
-			return &RateLimitError{Tool: tool, Client: client, RetryAfter: d, Limit: strconv.FormatFloat(lim.PerSecond, 'f', -1, 64) + "/s"}
+			return lim.RateError(tool, client, d)
 		}
 	}
 	if lim.PerDay > 0 {

@@ -79,6 +79,7 @@ type flags struct {
 	allowOrigins   []string
 	readyFile      string
 	pprofAddr      string
+	replicas       replicaFlags      // -redis and its companions (replicas.go)
 	ready          func(addr string) // tests learn the bound address
 	inFlight       *atomic.Int64     // counts the HTTP requests being served; tests read it
 	stdin          io.Reader
@@ -126,6 +127,7 @@ func runWith(args []string, stdout, stderr io.Writer, f flags) int {
 	fs.IntVar(&f.maxConns, "max-conns", server.DefaultMaxConns, "connections open at once; at the cap the longest-waiting connection without a running call is closed")
 	fs.StringVar(&f.pprofAddr, "pprof", "", "serve net/http/pprof's profiles at http://ADDR/debug/pprof/ on a listener of their own (e.g. 127.0.0.1:6060); empty: none")
 	fs.StringVar(&f.readyFile, "ready-file", "", "once serving, write the server's URL (http://127.0.0.1:PORT) to this file, atomically; the URL is also the first line on stdout")
+	f.replicas.register(fs)
 	fs.Func("allow-origin", `a browser origin allowed to call the server besides its own, e.g. "http://localhost:3000"; repeatable`, func(v string) error {
 		if err := server.CheckOrigin(v); err != nil {
 			return err
@@ -166,6 +168,9 @@ func runWith(args []string, stdout, stderr io.Writer, f flags) int {
 	}
 	if f.verifyRecs != "" {
 		return verifyRecordings(cat, f.verifyRecs, f.keyEnv, stdout, stderr)
+	}
+	if f.replicas.copying() {
+		return copyRecordings(f.replicas, stdout, stderr)
 	}
 
 	cfg, err := config(cat, f, stderr)
@@ -223,7 +228,7 @@ func runWith(args []string, stdout, stderr io.Writer, f flags) int {
 		defer stop()
 	}
 	h, err := server.New(st.Engine, server.Options{Deps: st.Graph, MCP: server.MCPHandlerWith(mcpSrv, server.MCPOptions{SessionIdle: mcpIdle(f.mcpIdle)}), MaxBody: f.maxBody, Logger: cfg.Logger,
-		ReadTimeout: f.readTimeout, AllowOrigins: f.allowOrigins})
+		ReadTimeout: f.readTimeout, AllowOrigins: f.allowOrigins, Health: sharedHealth(st)})
 	if err != nil {
 		return fail(err)
 	}
@@ -265,6 +270,9 @@ func config(cat *toolset.Catalog, f flags, stderr io.Writer) (assemble.Config, e
 		if cfg.DepsPolicy, err = deps.ParsePolicy(f.depsPolicy); err != nil {
 			return cfg, fmt.Errorf("-deps-policy: %w", err)
 		}
+	}
+	if err := f.replicas.configure(&cfg); err != nil {
+		return cfg, err
 	}
 	if cfg.Mode == sandbox.ModeRecord || cfg.Mode == sandbox.ModeLive {
 		if cfg.Upstream, err = upstream(f); err != nil {

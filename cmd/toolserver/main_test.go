@@ -208,7 +208,7 @@ type started struct {
 	stop   func() int // ends it the way a signal would; the exit code
 }
 
-func start(t *testing.T, args []string, f flags) *started {
+func start(t testing.TB, args []string, f flags) *started {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	addrc := make(chan string, 1)

@@ -13,6 +13,7 @@ import (
 	"github.com/understudy/understudy/deps"
 	"github.com/understudy/understudy/fixtures"
 	"github.com/understudy/understudy/internal/clock"
+	"github.com/understudy/understudy/internal/redisstate"
 	"github.com/understudy/understudy/mocks"
 	"github.com/understudy/understudy/mocks/failures"
 	"github.com/understudy/understudy/mocks/faker"
@@ -48,6 +49,13 @@ type Config struct {
 	// (see mocks/simulate); the faker answers when the model fails.
 	Simulate simulate.Model
 	Logger   *slog.Logger
+	// Redis, a redis:// URL, shares recordings, rate limits and quotas
+	// between replicas through that server (see internal/redisstate); ""
+	// keeps everything in this process.
+	Redis string
+	// RedisFallbackLocal serves from this process's own state while Redis
+	// is down, instead of refusing calls with 503.
+	RedisFallbackLocal bool
 }
 
 // Stack is a built sandbox.
@@ -59,6 +67,8 @@ type Stack struct {
 	Mocker  *mocks.Mocker
 	Cache   *cache.Cache
 	Store   *cache.Store // nil without CacheDir
+	// Shared is the Redis connection of a replica (nil without Config.Redis).
+	Shared *redisstate.Shared
 }
 
 // Build assembles the stack.
@@ -140,13 +150,29 @@ func Build(cfg Config) (*Stack, error) {
 	if err != nil {
 		return nil, errors.Join(err, st.Close())
 	}
+	var recs sandbox.Recordings = Recordings{Cache: st.Cache}
+	var limiter sandbox.Limiter
+	var prov sandbox.Provenance = st.Tracker
+	var traces sandbox.Traces
+	if cfg.Redis != "" {
+		st.Shared, err = redisstate.Open(cfg.Redis, redisstate.Options{FallbackLocal: cfg.RedisFallbackLocal, Logger: cfg.Logger})
+		if err != nil {
+			return nil, errors.Join(err, st.Close())
+		}
+		recs = st.Shared.Recordings(recs)
+		limiter = st.Shared.Limiter(cfg.Limits, nil)
+		prov = st.Shared.Provenance(st.Tracker, st.Catalog, redisstate.ProvenanceOptions{})
+		traces = st.Shared.Traces(redisstate.SessionOptions{})
+	}
 	st.Engine, err = sandbox.New(sandbox.Options{
 		Catalog:        st.Catalog,
 		StandIns:       st.Mocker,
 		Mode:           cfg.Mode,
-		Recordings:     Recordings{Cache: st.Cache},
+		Recordings:     recs,
+		Limiter:        limiter,
+		Traces:         traces,
 		Upstream:       cfg.Upstream,
-		Provenance:     st.Tracker,
+		Provenance:     prov,
 		Limits:         cfg.Limits,
 		LooksLikeError: cache.LooksLikeUpstreamError,
 		Logger:         cfg.Logger,
@@ -157,12 +183,16 @@ func Build(cfg Config) (*Stack, error) {
 	return st, nil
 }
 
-// Close releases the response store.
+// Close releases the response store and the Redis connection.
 func (s *Stack) Close() error {
+	var errs []error
 	if s.Store != nil {
-		return s.Store.Close()
+		errs = append(errs, s.Store.Close())
 	}
-	return nil
+	if s.Shared != nil {
+		errs = append(errs, s.Shared.Close())
+	}
+	return errors.Join(errs...)
 }
 
 // Recordings adapts the cache to the engine's response store.

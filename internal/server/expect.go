@@ -341,7 +341,10 @@ func (s *Server) expect(r *http.Request) (any, error) {
 	if err := e.Validate(s.engine.Catalog()); err != nil {
 		return nil, expectationProblem(err)
 	}
-	t, ok := s.engine.Session(id)
+	t, ok, err := s.engine.SessionContext(r.Context(), id)
+	if err != nil {
+		return nil, err
+	}
 	if !ok {
 		t = sandbox.SessionTrace{ID: id}
 	}

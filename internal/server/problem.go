@@ -44,6 +44,7 @@ var kindTitles = map[sandbox.Kind]string{
 	sandbox.KindNoRecording:      "No recording for this call",
 	sandbox.KindUpstreamFailed:   "Upstream API failed",
 	sandbox.KindCancelled:        "Call cancelled",
+	sandbox.KindUnavailable:      "Shared state unavailable",
 	sandbox.KindInternal:         "Internal error",
 }
 

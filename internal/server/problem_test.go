@@ -19,7 +19,7 @@ import (
 
 var allKinds = []sandbox.Kind{
 	sandbox.KindUnknownAPI, sandbox.KindInvalidArguments, sandbox.KindRateLimited, sandbox.KindNoRecording,
-	sandbox.KindUpstreamFailed, sandbox.KindCancelled, sandbox.KindInternal,
+	sandbox.KindUpstreamFailed, sandbox.KindCancelled, sandbox.KindUnavailable, sandbox.KindInternal,
 }
 
 // TestProblemsMatchTheREADME: the README's "Problems" section is a

@@ -4,6 +4,7 @@ package server
 import (
 	"bytes"
 	"cmp"
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -46,6 +47,10 @@ type Options struct {
 	// AllowOrigins lists the browser origins ("http://localhost:3000")
 	// allowed besides the server's own; see siteGuard.
 	AllowOrigins []string
+	// Health, when set, describes the state shared between replicas
+	// (Redis) under "shared" in GET /healthz; healthy false makes it a 503
+	// with status "unavailable", so that a load balancer takes notice.
+	Health func(ctx context.Context) (detail map[string]any, healthy bool)
 }
 
 // Server routes HTTP requests to the engine.
@@ -243,8 +248,25 @@ func (b *rawBody) write(w http.ResponseWriter) {
 	_, _ = w.Write(b.body)
 }
 
-func (s *Server) healthz(*http.Request) (any, error) {
-	return map[string]any{"status": "ok", "mode": s.engine.Mode(), "apis": len(s.engine.Catalog().APIs())}, nil
+func (s *Server) healthz(r *http.Request) (any, error) {
+	out := map[string]any{"status": "ok", "mode": s.engine.Mode(), "apis": len(s.engine.Catalog().APIs())}
+	if s.opts.Health == nil {
+		return out, nil
+	}
+	detail, healthy := s.opts.Health(r.Context())
+	out["shared"] = detail
+	if _, local := detail["serving"]; local {
+		out["status"] = "degraded"
+	}
+	if healthy {
+		return out, nil
+	}
+	out["status"] = "unavailable"
+	body, err := marshal(out)
+	if err != nil {
+		return nil, err
+	}
+	return &rawBody{status: http.StatusServiceUnavailable, contentType: "application/json", body: body}, nil
 }
 
 func (s *Server) getCatalog(*http.Request) (any, error) {
@@ -297,7 +319,10 @@ func (s *Server) session(r *http.Request) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	t, ok := s.engine.Session(id)
+	t, ok, err := s.engine.SessionContext(r.Context(), id)
+	if err != nil {
+		return nil, err // shared traces down: 503, not an unknown session
+	}
 	if !ok {
 		return nil, unknownSession(id)
 	}

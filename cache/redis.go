@@ -1,0 +1,352 @@
+package cache
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+
+	"github.com/understudy/understudy/internal/clock"
+)
+
+// RedisOptions configures a RedisStore.
+type RedisOptions struct {
+	// Prefix starts every Redis key the store uses (default "understudy:"),
+	// so that several sandboxes can share one Redis database.
+	Prefix string
+	// Strict treats a checksum mismatch as corruption instead of a hand edit.
+	Strict bool
+	// Clock stamps recorded_at when an Entry has none (default: frozen at
+	// clock.Default, as for a directory store).
+	Clock clock.Clock
+	// LockTTL is how long a fill lock lives unless its holder, still
+	// working, renews it (default 10 s): the longest a crashed replica can
+	// hold up the other replicas' misses of one key.
+	LockTTL time.Duration
+	// Poll is the longest pause between two looks at a key another replica
+	// is filling (default 25 ms); the first looks come sooner.
+	Poll time.Duration
+}
+
+// RedisStore keeps recordings in Redis, shared by every tool server that
+// uses the same server: the same entries as a directory store, under the
+// same keys, each stored as the same JSON document an entry file holds, so
+// the checksum and every check of Get travel with it.
+//
+// Redis keys (with the prefix):
+//
+//	rec:<hash>    the entry document
+//	recs          sorted set of the hashes stored (all at score 0: read in hash order)
+//	lock:<hash>   the fill lock of a key being fetched (LockKey)
+//
+// An entry and its index member are written in one MULTI/EXEC transaction:
+// no reader ever sees one without the other. It is safe for concurrent use.
+type RedisStore struct {
+	rdb  redis.UniversalClient
+	opts RedisOptions
+}
+
+var _ Reader = (*RedisStore)(nil)
+
+// NewRedisStore returns a store over rdb; it does not contact the server.
+func NewRedisStore(rdb redis.UniversalClient, opts RedisOptions) *RedisStore {
+	if opts.Prefix == "" {
+		opts.Prefix = "understudy:"
+	}
+	if opts.Clock == nil {
+		opts.Clock = clock.Frozen()
+	}
+	if opts.LockTTL <= 0 {
+		opts.LockTTL = 10 * time.Second
+	}
+	if opts.Poll <= 0 {
+		opts.Poll = 25 * time.Millisecond
+	}
+	return &RedisStore{rdb: rdb, opts: opts}
+}
+
+// UnavailableError reports a shared store that did not answer (Redis down,
+// unreachable or timing out). Nothing was read or written by the failed
+// operation; the client reconnects by itself on the next one.
+type UnavailableError struct {
+	Op  string // "get", "put", "walk", "lock"
+	Err error
+}
+
+func (e *UnavailableError) Error() string {
+	return fmt.Sprintf("cache: shared store unavailable (%s): %v", e.Op, e.Err)
+}
+
+func (e *UnavailableError) Unwrap() error { return e.Err }
+
+func (s *RedisStore) entryKey(hash string) string { return s.opts.Prefix + "rec:" + hash }
+func (s *RedisStore) indexKey() string            { return s.opts.Prefix + "recs" }
+func (s *RedisStore) lockKey(hash string) string  { return s.opts.Prefix + "lock:" + hash }
+
+// place names an entry in errors the way a path names an entry file.
+func (s *RedisStore) place(hash string) string { return "redis:" + s.entryKey(hash) }
+
+// Get returns the entry recorded for key.
+func (s *RedisStore) Get(key Key) (Entry, bool, error) {
+	return s.GetContext(context.Background(), key)
+}
+
+// GetContext is Get with a context.
+func (s *RedisStore) GetContext(ctx context.Context, key Key) (Entry, bool, error) {
+	if !validHash(key.hash) {
+		return Entry{}, false, &InvalidKeyError{Hash: key.hash}
+	}
+	data, err := s.rdb.Get(ctx, s.entryKey(key.hash)).Bytes()
+	switch {
+	case errors.Is(err, redis.Nil):
+		return Entry{}, false, nil
+	case err != nil:
+		return Entry{}, false, s.failed("get", key.hash, err)
+	}
+	e, err := decodeEntry(s.place(key.hash), data, key.hash, s.opts.Strict)
+	if err != nil {
+		return Entry{}, false, err
+	}
+	return e, true, nil
+}
+
+// failed classifies a Redis error: an error the server answered with (a key
+// of the wrong type, say) is about the data; anything else (a refused
+// connection, a timeout) means the server is not there.
+func (s *RedisStore) failed(op, hash string, err error) error {
+	var rerr redis.Error
+	if errors.As(err, &rerr) && ctxErr(err) == nil {
+		return &CorruptError{Path: s.place(hash), Reason: "unreadable", Err: err}
+	}
+	if cerr := ctxErr(err); cerr != nil {
+		return cerr
+	}
+	return &UnavailableError{Op: op, Err: err}
+}
+
+// ctxErr returns err when it is the caller's context ending, not Redis.
+func ctxErr(err error) error {
+	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		return err
+	}
+	return nil
+}
+
+// Put records e under key, replacing any previous entry, in one
+// transaction with its index member.
+func (s *RedisStore) Put(ctx context.Context, key Key, e Entry) error {
+	e, err := prepare(key, e, s.opts.Clock)
+	if err != nil {
+		return err
+	}
+	data, err := encodeEntry(key, &e)
+	if err != nil {
+		return fmt.Errorf("cache: encode %s: %w", key, err)
+	}
+	_, err = s.rdb.TxPipelined(ctx, func(p redis.Pipeliner) error {
+		p.Set(ctx, s.entryKey(key.hash), data, 0)
+		p.ZAdd(ctx, s.indexKey(), redis.Z{Member: key.hash})
+		return nil
+	})
+	if err != nil {
+		if cerr := ctxErr(err); cerr != nil {
+			return cerr
+		}
+		return &UnavailableError{Op: "put", Err: err}
+	}
+	return nil
+}
+
+// Len is the number of entries indexed.
+func (s *RedisStore) Len(ctx context.Context) (int, error) {
+	n, err := s.rdb.ZCard(ctx, s.indexKey()).Result()
+	if err != nil {
+		return 0, &UnavailableError{Op: "walk", Err: err}
+	}
+	return int(n), nil
+}
+
+// walkPage is how many entries Walk reads per round trip (a variable so
+// that tests can cross pages with a few entries).
+var walkPage int64 = 256
+
+// Walk calls fn for every valid entry in hash order. Corrupt entries are
+// handed to warn (nil drops them) and skipped, as Store.Walk does.
+func (s *RedisStore) Walk(ctx context.Context, warn func(error), fn func(Key, Entry) error) error {
+	last := "-"
+	for {
+		hashes, err := s.rdb.ZRangeArgs(ctx, redis.ZRangeArgs{Key: s.indexKey(), Start: last, Stop: "+", ByLex: true, Count: walkPage}).Result()
+		if err != nil {
+			return s.walkErr(err)
+		}
+		if len(hashes) == 0 {
+			return nil
+		}
+		keys := make([]string, len(hashes))
+		for i, h := range hashes {
+			keys[i] = s.entryKey(h)
+		}
+		vals, err := s.rdb.MGet(ctx, keys...).Result()
+		if err != nil {
+			return s.walkErr(err)
+		}
+		for i, h := range hashes {
+			str, ok := vals[i].(string)
+			if !ok || !validHash(h) {
+				continue // indexed but removed since, or not ours
+			}
+			e, err := decodeEntry(s.place(h), []byte(str), h, s.opts.Strict)
+			if err != nil {
+				if warn != nil {
+					warn(err)
+				}
+				continue
+			}
+			if err := fn(Key{hash: h, tool: e.Tool, api: e.API, args: string(e.Arguments)}, e); err != nil {
+				return err
+			}
+		}
+		last = "(" + hashes[len(hashes)-1]
+	}
+}
+
+func (s *RedisStore) walkErr(err error) error {
+	if cerr := ctxErr(err); cerr != nil {
+		return cerr
+	}
+	return &UnavailableError{Op: "walk", Err: err}
+}
+
+// Copied counts what a copy between stores did.
+type Copied struct {
+	Entries int `json:"entries"`
+	Skipped int `json:"skipped"` // corrupt entries left behind
+}
+
+// ExportRedis writes every entry of src into the directory store dst, so
+// that recordings gathered by many replicas become files for CI.
+func ExportRedis(ctx context.Context, src *RedisStore, dst *Store) (Copied, error) {
+	var c Copied
+	err := src.Walk(ctx, func(error) { c.Skipped++ }, func(k Key, e Entry) error {
+		if err := dst.Put(k, e); err != nil {
+			return err
+		}
+		c.Entries++
+		return nil
+	})
+	return c, err
+}
+
+// ImportRedis writes every entry of the directory store src into dst.
+func ImportRedis(ctx context.Context, src *Store, dst *RedisStore) (Copied, error) {
+	var c Copied
+	warn := src.opts.Warn
+	src.opts.Warn = func(err error) {
+		c.Skipped++
+		if warn != nil {
+			warn(err)
+		}
+	}
+	defer func() { src.opts.Warn = warn }()
+	err := src.Walk(func(k Key, e Entry) error {
+		if err := dst.Put(ctx, k, e); err != nil {
+			return err
+		}
+		c.Entries++
+		return nil
+	})
+	return c, err
+}
+
+// unlockScript deletes a lock only when it still holds the caller's token,
+// so that a holder whose lock expired cannot release the next holder's.
+var unlockScript = redis.NewScript(`if redis.call("GET", KEYS[1]) == ARGV[1] then return redis.call("DEL", KEYS[1]) end return 0`)
+
+// renewScript extends a lock the caller still holds.
+var renewScript = redis.NewScript(`if redis.call("GET", KEYS[1]) == ARGV[1] then return redis.call("PEXPIRE", KEYS[1], ARGV[2]) end return 0`)
+
+// LockKey lets one replica at a time fetch a missing key from the real
+// API. It returns either the entry (found: another replica recorded it,
+// nothing is held) or a held lock that unlock releases. The holder renews
+// the lock while it works, so a slow upstream keeps it; a crashed holder
+// stops renewing, and its lock expires within LockTTL. A waiter looks
+// again after 1 ms, doubling to Poll.
+func (s *RedisStore) LockKey(ctx context.Context, key Key) (unlock func(), e Entry, found bool, err error) {
+	if !validHash(key.hash) {
+		return nil, Entry{}, false, &InvalidKeyError{Hash: key.hash}
+	}
+	var tok [16]byte
+	_, _ = rand.Read(tok[:])
+	token := hex.EncodeToString(tok[:])
+	lk := s.lockKey(key.hash)
+	wait := time.Millisecond
+	for {
+		got, err := s.rdb.SetArgs(ctx, lk, token, redis.SetArgs{Mode: "NX", TTL: s.opts.LockTTL}).Result()
+		if err != nil && !errors.Is(err, redis.Nil) {
+			return nil, Entry{}, false, s.failed("lock", key.hash, err)
+		}
+		held := got == "OK"
+		// Held or not, the key may have been recorded meanwhile (the last
+		// holder records before it unlocks).
+		e, ok, gerr := s.GetContext(ctx, key)
+		if held && (ok || gerr != nil) {
+			_ = unlockScript.Run(context.WithoutCancel(ctx), s.rdb, []string{lk}, token).Err()
+		}
+		if ok {
+			return nil, e, true, nil
+		}
+		var ue *UnavailableError
+		if errors.As(gerr, &ue) || ctxErr(gerr) != nil {
+			return nil, Entry{}, false, gerr
+		}
+		if held {
+			return s.holding(lk, token), Entry{}, false, nil
+		}
+		select {
+		case <-ctx.Done():
+			return nil, Entry{}, false, ctx.Err()
+		case <-time.After(wait):
+		}
+		wait = min(wait*2, s.opts.Poll)
+	}
+}
+
+// holding renews the lock lk every third of its lifetime until the
+// returned function releases it.
+func (s *RedisStore) holding(lk, token string) func() {
+	stop := make(chan struct{})
+	done := make(chan struct{})
+	ttl := s.opts.LockTTL
+	go func() {
+		defer close(done)
+		t := time.NewTicker(ttl / 3)
+		defer t.Stop()
+		for {
+			select {
+			case <-stop:
+				return
+			case <-t.C:
+				_ = renewScript.Run(context.Background(), s.rdb, []string{lk}, token, ttl.Milliseconds()).Err()
+			}
+		}
+	}()
+	return func() {
+		close(stop)
+		<-done
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+		defer cancel()
+		_ = unlockScript.Run(ctx, s.rdb, []string{lk}, token).Err()
+	}
+}
+
+// Ping reports whether the Redis server answers.
+func (s *RedisStore) Ping(ctx context.Context) error {
+	if err := s.rdb.Ping(ctx).Err(); err != nil {
+		return &UnavailableError{Op: "ping", Err: err}
+	}
+	return nil
+}
