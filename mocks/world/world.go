@@ -636,30 +636,33 @@ func (w *World) Language(code string) (*Language, bool) {
 	return l, ok
 }
 
-// loadParts loads the scenario parts, in a fixed order, failing on the
-// first error. A part may read the core world and the parts before it.
+// loadParts loads the scenario parts. A part reads the core world only,
+// never another part, so the parts load at once (they are most of the
+// world's load, which the tool server waits for at start); the error is
+// that of the first failing part in a fixed order, as if loaded in turn.
 func (w *World) loadParts() error {
-	var err error
-	if w.Basic, err = loadBasic(w.fsys, w); err != nil {
-		return fmt.Errorf("world part basic: %w", err)
+	parts := []struct {
+		name string
+		load func() error
+	}{
+		{"basic", func() (err error) { w.Basic, err = loadBasic(w.fsys, w); return }},
+		{"climate", func() (err error) { w.Normals, err = loadClimate(w.fsys, w); return }},
+		{"holidays", func() (err error) { w.Holidays, err = loadHolidays(w.fsys, w); return }},
+		{"images", func() (err error) { w.Images, err = loadImageWorld(w.fsys, w); return }},
+		{"news", func() (err error) { w.News, err = loadNews(w.fsys, w); return }},
+		{"recipes", func() (err error) { w.Recipes, err = loadRecipes(w.fsys, w); return }},
+		{"travel", func() (err error) { w.Travel, err = loadTravel(w.fsys, w); return }},
 	}
-	if w.Normals, err = loadClimate(w.fsys, w); err != nil {
-		return fmt.Errorf("world part climate: %w", err)
+	errs := make([]error, len(parts))
+	var wg sync.WaitGroup
+	for i, p := range parts {
+		wg.Go(func() { errs[i] = p.load() })
 	}
-	if w.Holidays, err = loadHolidays(w.fsys, w); err != nil {
-		return fmt.Errorf("world part holidays: %w", err)
-	}
-	if w.Images, err = loadImageWorld(w.fsys, w); err != nil {
-		return fmt.Errorf("world part images: %w", err)
-	}
-	if w.News, err = loadNews(w.fsys, w); err != nil {
-		return fmt.Errorf("world part news: %w", err)
-	}
-	if w.Recipes, err = loadRecipes(w.fsys, w); err != nil {
-		return fmt.Errorf("world part recipes: %w", err)
-	}
-	if w.Travel, err = loadTravel(w.fsys, w); err != nil {
-		return fmt.Errorf("world part travel: %w", err)
+	wg.Wait()
+	for i, err := range errs {
+		if err != nil {
+			return fmt.Errorf("world part %s: %w", parts[i].name, err)
+		}
 	}
 	return nil
 }
