@@ -25,7 +25,7 @@ func Register(r *standin.Registry) {
 
 	// open_weather
 	r.Add("open_weather", "city_weather", handleOWCity)
-	r.Add("open_weather", "five_day_forecast", handleOWFiveDay)
+	r.AddPure("open_weather", "five_day_forecast", handleOWFiveDay)
 
 	// tasty
 	r.Add("tasty", "recipes_auto_complete", handleTastyAutoComplete)
@@ -36,8 +36,8 @@ func Register(r *standin.Registry) {
 
 	// weatherapi_com
 	r.Add("weatherapi_com", "realtime_weather_api", handleWARealtime)
-	r.Add("weatherapi_com", "forecast_weather_api", handleWAForecast)
-	r.Add("weatherapi_com", "astronomy_api", handleWAAstronomy)
+	r.AddPure("weatherapi_com", "forecast_weather_api", handleWAForecast)
+	r.AddPure("weatherapi_com", "astronomy_api", handleWAAstronomy)
 	r.Add("weatherapi_com", "search_autocomplete_api", handleWASearch)
 	r.Add("weatherapi_com", "time_zone_api", handleWATimeZone)
 }

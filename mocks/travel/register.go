@@ -31,7 +31,7 @@ func Register(r *standin.Registry) {
 
 	// booking_com
 	r.Add(bkTool, "search_hotel_destination", bkSearchDestination)
-	r.Add(bkTool, "search_hotels", bkSearchHotels)
+	r.AddPure(bkTool, "search_hotels", bkSearchHotels)
 	r.Add(bkTool, "get_hotel_details", bkHotelDetails)
 	r.Add(bkTool, "get_room_list", bkRoomList)
 	r.Add(bkTool, "get_hotel_reviews", bkHotelReviews)
