@@ -21,7 +21,8 @@ func (e Encoded) MarshalJSON() ([]byte, error) { return e, nil }
 
 // Memo answers the calls of a pure stand-in from a cache: one whose answer
 // is a function of the world, the API, the arguments and the clock's
-// reading alone, never of the session's state or the call's seed. While
+// reading alone, never of the session's state (the seed, a function of
+// the API and the arguments, is allowed). While
 // the sandbox clock stands still, every call of such an API with the same
 // arguments gets the same bytes, so each is computed and encoded once.
 // The cache is bounded by maxBytes of answers, least recently used out

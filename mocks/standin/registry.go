@@ -21,7 +21,8 @@ func NewRegistry() *Registry {
 
 // AddPure registers the stand-in of an API whose answer is a function of
 // the world, the API, the arguments and the clock's reading alone, never
-// of the session's state or the call's seed: a registry made by Memoized
+// of the session's state (the call's seed is a function of the API and the
+// arguments, so it may use that): a registry made by Memoized
 // answers its repeated calls from a cache (see Memo). Lookup on this
 // registry gives the stand-in itself.
 func (r *Registry) AddPure(tool, api string, h Handler) {
