@@ -129,3 +129,18 @@ func TestLoadPartsFirstErrorInOrder(t *testing.T) {
 		require.ErrorContains(t, err, "world part holidays:")
 	}
 }
+
+func TestZoneLoadedOnce(t *testing.T) {
+	for _, name := range []string{"Europe/Lisbon", "Asia/Kolkata", "UTC"} {
+		l, err := Zone(name)
+		require.NoError(t, err)
+		require.Equal(t, name, l.String())
+		again, err := Zone(name)
+		require.NoError(t, err)
+		require.Same(t, l, again, name)
+	}
+	_, err := Zone("Mars/Olympus")
+	require.Error(t, err)
+	_, err = Zone("Mars/Olympus")
+	require.Error(t, err, "a failure is not kept as a zone")
+}

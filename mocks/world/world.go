@@ -198,6 +198,25 @@ var defaultWorld = sync.OnceValues(func() (*World, error) {
 	return LoadWorld(sub)
 })
 
+// zones holds the time zones loaded so far, by IANA name: loading one
+// parses it out of the embedded database each time, and the world's
+// cities, countries and airports name a few hundred zones again and again.
+var zones sync.Map // string → *time.Location
+
+// Zone is time.LoadLocation, loaded once per name: a *time.Location is
+// immutable, so every caller can share it.
+func Zone(name string) (*time.Location, error) {
+	if l, ok := zones.Load(name); ok {
+		return l.(*time.Location), nil
+	}
+	l, err := time.LoadLocation(name)
+	if err != nil {
+		return nil, err
+	}
+	zones.Store(name, l)
+	return l, nil
+}
+
 // DefaultWorld returns the built-in world embedded in the binary, loaded once.
 func DefaultWorld() (*World, error) { return defaultWorld() }
 
@@ -278,7 +297,7 @@ func (w *World) indexCountries(cs []*Country) error {
 			}
 		}
 		for _, tz := range c.TimeZones {
-			if _, err := time.LoadLocation(tz); err != nil {
+			if _, err := Zone(tz); err != nil {
 				return &WorldError{File: CountriesFile, Err: fmt.Errorf("%s: %w", where, err)}
 			}
 		}
@@ -320,7 +339,7 @@ func (w *World) indexCities(cs []*City) error {
 		case !(c.Lat >= -90 && c.Lat <= 90 && c.Lon >= -180 && c.Lon <= 180):
 			return &WorldError{File: CitiesFile, Err: fmt.Errorf("%s: coordinates (%v, %v) out of range", where, c.Lat, c.Lon)}
 		}
-		loc, err := time.LoadLocation(c.TimeZone)
+		loc, err := Zone(c.TimeZone)
 		if err != nil || c.TimeZone == "" {
 			return &WorldError{File: CitiesFile, Err: fmt.Errorf("%s: time zone %q: %v", where, c.TimeZone, err)}
 		}
