@@ -14,8 +14,8 @@ func Register(r *standin.Registry) {
 	r.Add("geocoding", "reverse_geocode", handleReverseGeocode)
 
 	// iso_codes
-	r.Add("iso_codes", "language_codes", handleLanguageCodes)
-	r.Add("iso_codes", "country_codes", handleCountryCodes)
+	r.AddPure("iso_codes", "language_codes", handleLanguageCodes)
+	r.AddPure("iso_codes", "country_codes", handleCountryCodes)
 	r.Add("iso_codes", "country_by_code", handleCountryByCode)
 
 	// travel_advisor
@@ -47,5 +47,5 @@ func Register(r *standin.Registry) {
 	r.Add(skyTool, "flights_search_roundtrip", skySearchRoundtrip)
 	r.Add(skyTool, "flights_search_incomplete", skySearchIncomplete)
 	r.Add(skyTool, "flights_detail", skyDetail)
-	r.Add(skyTool, "get_config", skyGetConfig)
+	r.AddPure(skyTool, "get_config", skyGetConfig)
 }
