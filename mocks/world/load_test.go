@@ -144,3 +144,35 @@ func TestZoneLoadedOnce(t *testing.T) {
 	_, err = Zone("Mars/Olympus")
 	require.Error(t, err, "a failure is not kept as a zone")
 }
+
+// TestWebIndexBuiltOnFirstSearch: the pages' and videos' indexes, built by
+// the first search, rank as an index built at once does, under
+// concurrent first searches.
+func TestWebIndexBuiltOnFirstSearch(t *testing.T) {
+	w, err := LoadWorld(worldCopy(t))
+	require.NoError(t, err)
+	queries := []string{"Lisbon travel guide", "eiffel tower", "how to cook pasta", "python tutorial"}
+	got := make([][][]*WebDoc, 4)
+	var wg sync.WaitGroup
+	for g := range got {
+		wg.Go(func() {
+			for _, q := range queries {
+				got[g] = append(got[g], w.Basic.PageIndex.Rank(q), w.Basic.VideoIndex.Rank(q))
+			}
+		})
+	}
+	wg.Wait()
+	at := 0
+	hits := 0
+	for _, q := range queries {
+		for _, x := range []*WebIndex{w.Basic.PageIndex, w.Basic.VideoIndex} {
+			want := RankDocs(x.docs, q)
+			hits += len(want)
+			for g := range got {
+				require.Equal(t, want, got[g][at], "%q", q)
+			}
+			at++
+		}
+	}
+	require.Positive(t, hits)
+}
