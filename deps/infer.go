@@ -37,24 +37,22 @@ var pathInText = regexp.MustCompile(`[A-Za-z_][A-Za-z0-9_]*(?:\[\])?(?:(?:->|\.)
 // the evidence text. x-depends annotations are not read.
 func Infer(c *toolset.Catalog) []Edge {
 	apis := c.APIs()
-	examples := map[string]any{}
+	examples := &exampleDocs{raw: map[string][]json.RawMessage{}, doc: map[string]any{}}
 	for _, a := range apis {
 		if len(a.ExampleResponse) > 0 {
-			var v any
-			if json.Unmarshal(a.ExampleResponse, &v) == nil {
-				examples[a.ID()] = v
-			}
+			examples.raw[a.ID()] = append(examples.raw[a.ID()], a.ExampleResponse)
 		}
 	}
 	byName := map[string][]*toolset.API{}
-	for _, a := range apis {
-		n := toolset.StandardizeAPIName(a.Name)
-		byName[n] = append(byName[n], a)
+	named := make([]namedAPI, len(apis))
+	for i, a := range apis {
+		named[i] = nameAPI(a)
+		byName[named[i].name] = append(byName[named[i].name], a)
 	}
 	var out []Edge
 	for _, b := range apis {
 		for _, p := range b.Params {
-			found := inferFromText(b, p, apis, byName, examples)
+			found := inferFromText(b, p, named, byName, examples)
 			if len(found) == 0 {
 				found = inferFromNames(b, p, examples)
 			}
@@ -73,20 +71,88 @@ func Infer(c *toolset.Catalog) []Edge {
 	return out
 }
 
-func inferFromText(b *toolset.API, p *toolset.Param, apis []*toolset.API, byName map[string][]*toolset.API, examples map[string]any) []Edge {
+// namedAPI is an API with the spellings mentions looks for, worked out
+// once per API rather than once per parameter of every other API.
+type namedAPI struct {
+	*toolset.API
+	name      string   // StandardizeAPIName
+	raw       string   // lower case
+	pathTail  string   // "/<last two segments>" of the path, or ""
+	toolTitle string   // the tool's standardized title
+	quoted    []string // "`raw`", then "`name`" when it differs
+	word      string   // "_name_"
+}
+
+func nameAPI(a *toolset.API) namedAPI {
+	n := namedAPI{API: a, name: toolset.StandardizeAPIName(a.Name), raw: strings.ToLower(a.Name)}
+	if a.Path != "" {
+		segs := strings.Split(strings.Trim(strings.ToLower(a.Path), "/"), "/")
+		if len(segs) >= 2 {
+			if tail := "/" + strings.Join(segs[len(segs)-2:], "/"); !strings.Contains(tail, "{") {
+				n.pathTail = tail
+			}
+		}
+	}
+	if a.Tool != nil {
+		n.toolTitle = toolset.Standardize(a.Tool.Title)
+	}
+	for _, s := range uniq(n.raw, n.name) {
+		n.quoted = append(n.quoted, "`"+s+"`")
+	}
+	n.word = "_" + n.name + "_"
+	return n
+}
+
+// exampleDocs are the APIs' example responses by API ID, decoded on first
+// use: only the sources of an edge need theirs.
+type exampleDocs struct {
+	raw map[string][]json.RawMessage // in catalog order
+	doc map[string]any               // decoded; nil for none that decodes
+}
+
+// lookup is the example response of the API with that ID, when it has one
+// that decodes (the last one, should two APIs share the ID).
+func (e *exampleDocs) lookup(id string) (any, bool) {
+	if v, ok := e.doc[id]; ok {
+		return v, v != nil
+	}
+	var found any
+	for i := len(e.raw[id]) - 1; i >= 0; i-- {
+		var v any
+		if json.Unmarshal(e.raw[id][i], &v) == nil {
+			found = v
+			break
+		}
+	}
+	e.doc[id] = found
+	return found, found != nil
+}
+
+func inferFromText(b *toolset.API, p *toolset.Param, apis []namedAPI, byName map[string][]*toolset.API, examples *exampleDocs) []Edge {
 	text := p.Description
 	if strings.TrimSpace(text) == "" {
 		return nil
 	}
 	norm := normalise(text)
-	cueIdx := cues.FindAllStringIndex(text, -1)
+	lower := strings.ToLower(text)
+	var cueIdx [][]int // found on the first mention: most texts name no API
+	cued := func(pos int) bool {
+		if cueIdx == nil {
+			cueIdx = cues.FindAllStringIndex(text, -1)
+			if cueIdx == nil {
+				cueIdx = [][]int{}
+			}
+		}
+		return cuedBefore(cueIdx, pos)
+	}
 	var out []Edge
 	seen := map[string]bool{}
-	for _, a := range apis {
+	for _, na := range apis {
+		a := na.API
 		if a == b {
 			continue
 		}
-		pos, how := mentions(text, norm, a)
+		pos, how := mentions(lower, norm, len(text), na)
 		if pos < 0 {
 			continue
 		}
@@ -94,17 +160,17 @@ func inferFromText(b *toolset.API, p *toolset.Param, apis []*toolset.API, byName
 		// backticks), names its tool too, or names it by a distinctive
 		// compound name after a cue; a plain word like "search" is prose.
 		if a.Tool != b.Tool {
-			toolNamed := strings.Contains(norm, "_"+a.Tool.StandardizedName+"_") || strings.Contains(norm, "_"+toolset.Standardize(a.Tool.Title)+"_")
-			distinctive := strings.Contains(toolset.StandardizeAPIName(a.Name), "_")
-			if len(byName[toolset.StandardizeAPIName(a.Name)]) > 1 && !toolNamed {
+			toolNamed := strings.Contains(norm, "_"+a.Tool.StandardizedName+"_") || strings.Contains(norm, "_"+na.toolTitle+"_")
+			distinctive := strings.Contains(na.name, "_")
+			if len(byName[na.name]) > 1 && !toolNamed {
 				continue
 			}
-			if how != "backtick" && !toolNamed && !(distinctive && cuedBefore(cueIdx, pos)) {
+			if how != "backtick" && !toolNamed && !(distinctive && cued(pos)) {
 				continue
 			}
 		}
 		conf := confMention
-		if how == "backtick" || how == "path" || cuedBefore(cueIdx, pos) {
+		if how == "backtick" || how == "path" || cued(pos) {
 			conf = confCuedMention
 		}
 		if !p.Required {
@@ -116,7 +182,7 @@ func inferFromText(b *toolset.API, p *toolset.Param, apis []*toolset.API, byName
 		seen[a.ID()] = true
 		out = append(out, Edge{
 			From: a.ID(), To: b.ID(), Param: p.Name,
-			Path:   pathFor(text, p.Name, examples[a.ID()]),
+			Path:   pathFor(text, p.Name, example(examples, a.ID())),
 			Opaque: looksOpaque(p.Name), Origin: "inferred", Confidence: conf,
 			Evidence: evidence(text, pos),
 		})
@@ -124,35 +190,28 @@ func inferFromText(b *toolset.API, p *toolset.Param, apis []*toolset.API, byName
 	return out
 }
 
-// mentions finds where text names API a: as `name`, as a word, or by the
-// tail of its URL path (".../properties/list endpoint"). It returns the
-// byte offset in text (approximate for normalised matches) and how.
-func mentions(text, norm string, a *toolset.API) (int, string) {
-	name := toolset.StandardizeAPIName(a.Name)
-	raw := strings.ToLower(a.Name)
-	lower := strings.ToLower(text)
-	for _, n := range uniq(raw, name) {
-		if i := strings.Index(lower, "`"+n+"`"); i >= 0 {
+// mentions finds where a text names API a: as `name`, as a word, or by
+// the tail of its URL path (".../properties/list endpoint"). lower is the
+// text in lower case, norm its normalised form and n its length. It
+// returns the byte offset in the text (approximate for normalised
+// matches) and how.
+func mentions(lower, norm string, n int, a namedAPI) (int, string) {
+	for _, q := range a.quoted {
+		if i := strings.Index(lower, q); i >= 0 {
 			return i, "backtick"
 		}
 	}
-	if len(name) >= 4 {
-		if i := strings.Index(norm, "_"+name+"_"); i >= 0 {
-			return min(i, len(text)-1), "plain"
+	if len(a.name) >= 4 {
+		if i := strings.Index(norm, a.word); i >= 0 {
+			return min(i, n-1), "plain"
 		}
 	}
-	if a.Path != "" {
-		segs := strings.Split(strings.Trim(strings.ToLower(a.Path), "/"), "/")
-		if len(segs) >= 2 {
-			tail := "/" + strings.Join(segs[len(segs)-2:], "/")
-			if !strings.Contains(tail, "{") {
-				if i := strings.Index(lower, tail); i >= 0 {
-					// Must end there: "/flights/search" is not "/flights/search-incomplete".
-					end := i + len(tail)
-					if end == len(lower) || !isNameChar(lower[end]) {
-						return i, "path"
-					}
-				}
+	if tail := a.pathTail; tail != "" {
+		if i := strings.Index(lower, tail); i >= 0 {
+			// Must end there: "/flights/search" is not "/flights/search-incomplete".
+			end := i + len(tail)
+			if end == len(lower) || !isNameChar(lower[end]) {
+				return i, "path"
 			}
 		}
 	}
@@ -265,7 +324,13 @@ func leafNamed(example any, name string) string {
 // same tool whose example response has a field of that name, when the
 // sibling does not itself take the parameter (a details API that echoes
 // hotel_id is not where hotel_id comes from).
-func inferFromNames(b *toolset.API, p *toolset.Param, examples map[string]any) []Edge {
+// example is the example response of the API with that ID, or nil.
+func example(e *exampleDocs, id string) any {
+	v, _ := e.lookup(id)
+	return v
+}
+
+func inferFromNames(b *toolset.API, p *toolset.Param, examples *exampleDocs) []Edge {
 	if !looksOpaque(p.Name) {
 		return nil
 	}
@@ -274,7 +339,7 @@ func inferFromNames(b *toolset.API, p *toolset.Param, examples map[string]any) [
 		if a == b || a.Param(p.Name) != nil {
 			continue
 		}
-		ex, ok := examples[a.ID()]
+		ex, ok := examples.lookup(a.ID())
 		if !ok {
 			continue
 		}

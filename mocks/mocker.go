@@ -46,6 +46,11 @@ type Options struct {
 	Imported standin.Handler
 }
 
+// answerBytes bounds the encoded answers each pure stand-in keeps (see
+// standin.Registry.AddPure): a 3-day forecast is about 50 KB, a 14-day one
+// 230 KB, under the eighth of this a Memo keeps.
+const answerBytes = 8 << 20
+
 // Mocker answers API calls offline: with the registered stand-in when the
 // API has one, otherwise with the faker (documented example, response
 // schema, or a generic echo), either wrapped in the failure policy. It is
@@ -73,6 +78,8 @@ func New(opts Options) (*Mocker, error) {
 	if m.registry == nil {
 		m.registry = Builtin()
 	}
+	// Pure stand-ins answer a repeated call from a cache of their own.
+	m.registry = m.registry.Memoized(answerBytes)
 	if m.clock == nil {
 		m.clock = clock.Frozen()
 	}

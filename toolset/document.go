@@ -157,8 +157,8 @@ func CatalogDocument(c *Catalog) *CatalogDoc {
 				ad := APIDoc{ID: a.ID(), Name: a.Name, Function: a.FunctionName(), Description: a.Description, Method: a.Method,
 					Path: a.Path, URL: a.URL, Parameters: a.InputSchema(), Params: []ParamDoc{}, HasExample: len(a.ExampleResponse) > 0,
 					Groups: a.Groups, DependsOn: sources[a.ID()]}
-				if a.ResponseSchema != nil {
-					ad.ResponseSchema = JSONSchema(a.ResponseSchema)
+				if rs := a.Response(); rs != nil {
+					ad.ResponseSchema = JSONSchema(rs)
 				}
 				for _, p := range a.Params {
 					ad.Params = append(ad.Params, ParamDoc{Name: p.Name, Kind: p.Kind, In: p.In, Required: p.Required, Description: p.Description,

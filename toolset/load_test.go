@@ -34,7 +34,7 @@ func TestLoadToolBenchQuirks(t *testing.T) {
 	require.Equal(t, KindString, cur.Param("point").Kind, "unknown type is a string")
 	require.Empty(t, cur.Param("days").Description)
 	require.JSONEq(t, `{"city": "London", "temp_c": 11.5, "humidity": 81}`, string(cur.ExampleResponse), "test_endpoint as a JSON string")
-	require.Nil(t, cur.ResponseSchema, `"schema": ""`)
+	require.Nil(t, cur.Response(), `"schema": ""`)
 	require.Equal(t, []string{"daily_briefing"}, cur.Groups)
 
 	fc := qw.API("Forecast by id")
@@ -42,7 +42,7 @@ func TestLoadToolBenchQuirks(t *testing.T) {
 	require.True(t, fc.Param("location_id").Opaque)
 	require.Equal(t, []Dependency{{API: "Search locations", Path: "data[].id"}}, fc.Param("location_id").Depends)
 	require.Equal(t, "date", fc.Param("date").Format)
-	require.NotNil(t, fc.ResponseSchema)
+	require.NotNil(t, fc.Response())
 	require.Equal(t, []string{"daily_briefing", "trip_planning"}, fc.Groups)
 	require.Empty(t, fc.Description)
 

@@ -77,7 +77,9 @@ type API struct {
 	URL         string   `json:"url,omitempty"`  // full URL template as documented
 	Path        string   `json:"path,omitempty"` // path template, e.g. /api/v1/flights/auto-complete
 	Params      []*Param `json:"params"`
-	// ResponseSchema describes the response body when documented.
+	// ResponseSchema describes the response body when documented. Read it
+	// with Response: the ToolBench loader leaves it to be parsed on first
+	// use (see Response), which a loader that sets it needs not.
 	ResponseSchema *openapi3.Schema `json:"response_schema,omitempty"`
 	// ExampleResponse is a documented example response, verbatim.
 	ExampleResponse json.RawMessage `json:"example_response,omitempty"`
@@ -95,6 +97,26 @@ type API struct {
 	// validator is the compiled argument validator, built on the first
 	// Validate call. An API must not be changed after it has validated a call.
 	validator atomic.Pointer[validator]
+
+	// responseRaw is the response schema as the ToolBench file wrote it,
+	// parsed into ResponseSchema by the first Response call.
+	responseRaw  json.RawMessage
+	responseOnce sync.Once
+}
+
+// Response returns the response body's schema, or nil when it is not
+// documented. The schemas of ToolBench files are parsed here, once per API
+// and safely under concurrent calls, rather than at load: kin-openapi
+// parses a nested schema once per level, which made them nearly half the
+// catalog's load, and most APIs never need theirs.
+func (a *API) Response() *openapi3.Schema {
+	a.responseOnce.Do(func() {
+		if a.ResponseSchema == nil && a.responseRaw != nil {
+			a.ResponseSchema = lenientSchema(a.responseRaw)
+		}
+		a.responseRaw = nil
+	})
+	return a.ResponseSchema
 }
 
 // Tool is one RapidAPI-style tool: a host with a list of APIs.

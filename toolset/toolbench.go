@@ -194,7 +194,7 @@ func loadToolBenchAPI(raw json.RawMessage, field, source string) (*API, error) {
 			a.Params = append(a.Params, p)
 		}
 	}
-	a.ResponseSchema = lenientSchema(af.Schema)
+	a.responseRaw = responseSchemaJSON(af.Schema)
 	a.ExampleResponse = exampleResponse(af.Example, af.TestEndpoint)
 	if len(af.Group) > 0 {
 		var one string
@@ -361,11 +361,20 @@ func paramSchema(p *Param, min, max *float64, pattern string) *openapi3.Schema {
 
 func ptr[T any](v T) *T { return &v }
 
-// lenientSchema reads a response schema when it is a JSON object that
-// parses as one; ToolBench files often hold "" or free text there.
-func lenientSchema(raw json.RawMessage) *openapi3.Schema {
+// responseSchemaJSON keeps a response schema when it is a JSON object, for
+// API.Response to parse; ToolBench files often hold "" or free text there.
+func responseSchemaJSON(raw json.RawMessage) json.RawMessage {
 	raw = bytes.TrimSpace(raw)
 	if len(raw) == 0 || raw[0] != '{' {
+		return nil
+	}
+	return raw
+}
+
+// lenientSchema reads a response schema when it is a JSON object that
+// parses as one, else nil.
+func lenientSchema(raw json.RawMessage) *openapi3.Schema {
+	if raw = responseSchemaJSON(raw); raw == nil {
 		return nil
 	}
 	var s openapi3.Schema

@@ -307,6 +307,17 @@ func (e *encoder) marshaled(rv reflect.Value) error {
 // marshalsItself reports whether json.Marshal may call a method of t (or
 // *t) to encode it, which the encoder leaves to encoding/json.
 func marshalsItself(t reflect.Type) bool {
+	// A predeclared or unnamed type other than a pointer, a struct (whose
+	// embedded fields can promote methods) or an interface has no methods,
+	// nor has a pointer to it: the common case (float64, string, []T,
+	// map[string]T) needs no look-up.
+	if t.PkgPath() == "" {
+		switch t.Kind() {
+		case reflect.Pointer, reflect.Struct, reflect.Interface:
+		default:
+			return false
+		}
+	}
 	if v, ok := selfMarshalers.Load(t); ok {
 		return v.(bool)
 	}

@@ -18,6 +18,7 @@ import (
 	"runtime/debug"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/understudy/understudy/internal/canon"
@@ -58,7 +59,7 @@ type Server struct {
 	engine  *sandbox.Engine
 	opts    Options
 	handler http.Handler
-	catalog []byte // GET /v1/catalog, rendered once
+	catalog func() ([]byte, error) // GET /v1/catalog, rendered once
 	log     *slog.Logger
 }
 
@@ -77,23 +78,18 @@ func New(e *sandbox.Engine, opts Options) (*Server, error) {
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.DiscardHandler)
 	}
-	// The catalog document renders while the wire's routes are built.
-	var (
-		doc     []byte
-		docErr  error
-		docDone = make(chan struct{})
-	)
-	go func() {
-		defer close(docDone)
-		doc, docErr = marshal(toolset.CatalogDocument(e.Catalog()))
-	}()
 	s := &Server{engine: e, opts: opts, log: opts.Logger}
+	// The catalog document is rendered on its first request: it holds every
+	// response schema, which the catalog parses only when asked for, and
+	// rendering it at start was most of the catalog's share of the start.
+	s.catalog = sync.OnceValues(func() ([]byte, error) {
+		doc, err := marshal(toolset.CatalogDocument(e.Catalog()))
+		if err != nil {
+			return nil, fmt.Errorf("rendering the catalog: %w", err)
+		}
+		return doc, nil
+	})
 	wire := s.newRapidWire()
-	<-docDone
-	if docErr != nil {
-		return nil, fmt.Errorf("rendering the catalog: %w", docErr)
-	}
-	s.catalog = doc
 	mux := http.NewServeMux()
 	mux.Handle("GET /healthz", route{wrap(s.healthz)})
 	mux.Handle("GET /v1/catalog", route{wrap(s.getCatalog)})
@@ -270,7 +266,11 @@ func (s *Server) healthz(r *http.Request) (any, error) {
 }
 
 func (s *Server) getCatalog(*http.Request) (any, error) {
-	return &rawBody{contentType: "application/json", body: s.catalog}, nil
+	doc, err := s.catalog()
+	if err != nil {
+		return nil, err
+	}
+	return &rawBody{contentType: "application/json", body: doc}, nil
 }
 
 func (s *Server) tools(r *http.Request) (any, error) {

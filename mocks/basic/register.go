@@ -25,7 +25,7 @@ func Register(r *standin.Registry) {
 	// google_translate
 	r.Add("google_translate", "translate", handleTranslate)
 	r.Add("google_translate", "detect_language", handleDetectLanguage)
-	r.Add("google_translate", "supported_languages", handleSupportedLanguages)
+	r.AddPure("google_translate", "supported_languages", handleSupportedLanguages)
 
 	// user_info
 	r.Add("user_info", "get_user_profile", handleUserProfile)

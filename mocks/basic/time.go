@@ -7,7 +7,6 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/understudy/understudy/mocks/standin"
@@ -58,21 +57,9 @@ var tzLongNames = map[string]string{
 
 var tzOffsetRE = regexp.MustCompile(`^(?i)(?:utc|gmt)?\s*([+-])(\d{1,2})(?::?(\d{2}))?$`)
 
-// tzCache holds loaded locations: parsing zone data costs more than a
-// whole stand-in call.
-var tzCache sync.Map // name → *time.Location
-
-func tzLoad(name string) (*time.Location, error) {
-	if v, ok := tzCache.Load(name); ok {
-		return v.(*time.Location), nil
-	}
-	loc, err := time.LoadLocation(name)
-	if err != nil {
-		return nil, err
-	}
-	tzCache.Store(name, loc)
-	return loc, nil
-}
+// tzLoad loads a zone once per process: parsing zone data costs more
+// than a whole stand-in call.
+func tzLoad(name string) (*time.Location, error) { return world.Zone(name) }
 
 // ZoneError is a time zone the stand-ins cannot resolve.
 type ZoneError struct{ Zone string }

@@ -27,7 +27,7 @@ func TestBasicToolFiles(t *testing.T) {
 			_, ok := registry.Lookup(name, a.Name)
 			require.True(t, ok, "no stand-in for %s.%s", name, a.Name)
 			require.NotEmpty(t, a.ExampleResponse, "%s.%s has no example", name, a.Name)
-			require.NotNil(t, a.ResponseSchema, "%s.%s has no schema", name, a.Name)
+			require.NotNil(t, a.Response(), "%s.%s has no schema", name, a.Name)
 			require.True(t, strings.HasPrefix(a.URL, "https://"+tool.Host+"/"), a.URL)
 
 			// The stand-in answers the documented defaults in the documented shape.

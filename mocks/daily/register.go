@@ -18,26 +18,26 @@ func Register(r *standin.Registry) {
 	r.Add("public_holiday", "long_weekends", handleLongWeekends)
 
 	// real_time_news_data
-	r.Add("real_time_news_data", "search", handleNewsSearch)
-	r.Add("real_time_news_data", "top_headlines", handleTopHeadlines)
-	r.Add("real_time_news_data", "topic_headlines", handleTopicHeadlines)
-	r.Add("real_time_news_data", "full_story_coverage", handleFullStoryCoverage)
+	r.AddPure("real_time_news_data", "search", handleNewsSearch)
+	r.AddPure("real_time_news_data", "top_headlines", handleTopHeadlines)
+	r.AddPure("real_time_news_data", "topic_headlines", handleTopicHeadlines)
+	r.AddPure("real_time_news_data", "full_story_coverage", handleFullStoryCoverage)
 
 	// open_weather
 	r.Add("open_weather", "city_weather", handleOWCity)
-	r.Add("open_weather", "five_day_forecast", handleOWFiveDay)
+	r.AddPure("open_weather", "five_day_forecast", handleOWFiveDay)
 
 	// tasty
 	r.Add("tasty", "recipes_auto_complete", handleTastyAutoComplete)
-	r.Add("tasty", "recipes_list", handleTastyList)
-	r.Add("tasty", "recipes_get_more_info", handleTastyMoreInfo)
-	r.Add("tasty", "recipes_list_similarities", handleTastySimilar)
-	r.Add("tasty", "tips_list", handleTastyTips)
+	r.AddPure("tasty", "recipes_list", handleTastyList)
+	r.AddPure("tasty", "recipes_get_more_info", handleTastyMoreInfo)
+	r.AddPure("tasty", "recipes_list_similarities", handleTastySimilar)
+	r.AddPure("tasty", "tips_list", handleTastyTips)
 
 	// weatherapi_com
 	r.Add("weatherapi_com", "realtime_weather_api", handleWARealtime)
-	r.Add("weatherapi_com", "forecast_weather_api", handleWAForecast)
-	r.Add("weatherapi_com", "astronomy_api", handleWAAstronomy)
+	r.AddPure("weatherapi_com", "forecast_weather_api", handleWAForecast)
+	r.AddPure("weatherapi_com", "astronomy_api", handleWAAstronomy)
 	r.Add("weatherapi_com", "search_autocomplete_api", handleWASearch)
 	r.Add("weatherapi_com", "time_zone_api", handleWATimeZone)
 }

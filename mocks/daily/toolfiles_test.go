@@ -52,7 +52,7 @@ func TestDailyToolFiles(t *testing.T) {
 			id := tool.StandardizedName + "." + a.Name
 			_, ok := registry.Lookup(tool.StandardizedName, a.Name)
 			require.True(t, ok, "no stand-in for %s", id)
-			require.NotNil(t, a.ResponseSchema, id)
+			require.NotNil(t, a.Response(), id)
 			require.NotEmpty(t, a.ExampleResponse, id)
 			require.True(t, strings.HasPrefix(a.URL, "https://"+tool.Host+"/"), id)
 

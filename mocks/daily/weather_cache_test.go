@@ -3,6 +3,7 @@ package daily
 import (
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 
@@ -42,4 +43,50 @@ func TestWeatherModelCached(t *testing.T) {
 	wg.Wait()
 	fresh := placeNear(w, 74.996, -39.996)
 	require.Equal(t, fresh.computeHours(date), places["same key"].hours(date))
+}
+
+// TestAstroDayCached: the astronomy kept per place and date is the one
+// computed afresh, for a city, a point in the polar day and one elsewhere,
+// from goroutines at once; what depends on the instant (is the Sun or the
+// Moon up) is worked out per call.
+func TestAstroDayCached(t *testing.T) {
+	w := standintest.World(t)
+	tokyo, ok := w.FindCity("Tokyo")
+	require.True(t, ok)
+	places := map[string]*weatherPlace{
+		"city":       placeForCity(w, tokyo),
+		"polar day":  placeNear(w, 78.2, 15.6),
+		"far point":  placeNear(w, -60.5, -120.25),
+		"near point": placeNear(w, 35.7, 139.9),
+	}
+	date := civilDate(2025, 6, 20)
+	fresh := func(p *weatherPlace, day time.Time) astroDay {
+		astroDays.Remove(astroKey{lat: p.Lat, lon: p.Lon, loc: p.Loc, y: day.Year(), m: day.Month(), d: day.Day()})
+		return astroDayOf(p, day)
+	}
+	want := map[string][]astroDay{}
+	for name, p := range places {
+		for d := range 3 {
+			want[name] = append(want[name], fresh(p, date.AddDate(0, 0, d)))
+		}
+	}
+	require.False(t, want["polar day"][0].set.ok, "the Sun does not set at 78°N in June")
+	var wg sync.WaitGroup
+	for name, p := range places {
+		for range 4 {
+			wg.Go(func() {
+				for d := range 3 {
+					require.Equal(t, want[name][d], astroDayOf(p, date.AddDate(0, 0, d)), name)
+				}
+			})
+		}
+	}
+	wg.Wait()
+	p := places["city"]
+	noon, midnight := time.Date(2025, 6, 20, 3, 0, 0, 0, time.UTC), time.Date(2025, 6, 20, 15, 0, 0, 0, time.UTC)
+	require.Equal(t, 1, waAstroOf(p, date, noon).IsSunUp, "noon in Tokyo")
+	require.Equal(t, 0, waAstroOf(p, date, midnight).IsSunUp, "midnight in Tokyo")
+	a, b := waAstroOf(p, date, noon), waAstroOf(p, date, midnight)
+	a.IsSunUp, a.IsMoonUp, b.IsSunUp, b.IsMoonUp = 0, 0, 0, 0
+	require.Equal(t, a, b, "the rest is the day's")
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/understudy/understudy/internal/clock"
 	"github.com/understudy/understudy/mocks/internal/standintest"
+	"github.com/understudy/understudy/mocks/standin"
 	"github.com/understudy/understudy/sandbox"
 )
 
@@ -330,6 +331,23 @@ func BenchmarkWeatherForecast3Days(b *testing.B) {
 	args := map[string]any{"q": "London", "days": float64(3)}
 	for b.Loop() {
 		if _, err := standintest.New(b, Register).Call("weatherapi_com", "forecast_weather_api", args); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkWeatherForecast3DaysEncoded is a first call of a forecast
+// (the Mocker keeps its answer for the repeats): the stand-in and the
+// canonical encoding of its answer.
+func BenchmarkWeatherForecast3DaysEncoded(b *testing.B) {
+	args := map[string]any{"q": "London", "days": float64(3)}
+	b.ReportAllocs()
+	for b.Loop() {
+		v, err := standintest.New(b, Register).Call("weatherapi_com", "forecast_weather_api", args)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, err := standin.Encode(v); err != nil {
 			b.Fatal(err)
 		}
 	}

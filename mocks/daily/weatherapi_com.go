@@ -225,11 +225,7 @@ type waAstro struct {
 // waAstroOf computes the astronomy of a local date at a place; is_sun_up
 // and is_moon_up are for the call's instant, as the real API reports them.
 func waAstroOf(p *weatherPlace, date, now time.Time) waAstro {
-	y, m, d := date.Date()
-	localMidnight := time.Date(y, m, d, 0, 0, 0, 0, p.Loc)
-	rise, set := sunriseSunset(p.Lat, p.Lon, localMidnight)
-	mr, ms := moonRiseSet(p.Lat, p.Lon, localMidnight)
-	phase, illum := moonPhase(localMidnight.Add(12 * time.Hour))
+	d := astroDayOf(p, date)
 	format := func(e sunEvent, none string) string {
 		if !e.ok {
 			return none
@@ -237,18 +233,59 @@ func waAstroOf(p *weatherPlace, date, now time.Time) waAstro {
 		return e.at.In(p.Loc).Format("03:04 PM")
 	}
 	a := waAstro{
-		Sunrise: format(rise, "No sunrise"), Sunset: format(set, "No sunset"),
-		Moonrise: format(mr, "No moonrise"), Moonset: format(ms, "No moonset"),
-		MoonPhase: phase, MoonIllumination: illum,
+		Sunrise: format(d.rise, "No sunrise"), Sunset: format(d.set, "No sunset"),
+		Moonrise: format(d.moonrise, "No moonrise"), Moonset: format(d.moonset, "No moonset"),
+		MoonPhase: d.phase, MoonIllumination: d.illum,
 	}
-	if rise.ok && set.ok {
-		a.IsSunUp = boolInt(!now.Before(rise.at) && now.Before(set.at))
+	if d.rise.ok && d.set.ok {
+		a.IsSunUp = boolInt(!now.Before(d.rise.at) && now.Before(d.set.at))
 	} else {
-		// Polar day or night: up all day when the Sun is above the horizon at noon.
-		_, _, dec, _ := sunCoords(julianDay(localMidnight.Add(12 * time.Hour)))
-		a.IsSunUp = boolInt(90-math.Abs(p.Lat-dec) > 0)
+		a.IsSunUp = boolInt(d.sunUpAtNoon)
 	}
 	a.IsMoonUp = boolInt(moonAltitude(julianDay(now), p.Lat, p.Lon) > 0)
+	return a
+}
+
+// astroDay is what a place's astronomy is on a date whatever the time:
+// the Sun's and the Moon's rise and set, the phase. Finding the Moon's
+// rise and set scans its altitude over the whole day, which was most of a
+// forecast's cost, so a day is computed once and kept (bounded, like the
+// model's days: the sandbox clock stands still, so calls ask for the same
+// few dates).
+type astroDay struct {
+	rise, set, moonrise, moonset sunEvent
+	phase                        string
+	illum                        int
+	sunUpAtNoon                  bool // for polar day or night: no rise or set
+}
+
+type astroKey struct {
+	lat, lon float64
+	loc      *time.Location
+	y        int
+	m        time.Month
+	d        int
+}
+
+var astroDays = mustLRU[astroKey, astroDay](16384)
+
+func astroDayOf(p *weatherPlace, date time.Time) astroDay {
+	y, m, d := date.Date()
+	k := astroKey{lat: p.Lat, lon: p.Lon, loc: p.Loc, y: y, m: m, d: d}
+	if a, ok := astroDays.Get(k); ok {
+		return a
+	}
+	localMidnight := time.Date(y, m, d, 0, 0, 0, 0, p.Loc)
+	var a astroDay
+	a.rise, a.set = sunriseSunset(p.Lat, p.Lon, localMidnight)
+	a.moonrise, a.moonset = moonRiseSet(p.Lat, p.Lon, localMidnight)
+	a.phase, a.illum = moonPhase(localMidnight.Add(12 * time.Hour))
+	if !a.rise.ok || !a.set.ok {
+		// Polar day or night: up all day when the Sun is above the horizon at noon.
+		_, _, dec, _ := sunCoords(julianDay(localMidnight.Add(12 * time.Hour)))
+		a.sunUpAtNoon = 90-math.Abs(p.Lat-dec) > 0
+	}
+	astroDays.Add(k, a)
 	return a
 }
 

@@ -60,7 +60,7 @@ func Fake(w *world.World, c *standin.Call) any {
 				return g.vary(v, "", 0)
 			}
 		}
-		if s := c.API.ResponseSchema; schemaSaysMore(s) {
+		if s := c.API.Response(); schemaSaysMore(s) {
 			return g.gen(s, "", 0)
 		}
 	}

@@ -41,7 +41,7 @@ func TestImageToolFiles(t *testing.T) {
 			_, ok := registry.Lookup(name, a.Name)
 			require.True(t, ok, "no stand-in for %s.%s", name, a.Name)
 			require.NotEmpty(t, a.ExampleResponse, "%s.%s has no example", name, a.Name)
-			require.NotNil(t, a.ResponseSchema, "%s.%s has no schema", name, a.Name)
+			require.NotNil(t, a.Response(), "%s.%s has no schema", name, a.Name)
 			for _, p := range a.Params {
 				for _, d := range p.Depends {
 					require.Contains(t, p.Description, d.API, "%s.%s(%s) must name %s in its description", name, a.Name, p.Name, d.API)

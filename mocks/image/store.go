@@ -156,7 +156,11 @@ func catalogRec(iw *world.Images, im *imagegen.Image) (*imageRec, error) {
 	if err != nil {
 		return nil, fmt.Errorf("catalog image %s: %w", im.Name, err)
 	}
-	rec := &imageRec{URL: im.URL, Path: strings.TrimPrefix(im.URL, "https://"+world.ImageHost+"/"), Format: im.Format, Bytes: b, Img: img, Objects: im.Objects, Mask: iw.Masks[im.Name]}
+	mask, err := iw.Mask(im.Name)
+	if err != nil {
+		return nil, err
+	}
+	rec := &imageRec{URL: im.URL, Path: strings.TrimPrefix(im.URL, "https://"+world.ImageHost+"/"), Format: im.Format, Bytes: b, Img: img, Objects: im.Objects, Mask: mask}
 	if im.Text != nil {
 		rec.Lang = im.Text.Language
 		for _, l := range im.Text.Lines {

@@ -139,7 +139,7 @@ func documented(a *toolset.API) bool {
 	if len(a.ExampleResponse) > 0 {
 		return true
 	}
-	s := a.ResponseSchema
+	s := a.Response()
 	return s != nil && (len(s.Properties) > 0 || s.Items != nil || len(s.AllOf)+len(s.AnyOf)+len(s.OneOf) > 0)
 }
 

@@ -11,10 +11,37 @@ import (
 // once the Mocker holds it.
 type Registry struct {
 	handlers map[string]Handler
+	pure     map[string]bool // keys added with AddPure
 }
 
 // NewRegistry returns an empty registry.
-func NewRegistry() *Registry { return &Registry{handlers: map[string]Handler{}} }
+func NewRegistry() *Registry {
+	return &Registry{handlers: map[string]Handler{}, pure: map[string]bool{}}
+}
+
+// AddPure registers the stand-in of an API whose answer is a function of
+// the world, the API, the arguments and the clock's reading alone, never
+// of the session's state (the call's seed is a function of the API and the
+// arguments, so it may use that): a registry made by Memoized
+// answers its repeated calls from a cache (see Memo). Lookup on this
+// registry gives the stand-in itself.
+func (r *Registry) AddPure(tool, api string, h Handler) {
+	r.Add(tool, api, h)
+	r.pure[tool+"."+api] = true
+}
+
+// Memoized returns a copy of r in which each stand-in added with AddPure
+// answers through a Memo of its own, bounded by maxBytes.
+func (r *Registry) Memoized(maxBytes int) *Registry {
+	out := &Registry{handlers: make(map[string]Handler, len(r.handlers)), pure: r.pure}
+	for k, h := range r.handlers {
+		if r.pure[k] {
+			h = Memo(maxBytes, h)
+		}
+		out.handlers[k] = h
+	}
+	return out
+}
 
 // Add registers the stand-in of one API; adding one twice is a programming
 // error and panics.

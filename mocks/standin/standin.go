@@ -95,8 +95,11 @@ func ToolName(api *toolset.API) string {
 }
 
 // Encode is the canonical JSON of a response: sorted keys, normalised
-// numbers, no HTML escaping.
+// numbers, no HTML escaping. An Encoded answer is that already.
 func Encode(v any) (json.RawMessage, error) {
+	if e, ok := v.(Encoded); ok {
+		return json.RawMessage(e), nil
+	}
 	b, err := canon.JSON(v)
 	if err != nil {
 		return nil, err

@@ -14,16 +14,16 @@ func Register(r *standin.Registry) {
 	r.Add("geocoding", "reverse_geocode", handleReverseGeocode)
 
 	// iso_codes
-	r.Add("iso_codes", "language_codes", handleLanguageCodes)
-	r.Add("iso_codes", "country_codes", handleCountryCodes)
+	r.AddPure("iso_codes", "language_codes", handleLanguageCodes)
+	r.AddPure("iso_codes", "country_codes", handleCountryCodes)
 	r.Add("iso_codes", "country_by_code", handleCountryByCode)
 
 	// travel_advisor
-	r.Add(taTool, "locations_search", taLocationsSearch)
-	r.Add(taTool, "attractions_list", taAttractionsList)
+	r.AddPure(taTool, "locations_search", taLocationsSearch)
+	r.AddPure(taTool, "attractions_list", taAttractionsList)
 	r.Add(taTool, "attractions_get_details", taAttractionDetails)
-	r.Add(taTool, "photos_list", taPhotosList)
-	r.Add(taTool, "reviews_list", taReviewsList)
+	r.AddPure(taTool, "photos_list", taPhotosList)
+	r.AddPure(taTool, "reviews_list", taReviewsList)
 
 	// airport_info
 	r.Add(apTool, "airport", apAirport)
@@ -31,10 +31,10 @@ func Register(r *standin.Registry) {
 
 	// booking_com
 	r.Add(bkTool, "search_hotel_destination", bkSearchDestination)
-	r.Add(bkTool, "search_hotels", bkSearchHotels)
-	r.Add(bkTool, "get_hotel_details", bkHotelDetails)
-	r.Add(bkTool, "get_room_list", bkRoomList)
-	r.Add(bkTool, "get_hotel_reviews", bkHotelReviews)
+	r.AddPure(bkTool, "search_hotels", bkSearchHotels)
+	r.AddPure(bkTool, "get_hotel_details", bkHotelDetails)
+	r.AddPure(bkTool, "get_room_list", bkRoomList)
+	r.AddPure(bkTool, "get_hotel_reviews", bkHotelReviews)
 	r.Add(bkTool, "get_hotel_photos", bkHotelPhotos)
 
 	// currency_exchange
@@ -47,5 +47,5 @@ func Register(r *standin.Registry) {
 	r.Add(skyTool, "flights_search_roundtrip", skySearchRoundtrip)
 	r.Add(skyTool, "flights_search_incomplete", skySearchIncomplete)
 	r.Add(skyTool, "flights_detail", skyDetail)
-	r.Add(skyTool, "get_config", skyGetConfig)
+	r.AddPure(skyTool, "get_config", skyGetConfig)
 }

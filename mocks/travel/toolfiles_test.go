@@ -62,7 +62,7 @@ func TestTravelToolFilesFollowThePlan(t *testing.T) {
 			_, ok := registry.Lookup(tool, a.Name)
 			require.True(t, ok, "no stand-in for %s.%s", tool, a.Name)
 			require.NotEmpty(t, a.ExampleResponse, "%s.%s has no example", tool, a.Name)
-			require.NotNil(t, a.ResponseSchema, "%s.%s has no schema", tool, a.Name)
+			require.NotNil(t, a.Response(), "%s.%s has no schema", tool, a.Name)
 			require.True(t, strings.HasPrefix(a.URL, "https://"+tl.Host+"/"), a.URL)
 		}
 		sort.Strings(got)

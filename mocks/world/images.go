@@ -11,6 +11,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/understudy/understudy/internal/imagegen"
 )
@@ -26,13 +27,35 @@ const ImageHost = "images.understudy.test"
 type Images struct {
 	catalog *imagegen.Catalog
 	ByName  map[string]*imagegen.Image
-	Files   map[string][]byte      // encoded image by catalog name
-	Masks   map[string]*image.Gray // foreground masks by catalog name
+	Files   map[string][]byte                      // encoded image by catalog name
+	masks   map[string]func() (*image.Gray, error) // foreground masks by catalog name, decoded on first use
 	sites   []*Website
 	ByHost  map[string]*Website
 	Down    map[string]bool // hosts that do not answer
 	Labels  []string
 	docs    []searchDoc // lower-cased search fields, by catalog index
+}
+
+// Mask returns the foreground mask of the named catalog image, nil when
+// it has none. It is decoded on the first call for that image.
+func (iw *Images) Mask(name string) (*image.Gray, error) {
+	if m := iw.masks[name]; m != nil {
+		return m()
+	}
+	return nil, nil
+}
+
+// decodeMask decodes a greyscale PNG mask.
+func decodeMask(name string, b []byte) (*image.Gray, error) {
+	m, _, err := image.Decode(bytes.NewReader(b))
+	if err != nil {
+		return nil, fmt.Errorf("images.json: mask of %s: %w", name, err)
+	}
+	g, ok := m.(*image.Gray)
+	if !ok {
+		return nil, fmt.Errorf("images.json: mask of %s is %T, want greyscale", name, m)
+	}
+	return g, nil
 }
 
 type searchDoc struct{ title, tags, desc string }
@@ -57,7 +80,7 @@ type WebsiteLine struct {
 }
 
 func loadImageWorld(fsys fs.FS, _ *World) (*Images, error) {
-	iw := &Images{ByName: map[string]*imagegen.Image{}, Files: map[string][]byte{}, Masks: map[string]*image.Gray{}, ByHost: map[string]*Website{}, Down: map[string]bool{}}
+	iw := &Images{ByName: map[string]*imagegen.Image{}, Files: map[string][]byte{}, masks: map[string]func() (*image.Gray, error){}, ByHost: map[string]*Website{}, Down: map[string]bool{}}
 	data, err := fs.ReadFile(fsys, "images.json")
 	if err != nil {
 		return nil, fmt.Errorf("images.json: %w", err)
@@ -80,15 +103,17 @@ func loadImageWorld(fsys fs.FS, _ *World) (*Images, error) {
 			if err != nil {
 				return nil, fmt.Errorf("images.json: mask of %s: %w", im.Name, err)
 			}
-			m, _, err := image.Decode(bytes.NewReader(mb))
+			// Only the header is read here: decoding every mask took a
+			// fifth of the world's load, and few calls ever need one.
+			cfg, _, err := image.DecodeConfig(bytes.NewReader(mb))
 			if err != nil {
 				return nil, fmt.Errorf("images.json: mask of %s: %w", im.Name, err)
 			}
-			g, ok := m.(*image.Gray)
-			if !ok {
-				return nil, fmt.Errorf("images.json: mask of %s is %T, want greyscale", im.Name, m)
+			if cfg.ColorModel != color.GrayModel {
+				return nil, fmt.Errorf("images.json: mask of %s is not 8-bit greyscale", im.Name)
 			}
-			iw.Masks[im.Name] = g
+			name := im.Name
+			iw.masks[name] = sync.OnceValues(func() (*image.Gray, error) { return decodeMask(name, mb) })
 		}
 		for _, o := range im.Objects {
 			labels[o.Label] = true

@@ -252,7 +252,7 @@ func (d *Travel) indexAirports(w *World, as []*Airport) error {
 		case DistanceKm(a.Lat, a.Lon, c.Lat, c.Lon) > 120:
 			return &WorldError{File: AirportsFile, Err: fmt.Errorf("%s: more than 120 km from %s", where, c.ID)}
 		}
-		loc, err := time.LoadLocation(a.TimeZone)
+		loc, err := Zone(a.TimeZone)
 		if err != nil {
 			return &WorldError{File: AirportsFile, Err: fmt.Errorf("%s: %w", where, err)}
 		}

@@ -198,6 +198,25 @@ var defaultWorld = sync.OnceValues(func() (*World, error) {
 	return LoadWorld(sub)
 })
 
+// zones holds the time zones loaded so far, by IANA name: loading one
+// parses it out of the embedded database each time, and the world's
+// cities, countries and airports name a few hundred zones again and again.
+var zones sync.Map // string → *time.Location
+
+// Zone is time.LoadLocation, loaded once per name: a *time.Location is
+// immutable, so every caller can share it.
+func Zone(name string) (*time.Location, error) {
+	if l, ok := zones.Load(name); ok {
+		return l.(*time.Location), nil
+	}
+	l, err := time.LoadLocation(name)
+	if err != nil {
+		return nil, err
+	}
+	zones.Store(name, l)
+	return l, nil
+}
+
 // DefaultWorld returns the built-in world embedded in the binary, loaded once.
 func DefaultWorld() (*World, error) { return defaultWorld() }
 
@@ -278,7 +297,7 @@ func (w *World) indexCountries(cs []*Country) error {
 			}
 		}
 		for _, tz := range c.TimeZones {
-			if _, err := time.LoadLocation(tz); err != nil {
+			if _, err := Zone(tz); err != nil {
 				return &WorldError{File: CountriesFile, Err: fmt.Errorf("%s: %w", where, err)}
 			}
 		}
@@ -320,7 +339,7 @@ func (w *World) indexCities(cs []*City) error {
 		case !(c.Lat >= -90 && c.Lat <= 90 && c.Lon >= -180 && c.Lon <= 180):
 			return &WorldError{File: CitiesFile, Err: fmt.Errorf("%s: coordinates (%v, %v) out of range", where, c.Lat, c.Lon)}
 		}
-		loc, err := time.LoadLocation(c.TimeZone)
+		loc, err := Zone(c.TimeZone)
 		if err != nil || c.TimeZone == "" {
 			return &WorldError{File: CitiesFile, Err: fmt.Errorf("%s: time zone %q: %v", where, c.TimeZone, err)}
 		}
@@ -636,30 +655,33 @@ func (w *World) Language(code string) (*Language, bool) {
 	return l, ok
 }
 
-// loadParts loads the scenario parts, in a fixed order, failing on the
-// first error. A part may read the core world and the parts before it.
+// loadParts loads the scenario parts. A part reads the core world only,
+// never another part, so the parts load at once (they are most of the
+// world's load, which the tool server waits for at start); the error is
+// that of the first failing part in a fixed order, as if loaded in turn.
 func (w *World) loadParts() error {
-	var err error
-	if w.Basic, err = loadBasic(w.fsys, w); err != nil {
-		return fmt.Errorf("world part basic: %w", err)
+	parts := []struct {
+		name string
+		load func() error
+	}{
+		{"basic", func() (err error) { w.Basic, err = loadBasic(w.fsys, w); return }},
+		{"climate", func() (err error) { w.Normals, err = loadClimate(w.fsys, w); return }},
+		{"holidays", func() (err error) { w.Holidays, err = loadHolidays(w.fsys, w); return }},
+		{"images", func() (err error) { w.Images, err = loadImageWorld(w.fsys, w); return }},
+		{"news", func() (err error) { w.News, err = loadNews(w.fsys, w); return }},
+		{"recipes", func() (err error) { w.Recipes, err = loadRecipes(w.fsys, w); return }},
+		{"travel", func() (err error) { w.Travel, err = loadTravel(w.fsys, w); return }},
 	}
-	if w.Normals, err = loadClimate(w.fsys, w); err != nil {
-		return fmt.Errorf("world part climate: %w", err)
+	errs := make([]error, len(parts))
+	var wg sync.WaitGroup
+	for i, p := range parts {
+		wg.Go(func() { errs[i] = p.load() })
 	}
-	if w.Holidays, err = loadHolidays(w.fsys, w); err != nil {
-		return fmt.Errorf("world part holidays: %w", err)
-	}
-	if w.Images, err = loadImageWorld(w.fsys, w); err != nil {
-		return fmt.Errorf("world part images: %w", err)
-	}
-	if w.News, err = loadNews(w.fsys, w); err != nil {
-		return fmt.Errorf("world part news: %w", err)
-	}
-	if w.Recipes, err = loadRecipes(w.fsys, w); err != nil {
-		return fmt.Errorf("world part recipes: %w", err)
-	}
-	if w.Travel, err = loadTravel(w.fsys, w); err != nil {
-		return fmt.Errorf("world part travel: %w", err)
+	wg.Wait()
+	for i, err := range errs {
+		if err != nil {
+			return fmt.Errorf("world part %s: %w", parts[i].name, err)
+		}
 	}
 	return nil
 }
