@@ -3,11 +3,17 @@ package simulate_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
+	"github.com/alicebob/miniredis/v2"
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/understudy/understudy/cache"
 
 	"github.com/understudy/understudy/agent/agenttest"
 	"github.com/understudy/understudy/agent/openai"
@@ -105,6 +111,87 @@ func TestSecondRunAsksNoModel(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, sandbox.SourceCache, res.Source)
 	require.Equal(t, first[1], string(res.Response))
+}
+
+// petShop is a model that answers the calls of run.
+func petShop(t *testing.T) *agenttest.Server {
+	return agenttest.NewPolicyServer(t, func(req agenttest.ChatRequest) (agenttest.Turn, error) {
+		user := req.Messages[len(req.Messages)-1].Content
+		switch {
+		case strings.Contains(user, `"species":"cat"`):
+			return agenttest.Text(`{"error": "", "response": {"data": [{"pet_id": "c-1", "name": "Tom", "species": "cat"}]}}`), nil
+		case strings.Contains(user, `"species":"parrot"`):
+			return agenttest.Text(`{"error": "", "response": {"data": [{"pet_id": "b-7", "name": "Polly", "species": "parrot"}]}}`), nil
+		case strings.Contains(user, `"species":"`):
+			return agenttest.Text(`{"error": "", "response": {"data": []}}`), nil
+		default:
+			return agenttest.Text(`{"error": "", "response": {"data": {"pet_id": "c-1", "name": "Tom", "species": "cat", "vaccinated": true}}}`), nil
+		}
+	})
+}
+
+// TestReplicasShareSimulatedAnswers: replicas on one Redis record the
+// simulator's answers where the engine records its own, so that a second
+// replica answers the same bytes without asking the model, and
+// concurrent misses of one call across replicas ask it once.
+func TestReplicasShareSimulatedAnswers(t *testing.T) {
+	m := miniredis.RunT(t)
+	cat, err := toolset.Load([]string{filepath.Join("testdata", "toolbench")}, true)
+	require.NoError(t, err)
+	replica := func(mdl simulate.Model) *assemble.Stack {
+		st, err := assemble.Build(assemble.Config{Catalog: cat, Simulate: mdl, Redis: "redis://" + m.Addr() + "/0"})
+		require.NoError(t, err)
+		t.Cleanup(func() { require.NoError(t, st.Close()) })
+		return st
+	}
+	srv := petShop(t)
+	first := run(t, replica(model(t, srv)))
+	require.Equal(t, 3, srv.Count(), "one request per distinct call")
+	key := cache.KeyOf("pet_shop", "Search Pets", map[string]any{"species": "cat"})
+	require.True(t, m.Exists("understudy:rec:"+key.Hash()), "recorded in Redis under the canonical key")
+
+	silent := agenttest.NewServer(t) // any request fails the test
+	second := run(t, replica(model(t, silent)))
+	require.Equal(t, first, second, "byte for byte")
+	require.Equal(t, 0, silent.Count())
+
+	// The recording keeps its source: the answer was simulated.
+	other := replica(model(t, silent))
+	e, ok, err := other.Shared.Store.GetContext(context.Background(), key)
+	require.NoError(t, err)
+	require.True(t, ok)
+	require.Equal(t, simulate.Source, e.Source)
+
+	// Concurrent identical misses, half on each of two replicas.
+	srv2 := petShop(t)
+	a, b := replica(model(t, srv2)), replica(model(t, srv2))
+	const n = 16
+	out := make([]string, n)
+	var wg sync.WaitGroup
+	for i := range n {
+		st := a
+		if i%2 == 1 {
+			st = b
+		}
+		wg.Go(func() {
+			res, err := st.Engine.Call(context.Background(), sandbox.Request{Tool: "pet_shop", API: "Search Pets", Arguments: map[string]any{"species": "hamster"}, Session: fmt.Sprint(i)})
+			if assert.NoError(t, err) {
+				out[i] = string(res.Response)
+			}
+		})
+	}
+	wg.Wait()
+	require.Equal(t, 1, srv2.Count(), "one model request for all the replicas")
+	for _, o := range out {
+		require.Equal(t, out[0], o)
+	}
+
+	// Redis gone: the call fails as unavailable (503), not answered by
+	// the faker with what no other replica would answer.
+	m.Close()
+	_, err = a.Engine.Call(context.Background(), sandbox.Request{Tool: "pet_shop", API: "Search Pets", Arguments: map[string]any{"species": "dog"}})
+	require.Equal(t, sandbox.KindUnavailable, sandbox.KindOf(err), "%v", err)
+	require.Equal(t, 1, srv2.Count())
 }
 
 // TestPromptAndRetries: the request holds the API's documentation,
