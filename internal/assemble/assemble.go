@@ -152,21 +152,23 @@ func Build(cfg Config) (*Stack, error) {
 	// Imported tools: the faker (or the simulator before it), answers
 	// kept consistent per session along the graph's edges. The simulator
 	// records in the engine's response store, shared with the other
-	// replicas when there are some, so that they replay its answers.
-	imported := faker.StandIn
+	// replicas when there are some, so that they replay its answers; it
+	// records each answer as the session got it, and a recorded answer is
+	// served as recorded, as replay mode serves it.
+	linker := objects.New(st.Graph)
+	imported := linker.Wrap(faker.StandIn)
 	if cfg.Simulate != nil {
 		var store simulate.Store = st.Cache
 		if st.Shared != nil {
 			store = st.Shared.Entries(st.Cache)
 		}
-		sim, err := simulate.New(cfg.Simulate, store)
+		sim, err := simulate.New(cfg.Simulate, store, simulate.Options{Agree: linker.Agree})
 		if err != nil {
 			return nil, errors.Join(err, st.Close())
 		}
-		imported = sim.Wrap(imported)
+		imported = linker.Remember(sim.Wrap(linker.Agreeing(faker.StandIn)))
 	}
-	st.Mocker, err = mocks.New(mocks.Options{Clock: cfg.Clock, World: w, Failures: cfg.Failures,
-		Imported: objects.New(st.Graph).Wrap(imported)})
+	st.Mocker, err = mocks.New(mocks.Options{Clock: cfg.Clock, World: w, Failures: cfg.Failures, Imported: imported})
 	if err != nil {
 		return nil, errors.Join(err, st.Close())
 	}

@@ -73,6 +73,7 @@ func (e *StoreError) Unwrap() error { return e.Err }
 type Simulator struct {
 	model Model
 	store Store
+	opts  Options
 
 	mu       sync.Mutex
 	inflight map[string]*flight
@@ -84,12 +85,22 @@ type flight struct {
 	err  error
 }
 
+// Options configures a Simulator.
+type Options struct {
+	// Agree, when set, makes a model's answer agree with what the call's
+	// session has seen (objects.Linker.Agree) before it is recorded. The
+	// recording is then the answer the session was given, and a recorded
+	// answer is served as it is: replay mode, which answers recordings
+	// verbatim, answers a session as fake mode did.
+	Agree func(c *standin.Call, v any) any
+}
+
 // New returns a simulator asking model and recording in store.
-func New(model Model, store Store) (*Simulator, error) {
+func New(model Model, store Store, opts Options) (*Simulator, error) {
 	if model == nil || store == nil {
 		return nil, errors.New("simulate: needs a model and a response store")
 	}
-	return &Simulator{model: model, store: store, inflight: map[string]*flight{}}, nil
+	return &Simulator{model: model, store: store, opts: opts, inflight: map[string]*flight{}}, nil
 }
 
 // AnswerError is a call the model did not answer usably: it failed, or
@@ -180,6 +191,11 @@ func (s *Simulator) Answer(ctx context.Context, c *standin.Call) (json.RawMessag
 	if f.err != nil {
 		return nil, f.err
 	}
+	if s.opts.Agree != nil {
+		if f.body, f.err = s.agree(c, f.body); f.err != nil {
+			return nil, f.err
+		}
+	}
 	// The answer was paid for: it is kept even if the caller has gone.
 	if err := s.store.Put(context.WithoutCancel(ctx), key, cache.Entry{Tool: tool, API: c.API.Name, Arguments: []byte(key.Args()),
 		Status: 200, Response: f.body, Source: Source, RecordedAt: c.Now}); err != nil {
@@ -187,6 +203,19 @@ func (s *Simulator) Answer(ctx context.Context, c *standin.Call) (json.RawMessag
 		return nil, f.err
 	}
 	return f.body, nil
+}
+
+// agree is Options.Agree on an answer's canonical JSON.
+func (s *Simulator) agree(c *standin.Call, body json.RawMessage) (json.RawMessage, error) {
+	v, err := canon.Decode(body)
+	if err != nil {
+		return nil, fmt.Errorf("simulate %s: %w", c.API.ID(), err)
+	}
+	b, err := canon.JSON(s.opts.Agree(c, v))
+	if err != nil {
+		return nil, fmt.Errorf("simulate %s: the agreed answer does not encode: %w", c.API.ID(), err)
+	}
+	return b, nil
 }
 
 // corrupt reports a broken recording: the engine treats it as a miss, and

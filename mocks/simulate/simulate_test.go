@@ -194,6 +194,64 @@ func TestReplicasShareSimulatedAnswers(t *testing.T) {
 	require.Equal(t, 1, srv2.Count())
 }
 
+// TestReplayAnswersAsFakeModeDid: a session replayed over the recordings
+// the simulator made in fake mode gets the same bytes call by call. A
+// detail the model answered after the session's search is recorded as
+// the session got it (agreeing with the search); a detail recorded before
+// any search is what the API answered, and both modes answer it as
+// recorded.
+func TestReplayAnswersAsFakeModeDid(t *testing.T) {
+	dir := t.TempDir()
+	srv := agenttest.NewPolicyServer(t, func(req agenttest.ChatRequest) (agenttest.Turn, error) {
+		user := req.Messages[len(req.Messages)-1].Content
+		switch {
+		case strings.Contains(user, `"species":"cat"`):
+			return agenttest.Text(`{"error": "", "response": {"data": [{"pet_id": "c-1", "name": "Tom", "species": "cat"}]}}`), nil
+		case strings.Contains(user, `"species":"dog"`):
+			return agenttest.Text(`{"error": "", "response": {"data": [{"pet_id": "d-9", "name": "Rex", "species": "dog"}]}}`), nil
+		default: // a detail that contradicts every search
+			return agenttest.Text(`{"error": "", "response": {"data": {"pet_id": "?", "name": "Someone else", "species": "fish", "vaccinated": true}}}`), nil
+		}
+	})
+	session := []call{
+		{"Pet Details", map[string]any{"pet_id": "d-9"}}, // before its search
+		{"Search Pets", map[string]any{"species": "cat"}},
+		{"Pet Details", map[string]any{"pet_id": "c-1"}}, // after its search
+		{"Search Pets", map[string]any{"species": "dog"}},
+		{"Pet Details", map[string]any{"pet_id": "d-9"}},
+		{"Pet Details", map[string]any{"pet_id": "c-1"}},
+	}
+	play := func(st *assemble.Stack, id string) []string {
+		var out []string
+		for _, c := range session {
+			res, err := st.Engine.Call(context.Background(), sandbox.Request{Tool: "pet_shop", API: c.api, Arguments: c.args, Session: id})
+			require.NoError(t, err)
+			require.Equal(t, 200, res.Status)
+			out = append(out, string(res.Response))
+		}
+		return out
+	}
+	st := build(t, dir, model(t, srv))
+	fake := play(st, "s")
+	require.NoError(t, st.Close())
+	require.Equal(t, 4, srv.Count())
+	require.JSONEq(t, `{"data":{"name":"Tom","pet_id":"c-1","species":"cat","vaccinated":true}}`, fake[2], "the detail agrees with the search")
+	require.Equal(t, fake[2], fake[5])
+	require.JSONEq(t, `{"data":{"name":"Someone else","pet_id":"?","species":"fish","vaccinated":true}}`, fake[0])
+	require.Equal(t, fake[0], fake[4], "a recorded answer is served as recorded")
+
+	for _, mode := range []sandbox.Mode{sandbox.ModeReplay, sandbox.ModeFake} {
+		t.Run(string(mode), func(t *testing.T) {
+			silent := agenttest.NewServer(t)
+			st, err := assemble.Build(assemble.Config{Catalog: st.Catalog, CacheDir: dir, Mode: mode, Simulate: model(t, silent)})
+			require.NoError(t, err)
+			defer st.Close()
+			require.Equal(t, fake, play(st, "again"), "byte for byte")
+			require.Equal(t, 0, silent.Count())
+		})
+	}
+}
+
 // TestPromptAndRetries: the request holds the API's documentation,
 // example and call; replies that are not JSON are asked again, and a
 // model that never answers JSON leaves the call to the faker, unrecorded.
