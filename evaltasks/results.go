@@ -128,10 +128,10 @@ func AgentErrorKind(err error) string {
 // but ErrorData).
 func (res *Result) agentError() bool { return res.Error != "" && res.ErrorKind != ErrorData }
 
-// unreached tells whether the instance ended without reaching the model
-// server at all.
-func (res *Result) unreached() bool {
-	return res.Error != "" && (res.ErrorKind == ErrorUnreachable || res.ErrorKind == ErrorTimeout)
+// unreachedKind tells whether an instance that ended with an error of
+// kind never reached the model server at all.
+func unreachedKind(kind, errText string) bool {
+	return errText != "" && (kind == ErrorUnreachable || kind == ErrorTimeout)
 }
 
 func (res *Result) addUsage(u agent.Usage) {

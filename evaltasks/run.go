@@ -115,6 +115,45 @@ func (e *UnreachableError) Error() string {
 	return fmt.Sprintf("the agent never reached its model server: the first %d instances ended in %q errors, none got an answer (first: %s)", e.Failed, e.Kind, e.Err)
 }
 
+// ReachWatch stops a run whose agent never reaches its model server: once
+// unreachableAfter instances (or all of them, when fewer are planned) have
+// ended unreached while none reached it, Observe returns an
+// *UnreachableError. Every suite that runs an agent over a dataset uses
+// it. It is safe for concurrent use.
+type ReachWatch struct {
+	mu        sync.Mutex
+	planned   int
+	reached   bool
+	unreached int
+	kind, err string // of the first instance unreached
+}
+
+// NewReachWatch watches a run of planned instances.
+func NewReachWatch(planned int) *ReachWatch { return &ReachWatch{planned: planned} }
+
+// Observe notes how an instance ended: its error kind (AgentErrorKind,
+// or ErrorData) and error text, "" for an answer. A data error says
+// nothing about the server; any answer or other error (an HTTP error the
+// server answered with) means it was reached.
+func (w *ReachWatch) Observe(kind, errText string) error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	switch {
+	case kind == ErrorData:
+	case unreachedKind(kind, errText):
+		if w.unreached == 0 {
+			w.kind, w.err = kind, errText
+		}
+		w.unreached++
+	default:
+		w.reached = true
+	}
+	if !w.reached && w.unreached > 0 && w.unreached >= min(unreachableAfter, w.planned) {
+		return &UnreachableError{Failed: w.unreached, Kind: w.kind, Err: w.err}
+	}
+	return nil
+}
+
 // Output file names inside a run directory.
 const (
 	ResultsFile  = "results.jsonl"
@@ -238,10 +277,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		mu       sync.Mutex
 		firstErr error
 		wg       sync.WaitGroup
-		// reached is set once the agent answered (or its server answered
-		// with an error); unreached counts instances that failed before.
-		reached   bool
-		unreached []*Result
+		watch    = NewReachWatch(len(pending))
 	)
 	runCtx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -275,15 +311,8 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 				}
 				mu.Lock()
 				results[res.Key] = res
-				switch {
-				case res.ErrorKind == ErrorData:
-				case res.unreached():
-					unreached = append(unreached, res)
-				default:
-					reached = true
-				}
-				if !reached && len(unreached) >= min(unreachableAfter, len(pending)) && firstErr == nil {
-					firstErr = &UnreachableError{Failed: len(unreached), Kind: unreached[0].ErrorKind, Err: unreached[0].Error}
+				if err := watch.Observe(res.ErrorKind, res.Error); err != nil && firstErr == nil {
+					firstErr = err
 					cancel()
 				}
 				mu.Unlock()

@@ -143,6 +143,10 @@ type Trace struct {
 	Answer string `json:"answer,omitempty"`
 	// Error describes a model failure, or why the last attempt gave up.
 	Error string `json:"error,omitempty"`
+	// Err is the model failure itself (OutcomeModelError), for callers
+	// that tell an unreachable server from one that answered with an
+	// error; Error is its text, which is what results files keep.
+	Err error `json:"-"`
 	// Budget is the call budget; CallsUsed the calls counted against it.
 	Budget     int         `json:"budget"`
 	CallsUsed  int         `json:"calls_used"`
@@ -286,6 +290,9 @@ func (r *run) turn(ctx context.Context, msgs []agent.Message, parent, depth int,
 		if ctx.Err() != nil {
 			r.end(OutcomeCancelled, ctx.Err().Error())
 			return idx, msgs, turnStop, ctx.Err()
+		}
+		if r.trace.Outcome == "" {
+			r.trace.Err = err
 		}
 		r.end(OutcomeModelError, err.Error())
 		return idx, msgs, turnStop, nil

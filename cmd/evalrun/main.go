@@ -127,7 +127,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, tty bool)
 	}
 	if *suite.suite != "" {
 		return runSuite(ctx, suite, suiteRun{stack: st, agent: a, agentName: *agentName, model: *model, judge: cfg.Judge, outDir: *outDir, resume: *resume,
-			overwrite: *overwrite, concurrency: *concurrency, budget: *budget, format: *format, quiet: *quiet, allowErrors: *allowErrors, stdout: stdout, stderr: stderr})
+			overwrite: *overwrite, concurrency: *concurrency, budget: *budget, format: *format, quiet: *quiet, allowErrors: *allowErrors, stdout: stdout, stderr: stderr,
+			baseURL: *baseURL, timeout: *timeout})
 	}
 	cfg.OutDir = *outDir
 	if cfg.OutDir == "" {
@@ -145,19 +146,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, tty bool)
 
 	start := time.Now()
 	rep, err := evaltasks.Run(ctx, cfg)
-	var (
-		interrupted *evaltasks.InterruptedError
-		unreachable *evaltasks.UnreachableError
-	)
-	if errors.As(err, &unreachable) {
-		// No table: a column of zeros would measure the network, not the agent.
-		fmt.Fprintf(stderr, "evalrun: %v\n", err)
-		if *baseURL != "" {
-			fmt.Fprintf(stderr, "evalrun: is the model server running and answering at %s?\n", *baseURL)
-		}
-		if unreachable.Kind == evaltasks.ErrorTimeout {
-			fmt.Fprintf(stderr, "evalrun: a model that is only slow needs a longer -timeout (now %v)\n", *timeout)
-		}
+	var interrupted *evaltasks.InterruptedError
+	if explainUnreachable(stderr, err, *baseURL, *timeout) {
 		return exitFailed
 	}
 	// The page's path is the last line, whatever the outcome: what to open.
@@ -250,4 +240,23 @@ func validateDataset(ctx context.Context, dataDir string, stdout, stderr io.Writ
 		return exitFailed
 	}
 	return exitOK
+}
+
+// explainUnreachable reports a run stopped because the agent never reached
+// its model server (*evaltasks.UnreachableError), with what to check; it
+// returns false for any other err. The caller prints no table: a column
+// of zeros would measure the network, not the agent.
+func explainUnreachable(stderr io.Writer, err error, baseURL string, timeout time.Duration) bool {
+	var unreachable *evaltasks.UnreachableError
+	if !errors.As(err, &unreachable) {
+		return false
+	}
+	fmt.Fprintf(stderr, "evalrun: %v\n", err)
+	if baseURL != "" {
+		fmt.Fprintf(stderr, "evalrun: is the model server running and answering at %s?\n", baseURL)
+	}
+	if unreachable.Kind == evaltasks.ErrorTimeout {
+		fmt.Fprintf(stderr, "evalrun: a model that is only slow needs a longer -timeout (now %v)\n", timeout)
+	}
+	return true
 }

@@ -56,6 +56,10 @@ type suiteRun struct {
 	format              string
 	quiet, allowErrors  bool
 	stdout, stderr      io.Writer
+	// baseURL and timeout are the model server's, for the advice when
+	// it is not reached.
+	baseURL string
+	timeout time.Duration
 }
 
 // runSuite runs -suite toolbench or retrieval.
@@ -140,6 +144,9 @@ func runSuite(ctx context.Context, sf *suiteFlags, r suiteRun) int {
 			rep = tr
 			errs = tr.Overall.Errors
 		}
+	}
+	if explainUnreachable(r.stderr, err, r.baseURL, r.timeout) {
+		return exitFailed
 	}
 	if rep != nil {
 		if perr := printReport(r.stdout, rep, r.format); perr != nil {

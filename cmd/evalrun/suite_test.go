@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"net"
 	"os"
 	"path/filepath"
 	"testing"
@@ -153,4 +154,22 @@ func TestToolBenchSuiteErrors(t *testing.T) {
 		require.Equal(t, 2, rep.Overall.Errors)
 		require.Zero(t, rep.Overall.PassRate)
 	}
+}
+
+// A model server nobody listens on stops -suite toolbench at once, with
+// the same error and advice as the eight tasks, and no table.
+func TestToolBenchSuiteUnreachable(t *testing.T) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	refused := "http://" + l.Addr().String() + "/v1"
+	require.NoError(t, l.Close())
+	var out, errb bytes.Buffer
+	code := run(context.Background(), []string{"-suite", "toolbench", "-agent", "openai", "-base-url", refused, "-model", "m", "-retries", "0",
+		"-out", t.TempDir(), "-quiet"}, &out, &errb, false)
+	require.Equal(t, exitFailed, code)
+	require.Empty(t, out.String(), "no table of failures")
+	require.Contains(t, errb.String(), "never reached its model server")
+	require.Contains(t, errb.String(), `"unreachable" errors`)
+	require.Contains(t, errb.String(), "is the model server running and answering at "+refused)
+	require.NotContains(t, errb.String(), "queries ended in an error")
 }

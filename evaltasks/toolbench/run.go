@@ -113,7 +113,8 @@ func Digest(qs []Query) string {
 // Run solves every query with the agent and scores it, appending each
 // result to results.jsonl as it completes, then writes the reports. On
 // cancellation it writes the report of what was done and returns it with
-// an *evaltasks.InterruptedError.
+// an *evaltasks.InterruptedError; when the first queries all end without
+// reaching the model server, it stops with an *evaltasks.UnreachableError.
 func Run(ctx context.Context, cfg Config) (*Report, error) {
 	if cfg.Agent == nil {
 		return nil, errors.New("toolbench: no agent")
@@ -195,6 +196,9 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		firstErr error
 		wg       sync.WaitGroup
 		done     int
+		// A model server that is not there stops the run at once, as in
+		// the eight-task suite, instead of erroring every query.
+		watch = evaltasks.NewReachWatch(len(pending))
 	)
 	runCtx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -219,6 +223,10 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 				}
 				results[res.Key] = res
 				done++
+				if err := watch.Observe(res.ErrorKind, res.Error); err != nil && firstErr == nil {
+					firstErr = err
+					cancel()
+				}
 				if cfg.Progress != nil {
 					fmt.Fprintf(cfg.Progress, "toolbench: %d/%d %s %s%s\n", done, len(pending), res.Key, res.Outcome, passNote(res))
 				}
@@ -295,7 +303,7 @@ func runQuery(ctx context.Context, cfg Config, st *assemble.Stack, tools map[str
 	}
 	res.Trajectory, res.Outcome, res.Answer, res.Usage = tr, tr.Outcome, tr.Answer, tr.Usage
 	if tr.Outcome == solve.OutcomeModelError {
-		res.Error, res.ErrorKind = tr.Error, evaltasks.ErrorAgent
+		res.Error, res.ErrorKind = tr.Error, evaltasks.AgentErrorKind(tr.Err)
 	}
 	if cfg.Judge != nil && res.Error == "" {
 		v, err := judgeVerdict(ctx, cfg.Judge, q, r, tr)

@@ -3,6 +3,7 @@ package toolbench_test
 import (
 	"context"
 	"encoding/json"
+	"net"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -19,6 +20,7 @@ import (
 	"github.com/understudy/understudy/evaltasks/toolbench"
 	"github.com/understudy/understudy/evaltasks/toolbench/tbtest"
 	"github.com/understudy/understudy/internal/assemble"
+	"github.com/understudy/understudy/toolset"
 )
 
 var stack = sync.OnceValues(func() (*assemble.Stack, error) { return assemble.Build(assemble.Config{}) })
@@ -318,4 +320,61 @@ func TestCancelledRun(t *testing.T) {
 	md, err := os.ReadFile(filepath.Join(dir, evaltasks.MarkdownFile))
 	require.NoError(t, err)
 	require.Contains(t, string(md), "Incomplete run")
+}
+
+// countingAgent counts the model requests of a run.
+type countingAgent struct {
+	inner agent.Agent
+	mu    sync.Mutex
+	n     int
+}
+
+func (c *countingAgent) Respond(ctx context.Context, m []agent.Message, tools []toolset.OpenAITool) (agent.Reply, error) {
+	c.mu.Lock()
+	c.n++
+	c.mu.Unlock()
+	return c.inner.Respond(ctx, m, tools)
+}
+
+// A model server nobody listens on stops the run after the first few
+// queries, as in the eight-task suite, instead of erroring every query;
+// what was recorded is saved and retried on resume. A server that
+// answers, even with errors, is reached: the run goes on.
+func TestUnreachableServerStopsTheRun(t *testing.T) {
+	st := mustStack(t)
+	qs := shipped(t)
+	require.Greater(t, len(qs), 5)
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	url := "http://" + l.Addr().String() + "/v1"
+	require.NoError(t, l.Close())
+	c, err := openai.NewClient(openai.Config{BaseURL: url, Model: "m"})
+	require.NoError(t, err)
+	ca := &countingAgent{inner: c}
+	dir := t.TempDir()
+	rep, err := toolbench.Run(context.Background(), toolbench.Config{Queries: qs, Agent: ca, Stack: st, OutDir: dir})
+	var ue *evaltasks.UnreachableError
+	require.ErrorAs(t, err, &ue)
+	require.Equal(t, evaltasks.ErrorUnreachable, ue.Kind)
+	require.Equal(t, 3, ue.Failed)
+	require.Contains(t, ue.Err, "connection refused")
+	require.Equal(t, 3, ca.n, "no query after the evidence")
+	require.False(t, rep.Complete)
+	f, err := os.ReadFile(filepath.Join(dir, evaltasks.ResultsFile))
+	require.NoError(t, err)
+	lines := strings.Split(strings.TrimSpace(string(f)), "\n")
+	require.Len(t, lines, 3, "what was recorded is saved")
+	var res toolbench.Result
+	require.NoError(t, json.Unmarshal([]byte(lines[0]), &res))
+	require.Equal(t, evaltasks.ErrorUnreachable, res.ErrorKind)
+
+	srv := agenttest.NewPolicyServer(t, func(agenttest.ChatRequest) (agenttest.Turn, error) {
+		return agenttest.Fail(500, "overloaded"), nil
+	})
+	c, err = openai.NewClient(openai.Config{BaseURL: srv.URL(), Model: "m"})
+	require.NoError(t, err)
+	rep, err = toolbench.Run(context.Background(), toolbench.Config{Queries: qs, Agent: c, Stack: st})
+	require.NoError(t, err)
+	require.True(t, rep.Complete)
+	require.Equal(t, len(qs), rep.Overall.Errors)
 }

@@ -135,21 +135,6 @@ func Build(cfg Config) (*Stack, error) {
 	if err != nil {
 		return nil, err
 	}
-	// Imported tools: the faker (or the simulator before it), answers
-	// kept consistent per session along the graph's edges.
-	imported := faker.StandIn
-	if cfg.Simulate != nil {
-		sim, err := simulate.New(cfg.Simulate, st.Cache)
-		if err != nil {
-			return nil, errors.Join(err, st.Close())
-		}
-		imported = sim.Wrap(imported)
-	}
-	st.Mocker, err = mocks.New(mocks.Options{Clock: cfg.Clock, World: w, Failures: cfg.Failures,
-		Imported: objects.New(st.Graph).Wrap(imported)})
-	if err != nil {
-		return nil, errors.Join(err, st.Close())
-	}
 	var recs sandbox.Recordings = Recordings{Cache: st.Cache}
 	var limiter sandbox.Limiter
 	var prov sandbox.Provenance = st.Tracker
@@ -163,6 +148,29 @@ func Build(cfg Config) (*Stack, error) {
 		limiter = st.Shared.Limiter(cfg.Limits, nil)
 		prov = st.Shared.Provenance(st.Tracker, st.Catalog, redisstate.ProvenanceOptions{})
 		traces = st.Shared.Traces(redisstate.SessionOptions{})
+	}
+	// Imported tools: the faker (or the simulator before it), answers
+	// kept consistent per session along the graph's edges. The simulator
+	// records in the engine's response store, shared with the other
+	// replicas when there are some, so that they replay its answers; it
+	// records each answer as the session got it, and a recorded answer is
+	// served as recorded, as replay mode serves it.
+	linker := objects.New(st.Graph)
+	imported := linker.Wrap(faker.StandIn)
+	if cfg.Simulate != nil {
+		var store simulate.Store = st.Cache
+		if st.Shared != nil {
+			store = st.Shared.Entries(st.Cache)
+		}
+		sim, err := simulate.New(cfg.Simulate, store, simulate.Options{Agree: linker.Agree})
+		if err != nil {
+			return nil, errors.Join(err, st.Close())
+		}
+		imported = linker.Remember(sim.Wrap(linker.Agreeing(faker.StandIn)))
+	}
+	st.Mocker, err = mocks.New(mocks.Options{Clock: cfg.Clock, World: w, Failures: cfg.Failures, Imported: imported})
+	if err != nil {
+		return nil, errors.Join(err, st.Close())
 	}
 	st.Engine, err = sandbox.New(sandbox.Options{
 		Catalog:        st.Catalog,

@@ -20,6 +20,7 @@ type Recordings struct {
 var (
 	_ sandbox.CanonicalRecordings = (*Recordings)(nil)
 	_ sandbox.KeyLocker           = (*Recordings)(nil)
+	_ EntryStore                  = (*Entries)(nil)
 )
 
 // Recordings returns the shared response store over local.
@@ -85,27 +86,97 @@ func (r *Recordings) Put(ctx context.Context, key, tool, api string, args map[st
 	return err
 }
 
-// LockKey takes the key's fill lock shared by the replicas (see
-// cache.RedisStore.LockKey). While Redis is down with FallbackLocal, each
-// replica fills on its own.
+// LockKey is Entries.LockKey by key hash.
 func (r *Recordings) LockKey(ctx context.Context, key string) (func(), sandbox.Recording, bool, error) {
 	k, err := cache.KeyFromHash(key)
 	if err != nil {
 		return nil, sandbox.Recording{}, false, err
 	}
+	unlock, e, found, err := (&Entries{shared: r.shared}).LockKey(ctx, k)
+	return unlock, sandbox.Recording{Status: e.Status, Response: e.Response}, found, err
+}
+
+// EntryStore is a response store of whole entries addressed by cache key
+// (*cache.Cache): the local layer under Entries.
+type EntryStore interface {
+	Get(ctx context.Context, key cache.Key) (cache.Entry, bool, error)
+	Put(ctx context.Context, key cache.Key, e cache.Entry) error
+}
+
+// Entries is the same shared response store as Recordings, for callers
+// that record whole entries, their source included: the LLM simulator of
+// imported tools records its answers here, so that every replica replays
+// the answer the first one got instead of asking the model again. Keys,
+// the read-through of local and the behaviour while Redis is down are
+// those of Recordings.
+type Entries struct {
+	shared *Shared
+	local  EntryStore
+}
+
+// Entries returns the shared store of entries over local.
+func (s *Shared) Entries(local EntryStore) *Entries {
+	return &Entries{shared: s, local: local}
+}
+
+type gotEntry struct {
+	e   cache.Entry
+	ok  bool
+	err error // about the entry (corrupt), not about Redis
+}
+
+// Get reads the entry from Redis, else from the local store.
+func (r *Entries) Get(ctx context.Context, key cache.Key) (cache.Entry, bool, error) {
+	g, err := guard(r.shared, "recordings", func() (gotEntry, error) {
+		e, ok, err := r.shared.Store.GetContext(ctx, key)
+		if unavailable(err) || ctxDone(err) {
+			return gotEntry{}, err
+		}
+		if ok {
+			return gotEntry{e: e, ok: true}, nil
+		}
+		le, lok, lerr := r.local.Get(ctx, key)
+		if lok {
+			return gotEntry{e: le, ok: true}, nil
+		}
+		if err == nil {
+			err = lerr
+		}
+		return gotEntry{err: err}, nil
+	}, func() (gotEntry, error) {
+		e, ok, err := r.local.Get(ctx, key)
+		return gotEntry{e, ok, err}, nil
+	})
+	if err != nil {
+		return cache.Entry{}, false, err
+	}
+	return g.e, g.ok, g.err
+}
+
+// Put records the entry in Redis, in one transaction.
+func (r *Entries) Put(ctx context.Context, key cache.Key, e cache.Entry) error {
+	_, err := guard(r.shared, "recordings", func() (struct{}, error) {
+		return struct{}{}, r.shared.Store.Put(ctx, key, e)
+	}, func() (struct{}, error) {
+		return struct{}{}, r.local.Put(ctx, key, e)
+	})
+	return err
+}
+
+// LockKey takes the key's fill lock shared by the replicas (see
+// cache.RedisStore.LockKey); found reports an entry recorded meanwhile.
+// While Redis is down with FallbackLocal, each replica fills on its own.
+func (r *Entries) LockKey(ctx context.Context, key cache.Key) (unlock func(), e cache.Entry, found bool, err error) {
 	type locked struct {
 		unlock func()
-		rec    sandbox.Recording
+		e      cache.Entry
 		found  bool
 	}
 	l, err := guard(r.shared, "recordings", func() (locked, error) {
-		unlock, e, found, err := r.shared.Store.LockKey(ctx, k)
-		if err != nil {
-			return locked{}, err
-		}
-		return locked{unlock, sandbox.Recording{Status: e.Status, Response: e.Response}, found}, nil
+		unlock, e, found, err := r.shared.Store.LockKey(ctx, key)
+		return locked{unlock, e, found}, err
 	}, func() (locked, error) {
 		return locked{unlock: func() {}}, nil
 	})
-	return l.unlock, l.rec, l.found, err
+	return l.unlock, l.e, l.found, err
 }

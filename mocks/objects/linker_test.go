@@ -63,19 +63,33 @@ func TestLinkerFollowsEveryPathForm(t *testing.T) {
 			}
 			l := objects.New(g)
 			answers := map[*toolset.API]string{list: tc.list, detail: tc.detail}
-			h := l.Wrap(func(_ context.Context, _ *world.World, c *standin.Call) (any, error) {
+			answer := func(_ context.Context, _ *world.World, c *standin.Call) (any, error) {
 				var v any
 				require.NoError(t, json.Unmarshal([]byte(answers[c.API]), &v))
 				return v, nil
-			})
+			}
+			encode := func(v any) string {
+				b, err := json.Marshal(v)
+				require.NoError(t, err)
+				return string(b)
+			}
+			h := l.Wrap(answer)
 			st := standin.NewState()
 			_, err = h(context.Background(), nil, &standin.Call{API: list, Args: map[string]any{}, State: st})
 			require.NoError(t, err)
-			got, err := h(context.Background(), nil, &standin.Call{API: detail, Args: map[string]any{param: tc.id}, State: st})
+			call := &standin.Call{API: detail, Args: map[string]any{param: tc.id}, State: st}
+			got, err := h(context.Background(), nil, call)
 			require.NoError(t, err)
-			b, err := json.Marshal(got)
+			require.JSONEq(t, tc.want, encode(got))
+
+			// Wrap is Remember over Agree: Agree alone gives the same
+			// answer, and Remember alone (a recorded answer) leaves it.
+			v, err := answer(context.Background(), nil, call)
 			require.NoError(t, err)
-			require.JSONEq(t, tc.want, string(b))
+			require.JSONEq(t, tc.want, encode(l.Agree(call, v)))
+			kept, err := l.Remember(answer)(context.Background(), nil, call)
+			require.NoError(t, err)
+			require.JSONEq(t, tc.detail, encode(kept))
 		})
 	}
 }

@@ -75,21 +75,54 @@ func New(g *deps.Graph) *Linker {
 // world consistent: a call of a detail API (a GET taking an ID an earlier
 // answer of its source held) answers with that object, its fields laid
 // over next's answer where next's answer has the object's shape; every
-// answer's objects are remembered for the APIs that depend on it.
+// answer's objects are remembered for the APIs that depend on it. It is
+// Remember(Agreeing(next)).
 func (l *Linker) Wrap(next standin.Handler) standin.Handler {
+	return l.Remember(l.Agreeing(next))
+}
+
+// Agreeing returns a stand-in whose answers (next's) Agree with the
+// session's objects; it remembers nothing.
+func (l *Linker) Agreeing(next standin.Handler) standin.Handler {
 	return func(ctx context.Context, w *world.World, c *standin.Call) (any, error) {
 		v, err := next(ctx, w, c)
-		if err != nil || c.API == nil || c.State == nil {
+		if err != nil {
 			return v, err
 		}
-		if len(l.in[c.API]) == 0 && len(l.out[c.API]) == 0 {
-			return v, nil
+		return l.Agree(c, v), nil
+	}
+}
+
+// Agree returns v, next's answer to c, made to agree with the objects
+// c's session has seen: a detail API's answer for the ID of a listed
+// object is that object (see Wrap). Answers of other APIs come back as
+// they are.
+func (l *Linker) Agree(c *standin.Call, v any) any {
+	if c.API == nil || c.State == nil || len(l.in[c.API]) == 0 {
+		return v
+	}
+	doc, ok := decoded(v)
+	if !ok {
+		return v
+	}
+	return l.agree(c, doc)
+}
+
+// Remember returns a stand-in that answers with next unchanged and
+// remembers the answer's objects for the APIs that depend on it. A
+// recorded answer goes through Remember alone: it is what the API
+// answered, and replay mode answers it as it is too (the simulator makes
+// its answers Agree before it records them).
+func (l *Linker) Remember(next standin.Handler) standin.Handler {
+	return func(ctx context.Context, w *world.World, c *standin.Call) (any, error) {
+		v, err := next(ctx, w, c)
+		if err != nil || c.API == nil || c.State == nil || len(l.out[c.API]) == 0 {
+			return v, err
 		}
 		doc, ok := decoded(v)
 		if !ok {
 			return v, nil
 		}
-		doc = l.agree(c, doc)
 		l.remember(c.State, c.API, doc)
 		return doc, nil
 	}

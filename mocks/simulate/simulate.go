@@ -33,12 +33,38 @@ type Model interface {
 	Respond(ctx context.Context, messages []agent.Message, tools []toolset.OpenAITool) (agent.Reply, error)
 }
 
-// Store is the response store answers are recorded in and replayed from
-// (*cache.Cache).
+// Store is the response store answers are recorded in and replayed from:
+// the engine's own (*cache.Cache, or with replicas sharing Redis the
+// *redisstate.Entries over it), so that what one run or replica recorded
+// every other one replays.
 type Store interface {
 	Get(ctx context.Context, key cache.Key) (cache.Entry, bool, error)
 	Put(ctx context.Context, key cache.Key, e cache.Entry) error
 }
+
+// KeyLocker is a Store shared by several processes that lets one of them
+// at a time fill a missing key (*redisstate.Entries): concurrent misses of
+// one call across replicas then ask the model once, and the others replay
+// its answer.
+type KeyLocker interface {
+	LockKey(ctx context.Context, key cache.Key) (unlock func(), e cache.Entry, found bool, err error)
+}
+
+// StoreError is a response store that failed the simulator: it did not
+// answer (a shared store that is down), or did not keep the model's
+// answer. The call fails with it rather than being answered by the faker,
+// which would differ from what the other replicas answer.
+type StoreError struct {
+	API string // "<tool>.<api>"
+	Op  string // "read", "lock", "record"
+	Err error
+}
+
+func (e *StoreError) Error() string {
+	return fmt.Sprintf("simulate %s: %s the answer: %v", e.API, e.Op, e.Err)
+}
+
+func (e *StoreError) Unwrap() error { return e.Err }
 
 // Simulator asks a model for the answers of calls no recording has, and
 // records them under the call's canonical key: the engine's replay mode
@@ -47,6 +73,7 @@ type Store interface {
 type Simulator struct {
 	model Model
 	store Store
+	opts  Options
 
 	mu       sync.Mutex
 	inflight map[string]*flight
@@ -58,12 +85,22 @@ type flight struct {
 	err  error
 }
 
+// Options configures a Simulator.
+type Options struct {
+	// Agree, when set, makes a model's answer agree with what the call's
+	// session has seen (objects.Linker.Agree) before it is recorded. The
+	// recording is then the answer the session was given, and a recorded
+	// answer is served as it is: replay mode, which answers recordings
+	// verbatim, answers a session as fake mode did.
+	Agree func(c *standin.Call, v any) any
+}
+
 // New returns a simulator asking model and recording in store.
-func New(model Model, store Store) (*Simulator, error) {
+func New(model Model, store Store, opts Options) (*Simulator, error) {
 	if model == nil || store == nil {
 		return nil, errors.New("simulate: needs a model and a response store")
 	}
-	return &Simulator{model: model, store: store, inflight: map[string]*flight{}}, nil
+	return &Simulator{model: model, store: store, opts: opts, inflight: map[string]*flight{}}, nil
 }
 
 // AnswerError is a call the model did not answer usably: it failed, or
@@ -85,7 +122,8 @@ func (e *AnswerError) Unwrap() error { return e.Err }
 
 // Wrap returns a stand-in that answers from the recording of the call,
 // else from the model (recording the answer), else, when the model
-// fails, with next; next's answers are never recorded.
+// fails, with next; next's answers are never recorded. A store that fails
+// (*StoreError) fails the call.
 func (s *Simulator) Wrap(next standin.Handler) standin.Handler {
 	return func(ctx context.Context, w *world.World, c *standin.Call) (any, error) {
 		if c.API == nil {
@@ -95,6 +133,9 @@ func (s *Simulator) Wrap(next standin.Handler) standin.Handler {
 		if err != nil {
 			if ctx.Err() != nil {
 				return nil, ctx.Err()
+			}
+			if se := (*StoreError)(nil); errors.As(err, &se) {
+				return nil, err
 			}
 			return next(ctx, w, c)
 		}
@@ -107,8 +148,10 @@ func (s *Simulator) Wrap(next standin.Handler) standin.Handler {
 func (s *Simulator) Answer(ctx context.Context, c *standin.Call) (json.RawMessage, error) {
 	tool := standin.ToolName(c.API)
 	key := cache.KeyOf(tool, c.API.Name, c.Args)
-	if e, ok, err := s.store.Get(ctx, key); err == nil && ok {
+	if e, ok, err := s.store.Get(ctx, key); ok {
 		return e.Response, nil
+	} else if err != nil && !corrupt(err) {
+		return nil, &StoreError{API: c.API.ID(), Op: "read", Err: err}
 	}
 	s.mu.Lock()
 	if f, ok := s.inflight[key.Hash()]; ok {
@@ -130,17 +173,56 @@ func (s *Simulator) Answer(ctx context.Context, c *standin.Call) (json.RawMessag
 		close(f.done)
 	}()
 
+	// Replicas sharing the store take turns too: the one holding the
+	// key's lock asks the model, the others then read its answer.
+	if l, ok := s.store.(KeyLocker); ok {
+		unlock, e, found, err := l.LockKey(ctx, key)
+		if err != nil {
+			f.err = &StoreError{API: c.API.ID(), Op: "lock", Err: err}
+			return nil, f.err
+		}
+		if found {
+			f.body = e.Response
+			return f.body, nil
+		}
+		defer unlock() // after the answer is recorded: waiters then find it
+	}
 	f.body, f.err = s.ask(ctx, c)
 	if f.err != nil {
 		return nil, f.err
 	}
+	if s.opts.Agree != nil {
+		if f.body, f.err = s.agree(c, f.body); f.err != nil {
+			return nil, f.err
+		}
+	}
 	// The answer was paid for: it is kept even if the caller has gone.
 	if err := s.store.Put(context.WithoutCancel(ctx), key, cache.Entry{Tool: tool, API: c.API.Name, Arguments: []byte(key.Args()),
 		Status: 200, Response: f.body, Source: Source, RecordedAt: c.Now}); err != nil {
-		f.err = fmt.Errorf("simulate %s: recording the answer: %w", c.API.ID(), err)
+		f.err = &StoreError{API: c.API.ID(), Op: "record", Err: err}
 		return nil, f.err
 	}
 	return f.body, nil
+}
+
+// agree is Options.Agree on an answer's canonical JSON.
+func (s *Simulator) agree(c *standin.Call, body json.RawMessage) (json.RawMessage, error) {
+	v, err := canon.Decode(body)
+	if err != nil {
+		return nil, fmt.Errorf("simulate %s: %w", c.API.ID(), err)
+	}
+	b, err := canon.JSON(s.opts.Agree(c, v))
+	if err != nil {
+		return nil, fmt.Errorf("simulate %s: the agreed answer does not encode: %w", c.API.ID(), err)
+	}
+	return b, nil
+}
+
+// corrupt reports a broken recording: the engine treats it as a miss, and
+// so does the simulator (the model's answer replaces it).
+func corrupt(err error) bool {
+	var ce *cache.CorruptError
+	return errors.As(err, &ce)
 }
 
 // ask puts the call to the model until it answers JSON.

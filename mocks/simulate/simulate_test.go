@@ -3,11 +3,17 @@ package simulate_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
+	"github.com/alicebob/miniredis/v2"
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/understudy/understudy/cache"
 
 	"github.com/understudy/understudy/agent/agenttest"
 	"github.com/understudy/understudy/agent/openai"
@@ -105,6 +111,145 @@ func TestSecondRunAsksNoModel(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, sandbox.SourceCache, res.Source)
 	require.Equal(t, first[1], string(res.Response))
+}
+
+// petShop is a model that answers the calls of run.
+func petShop(t *testing.T) *agenttest.Server {
+	return agenttest.NewPolicyServer(t, func(req agenttest.ChatRequest) (agenttest.Turn, error) {
+		user := req.Messages[len(req.Messages)-1].Content
+		switch {
+		case strings.Contains(user, `"species":"cat"`):
+			return agenttest.Text(`{"error": "", "response": {"data": [{"pet_id": "c-1", "name": "Tom", "species": "cat"}]}}`), nil
+		case strings.Contains(user, `"species":"parrot"`):
+			return agenttest.Text(`{"error": "", "response": {"data": [{"pet_id": "b-7", "name": "Polly", "species": "parrot"}]}}`), nil
+		case strings.Contains(user, `"species":"`):
+			return agenttest.Text(`{"error": "", "response": {"data": []}}`), nil
+		default:
+			return agenttest.Text(`{"error": "", "response": {"data": {"pet_id": "c-1", "name": "Tom", "species": "cat", "vaccinated": true}}}`), nil
+		}
+	})
+}
+
+// TestReplicasShareSimulatedAnswers: replicas on one Redis record the
+// simulator's answers where the engine records its own, so that a second
+// replica answers the same bytes without asking the model, and
+// concurrent misses of one call across replicas ask it once.
+func TestReplicasShareSimulatedAnswers(t *testing.T) {
+	m := miniredis.RunT(t)
+	cat, err := toolset.Load([]string{filepath.Join("testdata", "toolbench")}, true)
+	require.NoError(t, err)
+	replica := func(mdl simulate.Model) *assemble.Stack {
+		st, err := assemble.Build(assemble.Config{Catalog: cat, Simulate: mdl, Redis: "redis://" + m.Addr() + "/0"})
+		require.NoError(t, err)
+		t.Cleanup(func() { require.NoError(t, st.Close()) })
+		return st
+	}
+	srv := petShop(t)
+	first := run(t, replica(model(t, srv)))
+	require.Equal(t, 3, srv.Count(), "one request per distinct call")
+	key := cache.KeyOf("pet_shop", "Search Pets", map[string]any{"species": "cat"})
+	require.True(t, m.Exists("understudy:rec:"+key.Hash()), "recorded in Redis under the canonical key")
+
+	silent := agenttest.NewServer(t) // any request fails the test
+	second := run(t, replica(model(t, silent)))
+	require.Equal(t, first, second, "byte for byte")
+	require.Equal(t, 0, silent.Count())
+
+	// The recording keeps its source: the answer was simulated.
+	other := replica(model(t, silent))
+	e, ok, err := other.Shared.Store.GetContext(context.Background(), key)
+	require.NoError(t, err)
+	require.True(t, ok)
+	require.Equal(t, simulate.Source, e.Source)
+
+	// Concurrent identical misses, half on each of two replicas.
+	srv2 := petShop(t)
+	a, b := replica(model(t, srv2)), replica(model(t, srv2))
+	const n = 16
+	out := make([]string, n)
+	var wg sync.WaitGroup
+	for i := range n {
+		st := a
+		if i%2 == 1 {
+			st = b
+		}
+		wg.Go(func() {
+			res, err := st.Engine.Call(context.Background(), sandbox.Request{Tool: "pet_shop", API: "Search Pets", Arguments: map[string]any{"species": "hamster"}, Session: fmt.Sprint(i)})
+			if assert.NoError(t, err) {
+				out[i] = string(res.Response)
+			}
+		})
+	}
+	wg.Wait()
+	require.Equal(t, 1, srv2.Count(), "one model request for all the replicas")
+	for _, o := range out {
+		require.Equal(t, out[0], o)
+	}
+
+	// Redis gone: the call fails as unavailable (503), not answered by
+	// the faker with what no other replica would answer.
+	m.Close()
+	_, err = a.Engine.Call(context.Background(), sandbox.Request{Tool: "pet_shop", API: "Search Pets", Arguments: map[string]any{"species": "dog"}})
+	require.Equal(t, sandbox.KindUnavailable, sandbox.KindOf(err), "%v", err)
+	require.Equal(t, 1, srv2.Count())
+}
+
+// TestReplayAnswersAsFakeModeDid: a session replayed over the recordings
+// the simulator made in fake mode gets the same bytes call by call. A
+// detail the model answered after the session's search is recorded as
+// the session got it (agreeing with the search); a detail recorded before
+// any search is what the API answered, and both modes answer it as
+// recorded.
+func TestReplayAnswersAsFakeModeDid(t *testing.T) {
+	dir := t.TempDir()
+	srv := agenttest.NewPolicyServer(t, func(req agenttest.ChatRequest) (agenttest.Turn, error) {
+		user := req.Messages[len(req.Messages)-1].Content
+		switch {
+		case strings.Contains(user, `"species":"cat"`):
+			return agenttest.Text(`{"error": "", "response": {"data": [{"pet_id": "c-1", "name": "Tom", "species": "cat"}]}}`), nil
+		case strings.Contains(user, `"species":"dog"`):
+			return agenttest.Text(`{"error": "", "response": {"data": [{"pet_id": "d-9", "name": "Rex", "species": "dog"}]}}`), nil
+		default: // a detail that contradicts every search
+			return agenttest.Text(`{"error": "", "response": {"data": {"pet_id": "?", "name": "Someone else", "species": "fish", "vaccinated": true}}}`), nil
+		}
+	})
+	session := []call{
+		{"Pet Details", map[string]any{"pet_id": "d-9"}}, // before its search
+		{"Search Pets", map[string]any{"species": "cat"}},
+		{"Pet Details", map[string]any{"pet_id": "c-1"}}, // after its search
+		{"Search Pets", map[string]any{"species": "dog"}},
+		{"Pet Details", map[string]any{"pet_id": "d-9"}},
+		{"Pet Details", map[string]any{"pet_id": "c-1"}},
+	}
+	play := func(st *assemble.Stack, id string) []string {
+		var out []string
+		for _, c := range session {
+			res, err := st.Engine.Call(context.Background(), sandbox.Request{Tool: "pet_shop", API: c.api, Arguments: c.args, Session: id})
+			require.NoError(t, err)
+			require.Equal(t, 200, res.Status)
+			out = append(out, string(res.Response))
+		}
+		return out
+	}
+	st := build(t, dir, model(t, srv))
+	fake := play(st, "s")
+	require.NoError(t, st.Close())
+	require.Equal(t, 4, srv.Count())
+	require.JSONEq(t, `{"data":{"name":"Tom","pet_id":"c-1","species":"cat","vaccinated":true}}`, fake[2], "the detail agrees with the search")
+	require.Equal(t, fake[2], fake[5])
+	require.JSONEq(t, `{"data":{"name":"Someone else","pet_id":"?","species":"fish","vaccinated":true}}`, fake[0])
+	require.Equal(t, fake[0], fake[4], "a recorded answer is served as recorded")
+
+	for _, mode := range []sandbox.Mode{sandbox.ModeReplay, sandbox.ModeFake} {
+		t.Run(string(mode), func(t *testing.T) {
+			silent := agenttest.NewServer(t)
+			st, err := assemble.Build(assemble.Config{Catalog: st.Catalog, CacheDir: dir, Mode: mode, Simulate: model(t, silent)})
+			require.NoError(t, err)
+			defer st.Close()
+			require.Equal(t, fake, play(st, "again"), "byte for byte")
+			require.Equal(t, 0, silent.Count())
+		})
+	}
 }
 
 // TestPromptAndRetries: the request holds the API's documentation,
