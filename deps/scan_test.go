@@ -1,6 +1,7 @@
 package deps
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -98,4 +99,36 @@ func FuzzEdgeKeys(f *testing.F) {
 		require.Equal(t, wantOK, ok, "accepts")
 		require.Equal(t, want, got, "keys")
 	})
+}
+
+// BenchmarkEdgeKeys compares reading a page of 50 results at two edge
+// paths with decoding it whole, as Observe did before.
+//
+//	go test ./deps -run '^$' -bench EdgeKeys -benchmem
+func BenchmarkEdgeKeys(b *testing.B) {
+	var page strings.Builder
+	page.WriteString(`{"status":true,"data":{"context":{"sessionId":"s-9f2c"},"results":[`)
+	for i := range 50 {
+		if i > 0 {
+			page.WriteByte(',')
+		}
+		fmt.Fprintf(&page, `{"id":"%d-2506201345","hotel_id":%d,"name":"Hotel \u00e9 %d","price":{"amount":%d.50,"currency":"EUR"},"photos":["https://example.com/%d/a.jpg","https://example.com/%d/b.jpg"],"score":8.%d}`, 9000000000000000+i, 100000+i, i, 80+i, i, i, i%10)
+	}
+	page.WriteString(`]}}`)
+	body := []byte(page.String())
+	paths := parsePaths("data.results[].id|data.results[].hotel_id|data.context.sessionId")
+	for _, bc := range []struct {
+		name string
+		keys func([]byte, [][]pathStep) ([]string, bool)
+	}{{"scan", edgeKeys}, {"decode", decodedKeys}} {
+		b.Run(bc.name, func(b *testing.B) {
+			b.SetBytes(int64(len(body)))
+			b.ReportAllocs()
+			for b.Loop() {
+				if keys, ok := bc.keys(body, paths); !ok || len(keys) != 101 {
+					b.Fatalf("%d keys, ok %v", len(keys), ok)
+				}
+			}
+		})
+	}
 }
