@@ -385,16 +385,9 @@ func (t *Tracker) Observe(session string, seq int, api *toolset.API, _ map[strin
 	id := t.id(api)
 	var keys []string
 	if paths := t.emits[id]; len(paths) > 0 {
-		doc, err := canon.Decode(response) // an emitted 64-bit ID keeps its digits
-		if err == nil {
-			for _, steps := range paths {
-				for _, v := range valuesAt(doc, steps) {
-					if k, ok := scalarKey(v); ok {
-						keys = append(keys, k)
-					}
-				}
-			}
-		}
+		// Only the edges' paths are read, without decoding the rest; an
+		// emitted 64-bit ID keeps its digits.
+		keys, _ = edgeKeys(response, paths)
 	}
 	m := t.memory(session)
 	m.mu.Lock()
