@@ -279,12 +279,16 @@ func mean(sum float64, n int) float64 {
 }
 
 // JSON is the report's canonical encoding (indented, trailing newline).
-func (r *Report) JSON() ([]byte, error) {
+func (r *Report) JSON() ([]byte, error) { return EncodeReport(r) }
+
+// EncodeReport is the canonical encoding of every suite's report.json:
+// indented by two spaces, HTML characters as they are, a trailing newline.
+func EncodeReport(v any) ([]byte, error) {
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)
 	enc.SetEscapeHTML(false)
 	enc.SetIndent("", "  ")
-	if err := enc.Encode(r); err != nil {
+	if err := enc.Encode(v); err != nil {
 		return nil, err
 	}
 	return b.Bytes(), nil

@@ -2,7 +2,6 @@ package toolbench
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
 	"io"
 	"maps"
@@ -135,16 +134,7 @@ func sortedQueries(qs []Query) []Query {
 }
 
 // JSON is the report's canonical encoding (indented, trailing newline).
-func (r *Report) JSON() ([]byte, error) {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(r); err != nil {
-		return nil, err
-	}
-	return b.Bytes(), nil
-}
+func (r *Report) JSON() ([]byte, error) { return evaltasks.EncodeReport(r) }
 
 func (r *Report) label() string {
 	s := r.Agent

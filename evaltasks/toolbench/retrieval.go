@@ -2,7 +2,6 @@ package toolbench
 
 import (
 	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -155,16 +154,7 @@ func meanRow(retriever, group string, rks []*Ranking) RetrievalRow {
 }
 
 // JSON is the report's canonical encoding.
-func (r *RetrievalReport) JSON() ([]byte, error) {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(r); err != nil {
-		return nil, err
-	}
-	return b.Bytes(), nil
-}
+func (r *RetrievalReport) JSON() ([]byte, error) { return evaltasks.EncodeReport(r) }
 
 // WriteTable prints NDCG per retriever and query file, in percent as
 // ToolLLM's Table 2 does.
