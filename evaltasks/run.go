@@ -268,68 +268,30 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	}
 	prog := newProgress(cfg.Progress, cfg.TTY, cfg.Clock, len(pending))
 
-	workers := cfg.Concurrency
-	if workers <= 0 {
-		workers = 1
-	}
-	jobs := make(chan Instance)
 	var (
-		mu       sync.Mutex
-		firstErr error
-		wg       sync.WaitGroup
-		watch    = NewReachWatch(len(pending))
+		mu    sync.Mutex
+		watch = NewReachWatch(len(pending))
 	)
-	runCtx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	for w := 0; w < workers; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for inst := range jobs {
-				res, err := ev.runInstance(runCtx, cfg.Agent, inst)
-				if err != nil {
-					if runCtx.Err() == nil {
-						mu.Lock()
-						if firstErr == nil {
-							firstErr = err
-						}
-						mu.Unlock()
-						cancel()
-					}
-					continue
-				}
-				if out != nil {
-					if err := out.append(res); err != nil {
-						mu.Lock()
-						if firstErr == nil {
-							firstErr = fmt.Errorf("writing results: %w", err)
-						}
-						mu.Unlock()
-						cancel()
-						continue
-					}
-				}
-				mu.Lock()
-				results[res.Key] = res
-				if err := watch.Observe(res.ErrorKind, res.Error); err != nil && firstErr == nil {
-					firstErr = err
-					cancel()
-				}
-				mu.Unlock()
-				prog.tick(res.Error != "")
+	firstErr := ForEach(ctx, pending, cfg.Concurrency, func(ctx context.Context, inst Instance) error {
+		res, err := ev.runInstance(ctx, cfg.Agent, inst)
+		if err != nil {
+			if ctx.Err() != nil {
+				return nil
 			}
-		}()
-	}
-feed:
-	for _, inst := range pending {
-		select {
-		case jobs <- inst:
-		case <-runCtx.Done():
-			break feed
+			return err
 		}
-	}
-	close(jobs)
-	wg.Wait()
+		if out != nil {
+			if err := out.append(res); err != nil {
+				return fmt.Errorf("writing results: %w", err)
+			}
+		}
+		mu.Lock()
+		results[res.Key] = res
+		stop := watch.Observe(res.ErrorKind, res.Error)
+		mu.Unlock()
+		prog.tick(res.Error != "")
+		return stop
+	})
 	prog.finish()
 
 	// The report covers the planned instances only; one without an

@@ -192,58 +192,33 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	}
 
 	var (
-		mu       sync.Mutex
-		firstErr error
-		wg       sync.WaitGroup
-		done     int
+		mu   sync.Mutex
+		done int
 		// A model server that is not there stops the run at once, as in
 		// the eight-task suite, instead of erroring every query.
 		watch = evaltasks.NewReachWatch(len(pending))
 	)
-	runCtx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	jobs := make(chan *Query)
-	for w := 0; w < max(cfg.Concurrency, 1); w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for q := range jobs {
-				res, err := runQuery(runCtx, cfg, st, tools, newSolver(), q)
-				if err == nil && files != nil {
-					err = files.Append(res)
-				}
-				mu.Lock()
-				if err != nil {
-					if firstErr == nil && runCtx.Err() == nil {
-						firstErr = err
-					}
-					mu.Unlock()
-					cancel()
-					continue
-				}
-				results[res.Key] = res
-				done++
-				if err := watch.Observe(res.ErrorKind, res.Error); err != nil && firstErr == nil {
-					firstErr = err
-					cancel()
-				}
-				if cfg.Progress != nil {
-					fmt.Fprintf(cfg.Progress, "toolbench: %d/%d %s %s%s\n", done, len(pending), res.Key, res.Outcome, passNote(res))
-				}
-				mu.Unlock()
-			}
-		}()
-	}
-feed:
-	for _, q := range pending {
-		select {
-		case jobs <- q:
-		case <-runCtx.Done():
-			break feed
+	firstErr := evaltasks.ForEach(ctx, pending, cfg.Concurrency, func(ctx context.Context, q *Query) error {
+		res, err := runQuery(ctx, cfg, st, tools, newSolver(), q)
+		if err == nil && files != nil {
+			err = files.Append(res)
 		}
-	}
-	close(jobs)
-	wg.Wait()
+		if err != nil {
+			if ctx.Err() != nil {
+				return nil
+			}
+			return err
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		results[res.Key] = res
+		done++
+		stop := watch.Observe(res.ErrorKind, res.Error)
+		if cfg.Progress != nil {
+			fmt.Fprintf(cfg.Progress, "toolbench: %d/%d %s %s%s\n", done, len(pending), res.Key, res.Outcome, passNote(res))
+		}
+		return stop
+	})
 
 	rep := Aggregate(name, cfg.Model, cfg.Solver, scorer, digest, qs, results)
 	if files != nil {
