@@ -577,27 +577,38 @@ func openRunDir(cfg Config, m manifest) (map[string]*Result, *resultsFile, error
 	if err != nil {
 		return nil, nil, err
 	}
-	resultsPath, readOld, err := prepareRunDir(cfg.OutDir, cfg.Resume, cfg.Overwrite, want, func(have []byte) string { return manifestDiff(have, m) })
-	if err != nil {
-		return nil, nil, err
-	}
 	results := map[string]*Result{}
-	if readOld {
-		f, err := os.Open(resultsPath)
-		if err != nil {
-			return nil, nil, err
-		}
-		results, err = ReadResults(f, resultsPath)
-		f.Close()
-		if err != nil {
-			return nil, nil, err
-		}
-	}
-	out, err := openResults(resultsPath)
+	out, err := openRun(cfg.OutDir, cfg.Resume, cfg.Overwrite, want, func(have []byte) string { return manifestDiff(have, m) },
+		func(r io.Reader, path string) (err error) {
+			results, err = ReadResults(r, path)
+			return err
+		})
 	if err != nil {
 		return nil, nil, err
 	}
 	return results, out, nil
+}
+
+// openRun prepares a run directory (prepareRunDir), hands the results
+// recorded so far to read when they belong to this run, and opens the
+// results file for appending.
+func openRun(dir string, resume, overwrite bool, want []byte, diff func(have []byte) string, read func(r io.Reader, path string) error) (*resultsFile, error) {
+	resultsPath, readOld, err := prepareRunDir(dir, resume, overwrite, want, diff)
+	if err != nil {
+		return nil, err
+	}
+	if readOld {
+		f, err := os.Open(resultsPath)
+		if err != nil {
+			return nil, err
+		}
+		err = read(f, resultsPath)
+		f.Close()
+		if err != nil {
+			return nil, err
+		}
+	}
+	return openResults(resultsPath)
 }
 
 // prepareRunDir checks a run directory against a run's manifest (want,

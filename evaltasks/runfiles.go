@@ -4,7 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
+	"io"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -31,32 +31,20 @@ func OpenRunFiles(dir string, resume, overwrite bool, manifest any) (*RunFiles, 
 	if err != nil {
 		return nil, nil, err
 	}
-	resultsPath, readOld, err := prepareRunDir(dir, resume, overwrite, want, func(have []byte) string { return objectDiff(have, want) })
-	if err != nil {
-		return nil, nil, err
-	}
 	old := map[string]json.RawMessage{}
-	if readOld {
-		f, err := os.Open(resultsPath)
-		if err != nil {
-			return nil, nil, err
-		}
-		err = scanResultLines(f, resultsPath, func(line []byte) (string, error) {
-			var k struct {
-				Key string `json:"key"`
-			}
-			if err := json.Unmarshal(line, &k); err != nil {
-				return "", err
-			}
-			old[k.Key] = append(json.RawMessage(nil), line...)
-			return k.Key, nil
+	out, err := openRun(dir, resume, overwrite, want, func(have []byte) string { return objectDiff(have, want) },
+		func(r io.Reader, path string) error {
+			return scanResultLines(r, path, func(line []byte) (string, error) {
+				var k struct {
+					Key string `json:"key"`
+				}
+				if err := json.Unmarshal(line, &k); err != nil {
+					return "", err
+				}
+				old[k.Key] = append(json.RawMessage(nil), line...)
+				return k.Key, nil
+			})
 		})
-		f.Close()
-		if err != nil {
-			return nil, nil, err
-		}
-	}
-	out, err := openResults(resultsPath)
 	if err != nil {
 		return nil, nil, err
 	}
