@@ -323,7 +323,7 @@ func UntilHolds(doc any, until string) bool {
 	}
 	path, want = strings.TrimSpace(path), strings.TrimSpace(want)
 	for _, v := range Values(doc, path) {
-		if k, ok := scalarKey(v); ok && k == want {
+		if k, ok := ScalarKey(v); ok && k == want {
 			return true
 		}
 	}
@@ -331,7 +331,7 @@ func UntilHolds(doc any, until string) bool {
 	found := false
 	leaves(doc, maxLeavesScanned, func(p string, v any) {
 		if strings.ReplaceAll(p, "[]", "") == path {
-			if k, ok := scalarKey(v); ok && k == want {
+			if k, ok := ScalarKey(v); ok && k == want {
 				found = true
 			}
 		}

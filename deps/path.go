@@ -80,11 +80,12 @@ func valuesAt(doc any, steps []pathStep) []any {
 	return cur
 }
 
-// scalarKey is the form values are compared in: strings as they are,
-// numbers in shortest form (an integer above 2^53, a json.Number from
-// canon.Decode or validation, by its digits), booleans as true/false.
-// Other values have no key.
-func scalarKey(v any) (string, bool) {
+// ScalarKey is the form values are compared in, by provenance and by
+// the stand-ins that link objects along the graph's edges: strings as
+// they are, numbers in shortest form (5, 5.0 and a json.Number "5" agree;
+// an integer above 2^53, a json.Number from canon.Decode or validation,
+// by its digits), booleans as true/false. Other values have no key.
+func ScalarKey(v any) (string, bool) {
 	switch x := v.(type) {
 	case string:
 		return x, x != ""
@@ -92,6 +93,10 @@ func scalarKey(v any) (string, bool) {
 		return strconv.FormatFloat(x, 'f', -1, 64), true
 	case json.Number:
 		return string(x), true
+	case int:
+		return strconv.Itoa(x), true
+	case int64:
+		return strconv.FormatInt(x, 10), true
 	case bool:
 		return strconv.FormatBool(x), true
 	}

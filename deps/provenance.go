@@ -239,7 +239,7 @@ func (t *Tracker) Check(session string, api *toolset.API, args map[string]any) s
 		if !present {
 			continue
 		}
-		key, ok := scalarKey(v)
+		key, ok := ScalarKey(v)
 		if !ok {
 			continue
 		}
@@ -342,7 +342,7 @@ func explain(recent []response, key string, sources []string) (last emission, pr
 		}
 		found := false
 		leaves(doc, maxLeavesScanned, func(_ string, v any) {
-			if k, ok := scalarKey(v); ok && k == key {
+			if k, ok := ScalarKey(v); ok && k == key {
 				found = true
 			}
 		})

@@ -7,7 +7,7 @@ import (
 	"github.com/understudy/understudy/internal/canon"
 )
 
-// edgeKeys is, for a response, the keys (see scalarKey) of the values at
+// edgeKeys is, for a response, the keys (see ScalarKey) of the values at
 // paths, path by path and each in document order: what decoding the whole
 // response with canon.Decode and taking valuesAt of each path gives, with
 // ok false where canon.Decode refuses the response. It reads the raw JSON
@@ -107,7 +107,7 @@ func (s *scanner) value(i int, act []state, depth int) int {
 			return end
 		}
 		if s.ends(act) {
-			k, _ := scalarKey(n)
+			k, _ := ScalarKey(n)
 			s.result(act, k)
 		}
 		return end

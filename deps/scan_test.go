@@ -20,7 +20,7 @@ func decodedKeys(body []byte, paths [][]pathStep) ([]string, bool) {
 	var keys []string
 	for _, steps := range paths {
 		for _, v := range valuesAt(doc, steps) {
-			if k, ok := scalarKey(v); ok {
+			if k, ok := ScalarKey(v); ok {
 				keys = append(keys, k)
 			}
 		}

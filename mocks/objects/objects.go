@@ -3,10 +3,8 @@ package objects
 
 import (
 	"context"
-	"encoding/json"
 	"net/http"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/understudy/understudy/deps"
@@ -145,7 +143,7 @@ func (l *Linker) agree(c *standin.Call, doc any) any {
 		return doc // an order placed for a pet is not the pet
 	}
 	for _, lk := range l.in[c.API] {
-		id, ok := key(c.Args[lk.param])
+		id, ok := deps.ScalarKey(c.Args[lk.param])
 		if !ok {
 			continue
 		}
@@ -219,7 +217,7 @@ func (l *Linker) remember(st *standin.State, api *toolset.API, doc any) {
 		kind := stateKind + api.ID() + "\x00" + lk.param
 		for _, obj := range objectsOf(doc, lk) {
 			for _, leaf := range lk.leaves {
-				id, ok := key(obj[leaf])
+				id, ok := deps.ScalarKey(obj[leaf])
 				if !ok {
 					continue
 				}
@@ -269,24 +267,6 @@ func walkObjects(v any, depth int, f func(map[string]any)) {
 			walkObjects(e, depth+1, f)
 		}
 	}
-}
-
-// key is the form IDs are compared in: a number in its shortest form
-// (5 and 5.0 and "5" agree), a string as it is.
-func key(v any) (string, bool) {
-	switch x := v.(type) {
-	case string:
-		return x, x != ""
-	case float64:
-		return strconv.FormatFloat(x, 'f', -1, 64), true
-	case json.Number:
-		return string(x), true
-	case int:
-		return strconv.Itoa(x), true
-	case int64:
-		return strconv.FormatInt(x, 10), true
-	}
-	return "", false
 }
 
 func copyJSON(v any) any {
