@@ -32,6 +32,8 @@ func subcommand(args []string, stdout, stderr io.Writer) (code int, ok bool) {
 // usage is evalrun -h: the run's flags, then the subcommands.
 func usage(fs *flag.FlagSet, w io.Writer) {
 	fmt.Fprintln(w, "usage: evalrun [flags]                      evaluate an agent on the eight tasks")
+	fmt.Fprintln(w, "       evalrun -suite toolbench [flags]     solve ToolBench queries (ReAct or DFSDT), pass rates")
+	fmt.Fprintln(w, "       evalrun -suite retrieval [flags]     rank the catalog's APIs for ToolBench queries, NDCG@1/@5")
 	fmt.Fprintln(w, "       evalrun report RUN_DIR...           rebuild report.html from report.json")
 	fmt.Fprintln(w, "       evalrun compare RUN_DIR RUN_DIR...  put runs side by side (compare -h)")
 	fmt.Fprintln(w, "\nflags:")
