@@ -1,28 +1,45 @@
-package evaltasks
+package clarify
 
 import (
+	"sync"
 	"testing"
 
 	"github.com/stretchr/testify/require"
 	"github.com/understudy/understudy/evaltasks/dataset"
 	"github.com/understudy/understudy/evaltasks/textmatch"
+	"github.com/understudy/understudy/internal/assemble"
 )
 
+var (
+	stackOnce sync.Once
+	stack     *assemble.Stack
+	stackErr  error
+)
+
+// testStack is the default offline sandbox, built once for the package's
+// tests: its catalog is the one clarifications are judged against.
+func testStack(t testing.TB) *assemble.Stack {
+	t.Helper()
+	stackOnce.Do(func() { stack, stackErr = assemble.Build(assemble.Config{}) })
+	require.NoError(t, stackErr)
+	return stack
+}
+
 func TestClarification(t *testing.T) {
-	ev := &evaluator{cat: testStack(t).Catalog}
+	cat := testStack(t).Catalog
 	in := &dataset.Instruction{TargetAPI: "geocoding.forward_geocode", Missing: []string{"address"}}
-	require.Empty(t, ev.unaskedParams(in, "Which address or city do you mean?"))
-	require.Empty(t, ev.unaskedParams(in, "Which landmark are you thinking of?"), "a key term of the description")
-	require.Equal(t, []string{"address"}, ev.unaskedParams(in, "Sure, happy to help!"))
-	require.True(t, asks("Could you tell me the city?"))
-	require.False(t, asks("Paris is in France."))
+	require.Empty(t, Judge(cat, in, "Which address or city do you mean?").Unasked)
+	require.Empty(t, Judge(cat, in, "Which landmark are you thinking of?").Unasked, "a key term of the description")
+	require.Equal(t, []string{"address"}, Judge(cat, in, "Sure, happy to help!").Unasked)
+	require.True(t, Asks("Could you tell me the city?"))
+	require.False(t, Asks("Paris is in France."))
 }
 
 // TestClarificationMutations: a clarification passes when it asks for what
 // is missing, by meaning, and fails when it asks for nothing, for what the
 // user gave, or for everything.
 func TestClarificationMutations(t *testing.T) {
-	ev := &evaluator{cat: testStack(t).Catalog}
+	cat := testStack(t).Catalog
 	fx := &dataset.Instruction{TargetAPI: "currency_exchange.exchange", Missing: []string{"from"}, Present: map[string]any{"to": []any{"euros"}}}
 	fx2 := &dataset.Instruction{TargetAPI: "currency_exchange.exchange", Missing: []string{"to"}, Present: map[string]any{"from": []any{"dollars"}}}
 	hotel := &dataset.Instruction{TargetAPI: "booking_com.search_hotels", Missing: []string{"dest_id", "arrival_date", "departure_date"}}
@@ -52,8 +69,8 @@ func TestClarificationMutations(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			cv := ev.judgeClarification(tt.in, tt.reply)
-			require.Equal(t, tt.pass, cv.ok() && asks(tt.reply), "%+v", cv)
+			cv := Judge(cat, tt.in, tt.reply)
+			require.Equal(t, tt.pass, cv.OK() && Asks(tt.reply), "%+v", cv)
 		})
 	}
 }
@@ -90,6 +107,6 @@ func FuzzJudgeClarification(f *testing.F) {
 		f.Add("city", s)
 	}
 	f.Fuzz(func(t *testing.T, missing, reply string) {
-		_ = (&evaluator{}).judgeClarification(&dataset.Instruction{Missing: []string{missing}}, reply)
+		_ = Judge(nil, &dataset.Instruction{Missing: []string{missing}}, reply)
 	})
 }

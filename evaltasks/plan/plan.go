@@ -1,4 +1,5 @@
-package evaltasks
+// Package plan is Task 8's rule scorer: how much of a coherent group's APIs and key steps a written plan covers, in dependency order.
+package plan
 
 import (
 	"fmt"
@@ -6,11 +7,25 @@ import (
 	"strings"
 	"unicode"
 
-	"github.com/understudy/understudy/agent"
+	"github.com/understudy/understudy/deps"
 	"github.com/understudy/understudy/evaltasks/dataset"
 	"github.com/understudy/understudy/evaltasks/textmatch"
 	"github.com/understudy/understudy/toolset"
 )
+
+// MinCoverage is the coverage of group APIs and key steps a plan must reach.
+const MinCoverage = 0.6
+
+// Criterion says how the scorer decides, for reports.
+var Criterion = fmt.Sprintf("the plan, read as steps, reaches %.0f%% coverage of the group's APIs and key steps: an API counts when a step names it (or its function) and says what it does (its description's or a key step's words), and not when it is planned before the API that provides its input; a key step counts when one step states it; a step that copies %d words in a row of a tool's description counts for nothing", MinCoverage*100, CopyRun)
+
+// Scorer reads plans against the catalog and its dependency graph.
+type Scorer struct {
+	Catalog *toolset.Catalog
+	// Graph orders the steps: a step that uses an API before the one
+	// that provides its input does not count. Nil checks no order.
+	Graph *deps.Graph
+}
 
 // Task 8 asks whether the outline is sound, covers the provided APIs and
 // understands what each does (the evaluation paper, §3.4). Mentioning a
@@ -23,14 +38,14 @@ import (
 //   - a step that uses an API before a step that provides its input
 //     (a dependency of the deps graph) does not count for that API;
 //   - a key step counts when one step states it;
-//   - a step that copies the tools' documentation (a run of copyRun words
+//   - a step that copies the tools' documentation (a run of CopyRun words
 //     of an offered tool's description) counts for nothing: copying says
 //     what a tool is, not what this plan does with it.
 
-// copyRun is the length of a run of words shared with a tool description
+// CopyRun is the length of a run of words shared with a tool description
 // that makes a step a copy of it. Plans paraphrase; six words in a row
 // taken from a description are a quotation.
-const copyRun = 6
+const CopyRun = 6
 
 // planStep is one step of a plan: its text, word set and normalised form.
 type planStep struct {
@@ -78,7 +93,7 @@ func planSteps(plan string) []planStep {
 		}
 		flush()
 	} else {
-		texts = sentences(plan)
+		texts = textmatch.Sentences(plan)
 	}
 	var out []planStep
 	for _, t := range texts {
@@ -90,32 +105,11 @@ func planSteps(plan string) []planStep {
 	return out
 }
 
-// sentences splits text at line breaks and at '.', '!' or '?' followed by
-// a space (so URLs, decimals and dotted names stay whole).
-func sentences(text string) []string {
-	var out []string
-	var b strings.Builder
-	rs := []rune(text)
-	for i, r := range rs {
-		if r == '\n' {
-			out = append(out, b.String())
-			b.Reset()
-			continue
-		}
-		b.WriteRune(r)
-		if (r == '.' || r == '!' || r == '?') && (i+1 == len(rs) || rs[i+1] == ' ' || rs[i+1] == '\t') {
-			out = append(out, b.String())
-			b.Reset()
-		}
-	}
-	return append(out, b.String())
-}
-
 // functionalWords are the words of an API name that say what it does.
 func functionalWords(name string) []string {
 	var out []string
 	for _, w := range textmatch.SplitName(name) {
-		if !genericWords[w] && !textmatch.IsStopWord(w) && w != "for" && w != "by" && len(w) > 1 {
+		if !textmatch.IsGenericWord(w) && !textmatch.IsStopWord(w) && w != "for" && w != "by" && len(w) > 1 {
 			out = append(out, textmatch.Stem(w))
 		}
 	}
@@ -210,23 +204,11 @@ func explainedBy(a *toolset.API, named []*toolset.API) bool {
 func purposeWords(a *toolset.API) textmatch.WordSet {
 	s := textmatch.WordSet{}
 	for _, w := range textmatch.ContentWords(a.Description) {
-		if !vagueWords[w] && len(w) > 2 {
+		if !textmatch.IsVagueWord(w) && len(w) > 2 {
 			s[w] = true
 		}
 	}
 	return s
-}
-
-// vagueWords say nothing of what a step does with an API.
-var vagueWords = map[string]bool{}
-
-func init() {
-	for _, w := range strings.Fields(`get use using used call calling api apis tool tools function functions endpoint data
-		result results response return returns info information detail details value values param parameter parameters
-		id ids string number integer boolean required optional default example format type field fields e g eg ex
-		subfunction described description`) {
-		vagueWords[w] = true
-	}
 }
 
 // identifierRE finds identifiers: words joined by '_', '-' or '.'.
@@ -245,15 +227,15 @@ func stripIdentifiers(text string, known map[string]bool) string {
 }
 
 // offeredAPIs are the APIs of the offered tools and of the group.
-func (ev *evaluator) offeredAPIs(in *dataset.Instruction, tools []toolset.OpenAITool) []*toolset.API {
+func (s *Scorer) offeredAPIs(in *dataset.Instruction, tools []toolset.OpenAITool) []*toolset.API {
 	var out []*toolset.API
 	for _, t := range tools {
-		if a := ev.cat.APIByExportName(t.Function.Name); a != nil {
+		if a := s.Catalog.APIByExportName(t.Function.Name); a != nil {
 			out = append(out, a)
 		}
 	}
 	for _, id := range in.GroupAPIs {
-		if a := dataset.ResolveAPI(ev.cat, id); a != nil {
+		if a := dataset.ResolveAPI(s.Catalog, id); a != nil {
 			out = append(out, a)
 		}
 	}
@@ -280,7 +262,7 @@ func ambiguousWords(apis []*toolset.API) map[string]bool {
 // API's purpose or of a key step in its prose.
 func usesFor(words, purpose, keyWords textmatch.WordSet) bool {
 	for w := range words {
-		if vagueWords[w] || textmatch.IsStopWord(w) {
+		if textmatch.IsVagueWord(w) || textmatch.IsStopWord(w) {
 			continue
 		}
 		if purpose[w] || keyWords[w] {
@@ -304,19 +286,19 @@ func identifiers(apis []*toolset.API) map[string]bool {
 	return out
 }
 
-// docRuns are the runs of copyRun words of the offered tools'
+// docRuns are the runs of CopyRun words of the offered tools'
 // descriptions, as the agent saw them and as the catalog writes them.
-func (ev *evaluator) docRuns(tools []toolset.OpenAITool) map[string]bool {
+func (s *Scorer) docRuns(tools []toolset.OpenAITool) map[string]bool {
 	runs := map[string]bool{}
 	add := func(text string) {
 		ws := textmatch.Words(text)
-		for i := 0; i+copyRun <= len(ws); i++ {
-			runs[strings.Join(ws[i:i+copyRun], " ")] = true
+		for i := 0; i+CopyRun <= len(ws); i++ {
+			runs[strings.Join(ws[i:i+CopyRun], " ")] = true
 		}
 	}
 	for _, t := range tools {
 		add(t.Function.Description)
-		if a := ev.cat.APIByExportName(t.Function.Name); a != nil {
+		if a := s.Catalog.APIByExportName(t.Function.Name); a != nil {
 			add(a.Description)
 		}
 	}
@@ -326,38 +308,45 @@ func (ev *evaluator) docRuns(tools []toolset.OpenAITool) map[string]bool {
 // copies tells whether a step's words hold a run of a tool description.
 func copies(text string, runs map[string]bool) bool {
 	ws := textmatch.Words(text)
-	for i := 0; i+copyRun <= len(ws); i++ {
-		if runs[strings.Join(ws[i:i+copyRun], " ")] {
+	for i := 0; i+CopyRun <= len(ws); i++ {
+		if runs[strings.Join(ws[i:i+CopyRun], " ")] {
 			return true
 		}
 	}
 	return false
 }
 
-// planVerdict is the reading of a plan.
-type planVerdict struct {
-	missed   []string
-	coverage float64
-	// copied counts the steps that copy the tools' documentation.
-	copied int
+// Verdict is the reading of a plan.
+type Verdict struct {
+	// Missed are the group APIs (with why, when planned out of order) and
+	// key steps the plan does not cover.
+	Missed   []string
+	Coverage float64
+	// Copied counts the steps that copy the tools' documentation.
+	Copied int
 }
 
-// readPlan measures a Task-8 plan against an instruction: the share of its
+// Pass tells whether the plan reaches MinCoverage.
+func (v Verdict) Pass() bool { return v.Coverage >= MinCoverage-1e-9 }
+
+// Read measures a Task-8 plan against an instruction: the share of its
 // group APIs used for their purpose in dependency order and of its key
 // steps stated, pooled, over the steps that are not copies of the tools'
 // documentation.
-func (ev *evaluator) readPlan(in *dataset.Instruction, tools []toolset.OpenAITool, plan string) planVerdict {
+//
+// tools are the tools offered to the agent, as it saw them.
+func (s *Scorer) Read(in *dataset.Instruction, tools []toolset.OpenAITool, plan string) Verdict {
 	total := len(in.GroupAPIs) + len(in.KeySteps)
 	if total == 0 {
-		return planVerdict{coverage: 1}
+		return Verdict{Coverage: 1}
 	}
-	var v planVerdict
-	runs := ev.docRuns(tools)
+	var v Verdict
+	runs := s.docRuns(tools)
 	var steps []planStep
-	known := identifiers(ev.offeredAPIs(in, tools))
+	known := identifiers(s.offeredAPIs(in, tools))
 	for _, st := range planSteps(plan) {
 		if copies(stripIdentifiers(st.text, known), runs) {
-			v.copied++
+			v.Copied++
 			continue
 		}
 		steps = append(steps, st)
@@ -368,7 +357,7 @@ func (ev *evaluator) readPlan(in *dataset.Instruction, tools []toolset.OpenAIToo
 	for _, k := range in.KeySteps {
 		for _, w := range strings.Fields(k) {
 			w = strings.Trim(w, ".,;:!?'\"()")
-			if w == "" || unicode.IsUpper([]rune(w)[0]) || digitRE.MatchString(w) {
+			if w == "" || unicode.IsUpper([]rune(w)[0]) || textmatch.HasDigit(w) {
 				continue
 			}
 			for _, cw := range textmatch.ContentWords(w) {
@@ -378,17 +367,17 @@ func (ev *evaluator) readPlan(in *dataset.Instruction, tools []toolset.OpenAIToo
 	}
 	apis := map[string]*toolset.API{}
 	for _, id := range in.GroupAPIs {
-		if a := dataset.ResolveAPI(ev.cat, id); a != nil {
+		if a := dataset.ResolveAPI(s.Catalog, id); a != nil {
 			apis[id] = a
 		}
 	}
-	ambiguous := ambiguousWords(ev.offeredAPIs(in, tools))
+	ambiguous := ambiguousWords(s.offeredAPIs(in, tools))
 	words := make([]textmatch.WordSet, len(steps))
 	for i, st := range steps {
 		words[i] = textmatch.NewWordSet(stripIdentifiers(st.text, known))
 	}
 	// named[i] are the offered APIs step i names outright.
-	offered := ev.offeredAPIs(in, tools)
+	offered := s.offeredAPIs(in, tools)
 	named := make([][]*toolset.API, len(steps))
 	for i, st := range steps {
 		for _, o := range offered {
@@ -416,11 +405,11 @@ func (ev *evaluator) readPlan(in *dataset.Instruction, tools []toolset.OpenAIToo
 	for _, id := range in.GroupAPIs {
 		i, used := first[id]
 		if !used {
-			v.missed = append(v.missed, id)
+			v.Missed = append(v.Missed, id)
 			continue
 		}
-		if p := ev.providedLater(apis, first, id, i); p != "" {
-			v.missed = append(v.missed, fmt.Sprintf("%s (planned before %s, which provides its input)", id, p))
+		if p := s.providedLater(apis, first, id, i); p != "" {
+			v.Missed = append(v.Missed, fmt.Sprintf("%s (planned before %s, which provides its input)", id, p))
 		}
 	}
 	for _, k := range in.KeySteps {
@@ -432,10 +421,10 @@ func (ev *evaluator) readPlan(in *dataset.Instruction, tools []toolset.OpenAIToo
 			}
 		}
 		if !stated {
-			v.missed = append(v.missed, k)
+			v.Missed = append(v.Missed, k)
 		}
 	}
-	v.coverage = float64(total-len(v.missed)) / float64(total)
+	v.Coverage = float64(total-len(v.Missed)) / float64(total)
 	return v
 }
 
@@ -443,8 +432,8 @@ func (ev *evaluator) readPlan(in *dataset.Instruction, tools []toolset.OpenAIToo
 // it provides an input of API id (a dependency of the deps graph); "" when
 // the order is sound. A parameter with several providers in the group is
 // satisfied by any of them that comes first.
-func (ev *evaluator) providedLater(apis map[string]*toolset.API, first map[string]int, id string, i int) string {
-	if ev.graph == nil || apis[id] == nil {
+func (s *Scorer) providedLater(apis map[string]*toolset.API, first map[string]int, id string, i int) string {
+	if s.Graph == nil || apis[id] == nil {
 		return ""
 	}
 	inGroup := map[string]string{} // API ID → group id
@@ -453,7 +442,7 @@ func (ev *evaluator) providedLater(apis map[string]*toolset.API, first map[strin
 	}
 	byParam := map[string][]string{}
 	var params []string
-	for _, e := range ev.graph.Into(apis[id].ID()) {
+	for _, e := range s.Graph.Into(apis[id].ID()) {
 		gid, ok := inGroup[e.From]
 		if !ok || e.From == apis[id].ID() {
 			continue
@@ -483,30 +472,17 @@ func (ev *evaluator) providedLater(apis map[string]*toolset.API, first map[strin
 	return ""
 }
 
-// scorePlan is Task 8's rule scorer.
-func (ev *evaluator) scorePlan(in *dataset.Instruction, v view, r agent.Reply, res *Result) {
-	pv := ev.readPlan(in, v.tools, r.Content)
-	res.Missed, res.Score = pv.missed, pv.coverage
-	if pv.copied > 0 {
-		res.Detail = fmt.Sprintf("%d steps copy the tools' documentation and count for nothing", pv.copied)
-	}
-	res.Outcome = OutcomeLowCoverage
-	if pv.coverage >= PlanCoverage-1e-9 {
-		res.Outcome, res.Pass = OutcomePassed, true
-	}
-}
-
-// goldPlan is the oracle's Task-8 answer, from the annotations alone: a
+// Gold is the oracle's Task-8 answer, from the annotations alone: a
 // step per group API, in order, saying which key step it serves (the key
 // step sharing most words with the API's name and description), then the
 // key steps no API serves.
-func (ev *evaluator) goldPlan(in *dataset.Instruction) string {
+func (s *Scorer) Gold(in *dataset.Instruction) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "Plan for %q:\n", in.Text)
 	served := map[int]bool{}
 	n := 0
 	for _, id := range in.GroupAPIs {
-		a := dataset.ResolveAPI(ev.cat, id)
+		a := dataset.ResolveAPI(s.Catalog, id)
 		if a == nil {
 			continue
 		}
@@ -521,7 +497,7 @@ func (ev *evaluator) goldPlan(in *dataset.Instruction) string {
 		for k, st := range in.KeySteps {
 			shared := 0
 			for _, w := range textmatch.Dedupe(textmatch.ContentWords(st)) {
-				if about[w] && !vagueWords[w] {
+				if about[w] && !textmatch.IsVagueWord(w) {
 					shared++
 				}
 			}

@@ -1,4 +1,5 @@
-package evaltasks
+// Package chainscore is Task 7's rule scorer: which steps of an instruction's gold chain an agent's executed calls did, judged by their arguments and where their values came from.
+package chainscore
 
 import (
 	"context"
@@ -17,8 +18,12 @@ import (
 	"github.com/understudy/understudy/evaltasks/callcheck"
 	"github.com/understudy/understudy/evaltasks/dataset"
 	"github.com/understudy/understudy/evaltasks/textmatch"
+	"github.com/understudy/understudy/sandbox"
 	"github.com/understudy/understudy/toolset"
 )
+
+// Criterion says how the scorer decides, for reports.
+const Criterion = "share of the gold chain's steps done by the agent's successful calls, run in the solvers' ReAct loop within the call budget: a step is done by a call of its API whose user-given values are the user's (or, put in other words, give the later steps what the gold step gives) and whose dependent values come from the response of the call that did the step they depend on; a skipped prerequisite counts when the value it gives was known anyway (stated by the user, or a non-opaque value equal to what it gives)"
 
 // Task 7 compares the chain of calls with the gold order of actions (the
 // evaluation paper, §3.4) by arguments, not by API names alone. A gold
@@ -43,25 +48,83 @@ type chainCall struct {
 	ok   bool
 }
 
-// chainScorer scores one instance's executed calls against its gold chain.
-type chainScorer struct {
-	ev    *evaluator
+// Scorer scores Task-7 instances: the calls an agent executed against the
+// gold chain of its instruction.
+type Scorer struct {
+	Catalog *toolset.Catalog
+	// Engine runs the gold chain, when a value it gives is needed to
+	// judge a call.
+	Engine *sandbox.Engine
+}
+
+// Verdict is the scoring of one instance's calls.
+type Verdict struct {
+	// Done counts the gold steps done, of Steps.
+	Done, Steps int
+	// Breaks are the gold steps not done, with why.
+	Breaks []Break
+}
+
+// Score is the share of the gold steps done.
+func (v Verdict) Score() float64 { return float64(v.Done) / float64(v.Steps) }
+
+// Missed says in words why each gold step not done is not.
+func (v Verdict) Missed() []string {
+	var out []string
+	for _, b := range v.Breaks {
+		out = append(out, fmt.Sprintf("step %d (%s): %s", b.Step, b.API, b.Reason))
+	}
+	return out
+}
+
+// Break is a gold step of a Task-7 chain the agent's calls did not do.
+type Break struct {
+	// Step is the step's position in the gold chain, from 1.
+	Step int    `json:"step"`
+	API  string `json:"api"`
+	// Kind is why, in one word (BreakNotCalled, ...); Reason in a sentence.
+	Kind   string `json:"kind"`
+	Reason string `json:"reason"`
+}
+
+// Kinds of Break: where a chain goes wrong, for reports.
+const (
+	// BreakNotCalled: no call of the step's API.
+	BreakNotCalled = "not_called"
+	// BreakCallsFailed: every call of it failed (an error, a 4xx answer).
+	BreakCallsFailed = "calls_failed"
+	// BreakWrongArguments: calls were made, none with the user's values
+	// and values from the responses of the steps it depends on.
+	BreakWrongArguments = "wrong_arguments"
+	// BreakNotPolled: a repeated step never polled until its condition held.
+	BreakNotPolled = "not_polled"
+	// BreakPrerequisite: the step could be done only after a step it
+	// depends on, which is not done.
+	BreakPrerequisite = "prerequisite_not_done"
+)
+
+// scoring scores one instance's executed calls against its gold chain.
+type scoring struct {
+	sc    *Scorer
 	ctx   context.Context
-	inst  Instance
 	steps []dataset.GoldStep
 	calls []chainCall
 	text  string
 	words textmatch.WordSet
 	// sat lists, per gold step, the calls that do it.
 	sat [][]int
+	// goldSession is where the gold chain runs, apart from the agent's calls.
+	goldSession string
 	// gold holds the gold chain's responses, run once when needed.
 	gold    []any
 	goldRun bool
 }
 
-// scoreChain fills a Task-7 result from the executed calls.
-func (ev *evaluator) scoreChain(ctx context.Context, inst Instance, records []solve.CallRecord, res *Result) {
-	s := &chainScorer{ev: ev, ctx: ctx, inst: inst, steps: inst.In.Chain, text: inst.In.Text, words: textmatch.NewWordSet(inst.In.Text)}
+// Score scores the calls an agent executed for an instruction, in order,
+// against its gold chain. The gold chain runs in goldSession, apart from
+// the agent's calls, when a value it gives is needed.
+func (sc *Scorer) Score(ctx context.Context, in *dataset.Instruction, records []solve.CallRecord, goldSession string) Verdict {
+	s := &scoring{sc: sc, ctx: ctx, steps: in.Chain, text: in.Text, words: textmatch.NewWordSet(in.Text), goldSession: goldSession}
 	for _, r := range records {
 		c := chainCall{api: r.API, ok: r.OK()}
 		if c.ok {
@@ -77,33 +140,18 @@ func (ev *evaluator) scoreChain(ctx context.Context, inst Instance, records []so
 		s.calls = append(s.calls, c)
 	}
 	done, breaks := s.verdicts()
-	n := len(s.steps)
-	res.Matched, res.Breaks = done, breaks
-	for _, b := range breaks {
-		res.Missed = append(res.Missed, fmt.Sprintf("step %d (%s): %s", b.Step, b.API, b.Reason))
-	}
-	res.Score = float64(done) / float64(n)
-	switch {
-	case done == n:
-		res.Outcome, res.Pass = OutcomeComplete, true
-	case done > 0:
-		res.Outcome = OutcomePartial
-	case res.ParseErrors > 0:
-		res.Outcome = callcheck.OutcomeParseError
-	default:
-		res.Outcome = OutcomeNoProgress
-	}
+	return Verdict{Done: done, Steps: len(s.steps), Breaks: breaks}
 }
 
 // verdicts counts the gold steps done and says why each other one is not.
-func (s *chainScorer) verdicts() (int, []ChainBreak) {
+func (s *scoring) verdicts() (int, []Break) {
 	n := len(s.steps)
 	s.sat = make([][]int, n)
 	why := make([]string, n)
 	kind := make([]string, n)
 	polled := make([]bool, n)
 	for i, st := range s.steps {
-		api := dataset.ResolveAPI(s.ev.cat, st.API)
+		api := dataset.ResolveAPI(s.sc.Catalog, st.API)
 		if api == nil {
 			why[i], kind[i] = "the gold API is not in the catalog", BreakNotCalled
 			continue
@@ -155,7 +203,7 @@ func (s *chainScorer) verdicts() (int, []ChainBreak) {
 		done[k] = dependents > 0 && all && len(s.sat[k]) == 0
 	}
 	count := 0
-	var breaks []ChainBreak
+	var breaks []Break
 	for i, st := range s.steps {
 		if done[i] {
 			count++
@@ -164,7 +212,7 @@ func (s *chainScorer) verdicts() (int, []ChainBreak) {
 		if why[i] == "" {
 			why[i], kind[i] = "a step it depends on is not done", BreakPrerequisite
 		}
-		breaks = append(breaks, ChainBreak{Step: i + 1, API: st.API, Kind: kind[i], Reason: why[i]})
+		breaks = append(breaks, Break{Step: i + 1, API: st.API, Kind: kind[i], Reason: why[i]})
 	}
 	return count, breaks
 }
@@ -181,7 +229,7 @@ func needs(st dataset.GoldStep, k int) bool {
 
 // doesStep checks call j against gold step i; it returns why the call does
 // not do the step, or "".
-func (s *chainScorer) doesStep(i int, api *toolset.API, j int) string {
+func (s *scoring) doesStep(i int, api *toolset.API, j int) string {
 	st, c := s.steps[i], s.calls[j]
 	for _, name := range slices.Sorted(maps.Keys(st.Arguments)) {
 		r, worded := s.literalOK(api.Param(name), name, st.Arguments[name], c.args)
@@ -203,7 +251,7 @@ func (s *chainScorer) doesStep(i int, api *toolset.API, j int) string {
 // be the user's; a choice from a closed set (an enum) must be the gold's;
 // other literals (page sizes, offsets) are the agent's to choose. worded
 // marks a string the user stated that the agent put in other words.
-func (s *chainScorer) literalOK(p *toolset.Param, name string, want any, args map[string]any) (reason string, worded bool) {
+func (s *scoring) literalOK(p *toolset.Param, name string, want any, args map[string]any) (reason string, worded bool) {
 	got, has := args[name]
 	user := s.userStated(want)
 	if !has || got == nil {
@@ -229,7 +277,7 @@ func (s *chainScorer) literalOK(p *toolset.Param, name string, want any, args ma
 
 // providesSame tells whether call j gives the later steps what gold step i
 // gives them: the same first value at every path they bind from it.
-func (s *chainScorer) providesSame(i, j int) bool {
+func (s *scoring) providesSame(i, j int) bool {
 	n := 0
 	for _, st := range s.steps[i+1:] {
 		for _, b := range st.Bindings {
@@ -251,7 +299,7 @@ func (s *chainScorer) providesSame(i, j int) bool {
 // response of an earlier call that did the step it depends on or, for a
 // value that is not opaque, the user stated it or it is the value that
 // step gives.
-func (s *chainScorer) boundOK(p *toolset.Param, name string, b dataset.Binding, j int) string {
+func (s *scoring) boundOK(p *toolset.Param, name string, b dataset.Binding, j int) string {
 	got, has := s.calls[j].args[name]
 	if !has || got == nil {
 		return name + " is missing"
@@ -284,10 +332,10 @@ func (s *chainScorer) boundOK(p *toolset.Param, name string, b dataset.Binding, 
 
 // goldValue is the value the gold chain binds: the first at the path in
 // the response of the gold step, run in a session of its own.
-func (s *chainScorer) goldValue(b dataset.Binding) (any, bool) {
+func (s *scoring) goldValue(b dataset.Binding) (any, bool) {
 	if !s.goldRun {
 		s.goldRun = true
-		s.gold, _ = s.ev.stepDocs(s.ctx, s.steps, s.ev.goldSession(s.inst))
+		s.gold, _ = RunGold(s.ctx, s.sc.Engine, s.sc.Catalog, s.steps, s.goldSession)
 	}
 	if b.Step < 0 || b.Step >= len(s.gold) {
 		return nil, false
@@ -301,7 +349,7 @@ func (s *chainScorer) goldValue(b dataset.Binding) (any, bool) {
 
 // userStated tells whether the user's text states a gold literal: at
 // least half of a string's words, or the number itself.
-func (s *chainScorer) userStated(v any) bool {
+func (s *scoring) userStated(v any) bool {
 	switch x := v.(type) {
 	case string:
 		return len(textmatch.ContentWords(x)) > 0 && s.words.Coverage(x) >= 0.5
@@ -312,7 +360,7 @@ func (s *chainScorer) userStated(v any) bool {
 }
 
 // inText tells whether the user's text holds a value verbatim.
-func (s *chainScorer) inText(v any) bool {
+func (s *scoring) inText(v any) bool {
 	switch x := v.(type) {
 	case string:
 		return strings.TrimSpace(x) != "" && textmatch.ContainsExact(strings.ToLower(s.text), strings.ToLower(strings.TrimSpace(x)))
@@ -324,10 +372,8 @@ func (s *chainScorer) inText(v any) bool {
 	return false
 }
 
-var (
-	digitRE  = regexp.MustCompile(`[0-9]`)
-	letterRE = regexp.MustCompile(`\pL`)
-)
+// letterRE finds a letter.
+var letterRE = regexp.MustCompile(`\pL`)
 
 // sameUserValue compares a value the user stated with the agent's. Values
 // with digits (dates, amounts) compare exactly after BFCL's normalisation;
@@ -340,7 +386,7 @@ func sameUserValue(want, got any, user textmatch.WordSet) bool {
 	}
 	w, ok := want.(string)
 	g, ok2 := got.(string)
-	if !ok || !ok2 || digitRE.MatchString(w) {
+	if !ok || !ok2 || textmatch.HasDigit(w) {
 		return false
 	}
 	gold := textmatch.NewWordSet(w)
@@ -406,7 +452,7 @@ func sameScalar(v, got any) bool {
 // user named exactly one of the items: of a list of all countries, the one
 // the user named (Australia, not Brazil). When no item, or several, hold
 // the user's words, any item will do (a chicken recipe, the top hotel).
-func (s *chainScorer) pickedAsSaid(doc any, path string, got any) bool {
+func (s *scoring) pickedAsSaid(doc any, path string, got any) bool {
 	i := strings.LastIndex(path, "[]")
 	if i < 0 {
 		return true
@@ -446,7 +492,7 @@ func (s *chainScorer) pickedAsSaid(doc any, path string, got any) bool {
 // namedByUser tells whether a response item is named by the user: one of its
 // texts, within a few levels, is made of the user's words only
 // ("Australia", "New York").
-func (s *chainScorer) namedByUser(v any, depth int) bool {
+func (s *scoring) namedByUser(v any, depth int) bool {
 	if depth > 3 {
 		return false
 	}
@@ -457,7 +503,7 @@ func (s *chainScorer) namedByUser(v any, depth int) bool {
 			return false // a number names nothing ("3" of a ranking)
 		}
 		for _, w := range cw {
-			if !s.words[w] || vagueWords[w] {
+			if !s.words[w] || textmatch.IsVagueWord(w) {
 				return false
 			}
 		}

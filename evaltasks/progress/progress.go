@@ -1,4 +1,5 @@
-package evaltasks
+// Package progress reports an evaluation run's progress as its instances complete: a bar redrawn in place on a terminal, a plain line every 5% in a log.
+package progress
 
 import (
 	"fmt"
@@ -10,10 +11,11 @@ import (
 	"github.com/understudy/understudy/internal/clock"
 )
 
-// progress reports instances as they complete: on a terminal a drawn bar
+// Meter reports instances as they complete: on a terminal a drawn bar
 // (done/total, rate, ETA) redrawn in place, otherwise a plain line every 5%
-// (a log keeps every line, so it gets few).
-type progress struct {
+// (a log keeps every line, so it gets few). A nil Meter, or one without a
+// writer, reports nothing. It is safe for concurrent use.
+type Meter struct {
 	mu    sync.Mutex
 	w     io.Writer
 	tty   bool
@@ -27,15 +29,17 @@ type progress struct {
 	shown  int // plain mode: last 5% step printed
 }
 
-func newProgress(w io.Writer, tty bool, c clock.Clock, total int) *progress {
+// New reports a run of total instances to w; tty draws a bar. The clock
+// (default: the system clock) times the rate and ETA.
+func New(w io.Writer, tty bool, c clock.Clock, total int) *Meter {
 	if c == nil {
 		c = clock.Real{}
 	}
-	return &progress{w: w, tty: tty, clock: c, start: c.Now(), total: total, shown: -1}
+	return &Meter{w: w, tty: tty, clock: c, start: c.Now(), total: total, shown: -1}
 }
 
-// tick counts an instance done; failed tells whether it ended in an error.
-func (p *progress) tick(failed bool) {
+// Tick counts an instance done; failed tells whether it ended in an error.
+func (p *Meter) Tick(failed bool) {
 	if p == nil || p.w == nil {
 		return
 	}
@@ -48,7 +52,7 @@ func (p *progress) tick(failed bool) {
 	p.draw()
 }
 
-func (p *progress) errorCount() string {
+func (p *Meter) errorCount() string {
 	switch p.errors {
 	case 0:
 		return ""
@@ -58,7 +62,7 @@ func (p *progress) errorCount() string {
 	return fmt.Sprintf(", %d errors", p.errors)
 }
 
-func (p *progress) draw() {
+func (p *Meter) draw() {
 	now := p.clock.Now()
 	pct := 100
 	if p.total > 0 {
@@ -78,7 +82,7 @@ func (p *progress) draw() {
 }
 
 // rate is the instances done per second so far, "" before any time passed.
-func (p *progress) rate(now time.Time) string {
+func (p *Meter) rate(now time.Time) string {
 	el := now.Sub(p.start)
 	if p.done == 0 || el <= 0 {
 		return ""
@@ -90,7 +94,7 @@ func (p *progress) rate(now time.Time) string {
 	return fmt.Sprintf(" %.1f/s", r)
 }
 
-func (p *progress) eta(now time.Time) string {
+func (p *Meter) eta(now time.Time) string {
 	if p.done == 0 || p.done >= p.total {
 		return ""
 	}
@@ -99,8 +103,8 @@ func (p *progress) eta(now time.Time) string {
 	return " ETA " + left.Round(time.Second).String()
 }
 
-// finish ends the bar's line.
-func (p *progress) finish() {
+// Finish ends the bar's line.
+func (p *Meter) Finish() {
 	if p == nil || p.w == nil {
 		return
 	}

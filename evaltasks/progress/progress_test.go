@@ -1,4 +1,4 @@
-package evaltasks
+package progress
 
 import (
 	"bytes"
@@ -50,15 +50,15 @@ func TestProgress(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			clk := &manualClock{now: start}
 			var out bytes.Buffer
-			p := newProgress(&out, tt.tty, clk, tt.total)
+			p := New(&out, tt.tty, clk, tt.total)
 			for i, want := range tt.want {
 				clk.now = clk.now.Add(tt.every)
 				out.Reset()
-				p.tick(tt.failed[i+1])
+				p.Tick(tt.failed[i+1])
 				require.Equal(t, want, out.String(), "after instance %d", i+1)
 			}
 			out.Reset()
-			p.finish()
+			p.Finish()
 			if tt.tty {
 				require.Equal(t, "\n", out.String(), "the bar's line ends")
 			} else {

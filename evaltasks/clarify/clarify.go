@@ -1,4 +1,5 @@
-package evaltasks
+// Package clarify is Task 3's rule scorer: whether a reply asks the user for the missing parameters of a call, and only for those.
+package clarify
 
 import (
 	"fmt"
@@ -52,7 +53,7 @@ func descTerms(desc string) []string {
 		if len(out) == MaxDescTerms {
 			break
 		}
-		if len(w) < 3 || genericWords[w] || descDebris[w] || strings.ContainsAny(w, "0123456789") {
+		if len(w) < 3 || textmatch.IsGenericWord(w) || descDebris[w] || textmatch.HasDigit(w) {
 			continue
 		}
 		out = append(out, w)
@@ -68,7 +69,7 @@ const MaxDescTerms = 8
 func paramTerms(p *toolset.Param, name string) []string {
 	var out []string
 	for _, w := range textmatch.SplitName(name) {
-		if len(w) >= 3 && !genericWords[w] && !textmatch.IsStopWord(w) {
+		if len(w) >= 3 && !textmatch.IsGenericWord(w) && !textmatch.IsStopWord(w) {
 			out = append(out, textmatch.Stem(w))
 		}
 	}
@@ -87,7 +88,7 @@ func vocab(api *toolset.API, name string) paramVocab {
 		syn = textmatch.Vocabulary.Params[api.ID()][name]
 	}
 	v := paramVocab{words: paramTerms(p, name)}
-	if parts := textmatch.SplitName(name); len(parts) > 1 || len(parts) == 1 && len(parts[0]) >= 3 && !genericWords[parts[0]] && !textmatch.IsStopWord(parts[0]) {
+	if parts := textmatch.SplitName(name); len(parts) > 1 || len(parts) == 1 && len(parts[0]) >= 3 && !textmatch.IsGenericWord(parts[0]) && !textmatch.IsStopWord(parts[0]) {
 		v.phrases = append(v.phrases, strings.Join(parts, " "))
 	}
 	v.phrases = append(v.phrases, syn...)
@@ -224,34 +225,70 @@ func statesGiven(sentence string, given any) bool {
 // understanding.
 const MaxExtraShare = 0.5
 
-// clarifyVerdict is the judgement of a clarification.
-type clarifyVerdict struct {
-	unasked []string // missing parameters it does not ask for
-	regiven []string // parameters the user gave that it asks for again
-	extra   []string // optional parameters it brings up
-	allowed int      // how many extra it may bring up
-	// everything tells that it asks for every parameter of an API that
+// Criterion says how the scorer decides, for reports.
+var Criterion = fmt.Sprintf("no tool call, and the reply asks for every missing parameter (by its name, its description's key words or its synonyms), asks for no parameter the user gave, brings up at most %.0f%% of the optional ones (at least one) and not every parameter of the API; calls made anyway are classified by mistake kind", MaxExtraShare*100)
+
+// Outcomes of a clarification that calls no tool.
+const (
+	OutcomeClarified = "clarified"
+	OutcomeNoClarify = "no_clarification"
+	OutcomeOverAsked = "over_asked"
+)
+
+// Verdict is the judgement of a clarification.
+type Verdict struct {
+	Unasked []string // missing parameters it does not ask for
+	Regiven []string // parameters the user gave that it asks for again
+	Extra   []string // optional parameters it brings up
+	Allowed int      // how many extra it may bring up
+	// Everything tells that it asks for every parameter of an API that
 	// has parameters beyond the missing ones.
-	everything bool
+	Everything bool
+	// Asks tells whether the reply makes a request in its own sentences:
+	// the question mark of the user's text handed back asks for nothing.
+	Asks bool
 }
 
-func (v clarifyVerdict) ok() bool {
-	return len(v.unasked) == 0 && len(v.regiven) == 0 && len(v.extra) <= v.allowed && !v.everything
+// OK tells whether the reply asks for what is missing and only for that,
+// whether or not it is put as a request.
+func (v Verdict) OK() bool {
+	return len(v.Unasked) == 0 && len(v.Regiven) == 0 && len(v.Extra) <= v.Allowed && !v.Everything
 }
 
-// judgeClarification judges a reply to a Type-III instruction.
-func (ev *evaluator) judgeClarification(in *dataset.Instruction, reply string) clarifyVerdict {
-	api := dataset.ResolveAPI(ev.cat, in.TargetAPI)
-	reply = ownSentences(in.Text, reply)
+// Pass tells whether the clarification does Task 3: it asks, in its own
+// sentences, for what is missing and only for that.
+func (v Verdict) Pass() bool { return v.OK() && v.Asks }
+
+// Outcome is the verdict's outcome and, for a reply that asks for too
+// much, what it asks for.
+func (v Verdict) Outcome() (outcome, detail string) {
+	switch {
+	case v.Pass():
+		return OutcomeClarified, ""
+	case len(v.Unasked) == 0 && len(v.Regiven) > 0:
+		return OutcomeOverAsked, "asks again for " + strings.Join(v.Regiven, ", ")
+	case len(v.Unasked) == 0 && v.Everything:
+		return OutcomeOverAsked, "asks for every parameter of the API"
+	case len(v.Unasked) == 0 && len(v.Extra) > v.Allowed:
+		return OutcomeOverAsked, fmt.Sprintf("brings up %d optional parameters (%s), at most %d", len(v.Extra), strings.Join(v.Extra, ", "), v.Allowed)
+	}
+	return OutcomeNoClarify, ""
+}
+
+// Judge judges a reply to a Type-III instruction that calls no tool,
+// against the instruction's target API in the catalog.
+func Judge(cat *toolset.Catalog, in *dataset.Instruction, reply string) Verdict {
+	api := dataset.ResolveAPI(cat, in.TargetAPI)
+	reply = OwnSentences(in.Text, reply)
 	c := newClarification(reply)
-	var out clarifyVerdict
+	out := Verdict{Asks: Asks(reply)}
 	plain := newClarification(bracketRE.ReplaceAllString(reply, " "))
 	missing := map[string]bool{}
 	for _, m := range in.Missing {
 		missing[m] = true
 		v := vocab(api, m)
 		if !c.covers(v) {
-			out.unasked = append(out.unasked, m)
+			out.Unasked = append(out.Unasked, m)
 		}
 	}
 	if api == nil {
@@ -271,7 +308,7 @@ func (ev *evaluator) judgeClarification(in *dataset.Instruction, reply string) c
 			// A remark in brackets explains, it does not ask ("the
 			// language (of the input text)").
 			if plain.asksGiven(v, p, given) {
-				out.regiven = append(out.regiven, p.Name)
+				out.Regiven = append(out.Regiven, p.Name)
 			}
 			if c.asksGiven(v, p, given) {
 				named++
@@ -279,32 +316,58 @@ func (ev *evaluator) judgeClarification(in *dataset.Instruction, reply string) c
 		default:
 			optional++
 			if len(c.named(v)) > 0 {
-				out.extra = append(out.extra, p.Name)
+				out.Extra = append(out.Extra, p.Name)
 				named++
 			}
 		}
 	}
-	out.allowed = max(1, int(MaxExtraShare*float64(optional)))
-	out.everything = len(api.Params) > len(in.Missing) && len(out.unasked) == 0 &&
+	out.Allowed = max(1, int(MaxExtraShare*float64(optional)))
+	out.Everything = len(api.Params) > len(in.Missing) && len(out.Unasked) == 0 &&
 		named == len(api.Params)-len(in.Missing)
 	return out
 }
 
-// unaskedParams lists the missing parameters a clarification does not mention.
-func (ev *evaluator) unaskedParams(in *dataset.Instruction, reply string) []string {
-	return ev.judgeClarification(in, reply).unasked
-}
-
-// ownSentences drops the sentences of a reply that repeat the user's text:
+// OwnSentences drops the sentences of a reply that repeat the user's text:
 // handing the user's own question back is not asking for anything.
-func ownSentences(question, reply string) string {
+func OwnSentences(question, reply string) string {
 	q := textmatch.Normalized(question)
 	var kept []string
-	for _, s := range sentences(reply) {
+	for _, s := range textmatch.Sentences(reply) {
 		if n := textmatch.Normalized(s); strings.TrimSpace(n) == "" || strings.Contains(q, n) {
 			continue
 		}
 		kept = append(kept, s)
 	}
 	return strings.Join(kept, "\n")
+}
+
+// askRE recognises a request to the user.
+var askRE = regexp.MustCompile(`(?i)\?|\b(could you|can you|would you|please (provide|tell|share|specify|let|give|send|confirm|paste|upload|attach|enter|type)|let me know|tell me|i need|i'll need|i will need|need to know|need (a|an|the|your|some|more)|provide|specify|share)\b`)
+
+// Asks tells whether a text makes a request to the user.
+func Asks(text string) bool { return askRE.MatchString(text) }
+
+// Gold is the oracle's clarification, from the annotations alone: it asks
+// for each missing parameter by name and description.
+func Gold(cat *toolset.Catalog, in *dataset.Instruction) string {
+	api := dataset.ResolveAPI(cat, in.TargetAPI)
+	var parts []string
+	for _, m := range in.Missing {
+		part := strings.Join(textmatch.SplitName(m), " ")
+		if api != nil {
+			if p := api.Param(m); p != nil && p.Description != "" {
+				part += " (" + firstSentence(p.Description) + ")"
+			}
+		}
+		parts = append(parts, part)
+	}
+	return "I can help with that, but I need more information first. Could you tell me the " + strings.Join(parts, " and the ") + "?"
+}
+
+func firstSentence(s string) string {
+	s = strings.TrimSpace(s)
+	if i := strings.Index(s, ". "); i > 0 {
+		return s[:i]
+	}
+	return strings.TrimSuffix(s, ".")
 }
