@@ -77,14 +77,15 @@ func Load(paths []string, withBuiltin bool) (*Catalog, error) {
 }
 
 // LoadPath loads the tools of one folder or file; see Load. Unlike Load,
-// it fails on the first tool file of a tree that does not load.
+// it fails on the first tool file of a tree that does not load, or that
+// has an API that does not (which Load leaves out of its tool).
 func LoadPath(p string) ([]*Tool, error) {
 	tools, skipped, err := ScanPath(p)
 	if err != nil {
 		return nil, err
 	}
-	if len(skipped) > 0 {
-		return nil, skipped[0].Err
+	if err := firstProblem(tools, skipped); err != nil {
+		return nil, err
 	}
 	return tools, nil
 }
@@ -107,6 +108,12 @@ func ScanPath(p string) ([]*Tool, []Skipped, error) {
 		}
 		for _, t := range tools {
 			t.Source = filepath.Join(p, filepath.FromSlash(t.Source))
+			for _, err := range t.leftOut {
+				var le *LoadError
+				if errors.As(err, &le) {
+					le.File = t.Source
+				}
+			}
 		}
 		for i := range skipped {
 			skipped[i].File = filepath.Join(p, filepath.FromSlash(skipped[i].File))

@@ -82,15 +82,11 @@ func TestLoadToolBenchBadInput(t *testing.T) {
 		{"truncated file", `{"tool_name": "t", "api_list": [{"name": "a"`, "api_list[0].name", "malformed JSON"},
 		{"not an object", `["t"]`, "", "expected a JSON object"},
 		{"empty file", ``, "", "empty document"},
-		{"duplicate API names", `{"tool_name": "t", "api_list": [{"name": "Get Items"}, {"name": "x"}, {"name": "get_items"}]}`,
-			"api_list[2].name", `duplicate API name "get_items" (same as api_list[0])`},
 		{"missing tool name", `{"tool_description": "d", "api_list": []}`, "tool_name", "missing"},
 		{"blank tool name", `{"tool_name": "  ", "api_list": []}`, "tool_name", "missing"},
 		{"missing API name", `{"tool_name": "t", "api_list": [{"url": "https://x/y"}]}`, "api_list[0].name", "missing"},
 		{"missing parameter name", `{"tool_name": "t", "api_list": [{"name": "a", "optional_parameters": [{"type": "STRING"}]}]}`,
 			"api_list[0].optional_parameters[0].name", "missing"},
-		{"duplicate parameter", `{"tool_name": "t", "api_list": [{"name": "a", "required_parameters": [{"name": "q"}], "optional_parameters": [{"name": "q"}]}]}`,
-			"api_list[0].optional_parameters[0].name", `duplicate parameter "q"`},
 		{"huge tool description", `{"tool_name": "t", "tool_description": "` + huge + `"}`, "tool_description", "more than the 65536-byte limit"},
 		{"huge API description", `{"tool_name": "t", "api_list": [{"name": "a", "description": "` + huge + `"}]}`, "api_list[0].description", "65536-byte limit"},
 		{"huge parameter description", `{"tool_name": "t", "api_list": [{"name": "a", "required_parameters": [{"name": "q", "description": "` + huge + `"}]}]}`,
@@ -112,7 +108,19 @@ func TestLoadToolBenchBadInput(t *testing.T) {
 			"api_list[0].required_parameters[0].x-minimum", "above x-maximum"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := LoadToolBenchFile([]byte(tc.body), "Cat", "Cat/tool.json")
+			// A field inside api_list[i] costs that API only (unless the
+			// file is not JSON at all): the tool loads without it and
+			// notes why; the strict loader fails.
+			inAPI := strings.HasPrefix(tc.field, "api_list[") && !strings.Contains(tc.msg, "malformed JSON")
+			tool, err := LoadToolBenchFile([]byte(tc.body), "Cat", "Cat/tool.json")
+			if inAPI {
+				require.NoError(t, err)
+				require.Empty(t, tool.APIs, "the bad API is left out")
+				require.Len(t, tool.Notes, 1)
+				require.Contains(t, tool.Notes[0], tc.field+": left out: ")
+				require.Contains(t, tool.Notes[0], tc.msg)
+				_, err = LoadToolBenchDir(fstest.MapFS{"Cat/tool.json": {Data: []byte(tc.body)}}, ".")
+			}
 			var le *LoadError
 			require.True(t, errors.As(err, &le), "want a *LoadError, got %v", err)
 			require.Equal(t, "Cat/tool.json", le.File)
@@ -120,6 +128,60 @@ func TestLoadToolBenchBadInput(t *testing.T) {
 			require.Contains(t, err.Error(), tc.msg)
 			require.True(t, strings.HasPrefix(err.Error(), "Cat/tool.json"), "%v", err)
 		})
+	}
+}
+
+// TestLoadToolBenchRepairs: defects StableToolBench serves through are
+// repaired, noted, and cost nothing else of the tool.
+func TestLoadToolBenchRepairs(t *testing.T) {
+	body := `{"tool_name": "T", "api_list": [
+		{"name": "Get Items", "required_parameters": [{"name": "q", "type": "STRING"}, {"name": "q", "type": "NUMBER"}], "optional_parameters": [{"name": "q"}, {"name": "n", "type": "NUMBER"}]},
+		{"name": "get_items_2"},
+		{"name": "get_items", "required_parameters": [{"name": "id", "type": "NUMBER"}]},
+		{"name": "GET ITEMS"},
+		{"name": "other", "required_parameters": [{"name": "x", "x-in": "cookie"}]},
+		{"name": "last"}
+	]}`
+	tool, err := LoadToolBenchFile([]byte(body), "Cat", "Cat/t.json")
+	require.NoError(t, err)
+	var names, std, fns []string
+	for _, a := range tool.APIs {
+		names = append(names, a.Name)
+		std = append(std, a.StandardizedName())
+		fns = append(fns, a.FunctionName())
+	}
+	require.Equal(t, []string{"Get Items", "get_items_2", "get_items", "GET ITEMS", "last"}, names, "only the API with a bad x-in is left out")
+	require.Equal(t, []string{"get_items", "get_items_2", "get_items_3", "get_items_4", "last"}, std, "twins get the next free suffix")
+	require.Equal(t, "get_items_3_for_t", fns[2])
+
+	// The first of a parameter documented twice is kept.
+	first := tool.APIs[0]
+	require.Len(t, first.Params, 2)
+	require.Equal(t, KindString, first.Param("q").Kind)
+	require.True(t, first.Param("q").Required)
+
+	// Each API answers to its own name; a shared standardized spelling is
+	// the first's; the suffixed spelling is the twin's.
+	for name, want := range map[string]string{"Get Items": "Get Items", "get_items": "get_items", "GET ITEMS": "GET ITEMS",
+		"get items": "Get Items", "get_items_3": "get_items", "Get Items 4": "GET ITEMS", "get_items_2": "get_items_2"} {
+		a := tool.API(name)
+		require.NotNil(t, a, name)
+		require.Equal(t, want, a.Name, name)
+	}
+
+	notes := strings.Join(tool.Notes, "\n")
+	require.Contains(t, notes, `api_list[0].required_parameters[1]: API "Get Items": parameter "q" is documented again (first at api_list[0].required_parameters[0]): the first is kept`)
+	require.Contains(t, notes, `api_list[0].optional_parameters[0]: API "Get Items": parameter "q" is documented again`)
+	require.Contains(t, notes, `API "get_items" standardizes like "Get Items" (get_items): "get_items" calls "Get Items", "get_items_3" calls "get_items"`)
+	require.Contains(t, notes, `api_list[4].required_parameters[0].x-in: left out: "cookie" is not one of query, path, header, body`)
+
+	// Through a catalog the twins keep distinct function names.
+	c, err := NewCatalog([]*Tool{tool})
+	require.NoError(t, err)
+	for _, a := range tool.APIs {
+		require.Same(t, a, c.APIByFunction(a.FunctionName()))
+		require.Same(t, a, c.APIByExportName(ExportName(a, NameToolBench)))
+		require.Same(t, a, c.APIByExportName(ExportName(a, NameDotted)))
 	}
 }
 
@@ -143,7 +205,7 @@ func TestLoadToolBenchDirSkipsAndNames(t *testing.T) {
 
 	bad := writeTree(t, map[string]string{
 		"Data/good.json":   good,
-		"Travel/bad.json":  `{"tool_name": "Bad", "api_list": [{"name": "a"}, {"name": "A"}]}`,
+		"Travel/bad.json":  `{"tool_name": "Bad", "api_list": [{"name": "a"}, {"name": 1}]}`,
 		"Travel/notes.txt": "skipped",
 	})
 	_, err = LoadPath(bad)

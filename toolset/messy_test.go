@@ -24,6 +24,7 @@ func TestLoadMessyTree(t *testing.T) {
 		"Entertainment/pokemontcg",
 		"Finance/stocks_tool",
 		"Gaming/pokemontcg_for_gaming",
+		"Travel/dup_api",
 	}, names)
 
 	type skip struct{ file, reason string }
@@ -37,7 +38,6 @@ func TestLoadMessyTree(t *testing.T) {
 		{"Data/broken.json", `api_list[0].method: malformed JSON at line 4, column 40 (byte 86): invalid character '}' looking for beginning of object key string`},
 		{"Data/empty.json", "empty document, expected a JSON object"},
 		{"Entertainment/pokemontcg copy.json", `tool_name: duplicate tool: tool "PokemonTCG" of category Entertainment is loaded from Entertainment/pokemontcg.json`},
-		{"Travel/dup_api.json", `api_list[1].name: duplicate API name "search" (same as api_list[0])`},
 		{"Travel/list_not_tool.json", `expected a JSON object, found "[{\"tool_name\": \""`},
 	}, got)
 
@@ -58,6 +58,14 @@ func TestLoadMessyTree(t *testing.T) {
 	require.Same(t, ent, c.Tool("pokemontcg_for_entertainment"))
 	require.Nil(t, c.ToolIn("Finance", "pokemontcg"))
 	require.NotEmpty(t, gaming.Notes)
+
+	// Two APIs whose names standardize alike both load and answer.
+	dup := c.Tool("dup_api")
+	require.Len(t, dup.APIs, 2)
+	require.Equal(t, "Search", c.API("dup_api", "Search").Name)
+	require.Equal(t, "search", c.API("dup_api", "search").Name)
+	require.Equal(t, "search", c.API("dup_api", "search_2").Name)
+	require.Equal(t, "Search", c.ToolBenchAPI("Travel", "Dup API", "SEARCH").Name)
 
 	// The strict loaders still fail on the first bad file.
 	_, err = LoadPath(root)

@@ -102,6 +102,21 @@ type API struct {
 	// parsed into ResponseSchema by the first Response call.
 	responseRaw  json.RawMessage
 	responseOnce sync.Once
+
+	// std is the standardized name when it is not StandardizeAPIName(Name):
+	// the suffixed name of a twin (see LoadToolBenchFile).
+	std string
+}
+
+// StandardizedName is the API's name as function names spell it:
+// StandardizeAPIName(Name), except for an API whose name standardizes
+// like an earlier API's of its tool, which has a suffixed one ("get_user_2";
+// see LoadToolBenchFile).
+func (a *API) StandardizedName() string {
+	if a.std != "" {
+		return a.std
+	}
+	return StandardizeAPIName(a.Name)
 }
 
 // Response returns the response body's schema, or nil when it is not
@@ -148,6 +163,11 @@ type Tool struct {
 	// base is the standardized name from the tool's file when NewCatalog
 	// qualified it with the category; empty otherwise.
 	base string
+	// toolBench marks a tool read from a ToolBench tool file.
+	toolBench bool
+	// leftOut are the errors of the APIs LoadToolBenchFile left out,
+	// which the strict loaders fail on.
+	leftOut []error
 }
 
 // Category groups tools, as RapidAPI does.
@@ -181,11 +201,13 @@ func (a *API) FunctionName() string {
 	if a.Tool != nil {
 		tool = a.Tool.StandardizedName
 	}
-	return StandardizeAPIName(a.Name) + "_for_" + tool
+	return a.StandardizedName() + "_for_" + tool
 }
 
 // API returns the named API of the tool, matching the exact name first and
-// then the standardized one.
+// then the standardized one (API.StandardizedName): of two APIs whose
+// names standardize alike, each answers to its exact name, the first to
+// the shared standardized name and the second to its suffixed one.
 func (t *Tool) API(name string) *API {
 	for _, a := range t.APIs {
 		if a.Name == name {
@@ -194,7 +216,7 @@ func (t *Tool) API(name string) *API {
 	}
 	s := StandardizeAPIName(name)
 	for _, a := range t.APIs {
-		if StandardizeAPIName(a.Name) == s {
+		if a.StandardizedName() == s {
 			return a
 		}
 	}
@@ -273,6 +295,24 @@ func NewCatalog(tools []*Tool) (*Catalog, error) {
 	for _, t := range tools {
 		if q := qualifiedName(t); c.byTool[q] == nil {
 			c.byTool[q] = t
+		}
+	}
+	// A ToolBench file not named "<standardized name>.json" (real trees
+	// hold "LighthousegrowthproAPI.json" for "Lighthouse Growth Pro")
+	// answers to its file's name too, where no tool has that name.
+	for _, t := range tools {
+		if !t.toolBench || t.Source == "" {
+			continue
+		}
+		stem := Standardize(fileStem(t.Source))
+		if stem == "" || stem == t.baseName() {
+			continue
+		}
+		if c.byTool[stem] == nil {
+			c.byTool[stem] = t
+		}
+		if k := Standardize(t.Category) + "\x00" + stem; c.byCategory[k] == nil {
+			c.byCategory[k] = t
 		}
 	}
 	sort.Slice(c.Categories, func(i, j int) bool { return c.Categories[i].Name < c.Categories[j].Name })

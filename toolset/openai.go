@@ -128,7 +128,7 @@ func ExportName(a *API, style NameStyle) string {
 	if a.Tool != nil {
 		tool = a.Tool.StandardizedName
 	}
-	name := tool + "-" + StandardizeAPIName(a.Name)
+	name := tool + "-" + a.StandardizedName()
 	if functionNameRE.MatchString(name) {
 		return name
 	}

@@ -111,7 +111,7 @@ func exportPath(a *API, used map[string]bool) string {
 	full := "/" + tool + strings.TrimRight(path, "/")
 	key := exportMethod(a.Method) + " " + templateShape(full)
 	if used[key] {
-		full += "/" + StandardizeAPIName(a.Name)
+		full += "/" + a.StandardizedName()
 		key = exportMethod(a.Method) + " " + templateShape(full)
 	}
 	used[key] = true

@@ -9,6 +9,7 @@ import (
 	"net/url"
 	"path"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -59,6 +60,38 @@ type paramFile struct {
 	Pattern     string          `json:"x-pattern"`
 }
 
+// toolDoc, apiDoc and paramDoc are a tool file decoded in one pass, with
+// its lists typed. A real file decodes so in a third of the time the
+// field-by-field reading takes (each nested json.RawMessage is scanned
+// again when it is decoded); a file that does not decode so, or has a
+// null where an API or parameter should be, is read field by field,
+// whose errors name the offending field.
+type toolDoc struct {
+	toolFile
+	APIs []*apiDoc `json:"api_list"`
+}
+
+type apiDoc struct {
+	apiFile
+	Required []*paramFile `json:"required_parameters"`
+	Optional []*paramFile `json:"optional_parameters"`
+}
+
+// decodeToolDoc is the one-pass decoding, false when the file needs the
+// field-by-field reading.
+func decodeToolDoc(data []byte) (*toolDoc, bool) {
+	var doc toolDoc
+	if d := bytes.TrimSpace(data); len(d) == 0 || d[0] != '{' || json.Unmarshal(d, &doc) != nil {
+		return nil, false
+	}
+	for _, a := range doc.APIs {
+		if a == nil || slices.Contains(a.Required, nil) || slices.Contains(a.Optional, nil) {
+			return nil, false
+		}
+	}
+	return &doc, true
+}
+
 // MaxToolFileSize bounds one tool file; real ToolBench files stay well under 1 MiB.
 const MaxToolFileSize = 8 << 20
 
@@ -78,13 +111,32 @@ func checkDescription(desc, field, source string) error {
 // LoadToolBenchFile parses one ToolBench tool JSON document. category is the
 // tool's category (in ToolBench, the name of the folder holding the file);
 // source names the file in errors.
+//
+// A file that is not a tool (malformed, not an object, no name) is an
+// error. Within a tool, the unit of failure is the API, as StableToolBench
+// serves what it can of a file: an API that does not load is left out and
+// noted on the tool (Tool.Notes) with its reason, and two defects
+// StableToolBench lives with are repaired and noted too:
+//
+//   - a parameter documented twice (twice in required_parameters, or in
+//     both lists) keeps its first entry, the one StableToolBench reads;
+//   - an API whose name standardizes like an earlier one's ("Get User",
+//     "get_user") keeps its name, and its standardized name, which
+//     function names are made of, gets the suffix "_2" (then "_3", …,
+//     skipping names the tool has): see API.StandardizedName.
 func LoadToolBenchFile(data []byte, category, source string) (*Tool, error) {
 	if len(data) > MaxToolFileSize {
 		return nil, &LoadError{File: source, Err: fmt.Errorf("file is %d bytes, more than the %d-byte limit", len(data), MaxToolFileSize)}
 	}
-	var tf toolFile
-	if field, err := strictObject(data, &tf); err != nil {
-		return nil, &LoadError{File: source, Field: field, Err: err}
+	doc, whole := decodeToolDoc(data)
+	var tf *toolFile
+	if whole {
+		tf = &doc.toolFile
+	} else {
+		tf = new(toolFile)
+		if field, err := strictObject(data, tf); err != nil {
+			return nil, &LoadError{File: source, Field: field, Err: err}
+		}
 	}
 	for _, d := range []struct{ text, field string }{{tf.ToolDescription, "tool_description"}, {tf.Description, "description"}} {
 		if err := checkDescription(d.text, d.field, source); err != nil {
@@ -100,6 +152,7 @@ func LoadToolBenchFile(data []byte, category, source string) (*Tool, error) {
 		Scenario:         tf.Scenario,
 		Origin:           firstNonEmpty(tf.Origin, "rapidapi"),
 		Source:           source,
+		toolBench:        true,
 	}
 	switch {
 	case tf.ToolName != nil && strings.TrimSpace(*tf.ToolName) != "":
@@ -117,27 +170,34 @@ func LoadToolBenchFile(data []byte, category, source string) (*Tool, error) {
 	if t.StandardizedName == "" {
 		return nil, &LoadError{File: source, Field: "tool_name", Err: fmt.Errorf("%q has no letters or digits to make a name from", t.Name)}
 	}
-	var apis []json.RawMessage
-	if len(bytes.TrimSpace(tf.APIList)) > 0 && !bytes.Equal(bytes.TrimSpace(tf.APIList), []byte("null")) {
-		if err := json.Unmarshal(tf.APIList, &apis); err != nil {
+	var apis []*apiDoc
+	var raws []json.RawMessage
+	switch {
+	case whole:
+		apis = doc.APIs
+	case len(bytes.TrimSpace(tf.APIList)) > 0 && !bytes.Equal(bytes.TrimSpace(tf.APIList), []byte("null")):
+		if err := json.Unmarshal(tf.APIList, &raws); err != nil {
 			return nil, &LoadError{File: source, Field: "api_list", Err: fmt.Errorf("must be an array of API objects: %w", err)}
 		}
 	}
-	seen := map[string]int{}
-	for i, raw := range apis {
+	for i := range max(len(apis), len(raws)) {
 		field := fmt.Sprintf("api_list[%d]", i)
-		a, err := loadToolBenchAPI(raw, field, source)
+		var a *API
+		var err error
+		if whole {
+			a, err = buildToolBenchAPI(apis[i], field, source, t)
+		} else {
+			a, err = loadToolBenchAPI(raws[i], field, source, t)
+		}
 		if err != nil {
-			return nil, err
+			t.Notes = append(t.Notes, apiSkippedNote(err))
+			t.leftOut = append(t.leftOut, err)
+			continue
 		}
-		key := StandardizeAPIName(a.Name)
-		if j, dup := seen[key]; dup {
-			return nil, &LoadError{File: source, Field: field + ".name", Err: fmt.Errorf("duplicate API name %q (same as api_list[%d])", a.Name, j)}
-		}
-		seen[key] = i
 		a.Tool = t
 		t.APIs = append(t.APIs, a)
 	}
+	nameTwins(t)
 	if t.Host == "" {
 		for _, a := range t.APIs {
 			if u, err := url.Parse(a.URL); err == nil && u.Host != "" {
@@ -150,11 +210,73 @@ func LoadToolBenchFile(data []byte, category, source string) (*Tool, error) {
 	return t, nil
 }
 
-func loadToolBenchAPI(raw json.RawMessage, field, source string) (*API, error) {
-	var af apiFile
-	if sub, err := strictObject(raw, &af); err != nil {
+// apiSkippedNote is the note of an API left out of its tool.
+func apiSkippedNote(err error) string {
+	var le *LoadError
+	if errors.As(err, &le) && le.Field != "" {
+		return fmt.Sprintf("%s: left out: %v", le.Field, le.Err)
+	}
+	return fmt.Sprintf("an API is left out: %v", err)
+}
+
+// nameTwins gives each API whose name standardizes like an earlier API's
+// of the tool a standardized name of its own (see LoadToolBenchFile).
+func nameTwins(t *Tool) {
+	taken := make(map[string]bool, len(t.APIs))
+	for _, a := range t.APIs {
+		taken[StandardizeAPIName(a.Name)] = true
+	}
+	first := make(map[string]*API, len(t.APIs))
+	for _, a := range t.APIs {
+		std := StandardizeAPIName(a.Name)
+		orig, twin := first[std]
+		if !twin {
+			first[std] = a
+			continue
+		}
+		n := 2
+		for taken[fmt.Sprintf("%s_%d", std, n)] {
+			n++
+		}
+		a.std = fmt.Sprintf("%s_%d", std, n)
+		taken[a.std] = true
+		t.Notes = append(t.Notes, fmt.Sprintf("API %q standardizes like %q (%s): %q calls %q, %q calls %q, and each answers to its own name",
+			a.Name, orig.Name, std, std, orig.Name, a.std, a.Name))
+	}
+}
+
+// loadToolBenchAPI reads one api_list entry field by field.
+func loadToolBenchAPI(raw json.RawMessage, field, source string, t *Tool) (*API, error) {
+	var ad apiDoc
+	if sub, err := strictObject(raw, &ad.apiFile); err != nil {
 		return nil, &LoadError{File: source, Field: joinField(field, sub), Err: err}
 	}
+	for _, list := range []struct {
+		raw  json.RawMessage
+		name string
+		into *[]*paramFile
+	}{{ad.RequiredParameters, "required_parameters", &ad.Required}, {ad.OptionalParameters, "optional_parameters", &ad.Optional}} {
+		var ps []json.RawMessage
+		if len(bytes.TrimSpace(list.raw)) > 0 && !bytes.Equal(bytes.TrimSpace(list.raw), []byte("null")) {
+			if err := json.Unmarshal(list.raw, &ps); err != nil {
+				return nil, &LoadError{File: source, Field: field + "." + list.name, Err: fmt.Errorf("must be an array of parameter objects: %w", err)}
+			}
+		}
+		for k, praw := range ps {
+			pf := new(paramFile)
+			if sub, err := strictObject(praw, pf); err != nil {
+				return nil, &LoadError{File: source, Field: joinField(fmt.Sprintf("%s.%s[%d]", field, list.name, k), sub), Err: err}
+			}
+			*list.into = append(*list.into, pf)
+		}
+	}
+	return buildToolBenchAPI(&ad, field, source, t)
+}
+
+// buildToolBenchAPI makes the API of a decoded api_list entry; a
+// parameter documented twice is noted on t.
+func buildToolBenchAPI(ad *apiDoc, field, source string, t *Tool) (*API, error) {
+	af := &ad.apiFile
 	if af.Name == nil || strings.TrimSpace(*af.Name) == "" {
 		return nil, &LoadError{File: source, Field: field + ".name", Err: errors.New("missing: every API needs a name")}
 	}
@@ -171,26 +293,23 @@ func loadToolBenchAPI(raw json.RawMessage, field, source string) (*API, error) {
 		a.Path = u.Path
 	}
 	pathParams := pathTemplateParams(af.URL)
+	firstAt := map[string]string{}
 	for _, list := range []struct {
-		raw      json.RawMessage
+		params   []*paramFile
 		name     string
 		required bool
-	}{{af.RequiredParameters, "required_parameters", true}, {af.OptionalParameters, "optional_parameters", false}} {
-		var ps []json.RawMessage
-		if len(bytes.TrimSpace(list.raw)) > 0 && !bytes.Equal(bytes.TrimSpace(list.raw), []byte("null")) {
-			if err := json.Unmarshal(list.raw, &ps); err != nil {
-				return nil, &LoadError{File: source, Field: field + "." + list.name, Err: fmt.Errorf("must be an array of parameter objects: %w", err)}
-			}
-		}
-		for k, praw := range ps {
+	}{{ad.Required, "required_parameters", true}, {ad.Optional, "optional_parameters", false}} {
+		for k, pf := range list.params {
 			pfield := fmt.Sprintf("%s.%s[%d]", field, list.name, k)
-			p, err := loadToolBenchParam(praw, list.required, a.Method, pathParams, pfield, source)
+			p, err := loadToolBenchParam(pf, list.required, a.Method, pathParams, pfield, source)
 			if err != nil {
 				return nil, err
 			}
-			if a.Param(p.Name) != nil {
-				return nil, &LoadError{File: source, Field: pfield + ".name", Err: fmt.Errorf("duplicate parameter %q", p.Name)}
+			if at, dup := firstAt[p.Name]; dup {
+				t.Notes = append(t.Notes, fmt.Sprintf("%s: API %q: parameter %q is documented again (first at %s): the first is kept, as StableToolBench reads it", pfield, a.Name, p.Name, at))
+				continue
 			}
+			firstAt[p.Name] = pfield
 			a.Params = append(a.Params, p)
 		}
 	}
@@ -214,11 +333,7 @@ func loadToolBenchAPI(raw json.RawMessage, field, source string) (*API, error) {
 	return a, nil
 }
 
-func loadToolBenchParam(raw json.RawMessage, required bool, method string, pathParams map[string]bool, field, source string) (*Param, error) {
-	var pf paramFile
-	if sub, err := strictObject(raw, &pf); err != nil {
-		return nil, &LoadError{File: source, Field: joinField(field, sub), Err: err}
-	}
+func loadToolBenchParam(pf *paramFile, required bool, method string, pathParams map[string]bool, field, source string) (*Param, error) {
 	if pf.Name == nil || strings.TrimSpace(*pf.Name) == "" {
 		return nil, &LoadError{File: source, Field: field + ".name", Err: errors.New("missing: every parameter needs a name")}
 	}
@@ -600,10 +715,28 @@ func LoadToolBenchDir(fsys fs.FS, root string) ([]*Tool, error) {
 	if err != nil {
 		return nil, err
 	}
-	if len(skipped) > 0 {
-		return nil, skipped[0].Err
+	if err := firstProblem(tools, skipped); err != nil {
+		return nil, err
 	}
 	return tools, nil
+}
+
+// firstProblem is what a strict loader fails on: the first file, in path
+// order, that was skipped or has an API the tolerant reading left out.
+func firstProblem(tools []*Tool, skipped []Skipped) error {
+	var file string
+	var first error
+	for _, s := range skipped {
+		if first == nil || s.File < file {
+			file, first = s.File, s.Err
+		}
+	}
+	for _, t := range tools {
+		if len(t.leftOut) > 0 && (first == nil || t.Source < file) {
+			file, first = t.Source, t.leftOut[0]
+		}
+	}
+	return first
 }
 
 // ScanToolBenchDir loads what is valid in a ToolBench tool tree and
