@@ -3,6 +3,7 @@ package deps
 import (
 	"encoding/json"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 
@@ -35,7 +36,14 @@ var pathInText = regexp.MustCompile(`[A-Za-z_][A-Za-z0-9_]*(?:\[\])?(?:(?:->|\.)
 // endpoint"), and parameter names that match response fields of sibling
 // APIs (hotel_id ↔ hotels[].hotel_id). Each edge carries a confidence and
 // the evidence text. x-depends annotations are not read.
-func Infer(c *toolset.Catalog) []Edge {
+//
+// Each description is matched against an index of the catalog's API
+// names (see mentionIndex), so inference takes time linear in the catalog.
+func Infer(c *toolset.Catalog) []Edge { return infer(c, false) }
+
+// infer is Infer; compareAll offers every API to every description, as
+// inference did before the index, for tests to compare with.
+func infer(c *toolset.Catalog, compareAll bool) []Edge {
 	apis := c.APIs()
 	examples := &exampleDocs{raw: map[string][]json.RawMessage{}, doc: map[string]any{}}
 	for _, a := range apis {
@@ -49,10 +57,23 @@ func Infer(c *toolset.Catalog) []Edge {
 		named[i] = nameAPI(a)
 		byName[named[i].name] = append(byName[named[i].name], a)
 	}
+	ix := newMentionIndex(named, byName)
 	var out []Edge
+	var cands []int32
 	for _, b := range apis {
 		for _, p := range b.Params {
-			found := inferFromText(b, p, named, byName, examples)
+			var found []Edge
+			if strings.TrimSpace(p.Description) != "" {
+				lower, norm := strings.ToLower(p.Description), normalise(p.Description)
+				cands = ix.candidates(b.Tool, lower, norm, cands[:0])
+				if compareAll {
+					cands = cands[:0]
+					for i := range named {
+						cands = append(cands, int32(i))
+					}
+				}
+				found = inferFromText(b, p, lower, norm, named, cands, byName, examples)
+			}
 			if len(found) == 0 {
 				found = inferFromNames(b, p, examples)
 			}
@@ -128,13 +149,11 @@ func (e *exampleDocs) lookup(id string) (any, bool) {
 	return found, found != nil
 }
 
-func inferFromText(b *toolset.API, p *toolset.Param, apis []namedAPI, byName map[string][]*toolset.API, examples *exampleDocs) []Edge {
+// inferFromText finds the APIs that p's description names among the
+// candidates (indexes into apis, in catalog order; see mentionIndex).
+// lower is the description in lower case and norm its normalised form.
+func inferFromText(b *toolset.API, p *toolset.Param, lower, norm string, apis []namedAPI, candidates []int32, byName map[string][]*toolset.API, examples *exampleDocs) []Edge {
 	text := p.Description
-	if strings.TrimSpace(text) == "" {
-		return nil
-	}
-	norm := normalise(text)
-	lower := strings.ToLower(text)
 	var cueIdx [][]int // found on the first mention: most texts name no API
 	cued := func(pos int) bool {
 		if cueIdx == nil {
@@ -146,8 +165,11 @@ func inferFromText(b *toolset.API, p *toolset.Param, apis []namedAPI, byName map
 		return cuedBefore(cueIdx, pos)
 	}
 	var out []Edge
+	var hows []string  // how each edge's API is named
+	var oneWord []bool // whether its name is one word
 	seen := map[string]bool{}
-	for _, na := range apis {
+	for _, c := range candidates {
+		na := apis[c]
 		a := na.API
 		if a == b {
 			continue
@@ -159,15 +181,22 @@ func inferFromText(b *toolset.API, p *toolset.Param, apis []namedAPI, byName map
 		// Another tool's API counts when the text names it exactly (in
 		// backticks), names its tool too, or names it by a distinctive
 		// compound name after a cue; a plain word like "search" is prose.
+		// A path tail ("/v2/search") is another tool's only when the text
+		// names that tool: documentation writes its own tool's paths.
+		distinctive := strings.Contains(na.name, "_")
 		if a.Tool != b.Tool {
 			toolNamed := strings.Contains(norm, "_"+a.Tool.StandardizedName+"_") || strings.Contains(norm, "_"+na.toolTitle+"_")
-			distinctive := strings.Contains(na.name, "_")
 			if len(byName[na.name]) > 1 && !toolNamed {
 				continue
 			}
-			if how != "backtick" && !toolNamed && !(distinctive && cued(pos)) {
+			if how != "backtick" && !toolNamed && !(distinctive && cued(pos) && how != "path") {
 				continue
 			}
+		}
+		// A one-word name ("Status", "Element") met as a plain word is
+		// prose unless a cue points at it ("the status of the order").
+		if how == "plain" && !distinctive && !cued(pos) {
+			continue
 		}
 		conf := confMention
 		if how == "backtick" || how == "path" || cued(pos) {
@@ -186,6 +215,20 @@ func inferFromText(b *toolset.API, p *toolset.Param, apis []namedAPI, byName map
 			Opaque: looksOpaque(p.Name), Origin: "inferred", Confidence: conf,
 			Evidence: evidence(text, pos),
 		})
+		hows = append(hows, how)
+		oneWord = append(oneWord, !distinctive)
+	}
+	// A text that names an API exactly (in backticks or by its path)
+	// means that one: a one-word name met in the same text ("status" in
+	// "/orders/by-status") is a word of it.
+	if slices.ContainsFunc(hows, func(h string) bool { return h != "plain" }) {
+		kept := out[:0]
+		for i, e := range out {
+			if hows[i] != "plain" || !oneWord[i] {
+				kept = append(kept, e)
+			}
+		}
+		out = kept
 	}
 	return out
 }
@@ -344,7 +387,7 @@ func inferFromNames(b *toolset.API, p *toolset.Param, examples *exampleDocs) []E
 			continue
 		}
 		path := leafNamed(ex, p.Name)
-		if path == "" {
+		if path == "" || !idOfEntity(b, p, path) {
 			continue
 		}
 		out = append(out, Edge{
@@ -354,6 +397,28 @@ func inferFromNames(b *toolset.API, p *toolset.Param, examples *exampleDocs) []E
 		})
 	}
 	return out
+}
+
+// idOfEntity reports whether a response path can supply parameter p of
+// b by name. A parameter named just "id" matches every "id" field, so the
+// field must sit under an entity the API or the parameter names
+// ("players[].id" for "get player details", not "matches[].id").
+func idOfEntity(b *toolset.API, p *toolset.Param, path string) bool {
+	if !strings.EqualFold(p.Name, "id") {
+		return true
+	}
+	segs := strings.Split(strings.ReplaceAll(path, "[]", ""), ".")
+	if len(segs) < 2 {
+		return false
+	}
+	parent := strings.ToLower(segs[len(segs)-2])
+	words := normalise(b.Name + " " + p.Description)
+	for _, w := range []string{parent, strings.TrimSuffix(parent, "s"), strings.TrimSuffix(parent, "es")} {
+		if len(w) >= 3 && strings.Contains(words, "_"+w+"_") {
+			return true
+		}
+	}
+	return false
 }
 
 // looksOpaque tells identifier-like parameter names: ids, tokens, session ids.
