@@ -60,7 +60,10 @@ type Param struct {
 	Format      string   `json:"format,omitempty"`
 	// Schema is the authoritative JSON Schema (OpenAPI 3.0 dialect) of the
 	// argument; loaders always set it, built from Kind/Enum/Format when the
-	// source has no richer schema.
+	// source has no richer schema. It may be shared by many parameters
+	// (the ToolBench loader shares the bare ones, which carry no
+	// description: Description is the parameter's), so it is never changed
+	// in place: copy it first.
 	Schema *openapi3.Schema `json:"schema,omitempty"`
 	// Depends lists the APIs whose responses supply this parameter (x-depends).
 	Depends []Dependency `json:"depends,omitempty"`

@@ -26,15 +26,19 @@ import (
 //   - a 200 JSON response with the response schema and example. A schema
 //     kin-openapi rejects is replaced by an empty one (any value) and an
 //     example that does not match its schema is kept as x-example.
-func OpenAPIDocument(c *Catalog) *openapi3.T { return openAPIDocument(c, true) }
+func OpenAPIDocument(c *Catalog) *openapi3.T { return openAPIDocument(c.Tools(), true) }
 
 // OpenAPIRequests is OpenAPIDocument without what an operation answers:
 // each one's 200 response has no content. Checking a request needs no
 // more, and it spares parsing every API's response schema (see
 // API.Response) and example.
-func OpenAPIRequests(c *Catalog) *openapi3.T { return openAPIDocument(c, false) }
+func OpenAPIRequests(c *Catalog) *openapi3.T { return openAPIDocument(c.Tools(), false) }
 
-func openAPIDocument(c *Catalog, responses bool) *openapi3.T {
+// OpenAPIRequestsOf is OpenAPIRequests for some of a catalog's tools: their
+// operations are those of the whole catalog's document.
+func OpenAPIRequestsOf(tools []*Tool) *openapi3.T { return openAPIDocument(tools, false) }
+
+func openAPIDocument(tools []*Tool, responses bool) *openapi3.T {
 	doc := &openapi3.T{
 		OpenAPI: "3.0.3",
 		Info: &openapi3.Info{
@@ -45,7 +49,7 @@ func openAPIDocument(c *Catalog, responses bool) *openapi3.T {
 		Paths: openapi3.NewPaths(),
 	}
 	tags := map[string]string{}
-	for _, t := range c.Tools() {
+	for _, t := range tools {
 		tags[t.Category] = "Category " + t.Category
 		tags[t.StandardizedName] = firstNonEmpty(cut(t.Description, 1024), "Tool "+t.Name)
 		used := map[string]bool{}

@@ -9,10 +9,13 @@ import (
 	"net/url"
 	"path"
 	"regexp"
+	"runtime"
 	"slices"
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	"github.com/getkin/kin-openapi/openapi3"
 )
@@ -459,9 +462,35 @@ func coerceDefault(v any, k Kind) any {
 	return v
 }
 
-// paramSchema builds the OpenAPI 3.0 schema of a ToolBench parameter.
+// paramSchema builds the OpenAPI 3.0 schema of a ToolBench parameter. A
+// parameter that says no more than its kind and format (most of them) gets
+// a schema shared with every such parameter, without the description
+// (Param.Description has it; the exports add it): an openapi3.Schema is
+// 750 bytes, and StableToolBench's tree has 130,000 parameters.
 func paramSchema(p *Param, min, max *float64, pattern string) *openapi3.Schema {
-	s := &openapi3.Schema{Type: &openapi3.Types{string(p.Kind)}, Description: p.Description, Format: p.Format, Enum: p.Enum, Min: min, Max: max, Pattern: pattern}
+	if min == nil && max == nil && pattern == "" && len(p.Enum) == 0 && p.Default == nil {
+		key := bareKey{p.Kind, p.Format}
+		if s, ok := bareSchemas.Load(key); ok {
+			return s.(*openapi3.Schema)
+		}
+		s, _ := bareSchemas.LoadOrStore(key, newParamSchema(p, nil, nil, ""))
+		return s.(*openapi3.Schema)
+	}
+	s := newParamSchema(p, min, max, pattern)
+	s.Description = p.Description
+	return s
+}
+
+type bareKey struct {
+	kind   Kind
+	format string
+}
+
+// bareSchemas are the shared schemas of paramSchema, by kind and format.
+var bareSchemas sync.Map
+
+func newParamSchema(p *Param, min, max *float64, pattern string) *openapi3.Schema {
+	s := &openapi3.Schema{Type: &openapi3.Types{string(p.Kind)}, Format: p.Format, Enum: p.Enum, Min: min, Max: max, Pattern: pattern}
 	switch p.Kind {
 	case KindArray:
 		s.Items = openapi3.NewSchemaRef("", &openapi3.Schema{})
@@ -748,7 +777,8 @@ func firstProblem(tools []*Tool, skipped []Skipped) error {
 // tools (NewCatalog keeps them apart). Only a tree that cannot be walked
 // at all is an error.
 func ScanToolBenchDir(fsys fs.FS, root string) ([]*Tool, []Skipped, error) {
-	var tools []*Tool
+	type file struct{ path, category string }
+	var files []file
 	var skipped []Skipped
 	err := fs.WalkDir(fsys, root, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
@@ -775,22 +805,40 @@ func ScanToolBenchDir(fsys fs.FS, root string) ([]*Tool, []Skipped, error) {
 		if dir == "." || strings.HasPrefix(path.Base(p), "x-") {
 			return nil // only <Category>/<tool>.json are tools; top-level files are metadata
 		}
-		category := path.Base(dir)
-		data, err := fs.ReadFile(fsys, p)
-		if err != nil {
-			skipped = append(skipped, skippedOf(p, &LoadError{File: p, Err: err}))
-			return nil
-		}
-		t, err := LoadToolBenchFile(data, category, p)
-		if err != nil {
-			skipped = append(skipped, skippedOf(p, err))
-			return nil
-		}
-		tools = append(tools, t)
+		files = append(files, file{p, path.Base(dir)})
 		return nil
 	})
 	if err != nil {
 		return nil, nil, err
+	}
+	// Reading and decoding are most of a large tree's load, and files are
+	// independent: they are read by one worker per CPU, and the results
+	// kept in path order.
+	loaded := make([]*Tool, len(files))
+	failed := make([]error, len(files))
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), len(files)) {
+		wg.Go(func() {
+			for i := int(next.Add(1) - 1); i < len(files); i = int(next.Add(1) - 1) {
+				f := files[i]
+				data, err := fs.ReadFile(fsys, f.path)
+				if err != nil {
+					failed[i] = &LoadError{File: f.path, Err: err}
+					continue
+				}
+				loaded[i], failed[i] = LoadToolBenchFile(data, f.category, f.path)
+			}
+		})
+	}
+	wg.Wait()
+	var tools []*Tool
+	for i, f := range files {
+		if failed[i] != nil {
+			skipped = append(skipped, skippedOf(f.path, failed[i]))
+			continue
+		}
+		tools = append(tools, loaded[i])
 	}
 	tools, dups := dedupeTools(tools)
 	skipped = append(skipped, dups...)
