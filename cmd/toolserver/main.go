@@ -20,6 +20,8 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
 	"github.com/understudy/understudy/agent/openai"
 	"github.com/understudy/understudy/cache"
 	"github.com/understudy/understudy/deps"
@@ -207,8 +209,8 @@ func runWith(args []string, stdout, stderr io.Writer, f flags) int {
 		ctx, stop = signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 		defer stop()
 	}
-	mcpSrv := server.MCPServer(st.Engine, version)
 	if f.stdio {
+		mcpSrv := server.MCPServer(st.Engine, version)
 		// Bad lines are answered and requests in flight at the end of
 		// input are finished (see server.StdioTransport).
 		t := &server.StdioTransport{Reader: os.Stdin, Writer: stdout}
@@ -227,7 +229,9 @@ func runWith(args []string, stdout, stderr io.Writer, f flags) int {
 		}
 		defer stop()
 	}
-	h, err := server.New(st.Engine, server.Options{Deps: st.Graph, MCP: server.MCPHandlerWith(mcpSrv, server.MCPOptions{SessionIdle: mcpIdle(f.mcpIdle)}), MaxBody: f.maxBody, Logger: cfg.Logger,
+	// Over HTTP the MCP server is built on the first MCP request.
+	mcpSrv := func() *mcp.Server { return server.MCPServer(st.Engine, version) }
+	h, err := server.New(st.Engine, server.Options{Deps: st.Graph, MCP: server.MCPHandlerOf(mcpSrv, server.MCPOptions{SessionIdle: mcpIdle(f.mcpIdle)}), MaxBody: f.maxBody, Logger: cfg.Logger,
 		ReadTimeout: f.readTimeout, AllowOrigins: f.allowOrigins, Health: sharedHealth(st)})
 	if err != nil {
 		return fail(err)

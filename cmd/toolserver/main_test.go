@@ -58,9 +58,11 @@ func TestListFlags(t *testing.T) {
 		{"bad upstream retries", []string{"-mode", "record", "-upstream", "http://127.0.0.1:9/", "-upstream-retries", "-1"}, 2, "", "-upstream-retries"},
 		{"bad upstream rate", []string{"-mode", "record", "-upstream", "http://127.0.0.1:9/", "-upstream-rate", "0"}, 2, "", "-upstream-rate"},
 		// A messy ToolBench tree loads what is valid and -list says what it skipped and why.
-		{"skipped files", []string{"-list", "-no-builtin", "-catalog", "../../toolset/testdata/toolbench_messy"}, 0, "Skipped tool files: 5", ""},
+		{"skipped files", []string{"-list", "-no-builtin", "-catalog", "../../toolset/testdata/toolbench_messy"}, 0, "Skipped tool files: 4", ""},
 		{"skipped reason", []string{"-list", "-no-builtin", "-catalog", "../../toolset/testdata/toolbench_messy"}, 0, "pokemontcg copy.json: tool_name: duplicate tool", ""},
-		{"serving warns of skipped files", []string{"-no-builtin", "-catalog", "../../toolset/testdata/toolbench_messy", "-deps", "json"}, 0, `"pairs"`, "skipped 5 tool files"},
+		{"serving warns of skipped files", []string{"-no-builtin", "-catalog", "../../toolset/testdata/toolbench_messy", "-deps", "json"}, 0, `"pairs"`, "skipped 4 tool files"},
+		// Two APIs whose names standardize alike both load; -list says how each is called.
+		{"load notes", []string{"-list", "-no-builtin", "-catalog", "../../toolset/testdata/toolbench_messy"}, 0, `dup_api: API "search" standardizes like "Search" (search): "search" calls "Search", "search_2" calls "search"`, ""},
 		{"simulate needs a model", []string{"-simulate", "http://127.0.0.1:9/v1"}, 2, "", "-simulate-model"},
 		{"simulate needs a URL", []string{"-simulate-model", "m"}, 2, "", "go together"},
 		{"simulate bad URL", []string{"-simulate", "ftp://x", "-simulate-model", "m"}, 2, "", "-simulate"},

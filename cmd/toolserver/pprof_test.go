@@ -19,8 +19,14 @@ func TestPprofFlag(t *testing.T) {
 	line, err := p.stdout.ReadString('\n')
 	require.NoError(t, err, p.stderr.String())
 	u := strings.TrimSuffix(line, "\n")
-	m := regexp.MustCompile(`profiles at (http://127\.0\.0\.1:[0-9]+/debug/pprof/)`).FindStringSubmatch(p.stderr.String())
-	require.Len(t, m, 2, p.stderr.String())
+	// The line is written before the URL, but stderr reaches the test
+	// through exec's copying goroutine: it may lag behind stdout.
+	re := regexp.MustCompile(`profiles at (http://127\.0\.0\.1:[0-9]+/debug/pprof/)`)
+	var m []string
+	require.Eventually(t, func() bool {
+		m = re.FindStringSubmatch(p.stderr.String())
+		return len(m) == 2
+	}, 10*time.Second, 10*time.Millisecond, p.stderr.String())
 
 	get := func(url string) (int, string) {
 		resp, err := http.Get(url)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"sync"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -84,6 +85,15 @@ func MCPHandler(s *mcp.Server) http.Handler { return MCPHandlerWith(s, MCPOption
 
 // MCPHandlerWith serves MCP over streamable HTTP.
 func MCPHandlerWith(s *mcp.Server, opts MCPOptions) http.Handler {
+	return MCPHandlerOf(func() *mcp.Server { return s }, opts)
+}
+
+// MCPHandlerOf serves MCP over streamable HTTP with the server build
+// makes, called once, on the first MCP request: listing StableToolBench's
+// 44,692 APIs as MCP tools takes seconds, which a server that is never
+// asked over MCP should not spend before it serves.
+func MCPHandlerOf(build func() *mcp.Server, opts MCPOptions) http.Handler {
+	server := sync.OnceValue(build)
 	idle := opts.SessionIdle
 	switch {
 	case idle == 0:
@@ -91,5 +101,5 @@ func MCPHandlerWith(s *mcp.Server, opts MCPOptions) http.Handler {
 	case idle < 0:
 		idle = 0 // the SDK's "never"
 	}
-	return mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s }, &mcp.StreamableHTTPOptions{SessionTimeout: idle})
+	return mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return server() }, &mcp.StreamableHTTPOptions{SessionTimeout: idle})
 }

@@ -13,6 +13,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/getkin/kin-openapi/openapi3filter"
@@ -23,35 +24,74 @@ import (
 	"github.com/understudy/understudy/toolset"
 )
 
-// rapidWire serves the RapidAPI wire: one http.ServeMux whose patterns
-// name the tool's host and the API's method and path ("GET
+// rapidWire serves the RapidAPI wire: per host, one http.ServeMux whose
+// patterns name the tool's host and the API's method and path ("GET
 // iso-codes.understudy.test/countries/{p0}"), so the standard library
 // picks the most specific route (/hotels/search over /hotels/{id}). A
 // segment with parameters inside it ("{section}.{format}") is a wildcard
 // there, and its matcher (wireGroup) binds the parameters.
+//
+// A host's routes are built on its first request: StableToolBench's
+// 12,000 tools would otherwise cost seconds of start for the few hosts a
+// run calls.
 type rapidWire struct {
-	s   *Server
+	s *Server
+	// tools are the tools with a host, by wireHost.
+	tools map[string][]*toolset.Tool
+	hosts sync.Map // wireHost → *lazyHostWire
+}
+
+type lazyHostWire struct {
+	once sync.Once
+	hw   *hostWire
+}
+
+// hostWire is the routes of one host.
+type hostWire struct {
 	mux *http.ServeMux
-	// routes are the APIs' operations in the catalog's OpenAPI document, for
-	// validating a wire request as HTTP (parameter locations, styles and
-	// types) before its arguments reach the engine. They come from a
-	// document without responses: a request's check needs none, and
-	// rendering every response schema was most of the catalog's share of
-	// the start.
+	// routes are the APIs' operations in the OpenAPI document of the
+	// host's tools, for validating a wire request as HTTP (parameter
+	// locations, styles and types) before its arguments reach the engine.
+	// They come from a document without responses: a request's check
+	// needs none.
 	routes map[*toolset.API]*routers.Route
 }
 
-// newRapidWire builds the wire's routes and returns the handler that
-// dispatches to them.
-func (s *Server) newRapidWire() http.Handler {
-	c := s.engine.Catalog()
-	rw := &rapidWire{s: s, mux: http.NewServeMux(), routes: map[*toolset.API]*routers.Route{}}
-	doc := toolset.OpenAPIRequests(c)
+// newRapidWire indexes the catalog's tools by host and returns the handler
+// that dispatches to their routes.
+func (s *Server) newRapidWire() *rapidWire {
+	rw := &rapidWire{s: s, tools: map[string][]*toolset.Tool{}}
+	for _, t := range s.engine.Catalog().Tools() {
+		if t.Host != "" {
+			h := wireHost(t.Host)
+			rw.tools[h] = append(rw.tools[h], t)
+		}
+	}
+	return rw
+}
+
+// host is the routes of a host (as wireHost spells it), built on first use.
+func (rw *rapidWire) host(h string) *hostWire {
+	v, ok := rw.hosts.Load(h)
+	if !ok {
+		v, _ = rw.hosts.LoadOrStore(h, new(lazyHostWire))
+	}
+	l := v.(*lazyHostWire)
+	l.once.Do(func() { l.hw = rw.build(h) })
+	return l.hw
+}
+
+// build makes a host's routes.
+func (rw *rapidWire) build(host string) *hostWire {
+	tools := rw.tools[host]
+	c := rw.s.engine.Catalog()
+	hw := &hostWire{mux: http.NewServeMux(), routes: map[*toolset.API]*routers.Route{}}
+	doc := toolset.OpenAPIRequestsOf(tools)
 	for path, item := range doc.Paths.Map() {
 		for method, op := range item.Operations() {
 			tool, api, _ := strings.Cut(op.OperationID, ".")
 			if a := c.API(tool, api); a != nil {
-				rw.routes[a] = &routers.Route{Spec: doc, Path: path, PathItem: item, Method: method, Operation: op}
+				hw.routes[a] = &routers.Route{Spec: doc, Path: path, PathItem: item, Method: method, Operation: op}
 			}
 		}
 	}
@@ -60,11 +100,7 @@ func (s *Server) newRapidWire() http.Handler {
 	// their segment matchers, most literal first.
 	groups := map[string]*wireGroup{}
 	var order []string
-	for _, t := range c.Tools() {
-		if t.Host == "" {
-			continue
-		}
-		host := wireHost(t.Host)
+	for _, t := range tools {
 		for _, a := range t.APIs {
 			if a.Path == "" {
 				continue
@@ -83,15 +119,15 @@ func (s *Server) newRapidWire() http.Handler {
 	for _, key := range order {
 		g := groups[key]
 		sort.SliceStable(g.routes, func(i, j int) bool { return g.routes[i].literal() > g.routes[j].literal() })
-		if err := handle(rw.mux, key, wrap(g.serve)); err != nil {
+		if err := handle(hw.mux, key, wrap(g.serve)); err != nil {
 			// Two templates that overlap with neither more specific
 			// (/a/{x} and /{y}/b): the first one loaded keeps the path.
 			for _, r := range g.routes {
-				s.log.Warn("RapidAPI wire: endpoint not served", "api", r.api.ID(), "path", r.api.Path, "err", err)
+				rw.s.log.Warn("RapidAPI wire: endpoint not served", "api", r.api.ID(), "path", r.api.Path, "err", err)
 			}
 		}
 	}
-	return rw
+	return hw
 }
 
 // handle registers a pattern, turning ServeMux's panic on a conflicting or
@@ -206,34 +242,36 @@ func wirePath(u *url.URL) (string, bool) {
 // mux routes by Host and path, so the request goes on to it with the
 // RapidAPI host as Host and the path as wirePath reads it.
 func (rw *rapidWire) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	if err := rw.route(r); err != nil {
+	hw, err := rw.route(r)
+	if err != nil {
 		writeProblem(w, err)
 		return
 	}
-	rw.mux.ServeHTTP(w, r)
+	hw.mux.ServeHTTP(w, r)
 }
 
 // route rewrites a wire request's Host and path to what the mux routes
 // by, in place (the request goes nowhere else), or says why no endpoint
 // serves it, leaving the request as it came.
-func (rw *rapidWire) route(r *http.Request) *Problem {
+func (rw *rapidWire) route(r *http.Request) (*hostWire, *Problem) {
 	host := r.Header.Get("X-RapidAPI-Host")
 	if rw.s.engine.Catalog().ToolByHost(host) == nil {
-		return newProblem(http.StatusNotFound, "unknown-host", "Unknown API host", "no tool is served at X-RapidAPI-Host "+host)
+		return nil, newProblem(http.StatusNotFound, "unknown-host", "Unknown API host", "no tool is served at X-RapidAPI-Host "+host)
 	}
 	p, clean := wirePath(r.URL)
 	if !clean {
-		return unknownEndpoint(r, host)
+		return nil, unknownEndpoint(r, host)
 	}
+	hw := rw.host(wireHost(host))
 	oldHost, oldPath, oldRaw := r.Host, r.URL.Path, r.URL.RawPath
 	r.Host = wireHost(host)
 	r.URL.RawPath = p
 	r.URL.Path, _ = url.PathUnescape(p)
-	if _, pattern := rw.mux.Handler(r); pattern == "" {
+	if _, pattern := hw.mux.Handler(r); pattern == "" {
 		r.Host, r.URL.Path, r.URL.RawPath = oldHost, oldPath, oldRaw
-		return unknownEndpoint(r, host)
+		return nil, unknownEndpoint(r, host)
 	}
-	return nil
+	return hw, nil
 }
 
 func unknownEndpoint(r *http.Request, host string) *Problem {
@@ -381,7 +419,7 @@ func wireBody(r *http.Request, api *toolset.API, args map[string]any) error {
 // kin-openapi's openapi3filter: every parameter problem is listed. The body
 // is left to the engine, which reads it as arguments.
 func (rw *rapidWire) validate(r *http.Request, api *toolset.API, pathParams map[string]string) error {
-	route, ok := rw.routes[api]
+	route, ok := rw.host(wireHost(api.Tool.Host)).routes[api]
 	if !ok {
 		return nil
 	}
