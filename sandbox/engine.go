@@ -205,6 +205,9 @@ func New(opts Options) (*Engine, error) {
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.DiscardHandler)
 	}
+	// Unknown names are answered with suggestions from an index of the
+	// catalog's names: built now, so that no call pays for it.
+	opts.Catalog.PrepareSuggest()
 	e := &Engine{opts: opts, catalog: opts.Catalog, log: opts.Logger, metrics: newMetrics()}
 	e.sessions = opts.Traces
 	if e.sessions == nil {

@@ -245,6 +245,9 @@ type Catalog struct {
 
 	exportOnce sync.Once
 	byExport   map[string]*API // OpenAI function name (either style) → API
+
+	suggestOnce sync.Once
+	suggest     *nameIndex // what Suggest looks names up in
 }
 
 // NewCatalog indexes tools into a catalog with categories and tools sorted

@@ -15,6 +15,7 @@ import (
 	"github.com/getkin/kin-openapi/openapi3"
 
 	"github.com/understudy/understudy/internal/canon"
+	"github.com/understudy/understudy/internal/fuzzy"
 )
 
 // Validate checks a call's arguments against the API's parameters and
@@ -254,7 +255,7 @@ func (v *validator) unknown(name string) Violation {
 	msg := fmt.Sprintf("unknown argument %q", name)
 	if best, d := "", len(name)/2+1; len(v.params) > 0 {
 		for _, cp := range v.params {
-			if e := levenshtein(strings.ToLower(name), strings.ToLower(cp.p.Name)); e < d {
+			if e := fuzzy.Levenshtein(strings.ToLower(name), strings.ToLower(cp.p.Name)); e < d {
 				best, d = cp.p.Name, e
 			}
 		}
@@ -556,28 +557,4 @@ func isUUID(s string) bool {
 		}
 	}
 	return true
-}
-
-// levenshtein is the edit distance between two strings, by bytes.
-func levenshtein(a, b string) int {
-	if a == b {
-		return 0
-	}
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
 }
