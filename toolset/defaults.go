@@ -22,7 +22,7 @@ func dropUnfitDefaults(t *Tool) {
 				continue
 			}
 			t.Notes = append(t.Notes, fmt.Sprintf("%s: %s: parameter %q: default %s is not %s and is dropped", t.Source, a.Name, p.Name, jsonTypeOf(p.Default), kindPhrase(p.Kind)))
-			p.Default = nil
+			p.unfitDefault, p.Default = p.Default, nil
 			if p.Schema != nil && p.Schema.Default != nil {
 				cp := *p.Schema
 				cp.Default = nil

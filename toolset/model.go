@@ -70,6 +70,11 @@ type Param struct {
 	// Opaque marks a value only an API can mint (an ID, a token, a session id),
 	// as opposed to one a user can know (a city name, an IATA code).
 	Opaque bool `json:"opaque,omitempty"`
+
+	// unfitDefault is the documented default the loader dropped because it
+	// is no value of the parameter's kind ("None" for an integer): lenient
+	// validation takes it, given back, as no value.
+	unfitDefault any
 }
 
 // API is one endpoint of a tool.

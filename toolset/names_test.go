@@ -130,3 +130,54 @@ func TestToolBenchExportUsesToolBenchParamNames(t *testing.T) {
 		require.NoError(t, err, "a call with the exported names validates")
 	}
 }
+
+// TestStandardizeTwinParams: two required parameters whose names
+// standardize alike (a real StableToolBench defect) are both given by the
+// one name ToolBench's schema shows, and each still by its own name.
+func TestStandardizeTwinParams(t *testing.T) {
+	a := aliasAPI("zip_code", "zip code", "CountryCode", "countryCode")
+	for _, p := range a.Params {
+		p.Required = true
+	}
+	for _, tc := range []struct {
+		name string
+		args map[string]any
+		want map[string]any
+		code string
+	}{
+		{"ToolBench's names", map[string]any{"zip_code": "10115", "countrycode": "DE"},
+			map[string]any{"zip_code": "10115", "zip code": "10115", "CountryCode": "DE", "countryCode": "DE"}, ""},
+		{"each by its own name", map[string]any{"zip_code": "1", "zip code": "2", "CountryCode": "A", "countryCode": "B"},
+			map[string]any{"zip_code": "1", "zip code": "2", "CountryCode": "A", "countryCode": "B"}, ""},
+		{"a spelling that is a real name", map[string]any{"zip code": "2", "zip_code": "1", "countrycode": "C"},
+			map[string]any{"zip_code": "1", "zip code": "2", "CountryCode": "C", "countryCode": "C"}, ""},
+		{"a spelling and a real name it stands for", map[string]any{"zip_code": "1", "countryCode": "B", "countrycode": "C"}, nil, "duplicate"},
+		{"missing", map[string]any{"zip_code": "1"}, nil, "required"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := a.Validate(tc.args)
+			if tc.code != "" {
+				var ve *ValidationError
+				require.ErrorAs(t, err, &ve)
+				require.Equal(t, tc.code, ve.Violations[0].Code)
+				return
+			}
+			require.NoError(t, err)
+			require.Equal(t, tc.want, got)
+		})
+	}
+	// ToolBench's schema shows each spelling once, as its files do.
+	c, err := NewCatalog([]*Tool{{Name: "T", Category: "Data", APIs: []*API{a}}})
+	require.NoError(t, err)
+	params := OpenAITools(c, ExportOptions{Style: NameToolBench})[0].Function.Parameters
+	require.ElementsMatch(t, []string{"zip_code", "countrycode"}, keysOf(params["properties"].(map[string]any)))
+	require.Equal(t, []string{"zip_code", "countrycode"}, params["required"])
+}
+
+func keysOf(m map[string]any) []string {
+	var out []string
+	for k := range m {
+		out = append(out, k)
+	}
+	return out
+}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"hash/fnv"
 	"regexp"
+	"slices"
 	"strings"
 )
 
@@ -23,34 +24,28 @@ const (
 
 // parameters is the JSON Schema of an API's arguments as exported in a
 // style: in ToolBench's, each parameter under the name ToolBench shows
-// models (ToolBenchParamName, when it is an unambiguous alias), which
-// the catalog maps back to the real name on every call.
+// models (ToolBenchParamName), several spelt alike being one property (the
+// first's schema; required when one of them is), as in ToolBench's own
+// schemas. A call may send the values back under those names: see Validate.
 func parameters(a *API, style NameStyle) map[string]any {
 	schema := a.InputSchema()
 	if style != NameToolBench {
 		return schema
 	}
-	aliases := a.ParamAliases()
-	if len(aliases) == 0 {
-		return schema
-	}
-	alias := make(map[string]string, len(aliases))
-	for as, name := range aliases {
-		alias[name] = as
-	}
 	props, _ := schema["properties"].(map[string]any)
 	renamed := make(map[string]any, len(props))
-	for name, p := range props {
-		renamed[cmp.Or(alias[name], name)] = p
+	required := []string{}
+	for _, p := range a.Params {
+		name := cmp.Or(ToolBenchParamName(p.Name), p.Name)
+		if _, dup := renamed[name]; !dup {
+			renamed[name] = props[p.Name]
+		}
+		if p.Required && !slices.Contains(required, name) {
+			required = append(required, name)
+		}
 	}
 	schema["properties"] = renamed
-	if req, ok := schema["required"].([]string); ok {
-		out := make([]string, len(req))
-		for i, name := range req {
-			out[i] = cmp.Or(alias[name], name)
-		}
-		schema["required"] = out
-	}
+	schema["required"] = required
 	return schema
 }
 

@@ -20,7 +20,8 @@ import (
 // instead, by name similarity alone. Candidates scoring below 0.3 are
 // dropped; ties go to the smaller ID.
 //
-// The candidates of a tool the catalog has are its APIs. Otherwise they
+// The candidates of a tool the catalog has are its APIs (BM25 then ranks
+// among them, best being the best of them). Otherwise they
 // come from an index built once (see PrepareSuggest), not from scoring
 // every API: the APIs whose standardized names share the most trigrams
 // with the one asked for, the APIs of the tools nearest the tool asked
@@ -52,6 +53,13 @@ func (c *Catalog) Suggest(tool, api string, k int) []string {
 			// A known tool: its own APIs are what the caller meant.
 			for _, a := range t.APIs {
 				offer(ix.position[a])
+			}
+			for _, h := range ix.words.Search(tool+" "+api, 50) {
+				if h.API.Tool == t {
+					i := ix.position[h.API]
+					bm[i] = h.Score
+					best = max(best, h.Score)
+				}
 			}
 		} else {
 			for _, i := range ix.apiNames.Nearest(stdAPI, suggestAPIs, near) {

@@ -8,6 +8,7 @@ import (
 	"math"
 	"net/mail"
 	"net/url"
+	"reflect"
 	"sort"
 	"strconv"
 	"strings"
@@ -50,26 +51,56 @@ import (
 // defaults of required parameters are examples in ToolBench files and are
 // never applied. The caller's map is not modified.
 //
+// Parameter names may be given in ToolBench's spelling (ToolBenchParamName:
+// is_id for id, countrycode for countryCode): a value given under a
+// spelling is the value of every parameter spelt so that is not given
+// under its own name, so that two required parameters whose names
+// standardize alike ("zip_code" and "zip code") are both given by the one
+// "zip_code" ToolBench's schema shows.
+//
+// Validate is strict: see ValidateIn for the lenient mode.
+//
 // The validator is compiled once per API, on the first call, and cached.
 func (a *API) Validate(args map[string]any) (map[string]any, error) {
+	out, _, err := a.ValidateIn(args, Strict)
+	return out, err
+}
+
+// ValidateIn is Validate in a mode; "" is the tool's own (Tool.Validation).
+// Strict is Validate. Lenient accepts, besides, what StableToolBench's
+// servers accept, each with a warning that the caller is told of:
+//
+//	given                                             lenient                    warning code
+//	an argument the API does not document             ignored                    undocumented
+//	a placeholder for a value: "", "  ", [] or {}     not given (the default     placeholder
+//	  that is not of the parameter's kind, or the       applies, if any)
+//	  default its documentation shows ("None", [])
+//
+// A required parameter given only a placeholder is still missing.
+// Warnings are sorted like violations and are nil when there are none.
+func (a *API) ValidateIn(args map[string]any, mode ValidationMode) (map[string]any, []Violation, error) {
+	if mode == "" {
+		mode = a.Tool.Validation()
+	}
 	v := a.validator.Load()
 	if v == nil {
 		v = compileValidator(a)
 		a.validator.Store(v)
 	}
-	return v.validate(a, args)
+	return v.validate(a, args, mode == Lenient)
 }
 
 // validator is an API's compiled argument check.
 type validator struct {
 	params []compiledParam // in the API's order
 	byName map[string]int
-	// aliases maps ToolBench's spelling of a parameter name (see
-	// API.ParamAliases) to the parameter's index.
-	aliases  map[string]int
-	names    string // "a, b, c" for messages
-	options  []openapi3.SchemaValidationOption
-	required []int
+	// spellings maps ToolBench's spelling of parameter names (see
+	// ToolBenchParamName) to the parameters spelt so, where it is not
+	// their own name.
+	spellings map[string][]int
+	names     string // "a, b, c" for messages
+	options   []openapi3.SchemaValidationOption
+	required  []int
 }
 
 type compiledParam struct {
@@ -140,11 +171,13 @@ func compileValidator(a *API) *validator {
 		}
 	}
 	v.names = strings.Join(names, ", ")
-	for alias, name := range a.ParamAliases() {
-		if v.aliases == nil {
-			v.aliases = map[string]int{}
+	for i, p := range a.Params {
+		if sp := ToolBenchParamName(p.Name); sp != "" && sp != p.Name {
+			if v.spellings == nil {
+				v.spellings = map[string][]int{}
+			}
+			v.spellings[sp] = append(v.spellings[sp], i)
 		}
-		v.aliases[alias] = v.byName[name]
 	}
 	return v
 }
@@ -166,54 +199,81 @@ func isBareType(s *openapi3.Schema) bool {
 		!s.ExclusiveMin.IsSet() && !s.ExclusiveMax.IsSet() && s.Always == nil
 }
 
-func (v *validator) validate(a *API, args map[string]any) (map[string]any, error) {
+func (v *validator) validate(a *API, args map[string]any, lenient bool) (map[string]any, []Violation, error) {
 	out := make(map[string]any, len(v.params))
-	var violations []Violation
-	given := make([]bool, len(v.params)) // by a non-null value, under either spelling
-	for name, raw := range args {
-		i, ok := v.byName[name]
-		if !ok && a.IsCredential(name) {
-			continue // a key the spec declares: accepted, never kept
-		}
-		if !ok {
-			// ToolBench's spelling of the name (is_id for id) is the
-			// parameter, unless the real name is given too.
-			if i, ok = v.aliases[name]; ok {
-				if real := v.params[i].p.Name; args[real] != nil && raw != nil {
-					violations = append(violations, Violation{Location: []string{real}, Code: "duplicate",
-						Message: fmt.Sprintf("argument %q is given twice, also as %q (ToolBench's spelling of it)", real, name)})
-					continue
-				}
-				name = v.params[i].p.Name
-			}
-		}
-		if !ok {
-			violations = append(violations, v.unknown(name))
-			continue
-		}
+	var violations, warnings []Violation
+	given := make([]bool, len(v.params)) // by a non-null value, under any spelling
+	var placeholders map[int]any         // lenient: the placeholder a parameter was given
+	// take reads raw as the value of parameter i.
+	take := func(i int, raw any) {
 		if raw == nil {
-			continue // null is absent
+			return // null is absent
+		}
+		cp := &v.params[i]
+		real := cp.p.Name
+		val, ok := coerce(raw, cp.kind)
+		if !ok && lenient && isPlaceholder(raw, cp.p) {
+			if placeholders == nil {
+				placeholders = map[int]any{}
+			}
+			placeholders[i] = raw
+			warnings = append(warnings, Violation{Location: []string{real}, Code: "placeholder",
+				Message: fmt.Sprintf("%s is not %s: taken as not given%s", jsonTypeOf(raw), kindPhrase(cp.kind), defaultNote(cp.p))})
+			return
 		}
 		given[i] = true
-		cp := &v.params[i]
-		val, ok := coerce(raw, cp.kind)
 		if !ok {
-			violations = append(violations, Violation{Location: []string{name}, Code: "type", Message: fmt.Sprintf("expected %s, got %s", kindPhrase(cp.kind), jsonTypeOf(raw))})
-			continue
+			violations = append(violations, Violation{Location: []string{real}, Code: "type", Message: fmt.Sprintf("expected %s, got %s", kindPhrase(cp.kind), jsonTypeOf(raw))})
+			return
 		}
 		if !cp.simple || !bareTypeMatches(cp.kind, val) {
 			if err := cp.schema.VisitJSON(schemaValue(val), v.options...); err != nil {
-				violations = appendSchemaViolations(violations, name, err)
-				continue
+				violations = appendSchemaViolations(violations, real, err)
+				return
 			}
 		}
-		out[name] = val
+		out[real] = val
+	}
+	for name, raw := range args {
+		i, own := v.byName[name]
+		if own {
+			take(i, raw)
+		}
+		// ToolBench's spelling of the name (is_id for id) is each
+		// parameter spelt so, unless its real name is given too.
+		for _, j := range v.spellings[name] {
+			if own && j == i {
+				continue
+			}
+			if real := v.params[j].p.Name; args[real] != nil {
+				if raw != nil && !own {
+					violations = append(violations, Violation{Location: []string{real}, Code: "duplicate",
+						Message: fmt.Sprintf("argument %q is given twice, also as %q (ToolBench's spelling of it)", real, name)})
+				}
+				continue
+			}
+			take(j, raw)
+		}
+		if own || len(v.spellings[name]) > 0 || a.IsCredential(name) {
+			continue // a key the spec declares: accepted, never kept
+		}
+		if lenient {
+			warnings = append(warnings, Violation{Location: []string{name}, Code: "undocumented",
+				Message: fmt.Sprintf("argument %q is not documented and is ignored; %s", name, v.takes())})
+			continue
+		}
+		violations = append(violations, v.unknown(name))
 	}
 	for _, i := range v.required {
 		p := v.params[i].p
-		if !given[i] && args[p.Name] == nil {
-			violations = append(violations, Violation{Location: []string{p.Name}, Code: "required", Message: fmt.Sprintf("required argument %q is missing", p.Name)})
+		if given[i] {
+			continue
 		}
+		msg := fmt.Sprintf("required argument %q is missing", p.Name)
+		if ph, ok := placeholders[i]; ok {
+			msg += fmt.Sprintf(" (%s is a placeholder, not %s)", jsonTypeOf(ph), kindPhrase(v.params[i].kind))
+		}
+		violations = append(violations, Violation{Location: []string{p.Name}, Code: "required", Message: msg})
 	}
 	if a.bodySchema != nil && len(violations) == 0 {
 		body := map[string]any{}
@@ -229,18 +289,10 @@ func (v *validator) validate(a *API, args map[string]any) (map[string]any, error
 		}
 	}
 	if len(violations) > 0 {
-		sort.SliceStable(violations, func(i, j int) bool {
-			li, lj := strings.Join(violations[i].Location, "\x00"), strings.Join(violations[j].Location, "\x00")
-			if li != lj {
-				return li < lj
-			}
-			if violations[i].Code != violations[j].Code {
-				return violations[i].Code < violations[j].Code
-			}
-			return violations[i].Message < violations[j].Message
-		})
-		return nil, &ValidationError{API: a.ID(), Violations: violations}
+		sortViolations(violations)
+		return nil, nil, &ValidationError{API: a.ID(), Violations: violations}
 	}
+	sortViolations(warnings)
 	for i := range v.params {
 		p := v.params[i].p
 		if _, present := out[p.Name]; present || p.Required || p.Default == nil {
@@ -248,7 +300,57 @@ func (v *validator) validate(a *API, args map[string]any) (map[string]any, error
 		}
 		out[p.Name] = copyJSON(p.Default)
 	}
-	return out, nil
+	return out, warnings, nil
+}
+
+// sortViolations orders violations by location, code and message, so that
+// equal calls list them in equal order.
+func sortViolations(vs []Violation) {
+	sort.SliceStable(vs, func(i, j int) bool {
+		li, lj := strings.Join(vs[i].Location, "\x00"), strings.Join(vs[j].Location, "\x00")
+		if li != lj {
+			return li < lj
+		}
+		if vs[i].Code != vs[j].Code {
+			return vs[i].Code < vs[j].Code
+		}
+		return vs[i].Message < vs[j].Message
+	})
+}
+
+// isPlaceholder reports a value that stands for no value, as models copy
+// them from ToolBench's documentation: an empty or blank string, an empty
+// array or object, or the default the parameter's documentation shows when
+// it is no value of the parameter's kind ("None", [] for a number).
+func isPlaceholder(v any, p *Param) bool {
+	switch x := v.(type) {
+	case string:
+		if strings.TrimSpace(x) == "" {
+			return true
+		}
+	case []any:
+		if len(x) == 0 {
+			return true
+		}
+	case map[string]any:
+		if len(x) == 0 {
+			return true
+		}
+	}
+	return p.unfitDefault != nil && reflect.DeepEqual(normalised(v), normalised(p.unfitDefault))
+}
+
+func normalised(v any) any {
+	n, _ := normaliseJSON(v)
+	return n
+}
+
+// defaultNote says what a parameter taken as not given gets instead.
+func defaultNote(p *Param) string {
+	if p.Default != nil && !p.Required {
+		return fmt.Sprintf(" (the default %s applies)", canon.MustJSON(p.Default))
+	}
+	return ""
 }
 
 func (v *validator) unknown(name string) Violation {
@@ -262,11 +364,16 @@ func (v *validator) unknown(name string) Violation {
 		if best != "" {
 			msg += fmt.Sprintf(" (did you mean %q?)", best)
 		}
-		msg += "; the API takes: " + v.names
-	} else {
-		msg += "; the API takes no arguments"
 	}
-	return Violation{Location: []string{name}, Code: "unknown", Message: msg}
+	return Violation{Location: []string{name}, Code: "unknown", Message: msg + "; " + v.takes()}
+}
+
+// takes lists the API's parameters for messages.
+func (v *validator) takes() string {
+	if len(v.params) == 0 {
+		return "the API takes no arguments"
+	}
+	return "the API takes: " + v.names
 }
 
 // bareTypeMatches is the whole check of a bare-typed schema.

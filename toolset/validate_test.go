@@ -379,3 +379,93 @@ func FuzzObjectInString(f *testing.F) {
 		}
 	})
 }
+
+// TestValidateLenient: lenient mode accepts what StableToolBench's servers
+// accept, each with a warning; strict refuses the same calls.
+func TestValidateLenient(t *testing.T) {
+	body := `{"tool_name": "T", "api_list": [{"name": "list", "required_parameters": [{"name": "q", "type": "STRING"}, {"name": "n", "type": "NUMBER"}],
+		"optional_parameters": [{"name": "page", "type": "NUMBER", "default": "[]"}, {"name": "limit", "type": "NUMBER", "default": "10"},
+		{"name": "year", "type": "INTEGER", "default": "None"}, {"name": "safe", "type": "BOOLEAN"}, {"name": "tags", "type": "STRING"}]}]}`
+	tool, err := LoadToolBenchFile([]byte(body), "Cat", "Cat/t.json")
+	require.NoError(t, err)
+	a := tool.APIs[0]
+	require.Equal(t, Lenient, tool.Validation(), "a ToolBench file of the user's")
+	type warning struct{ loc, code string }
+	for _, tc := range []struct {
+		name     string
+		args     map[string]any
+		want     map[string]any
+		warnings []warning
+		strict   string // the violation strict mode gives
+		lenient  string // the violation lenient mode gives, if any
+	}{
+		{"clean", map[string]any{"q": "x", "n": 1}, map[string]any{"q": "x", "n": 1.0, "limit": 10.0}, nil, "", ""},
+		{"undocumented argument", map[string]any{"q": "x", "n": 1, "lang": "en"}, map[string]any{"q": "x", "n": 1.0, "limit": 10.0},
+			[]warning{{"lang", "undocumented"}}, "unknown", ""},
+		{"empty string for a number", map[string]any{"q": "x", "n": 1, "limit": ""}, map[string]any{"q": "x", "n": 1.0, "limit": 10.0},
+			[]warning{{"limit", "placeholder"}}, "type", ""},
+		{"documented default [] given back", map[string]any{"q": "x", "n": 1, "page": []any{}}, map[string]any{"q": "x", "n": 1.0, "limit": 10.0},
+			[]warning{{"page", "placeholder"}}, "type", ""},
+		{"documented default None given back", map[string]any{"q": "x", "n": 1, "year": "None"}, map[string]any{"q": "x", "n": 1.0, "limit": 10.0},
+			[]warning{{"year", "placeholder"}}, "type", ""},
+		{"blank for a boolean, {} for a string", map[string]any{"q": "x", "n": 1, "safe": " ", "tags": map[string]any{}}, map[string]any{"q": "x", "n": 1.0, "limit": 10.0},
+			[]warning{{"safe", "placeholder"}, {"tags", "placeholder"}}, "type", ""},
+		{"a real wrong value stays wrong", map[string]any{"q": "x", "n": "five"}, nil, nil, "type", "type"},
+		{"a placeholder for a required value", map[string]any{"q": "x", "n": ""}, nil, nil, "type", "required"},
+		{"missing stays missing", map[string]any{"q": "x", "lang": "en"}, nil, nil, "unknown", "required"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, _, err := a.ValidateIn(tc.args, Strict)
+			if tc.strict == "" {
+				require.NoError(t, err)
+			} else {
+				var ve *ValidationError
+				require.ErrorAs(t, err, &ve)
+				require.Equal(t, tc.strict, ve.Violations[0].Code, "strict: %v", ve)
+			}
+			got, warnings, err := a.ValidateIn(tc.args, "")
+			if tc.lenient != "" {
+				var ve *ValidationError
+				require.ErrorAs(t, err, &ve)
+				require.Equal(t, tc.lenient, ve.Violations[0].Code, "lenient: %v", ve)
+				require.Nil(t, warnings)
+				return
+			}
+			require.NoError(t, err)
+			require.Equal(t, tc.want, got)
+			var gotW []warning
+			for _, w := range warnings {
+				gotW = append(gotW, warning{strings.Join(w.Location, "."), w.Code})
+				require.NotEmpty(t, w.Message)
+			}
+			require.Equal(t, tc.warnings, gotW)
+		})
+	}
+	_, _, err = a.ValidateIn(map[string]any{"q": "x", "n": ""}, Lenient)
+	require.ErrorContains(t, err, `required argument "n" is missing (the string "" is a placeholder, not a number)`)
+	_, w, err := a.ValidateIn(map[string]any{"q": "x", "n": 1, "limit": "", "zz": 1}, Lenient)
+	require.NoError(t, err)
+	require.Equal(t, `the string "" is not a number: taken as not given (the default 10 applies)`, w[0].Message)
+	require.Equal(t, `argument "zz" is not documented and is ignored; the API takes: q, n, page, limit, year, safe, tags`, w[1].Message)
+}
+
+// TestValidationByOrigin: tools read from a user's ToolBench files are
+// validated leniently by default; built-in tools and OpenAPI documents
+// strictly.
+func TestValidationByOrigin(t *testing.T) {
+	c, err := Load([]string{"testdata/toolbench", "testdata/openapi/petstore.yaml"}, true)
+	require.NoError(t, err)
+	require.Equal(t, Strict, c.Tool("pet_store").Validation())
+	require.Equal(t, Lenient, c.Tool("fare_finder").Validation())
+	require.Equal(t, Strict, c.Tool("skyscanner80").Validation())
+	require.Equal(t, Strict, (*Tool)(nil).Validation())
+	for _, tc := range []struct {
+		in   string
+		want ValidationMode
+		err  bool
+	}{{"strict", Strict, false}, {" Lenient ", Lenient, false}, {"", "", false}, {"loose", "", true}} {
+		m, err := ParseValidationMode(tc.in)
+		require.Equal(t, tc.err, err != nil, tc.in)
+		require.Equal(t, tc.want, m, tc.in)
+	}
+}

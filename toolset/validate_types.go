@@ -5,6 +5,40 @@ import (
 	"strings"
 )
 
+// ValidationMode says how a call's arguments are read (see API.ValidateIn).
+type ValidationMode string
+
+// The validation modes.
+const (
+	// Strict refuses what the API's documentation does not allow.
+	Strict ValidationMode = "strict"
+	// Lenient also accepts what StableToolBench's servers accept
+	// (undocumented arguments, placeholders for values), with warnings.
+	Lenient ValidationMode = "lenient"
+)
+
+// ParseValidationMode reads a -validation flag value; "" means each tool's
+// own mode (Tool.Validation).
+func ParseValidationMode(s string) (ValidationMode, error) {
+	switch m := ValidationMode(strings.ToLower(strings.TrimSpace(s))); m {
+	case Strict, Lenient, "":
+		return m, nil
+	}
+	return "", fmt.Errorf("unknown validation mode %q: want strict or lenient", s)
+}
+
+// Validation is the mode a tool's calls are validated in when no mode is
+// chosen for every tool: lenient for a tool read from a ToolBench tool file
+// other than the built-in ones (StableToolBench's own tree and the like,
+// whose servers read calls leniently), strict for the built-in tools and
+// OpenAPI documents, whose calls are held to their documentation.
+func (t *Tool) Validation() ValidationMode {
+	if t != nil && t.toolBench && !t.Builtin {
+		return Lenient
+	}
+	return Strict
+}
+
 // Violation is one reason a call's arguments are invalid. Location is the
 // path to the offending value, starting with the parameter name.
 type Violation struct {
