@@ -113,6 +113,10 @@ type Result struct {
 	// UpstreamError notes why the real API was not used (record mode fallback).
 	UpstreamError string      `json:"upstream_error,omitempty"`
 	Violations    []Violation `json:"violations,omitempty"`
+	// Warnings are what lenient validation let through (an undocumented
+	// argument ignored, a placeholder taken as not given); see
+	// toolset.API.ValidateIn.
+	Warnings []toolset.Violation `json:"warnings,omitempty"`
 	// Header holds the response headers the API answered with that a
 	// client acts on, such as Retry-After on a 429 (simulated or real);
 	// transports that pass the API's status through send them too.
@@ -148,7 +152,12 @@ type Options struct {
 	Traces Traces
 	// LooksLikeError keeps error-looking upstream answers out of recordings.
 	LooksLikeError func(body []byte) (reason string, bad bool)
-	Logger         *slog.Logger
+	// Validation is how every call's arguments are read; "" decides per
+	// tool by where it was loaded from (toolset.Tool.Validation): lenient
+	// for ToolBench files of the user's, strict for the built-in tools and
+	// OpenAPI documents.
+	Validation toolset.ValidationMode
+	Logger     *slog.Logger
 }
 
 // Engine runs the call pipeline. It is safe for concurrent use.
@@ -341,20 +350,24 @@ func (e *Engine) ours(api *toolset.API) error {
 // Validated is a call's arguments as its API's schema accepted them
 // (Engine.Validate), ready for CallValidated.
 type Validated struct {
-	api  *toolset.API
-	args map[string]any
+	api      *toolset.API
+	args     map[string]any
+	warnings []toolset.Violation
 }
+
+// Warnings are what lenient validation let through (see Result.Warnings).
+func (v Validated) Warnings() []toolset.Violation { return v.warnings }
 
 // Validate checks arguments for an API without calling it (nothing is
 // counted or traced). A transport that words a refusal its own way
 // validates first and then calls CallValidated, so that the arguments
 // are validated once.
 func (e *Engine) Validate(api *toolset.API, args map[string]any) (Validated, error) {
-	v, err := api.Validate(args)
+	v, warnings, err := api.ValidateIn(args, e.opts.Validation)
 	if err != nil {
 		return Validated{}, err
 	}
-	return Validated{api: api, args: v}, nil
+	return Validated{api: api, args: v, warnings: warnings}, nil
 }
 
 // CallValidated is CallAPI for arguments Validate accepted: the pipeline
@@ -366,7 +379,7 @@ func (e *Engine) CallValidated(ctx context.Context, v Validated, session string)
 	if err := e.ours(v.api); err != nil {
 		return nil, err
 	}
-	return e.callValidated(ctx, v.api, v.args, session, clientOf(ctx))
+	return e.callValidated(ctx, v.api, v.args, v.warnings, session, clientOf(ctx))
 }
 
 // unknownTool is the metrics label of every tool name the catalog does not
@@ -395,15 +408,15 @@ func clientOf(ctx context.Context) string {
 
 func (e *Engine) call(ctx context.Context, api *toolset.API, arguments map[string]any, id, client string) (*Result, error) {
 	tool := api.Tool.StandardizedName
-	args, err := api.Validate(arguments)
+	args, warnings, err := api.ValidateIn(arguments, e.opts.Validation)
 	if err != nil {
 		e.metrics.count(tool, api.Name, "invalid")
 		return nil, err
 	}
-	return e.callValidated(ctx, api, args, id, client)
+	return e.callValidated(ctx, api, args, warnings, id, client)
 }
 
-func (e *Engine) callValidated(ctx context.Context, api *toolset.API, args map[string]any, id, client string) (*Result, error) {
+func (e *Engine) callValidated(ctx context.Context, api *toolset.API, args map[string]any, warnings []toolset.Violation, id, client string) (*Result, error) {
 	tool := api.Tool.StandardizedName
 	// Everything kept per session (trace, dependency memory, stand-in
 	// state) is kept under the bounded key; the answer names the ID given.
@@ -418,7 +431,7 @@ func (e *Engine) callValidated(ctx context.Context, api *toolset.API, args map[s
 	// miss's message: encoded once.
 	canonArgs := canon.MustJSON(args)
 	rec := CallRecord{Seq: seq, Tool: tool, API: api.Name, Arguments: canonArgs}
-	res := &Result{Tool: tool, API: api.Name, Session: id, Seq: seq}
+	res := &Result{Tool: tool, API: api.Name, Session: id, Seq: seq, Warnings: warnings}
 
 	if p := e.opts.Provenance; p != nil {
 		chk := p.Check(session, api, args)

@@ -55,6 +55,8 @@ type engineOpts struct {
 	limits   map[string]sandbox.Limit
 	limitNow clock.Clock
 	prov     sandbox.Provenance
+	// validation is every call's mode ("" : each tool's own).
+	validation toolset.ValidationMode
 }
 
 func newEngine(t testing.TB, o engineOpts) (*sandbox.Engine, *cache.Cache) {
@@ -73,7 +75,7 @@ func newEngine(t testing.TB, o engineOpts) (*sandbox.Engine, *cache.Cache) {
 		Catalog: demoCatalog(t), StandIns: m, Mode: o.mode,
 		Recordings: assemble.Recordings{Cache: c}, Upstream: o.up,
 		Limits: o.limits, LimitClock: o.limitNow, Provenance: o.prov,
-		LooksLikeError: cache.LooksLikeUpstreamError,
+		LooksLikeError: cache.LooksLikeUpstreamError, Validation: o.validation,
 	})
 	require.NoError(t, err)
 	return e, c
@@ -82,7 +84,7 @@ func newEngine(t testing.TB, o engineOpts) (*sandbox.Engine, *cache.Cache) {
 func noSleep(context.Context, time.Duration) error { return nil }
 
 func TestResolveAndValidate(t *testing.T) {
-	e, _ := newEngine(t, engineOpts{mode: sandbox.ModeFake})
+	e, _ := newEngine(t, engineOpts{mode: sandbox.ModeFake, validation: toolset.Strict})
 	ctx := context.Background()
 
 	_, err := e.Call(ctx, sandbox.Request{Tool: "demo_weather", API: "curent", Arguments: map[string]any{"city": "Lisbon"}})
@@ -110,6 +112,18 @@ func TestResolveAndValidate(t *testing.T) {
 	res, err := e.Call(ctx, sandbox.Request{API: "current_for_demo_weather", Arguments: map[string]any{"city": "Lisbon"}})
 	require.NoError(t, err)
 	require.Equal(t, "current", res.API)
+
+	// The demo tools are a ToolBench file of the test's: without a mode
+	// chosen for all, they are validated leniently, the extra argument
+	// being a warning of the result.
+	lenient, _ := newEngine(t, engineOpts{mode: sandbox.ModeFake})
+	res, err = lenient.Call(ctx, sandbox.Request{Tool: "demo_weather", API: "current", Arguments: map[string]any{"city": "Lisbon", "extra": 1}})
+	require.NoError(t, err)
+	require.Len(t, res.Warnings, 1)
+	require.Equal(t, "undocumented", res.Warnings[0].Code)
+	strictRes, err := e.Call(ctx, sandbox.Request{Tool: "demo_weather", API: "current", Arguments: map[string]any{"city": "Lisbon"}})
+	require.NoError(t, err)
+	require.JSONEq(t, string(strictRes.Response), string(res.Response), "the ignored argument changes nothing")
 }
 
 func TestFakeModeIsDeterministicAndOrderBlind(t *testing.T) {

@@ -27,8 +27,8 @@ const (
 
 // suiteFlags are the flags of -suite toolbench|retrieval.
 type suiteFlags struct {
-	suite, queries, tools, solver, retrievers *string
-	maxTurns, width, maxDepth                 *int
+	suite, queries, tools, solver, retrievers, validation *string
+	maxTurns, width, maxDepth                             *int
 }
 
 func addSuiteFlags(fs *flag.FlagSet) *suiteFlags {
@@ -38,6 +38,7 @@ func addSuiteFlags(fs *flag.FlagSet) *suiteFlags {
 		tools:      fs.String("tools", "", "ToolBench tool folder (<Category>/<tool>.json) added to the built-in tools for -suite toolbench|retrieval"),
 		solver:     fs.String("solver", toolbench.SolverDFSDT, "solver of -suite toolbench: react or dfsdt"),
 		retrievers: fs.String("retrievers", "", "retrievers of -suite retrieval, comma-separated (default: bm25,hierarchical,deliberate)"),
+		validation: fs.String("validation", "", "how -suite toolbench reads tool calls' arguments: strict or lenient (default: lenient for the -tools files, strict for the built-in tools)"),
 		maxTurns:   fs.Int("max-turns", 0, "model turns per query of -suite toolbench (0: the solver's default, 30)"),
 		width:      fs.Int("width", 0, "DFSDT: children tried from one state (0: 2, ToolBench's tree_beam_size)"),
 		maxDepth:   fs.Int("max-depth", 0, "DFSDT: actions on one branch (0: 12, ToolBench's single_chain_max_step)"),
@@ -81,13 +82,19 @@ func runSuite(ctx context.Context, sf *suiteFlags, r suiteRun) int {
 			return fail(exitUsage, "-queries: %v", err)
 		}
 	}
+	validation, err := toolset.ParseValidationMode(*sf.validation)
+	if err != nil {
+		return fail(exitUsage, "-validation: %v", err)
+	}
 	st := r.stack
-	if *sf.tools != "" {
-		cat, err := toolset.Load([]string{*sf.tools}, true)
-		if err != nil {
-			return fail(exitUsage, "-tools: %v", err)
+	if *sf.tools != "" || validation != "" {
+		var cat *toolset.Catalog
+		if *sf.tools != "" {
+			if cat, err = toolset.Load([]string{*sf.tools}, true); err != nil {
+				return fail(exitUsage, "-tools: %v", err)
+			}
 		}
-		if st, err = assemble.Build(assemble.Config{Catalog: cat}); err != nil {
+		if st, err = assemble.Build(assemble.Config{Catalog: cat, Validation: validation}); err != nil {
 			return fail(exitFailed, "sandbox: %v", err)
 		}
 		defer st.Close()
@@ -112,7 +119,6 @@ func runSuite(ctx context.Context, sf *suiteFlags, r suiteRun) int {
 			JSON() ([]byte, error)
 			WriteTable(io.Writer) error
 		}
-		err  error
 		errs int
 	)
 	if *sf.suite == suiteRetrieval {

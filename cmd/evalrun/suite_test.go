@@ -80,6 +80,7 @@ func TestSuiteUsage(t *testing.T) {
 	}{
 		{[]string{"-suite", "bfcl"}, `-suite "bfcl"`},
 		{[]string{"-suite", "toolbench", "-queries", "no/such/file.json"}, "-queries"},
+		{[]string{"-suite", "retrieval", "-validation", "loose"}, `-validation: unknown validation mode "loose"`},
 	} {
 		var out, errb bytes.Buffer
 		code := run(context.Background(), append(tc.args, "-out", t.TempDir(), "-quiet"), &out, &errb, false)

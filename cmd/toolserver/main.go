@@ -61,6 +61,7 @@ type flags struct {
 	limits         string
 	failures       string
 	depsPolicy     string
+	validation     string
 	printDeps      string
 	stdio          bool
 	upstream       string
@@ -110,6 +111,7 @@ func runWith(args []string, stdout, stderr io.Writer, f flags) int {
 	fs.StringVar(&f.limits, "limit", "", `rate limits and daily quotas, e.g. "*=20/s;skyscanner80=2/s,burst=4,500/day"`)
 	fs.StringVar(&f.failures, "failures", "", `opt-in failure modes of the stand-ins, e.g. "latency=50ms,error_rate=0.05,seed=7;skyscanner80:rate_limit_rate=0.1"`)
 	fs.StringVar(&f.depsPolicy, "deps-policy", "", "dependency checks: enforce, warn or off (default: enforce for built-in tools, warn for imported ones)")
+	fs.StringVar(&f.validation, "validation", "", "how call arguments are read: strict (the documentation's rules) or lenient (also undocumented arguments and placeholders, with a warning); default: lenient for -catalog ToolBench files, strict for the built-in tools and OpenAPI documents")
 	fs.BoolVar(&f.noInfer, "no-infer", false, "do not infer dependencies of imported tools from their documentation")
 	fs.StringVar(&f.simulate, "simulate", "", "URL of an OpenAI-compatible server (http://127.0.0.1:8000/v1) whose model answers imported tools' calls no recording has; answers are recorded in -cache and replayed (key from $OPENAI_API_KEY when set)")
 	fs.StringVar(&f.simulateModel, "simulate-model", "", "the model -simulate asks")
@@ -269,6 +271,9 @@ func config(cat *toolset.Catalog, f flags, stderr io.Writer) (assemble.Config, e
 		if cfg.Failures, err = failures.Parse(f.failures); err != nil {
 			return cfg, fmt.Errorf("-failures: %w", err)
 		}
+	}
+	if cfg.Validation, err = toolset.ParseValidationMode(f.validation); err != nil {
+		return cfg, fmt.Errorf("-validation: %w", err)
 	}
 	if f.depsPolicy != "" {
 		if cfg.DepsPolicy, err = deps.ParsePolicy(f.depsPolicy); err != nil {

@@ -63,6 +63,8 @@ func TestListFlags(t *testing.T) {
 		{"serving warns of skipped files", []string{"-no-builtin", "-catalog", "../../toolset/testdata/toolbench_messy", "-deps", "json"}, 0, `"pairs"`, "skipped 4 tool files"},
 		// Two APIs whose names standardize alike both load; -list says how each is called.
 		{"load notes", []string{"-list", "-no-builtin", "-catalog", "../../toolset/testdata/toolbench_messy"}, 0, `dup_api: API "search" standardizes like "Search" (search): "search" calls "Search", "search_2" calls "search"`, ""},
+		{"bad validation", []string{"-validation", "loose"}, 2, "", `-validation: unknown validation mode "loose"`},
+		{"validation", []string{"-validation", "lenient", "-deps", "json"}, 0, `"pairs"`, ""},
 		{"simulate needs a model", []string{"-simulate", "http://127.0.0.1:9/v1"}, 2, "", "-simulate-model"},
 		{"simulate needs a URL", []string{"-simulate-model", "m"}, 2, "", "go together"},
 		{"simulate bad URL", []string{"-simulate", "ftp://x", "-simulate-model", "m"}, 2, "", "-simulate"},

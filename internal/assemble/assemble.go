@@ -56,6 +56,9 @@ type Config struct {
 	// RedisFallbackLocal serves from this process's own state while Redis
 	// is down, instead of refusing calls with 503.
 	RedisFallbackLocal bool
+	// Validation reads every call's arguments strictly or leniently; ""
+	// decides per tool (see sandbox.Options.Validation).
+	Validation toolset.ValidationMode
 }
 
 // Stack is a built sandbox.
@@ -184,6 +187,7 @@ func Build(cfg Config) (*Stack, error) {
 		Limits:         cfg.Limits,
 		LooksLikeError: cache.LooksLikeUpstreamError,
 		Logger:         cfg.Logger,
+		Validation:     cfg.Validation,
 	})
 	if err != nil {
 		return nil, errors.Join(err, st.Close())

@@ -60,8 +60,17 @@ func mcpCall(ctx context.Context, e *sandbox.Engine, api *toolset.API, req *mcp.
 	if res.Status >= 400 {
 		out.IsError = true
 	}
+	if len(res.Warnings) > 0 {
+		// MCP has no headers: the warnings go in the result's _meta.
+		out.Meta = mcp.Meta{MCPWarningsKey: res.Warnings}
+	}
 	return out, nil
 }
+
+// MCPWarningsKey is the _meta key of an MCP tool result that lists the
+// warnings of lenient validation (see WarningHeader), as the native
+// envelope's "warnings" does.
+const MCPWarningsKey = "understudy/warnings"
 
 func toolError(msg string) *mcp.CallToolResult {
 	return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: msg}}}

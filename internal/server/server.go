@@ -393,7 +393,29 @@ func (s *Server) call(r *http.Request) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &rawBody{status: status, contentType: "application/json", body: out}, nil
+	return &rawBody{status: status, contentType: "application/json", body: out, header: warningHeader(nil, res.Warnings)}, nil
+}
+
+// WarningHeader carries, on every HTTP transport, each warning of a call
+// that lenient validation let through (an undocumented argument ignored,
+// a placeholder taken as not given): "<code> <argument>: <message>", one
+// header line per warning. The native envelope lists them too, as
+// "warnings".
+const WarningHeader = "X-Understudy-Warning"
+
+// warningHeader adds the warnings of a call to h (a new header when nil),
+// returning it; nil when there are none.
+func warningHeader(h http.Header, ws []toolset.Violation) http.Header {
+	if len(ws) == 0 {
+		return h
+	}
+	if h == nil {
+		h = http.Header{}
+	}
+	for _, w := range ws {
+		h.Add(WarningHeader, w.Code+" "+strings.Join(w.Location, ".")+": "+w.Message)
+	}
+	return h
 }
 
 // marshalResult is marshal(res). An answer the engine holds as compact,
@@ -407,7 +429,7 @@ func marshalResult(res *sandbox.Result) ([]byte, error) {
 	default:
 		return marshal(res)
 	}
-	if len(res.Response) == 0 || res.UpstreamError != "" || len(res.Violations) > 0 || len(res.Header) > 0 {
+	if len(res.Response) == 0 || res.UpstreamError != "" || len(res.Violations) > 0 || len(res.Header) > 0 || len(res.Warnings) > 0 {
 		return marshal(res)
 	}
 	b := make([]byte, 0, len(res.Response)+len(res.Tool)+len(res.API)+len(res.Key)+len(res.Session)+96)

@@ -110,6 +110,98 @@ func TestTransportsAgree(t *testing.T) {
 	require.JSONEq(t, string(native.Response), res.Content[0].(*mcp.TextContent).Text)
 }
 
+// TestTransportsAgreeOnLenientCalls sends a call with an undocumented
+// argument and a placeholder through every transport: in lenient mode
+// each answers what the clean call gets and carries the same warnings (the
+// native envelope's "warnings" and X-Understudy-Warning on HTTP, _meta on
+// MCP); in strict mode each refuses it.
+func TestTransportsAgreeOnLenientCalls(t *testing.T) {
+	want := []string{
+		`placeholder height: the string "" is not a number: taken as not given`,
+		`undocumented note: argument "note" is not documented and is ignored; the API takes: image_url, width, height, keep_aspect`,
+	}
+	mcpName := toolset.ExportName(apiOf(t, "image_file_processing", "resize_image"), toolset.NameToolBench)
+	wire := map[string]string{"X-RapidAPI-Host": "image-file-processing.understudy.test", "X-RapidAPI-Key": "k"}
+	for _, mode := range []toolset.ValidationMode{toolset.Lenient, toolset.Strict} {
+		t.Run(string(mode), func(t *testing.T) {
+			ts, _ := newServer(t, assemble.Config{Validation: mode})
+			// The clean call's answer, in either mode.
+			code, _, body := do(t, "POST", ts.URL+"/v1/call", "application/json",
+				`{"tool":"image_file_processing","api":"resize_image","arguments":{"image_url":"`+imageURL+`","width":160}}`, nil)
+			require.Equal(t, 200, code, string(body))
+			var clean struct {
+				Response json.RawMessage `json:"response"`
+			}
+			require.NoError(t, json.Unmarshal(body, &clean))
+
+			code, hdr, body := do(t, "POST", ts.URL+"/v1/call", "application/json",
+				`{"tool":"image_file_processing","api":"resize_image","arguments":{"image_url":"`+imageURL+`","width":160,"height":"","note":"hi"}}`, nil)
+			if mode == toolset.Strict {
+				require.Equal(t, 400, code, string(body))
+				require.Contains(t, string(body), `"unknown"`)
+			} else {
+				require.Equal(t, 200, code, string(body))
+				var native struct {
+					Response json.RawMessage     `json:"response"`
+					Warnings []toolset.Violation `json:"warnings"`
+				}
+				require.NoError(t, json.Unmarshal(body, &native))
+				require.JSONEq(t, string(clean.Response), string(native.Response))
+				require.Len(t, native.Warnings, 2)
+				require.Equal(t, want, hdr.Values(server.WarningHeader))
+			}
+
+			for _, path := range []string{"/virtual", "/rapidapi"} {
+				code, hdr, body = do(t, "POST", ts.URL+path, "application/json",
+					`{"category":"Media","tool_name":"image_file_processing","api_name":"resize_image","tool_input":"{\"image_url\": \"`+imageURL+`\", \"width\": \"160\", \"height\": \"\", \"note\": \"hi\"}"}`, nil)
+				require.Equal(t, 200, code)
+				var tb struct {
+					Error    string          `json:"error"`
+					Response json.RawMessage `json:"response"`
+				}
+				require.NoError(t, json.Unmarshal(body, &tb))
+				if mode == toolset.Strict {
+					require.Contains(t, tb.Error, "note", path)
+					continue
+				}
+				require.Empty(t, tb.Error, path)
+				require.JSONEq(t, string(clean.Response), string(tb.Response), path)
+				require.Equal(t, want, hdr.Values(server.WarningHeader), path)
+			}
+
+			code, hdr, body = do(t, "GET", ts.URL+"/v1/resize?image_url="+imageURL+"&width=160&height=&note=hi", "", "", wire)
+			if mode == toolset.Strict {
+				require.Equal(t, 400, code, string(body))
+			} else {
+				require.Equal(t, 200, code, string(body))
+				require.JSONEq(t, string(clean.Response), string(body))
+				require.Equal(t, want, hdr.Values(server.WarningHeader))
+			}
+
+			cs := mcpClient(t, ts.URL+"/mcp")
+			res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: mcpName,
+				Arguments: map[string]any{"image_url": imageURL, "width": 160, "height": "", "note": "hi"}})
+			require.NoError(t, err)
+			if mode == toolset.Strict {
+				require.True(t, res.IsError)
+				require.Contains(t, res.Content[0].(*mcp.TextContent).Text, "note")
+				return
+			}
+			require.False(t, res.IsError, res.Content[0].(*mcp.TextContent).Text)
+			require.JSONEq(t, string(clean.Response), res.Content[0].(*mcp.TextContent).Text)
+			meta, err := json.Marshal(res.Meta[server.MCPWarningsKey])
+			require.NoError(t, err)
+			var ws []toolset.Violation
+			require.NoError(t, json.Unmarshal(meta, &ws))
+			var got []string
+			for _, w := range ws {
+				got = append(got, w.Code+" "+strings.Join(w.Location, ".")+": "+w.Message)
+			}
+			require.Equal(t, want, got)
+		})
+	}
+}
+
 func apiOf(t testing.TB, tool, api string) *toolset.API {
 	c, err := toolset.Builtin()
 	require.NoError(t, err)

@@ -79,10 +79,20 @@ func (s *Server) toolbench(r *http.Request) (any, error) {
 	if req.Strip == "truncate" {
 		body = truncateJSON(body, truncateLimit)
 	}
+	errText := ""
 	if res.Status >= 400 {
-		return answer(fmt.Sprintf("API returned status %d", res.Status), body)
+		errText = fmt.Sprintf("API returned status %d", res.Status)
 	}
-	return answer("", body)
+	if len(res.Warnings) == 0 {
+		return answer(errText, body)
+	}
+	// The body stays what StableToolBench's clients read; the warnings
+	// travel in headers.
+	out, err := marshal(toolbenchAnswer{Error: errText, Response: body})
+	if err != nil {
+		return nil, err
+	}
+	return &rawBody{contentType: "application/json", body: out, header: warningHeader(nil, res.Warnings)}, nil
 }
 
 // toolbenchError words an engine error the way StableToolBench's clients

@@ -315,6 +315,7 @@ func (rw *rapidWire) serve(r *http.Request, api *toolset.API, pathParams map[str
 	if len(res.Header) > 0 {
 		header = res.Header.Clone() // the API's own Retry-After on a 429
 	}
+	header = warningHeader(header, res.Warnings)
 	return &rawBody{status: res.Status, contentType: "application/json", source: res.Source, header: header, body: res.Response}, nil
 }
 

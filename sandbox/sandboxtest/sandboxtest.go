@@ -52,6 +52,21 @@ func WithoutBuiltin() Option {
 	}
 }
 
+// WithValidation reads every call's arguments in one mode, as
+// toolserver's -validation flag does; without it each tool's own mode
+// applies (toolset.Tool.Validation: lenient for ToolBench files of the
+// test's, strict for the built-in tools and OpenAPI documents).
+func WithValidation(m toolset.ValidationMode) Option {
+	return func(c *config) error {
+		switch m {
+		case toolset.Strict, toolset.Lenient:
+			c.stack.Validation = m
+			return nil
+		}
+		return fmt.Errorf("WithValidation: unknown mode %q", m)
+	}
+}
+
 // WithMode sets where answers come from (default sandbox.ModeFake, the
 // stand-ins, offline). sandbox.ModeReplay answers from WithRecordings and
 // then the built-in recordings, a miss being a 404 problem that names the
