@@ -87,14 +87,18 @@ func runSuite(ctx context.Context, sf *suiteFlags, r suiteRun) int {
 		return fail(exitUsage, "-validation: %v", err)
 	}
 	st := r.stack
-	if *sf.tools != "" || validation != "" {
-		var cat *toolset.Catalog
-		if *sf.tools != "" {
-			if cat, err = toolset.Load([]string{*sf.tools}, true); err != nil {
-				return fail(exitUsage, "-tools: %v", err)
-			}
+	cat := st.Catalog
+	var tools *toolset.Catalog // nil: the built-in tools
+	if *sf.tools != "" {
+		if tools, err = toolset.Load([]string{*sf.tools}, true); err != nil {
+			return fail(exitUsage, "-tools: %v", err)
 		}
-		if st, err = assemble.Build(assemble.Config{Catalog: cat, Validation: validation}); err != nil {
+		cat = tools
+	}
+	// Retrieval reads the catalog alone: no sandbox (dependency
+	// inference, suggestion index) is built for it.
+	if *sf.suite == suiteToolBench && (tools != nil || validation != "") {
+		if st, err = assemble.Build(assemble.Config{Catalog: tools, Validation: validation}); err != nil {
 			return fail(exitFailed, "sandbox: %v", err)
 		}
 		defer st.Close()
@@ -125,7 +129,7 @@ func runSuite(ctx context.Context, sf *suiteFlags, r suiteRun) int {
 		var rs []retrieve.Retriever
 		if *sf.retrievers != "" {
 			for _, n := range splitList(*sf.retrievers) {
-				x, err := retrieve.New(n, st.Catalog)
+				x, err := retrieve.New(n, cat)
 				if err != nil {
 					return fail(exitUsage, "-retrievers: %v", err)
 				}
@@ -133,7 +137,7 @@ func runSuite(ctx context.Context, sf *suiteFlags, r suiteRun) int {
 			}
 		}
 		var rr *toolbench.RetrievalReport
-		rr, err = toolbench.RunRetrieval(toolbench.RetrievalConfig{Queries: qs, Catalog: st.Catalog, Retrievers: rs, OutDir: out, Overwrite: r.overwrite})
+		rr, err = toolbench.RunRetrieval(toolbench.RetrievalConfig{Queries: qs, Catalog: cat, Retrievers: rs, OutDir: out, Overwrite: r.overwrite})
 		if rr != nil {
 			rep = rr
 		}
