@@ -205,6 +205,7 @@ func runWith(args []string, stdout, stderr io.Writer, f flags) int {
 		return 2
 	}
 
+	sizeGC()
 	ctx := f.ctx
 	if ctx == nil {
 		var stop context.CancelFunc
