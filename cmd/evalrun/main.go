@@ -58,8 +58,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, tty bool)
 		timeout     = fs.Duration("timeout", openai.DefaultTimeout, "timeout of one model request")
 		retries     = fs.Int("retries", openai.DefaultMaxRetries, "retries of a failed model request")
 		dataDir     = fs.String("data", "", "instruction dataset directory of *.jsonl (default: the embedded dataset)")
-		sample      = fs.Int("sample", 0, "at most this many instances per task, stratified by instruction type, scenario and API (0: all)")
-		seed        = fs.Uint64("seed", 0, "seed choosing the -sample instances")
+		sample      = fs.Int("sample", 0, "at most this many instances per task, stratified by instruction type, scenario and API (0: all); with -suite, at most this many queries, stratified by query file and category")
+		seed        = fs.Uint64("seed", 0, "seed choosing the -sample instances (and the -pool of -suite retrieval)")
 		concurrency = fs.Int("concurrency", 1, "instances evaluated at once")
 		budget      = fs.Int("budget", evaltasks.DefaultCallBudget, "call budget of a Task-7 instance")
 		outDir      = fs.String("out", "", "run directory (default: runs/<agent>-NNN, a new one each run)")
@@ -127,7 +127,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, tty bool)
 	}
 	if *suite.suite != "" {
 		return runSuite(ctx, suite, suiteRun{stack: st, agent: a, agentName: *agentName, model: *model, judge: cfg.Judge, outDir: *outDir, resume: *resume,
-			overwrite: *overwrite, concurrency: *concurrency, budget: *budget, format: *format, quiet: *quiet, allowErrors: *allowErrors, stdout: stdout, stderr: stderr,
+			overwrite: *overwrite, concurrency: *concurrency, budget: *budget, sample: *sample, seed: *seed, format: *format, quiet: *quiet, allowErrors: *allowErrors, stdout: stdout, stderr: stderr,
 			baseURL: *baseURL, timeout: *timeout})
 	}
 	cfg.OutDir = *outDir

@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -28,7 +29,7 @@ const (
 // suiteFlags are the flags of -suite toolbench|retrieval.
 type suiteFlags struct {
 	suite, queries, tools, solver, retrievers *string
-	maxTurns, width, maxDepth                 *int
+	maxTurns, width, maxDepth, pool           *int
 }
 
 func addSuiteFlags(fs *flag.FlagSet) *suiteFlags {
@@ -41,6 +42,8 @@ func addSuiteFlags(fs *flag.FlagSet) *suiteFlags {
 		maxTurns:   fs.Int("max-turns", 0, "model turns per query of -suite toolbench (0: the solver's default, 30)"),
 		width:      fs.Int("width", 0, "DFSDT: children tried from one state (0: 2, ToolBench's tree_beam_size)"),
 		maxDepth:   fs.Int("max-depth", 0, "DFSDT: actions on one branch (0: 12, ToolBench's single_chain_max_step)"),
+		pool: fs.Int("pool", 0, fmt.Sprintf("-suite retrieval: rank a pool of this many APIs instead of the whole catalog: every API the queries name, "+
+			"then a -seed sample of the rest by category (%d: ToolBench's, as ToolLLM's Table 2)", toolbench.ToolBenchPool)),
 	}
 }
 
@@ -53,6 +56,8 @@ type suiteRun struct {
 	outDir              string
 	resume, overwrite   bool
 	concurrency, budget int
+	sample              int
+	seed                uint64
 	format              string
 	quiet, allowErrors  bool
 	stdout, stderr      io.Writer
@@ -81,16 +86,23 @@ func runSuite(ctx context.Context, sf *suiteFlags, r suiteRun) int {
 			return fail(exitUsage, "-queries: %v", err)
 		}
 	}
+	if *sf.pool < 0 || *sf.pool > 0 && *sf.suite != suiteRetrieval {
+		return fail(exitUsage, "-pool %d: a positive pool size, for -suite retrieval", *sf.pool)
+	}
 	st := r.stack
+	cat := st.Catalog
 	if *sf.tools != "" {
-		cat, err := toolset.Load([]string{*sf.tools}, true)
-		if err != nil {
+		var err error
+		if cat, err = toolset.Load([]string{*sf.tools}, true); err != nil {
 			return fail(exitUsage, "-tools: %v", err)
 		}
-		if st, err = assemble.Build(assemble.Config{Catalog: cat}); err != nil {
-			return fail(exitFailed, "sandbox: %v", err)
+		// Retrieval ranks the catalog and calls nothing: it needs no sandbox.
+		if *sf.suite == suiteToolBench {
+			if st, err = assemble.Build(assemble.Config{Catalog: cat}); err != nil {
+				return fail(exitFailed, "sandbox: %v", err)
+			}
+			defer st.Close()
 		}
-		defer st.Close()
 	}
 	name := *sf.suite + "-" + r.agentName
 	if *sf.suite == suiteRetrieval {
@@ -116,23 +128,23 @@ func runSuite(ctx context.Context, sf *suiteFlags, r suiteRun) int {
 		errs int
 	)
 	if *sf.suite == suiteRetrieval {
-		var rs []retrieve.Retriever
+		var names []string
 		if *sf.retrievers != "" {
-			for _, n := range splitList(*sf.retrievers) {
-				x, err := retrieve.New(n, st.Catalog)
-				if err != nil {
-					return fail(exitUsage, "-retrievers: %v", err)
+			names = splitList(*sf.retrievers)
+			for _, n := range names {
+				if !slices.Contains(retrieve.Names(), n) {
+					return fail(exitUsage, "-retrievers: %v", &retrieve.UnknownError{Name: n})
 				}
-				rs = append(rs, x)
 			}
 		}
 		var rr *toolbench.RetrievalReport
-		rr, err = toolbench.RunRetrieval(toolbench.RetrievalConfig{Queries: qs, Catalog: st.Catalog, Retrievers: rs, OutDir: out, Overwrite: r.overwrite})
+		rr, err = toolbench.RunRetrieval(toolbench.RetrievalConfig{Queries: qs, Sample: r.sample, Seed: r.seed, Catalog: cat, Names: names, Pool: *sf.pool,
+			OutDir: out, Overwrite: r.overwrite})
 		if rr != nil {
 			rep = rr
 		}
 	} else {
-		cfg := toolbench.Config{Queries: qs, Agent: r.agent, AgentName: r.agentName, Model: r.model, Solver: *sf.solver,
+		cfg := toolbench.Config{Queries: qs, Sample: r.sample, Seed: r.seed, Agent: r.agent, AgentName: r.agentName, Model: r.model, Solver: *sf.solver,
 			Budget: toolbench.Budget{Calls: r.budget, MaxTurns: *sf.maxTurns, Width: *sf.width, MaxDepth: *sf.maxDepth},
 			Judge:  r.judge, Concurrency: r.concurrency, Stack: st, OutDir: out, Resume: r.resume, Overwrite: r.overwrite}
 		if !r.quiet {

@@ -14,6 +14,7 @@ import (
 	"github.com/understudy/understudy/agent/agenttest"
 	"github.com/understudy/understudy/evaltasks/toolbench"
 	"github.com/understudy/understudy/evaltasks/toolbench/tbtest"
+	"github.com/understudy/understudy/internal/tbgen"
 	"github.com/understudy/understudy/toolset"
 )
 
@@ -172,4 +173,25 @@ func TestToolBenchSuiteUnreachable(t *testing.T) {
 	require.Contains(t, errb.String(), `"unreachable" errors`)
 	require.Contains(t, errb.String(), "is the model server running and answering at "+refused)
 	require.NotContains(t, errb.String(), "queries ended in an error")
+}
+
+// -suite retrieval over a generated tree: the printed table says what was
+// ranked (a -pool of APIs) and which queries were scored and skipped;
+// -sample keeps a stratified part of the queries. -pool is for
+// retrieval only.
+func TestRetrievalSuitePoolAndSample(t *testing.T) {
+	dir := tbgen.SliceDir()
+	var out, errb bytes.Buffer
+	code := run(context.Background(), []string{"-suite", "retrieval", "-tools", filepath.Join(dir, "tools"), "-queries", filepath.Join(dir, "queries"),
+		"-pool", "400", "-seed", "2", "-sample", "30", "-retrievers", "bm25", "-out", t.TempDir(), "-quiet"}, &out, &errb, false)
+	require.Equal(t, exitOK, code, errb.String())
+	require.Contains(t, out.String(), "Ranked a pool of 400 APIs (-pool 400")
+	require.Contains(t, out.String(), "A sample of 30 queries (-sample 30 -seed 2)")
+	require.Regexp(t, `Scored \d+ of 30 queries; skipped \d+ whose relevant APIs are not all in the catalog \(API absent \d+, tool absent \d+\)`, out.String())
+
+	out.Reset()
+	errb.Reset()
+	code = run(context.Background(), []string{"-suite", "toolbench", "-pool", "400", "-out", t.TempDir(), "-quiet"}, &out, &errb, false)
+	require.Equal(t, exitUsage, code)
+	require.Contains(t, errb.String(), "-pool 400: a positive pool size, for -suite retrieval")
 }
