@@ -387,7 +387,15 @@ func (ev *evaluator) runInstance(ctx context.Context, a agent.Agent, inst Instan
 	if ev.judge.judges(inst.Task) && res.Reply != nil && !ruleVetoes[res.Outcome] {
 		if _, bad := parseFailure(*res.Reply); !bad {
 			rec, err := ev.judge.judge(ctx, inst.Task, inst.In, res.Reply.Content, res.Pass)
-			if err != nil {
+			var je *JudgeError
+			switch {
+			case errors.As(err, &je):
+				// No majority is no verdict: an error, never a pass or a fail.
+				res.Judge = rec
+				res.Outcome, res.Error, res.ErrorKind = OutcomeError, err.Error(), ErrorJudge
+				res.Pass, res.Score = false, 0
+				return res, nil
+			case err != nil:
 				return nil, err
 			}
 			res.Judge = rec
