@@ -128,7 +128,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, tty bool)
 	if *suite.suite != "" {
 		return runSuite(ctx, suite, suiteRun{stack: st, agent: a, agentName: *agentName, model: *model, judge: cfg.Judge, outDir: *outDir, resume: *resume,
 			overwrite: *overwrite, concurrency: *concurrency, budget: *budget, sample: *sample, seed: *seed, format: *format, quiet: *quiet, allowErrors: *allowErrors, stdout: stdout, stderr: stderr,
-			baseURL: *baseURL, timeout: *timeout})
+			baseURL: *baseURL, judgeURL: *judgeURL, timeout: *timeout})
 	}
 	cfg.OutDir = *outDir
 	if cfg.OutDir == "" {
@@ -147,7 +147,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, tty bool)
 	start := time.Now()
 	rep, err := evaltasks.Run(ctx, cfg)
 	var interrupted *evaltasks.InterruptedError
-	if explainUnreachable(stderr, err, *baseURL, *timeout) {
+	if explainUnreachable(stderr, err, *baseURL, *timeout) || explainJudgeUnreachable(stderr, err, *judgeURL, *timeout) {
 		return exitFailed
 	}
 	// The page's path is the last line, whatever the outcome: what to open.
@@ -171,9 +171,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, tty bool)
 	if !*quiet {
 		fmt.Fprintf(stderr, "evalrun: results in %s (%s)\n", cfg.OutDir, time.Since(start).Round(time.Millisecond))
 	}
-	if agentErrs, dataErrs := rep.ErrorCounts(); agentErrs+dataErrs > 0 {
-		fmt.Fprintf(stderr, "evalrun: %s; they score as failures (%s)\n", errorCounts(agentErrs, dataErrs), rep.ErrorSummary())
-		if agentErrs > 0 {
+	if agentErrs, dataErrs := rep.ErrorCounts(); agentErrs+dataErrs+rep.JudgeErrors() > 0 {
+		judgeErrs := rep.JudgeErrors()
+		fmt.Fprintf(stderr, "evalrun: %s; they score as failures (%s)\n", errorCounts(agentErrs, dataErrs, judgeErrs), rep.ErrorSummary())
+		if agentErrs+judgeErrs > 0 {
 			fmt.Fprintf(stderr, "evalrun: errored instances are retried by -resume -out %s\n", cfg.OutDir)
 		}
 		if dataErrs > 0 {
@@ -188,10 +189,13 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, tty bool)
 }
 
 // errorCounts says how many instances ended in which kind of error.
-func errorCounts(agentErrs, dataErrs int) string {
+func errorCounts(agentErrs, dataErrs, judgeErrs int) string {
 	var parts []string
 	if agentErrs > 0 {
 		parts = append(parts, plural(agentErrs, "instance")+" ended in an agent error")
+	}
+	if judgeErrs > 0 {
+		parts = append(parts, plural(judgeErrs, "instance")+" got no majority from the judge (judge errors; report.md says how its votes failed)")
 	}
 	if dataErrs > 0 {
 		parts = append(parts, plural(dataErrs, "instance")+" could not be run (dataset errors)")
@@ -240,6 +244,25 @@ func validateDataset(ctx context.Context, dataDir string, stdout, stderr io.Writ
 		return exitFailed
 	}
 	return exitOK
+}
+
+// explainJudgeUnreachable reports a run stopped because the judge was
+// never reached (*evaltasks.JudgeUnreachableError), with what to check;
+// it returns false for any other err. No table is printed: scores without
+// their judge would be no scores.
+func explainJudgeUnreachable(stderr io.Writer, err error, judgeURL string, timeout time.Duration) bool {
+	var ju *evaltasks.JudgeUnreachableError
+	if !errors.As(err, &ju) {
+		return false
+	}
+	fmt.Fprintf(stderr, "evalrun: %v; the run stops rather than score without it (what was done is saved; -resume continues)\n", err)
+	if judgeURL != "" {
+		fmt.Fprintf(stderr, "evalrun: is the judge's server running and answering at %s?\n", judgeURL)
+	}
+	if ju.Kind == evaltasks.ErrorTimeout {
+		fmt.Fprintf(stderr, "evalrun: a judge that is only slow needs a longer -timeout (now %v)\n", timeout)
+	}
+	return true
 }
 
 // explainUnreachable reports a run stopped because the agent never reached

@@ -61,10 +61,10 @@ type suiteRun struct {
 	format              string
 	quiet, allowErrors  bool
 	stdout, stderr      io.Writer
-	// baseURL and timeout are the model server's, for the advice when
-	// it is not reached.
-	baseURL string
-	timeout time.Duration
+	// baseURL and timeout are the model server's, judgeURL the judge's,
+	// for the advice when one is not reached.
+	baseURL, judgeURL string
+	timeout           time.Duration
 }
 
 // runSuite runs -suite toolbench or retrieval.
@@ -124,8 +124,8 @@ func runSuite(ctx context.Context, sf *suiteFlags, r suiteRun) int {
 			JSON() ([]byte, error)
 			WriteTable(io.Writer) error
 		}
-		err  error
-		errs int
+		err             error
+		errs, judgeErrs int
 	)
 	if *sf.suite == suiteRetrieval {
 		var names []string
@@ -155,9 +155,10 @@ func runSuite(ctx context.Context, sf *suiteFlags, r suiteRun) int {
 		if tr != nil {
 			rep = tr
 			errs = tr.Overall.Errors
+			judgeErrs = tr.Overall.ErrorKinds[evaltasks.ErrorJudge]
 		}
 	}
-	if explainUnreachable(r.stderr, err, r.baseURL, r.timeout) {
+	if explainUnreachable(r.stderr, err, r.baseURL, r.timeout) || explainJudgeUnreachable(r.stderr, err, r.judgeURL, r.timeout) {
 		return exitFailed
 	}
 	if rep != nil {
@@ -176,7 +177,10 @@ func runSuite(ctx context.Context, sf *suiteFlags, r suiteRun) int {
 		fmt.Fprintf(r.stderr, "evalrun: results in %s (%s)\n", out, time.Since(start).Round(time.Millisecond))
 	}
 	if errs > 0 {
-		fmt.Fprintf(r.stderr, "evalrun: %s ended in an error; they score as unsolved (the trajectories are in %s; -resume -out %s retries agent errors)\n", queries(errs), out, out)
+		fmt.Fprintf(r.stderr, "evalrun: %s ended in an error; they score as unsolved (the trajectories are in %s; -resume -out %s retries agent and judge errors)\n", queries(errs), out, out)
+		if judgeErrs > 0 {
+			fmt.Fprintf(r.stderr, "evalrun: %s got no majority from the judge; report.md says how its votes failed\n", queries(judgeErrs))
+		}
 		if !r.allowErrors {
 			return fail(exitFailed, "exiting with an error because of them; -allow-errors accepts them")
 		}

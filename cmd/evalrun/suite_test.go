@@ -195,3 +195,60 @@ func TestRetrievalSuitePoolAndSample(t *testing.T) {
 	require.Equal(t, exitUsage, code)
 	require.Contains(t, errb.String(), "-pool 400: a positive pool size, for -suite retrieval")
 }
+
+// A judge that is not there stops either suite at its first vote, with
+// advice and no table; a judge that refuses every vote makes judge
+// errors, which fail the run unless -allow-errors, and never a pass.
+func TestJudgeFailsClosedInBothSuites(t *testing.T) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	dead := "http://" + l.Addr().String() + "/v1"
+	require.NoError(t, l.Close())
+	c, err := toolset.Builtin()
+	require.NoError(t, err)
+	qs, err := toolbench.ShippedQueries()
+	require.NoError(t, err)
+	model := agenttest.NewPolicyServer(t, tbtest.Solver(c, qs))
+	modelArgs := []string{"-agent", "openai", "-base-url", model.URL(), "-model", "scripted", "-retries", "0"}
+	for _, args := range [][]string{
+		append([]string{"-suite", "toolbench", "-solver", "react"}, modelArgs...),
+		{"-tasks", "6", "-sample", "3"},
+	} {
+		var out, errb bytes.Buffer
+		code := run(context.Background(), append(args, "-judge-url", dead, "-judge-model", "j", "-out", t.TempDir(), "-quiet"), &out, &errb, false)
+		require.Equal(t, exitFailed, code, errb.String())
+		require.Empty(t, out.String(), "no table without the judge")
+		require.Contains(t, errb.String(), "the judge judge:j (3 votes, majority) was never reached (unreachable")
+		require.Contains(t, errb.String(), "is the judge's server running and answering at "+dead)
+	}
+
+	refusing := agenttest.NewPolicyServer(t, func(agenttest.ChatRequest) (agenttest.Turn, error) { return agenttest.Fail(500, "overloaded"), nil })
+	queries := filepath.Join(t.TempDir(), "G1_query.json")
+	b, err := json.Marshal(qs[:2])
+	require.NoError(t, err)
+	require.NoError(t, os.WriteFile(queries, b, 0o644))
+	for _, tc := range []struct {
+		args []string
+		code int
+	}{
+		{nil, exitFailed},
+		{[]string{"-allow-errors"}, exitOK},
+	} {
+		var out, errb bytes.Buffer
+		args := append(append([]string{"-suite", "toolbench", "-solver", "react", "-queries", queries}, modelArgs...),
+			"-judge-url", refusing.URL(), "-judge-model", "j", "-out", t.TempDir(), "-format", "json")
+		code := run(context.Background(), append(args, tc.args...), &out, &errb, false)
+		require.Equal(t, tc.code, code, errb.String())
+		require.Contains(t, errb.String(), "2 queries got no majority from the judge")
+		var rep toolbench.Report
+		require.NoError(t, json.Unmarshal(out.Bytes(), &rep))
+		require.Zero(t, rep.Overall.PassRate)
+		require.Equal(t, 2, rep.JudgeFailures.NoMajority)
+	}
+	var out, errb bytes.Buffer
+	code := run(context.Background(), []string{"-tasks", "6", "-sample", "3", "-judge-url", refusing.URL(), "-judge-model", "j", "-retries", "0",
+		"-out", t.TempDir(), "-quiet"}, &out, &errb, false)
+	require.Equal(t, exitFailed, code, errb.String())
+	require.Contains(t, errb.String(), "3 instances got no majority from the judge")
+	require.Contains(t, out.String(), "Task 6: the judge judge:j (3 votes, majority) failed 9 of 9 votes (http_500 9); 3 instances had no majority and are errors.")
+}

@@ -33,6 +33,9 @@ type Report struct {
 	// Unresolved lists the queries a relevant API of which the catalog
 	// lacks, with why; they are in no rate.
 	Unresolved []UnresolvedQuery `json:"unresolved,omitempty"`
+	// JudgeFailures says how often the judge failed to give a vote or a
+	// majority; absent while it never did.
+	JudgeFailures *evaltasks.JudgeFailures `json:"judge_failures,omitempty"`
 }
 
 // UnresolvedQuery is one query the catalog cannot serve.
@@ -101,10 +104,22 @@ func Aggregate(agentName, model, solver, scorer, digest string, qs []Query, resu
 		}
 	}
 	rep.Overall = rates("", all, results)
+	var jf *evaltasks.JudgeFailures
 	for _, k := range all {
-		if res := results[k]; res != nil && res.Outcome == OutcomeUnresolved {
+		res := results[k]
+		if res == nil {
+			continue
+		}
+		if res.Outcome == OutcomeUnresolved {
 			rep.Unresolved = append(rep.Unresolved, UnresolvedQuery{Key: k, Reason: res.Unresolved, Detail: absentDetail(res.Absent)})
 		}
+		if v := res.Verdict; v != nil {
+			jf = evaltasks.AddJudgeRecord(jf, scorer, v.SolvableJudge)
+			jf = evaltasks.AddJudgeRecord(jf, scorer, v.SolvedJudge)
+		}
+	}
+	if jf.Failed() {
+		rep.JudgeFailures = jf
 	}
 	return rep
 }
@@ -195,6 +210,13 @@ func sortedQueries(qs []Query) []Query {
 	return out
 }
 
+func upperFirst(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
+}
+
 // maxListed is how many unresolved queries report.md lists.
 const maxListed = 100
 
@@ -258,6 +280,9 @@ func (r *Report) notes() []string {
 	}
 	if o.Errors > 0 {
 		out = append(out, fmt.Sprintf("%d queries ended in an error (%s); they score as unsolved.", o.Errors, joinCounts(o.ErrorKinds)))
+	}
+	if f := r.JudgeFailures; f != nil {
+		out = append(out, upperFirst(f.String())+"; a vote it did not give or that held no verdict is no verdict, and a query without a majority is a `judge` error.")
 	}
 	return out
 }

@@ -341,7 +341,13 @@ func runQuery(ctx context.Context, cfg Config, rv *Resolver, tools map[string]to
 	}
 	if cfg.Judge != nil && res.Error == "" {
 		v, err := judgeVerdict(ctx, cfg.Judge, q, r, tr)
-		if err != nil {
+		var je *evaltasks.JudgeError
+		switch {
+		case errors.As(err, &je):
+			// No majority is no verdict: an error, never a pass.
+			res.Verdict, res.Error, res.ErrorKind = v, err.Error(), evaltasks.ErrorJudge
+			return res, nil
+		case err != nil:
 			return nil, err
 		}
 		res.Verdict = v

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"maps"
 	"math"
@@ -353,26 +354,39 @@ func trivialValue(v string) bool {
 
 // judgeVerdict asks the judge: is the query solvable with the offered
 // APIs, and did the answer solve it. An answer that gives up (or none at
-// all) is not sent for the second question: it is unsolved.
+// all) is not sent for the second question: it is unsolved. A question
+// the judge answers with no majority is no verdict: judgeVerdict returns
+// the votes so far with the *evaltasks.JudgeError, and the query is an
+// error; any other error stops the run.
 func judgeVerdict(ctx context.Context, j *evaltasks.Judge, q *Query, r *Resolved, tr *solve.Trace) (*Verdict, error) {
 	rule := ruleVerdict(q, r, tr)
 	v := &Verdict{Scorer: j.Name, Missing: rule.Missing, Grounded: rule.Grounded, Rule: rule.Solved}
 	if v.Scorer == "" {
 		v.Scorer = "judge"
 	}
-	rec, err := j.Ask(ctx, SolvableSystem, solvablePrompt(q, r), labelParser("solvable", "unsolvable"))
-	if err != nil {
-		return nil, err
+	noVerdict := func(err error) (*Verdict, error) {
+		var je *evaltasks.JudgeError
+		if !errors.As(err, &je) {
+			return nil, err
+		}
+		v.Reason = "no verdict: " + err.Error()
+		return v, err
 	}
-	v.SolvableJudge, v.Solvable = rec, rec.Pass
+	rec, err := j.Ask(ctx, SolvableSystem, solvablePrompt(q, r), labelParser("solvable", "unsolvable"))
+	v.SolvableJudge = rec
+	if err != nil {
+		return noVerdict(err)
+	}
+	v.Solvable = rec.Pass
 	if tr.Outcome != solve.OutcomeAnswer || strings.TrimSpace(tr.Answer) == "" {
 		v.Reason = "no final answer (" + tr.Outcome + "): unsolved without a vote"
 		v.finish(tr)
 		return v, nil
 	}
 	rec, err = j.Ask(ctx, SolvedSystem, solvedPrompt(q, tr), labelParser("solved", "unsolved"))
+	v.SolvedJudge = rec
 	if err != nil {
-		return nil, err
+		return noVerdict(err)
 	}
 	rec.Rule = rule.Solved
 	v.SolvedJudge, v.Solved = rec, rec.Pass
@@ -388,18 +402,18 @@ const (
 )
 
 // labelParser reads "VERDICT: <yes>|<no>" (the last one wins) as a
-// pass/fail vote; anything else is invalid.
+// pass/fail vote; anything else is invalid: no verdict.
 func labelParser(yes, no string) func(string) string {
 	re := regexp.MustCompile(`(?i)verdict\s*[:=]?\s*\**\s*(` + no + `|` + yes + `)\b`)
 	return func(text string) string {
 		m := re.FindAllStringSubmatch(text, -1)
 		if len(m) == 0 {
-			return "invalid"
+			return evaltasks.VoteInvalid
 		}
 		if strings.EqualFold(m[len(m)-1][1], yes) {
-			return "pass"
+			return evaltasks.VotePass
 		}
-		return "fail"
+		return evaltasks.VoteFail
 	}
 }
 
