@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"net"
 	"os"
 	"path/filepath"
@@ -251,4 +252,20 @@ func TestJudgeFailsClosedInBothSuites(t *testing.T) {
 	require.Equal(t, exitFailed, code, errb.String())
 	require.Contains(t, errb.String(), "3 instances got no majority from the judge")
 	require.Contains(t, out.String(), "Task 6: the judge judge:j (3 votes, majority) failed 9 of 9 votes (http_500 9); 3 instances had no majority and are errors.")
+}
+
+// The README's figure for the built-in baseline on the shipped queries is
+// a real run's, with either solver.
+func TestReadmeToolBenchBaselineFigure(t *testing.T) {
+	readme, err := os.ReadFile("../../README.md")
+	require.NoError(t, err)
+	for _, solver := range []string{"dfsdt", "react"} {
+		var out, errb bytes.Buffer
+		code := run(context.Background(), []string{"-suite", "toolbench", "-solver", solver, "-out", t.TempDir(), "-format", "json", "-quiet"}, &out, &errb, false)
+		require.Equal(t, exitOK, code, errb.String())
+		var rep toolbench.Report
+		require.NoError(t, json.Unmarshal(out.Bytes(), &rep))
+		o := rep.Overall
+		require.Contains(t, string(readme), fmt.Sprintf("The built-in baseline agent passes %d of %d (%.2f) with either solver.", o.Solved, o.Scored, o.PassRate), solver)
+	}
 }
