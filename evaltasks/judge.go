@@ -136,11 +136,11 @@ func parseVote(text string) string {
 	hasPass, hasFail := strings.Contains(t, "PASS"), strings.Contains(t, "FAIL")
 	switch {
 	case hasPass && !hasFail:
-		return "pass"
+		return VotePass
 	case hasFail && !hasPass:
-		return "fail"
+		return VoteFail
 	}
-	return "invalid"
+	return VoteInvalid
 }
 
 // judgePrompt states the task's criterion and the material to judge.
@@ -181,7 +181,7 @@ func (j *Judge) judge(ctx context.Context, task int, in *dataset.Instruction, re
 }
 
 // ParseVote reads a PASS/FAIL vote: the last "VERDICT: PASS|FAIL", else a
-// bare PASS or FAIL; anything else is "invalid".
+// bare PASS or FAIL; anything else is VoteInvalid.
 func ParseVote(text string) string { return parseVote(text) }
 
 // Ask casts the judge's votes on one prompt under a system message; parse
