@@ -52,7 +52,8 @@ type Verdict struct {
 const RuleCriterion = "rule-based verdict (no judge): a query is solved when the solver ends with Finish give_answer " +
 	"(or a plain answer) whose final answer is non-empty and no refusal, every relevant API was called successfully " +
 	"on the answer's path (where the query file annotates a call of the API, with the annotated values of its " +
-	"required codes, names, dates and whole numbers), and the answer states a value from those responses that the query itself does not hold; " +
+	"required codes, names, dates and whole numbers), and the answer states a value from those responses that the query itself does not hold " +
+	"and the agent did not send itself (its own arguments echoed back, status words and small whole numbers count for nothing); " +
 	"every shipped query is solvable by construction, so the pass rate and the revised pass rate are equal"
 
 // refusalRE finds answers that decline rather than answer.
