@@ -17,6 +17,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/understudy/understudy/internal/bounded"
 	"github.com/understudy/understudy/internal/redisstate/redistest"
 )
 
@@ -39,7 +40,7 @@ type answer struct {
 
 func post(t *testing.T, s *started, path, body string) answer {
 	t.Helper()
-	resp, err := http.Post("http://"+s.addr+path, "application/json", strings.NewReader(body))
+	resp, err := bounded.Client.Post("http://"+s.addr+path, "application/json", strings.NewReader(body))
 	require.NoError(t, err)
 	defer resp.Body.Close()
 	b, err := io.ReadAll(resp.Body)
@@ -49,7 +50,7 @@ func post(t *testing.T, s *started, path, body string) answer {
 
 func get(t *testing.T, s *started, path string) answer {
 	t.Helper()
-	resp, err := http.Get("http://" + s.addr + path)
+	resp, err := bounded.Client.Get("http://" + s.addr + path)
 	require.NoError(t, err)
 	defer resp.Body.Close()
 	b, err := io.ReadAll(resp.Body)
@@ -83,7 +84,7 @@ func TestReplicasShareADailyQuota(t *testing.T) {
 			}
 		})
 	}
-	wg.Wait()
+	bounded.Wait(t, &wg, "60 calls")
 	require.Equal(t, map[int]int{http.StatusOK: 7, http.StatusTooManyRequests: 53}, byStatus)
 }
 
@@ -105,7 +106,7 @@ func TestReplicasCallTheUpstreamOncePerKey(t *testing.T) {
 	for i := range 200 {
 		wg.Go(func() { answers <- post(t, servers[i%3], "/v1/call", calc("6*7+0")) })
 	}
-	wg.Wait()
+	bounded.Wait(t, &wg, "200 calls")
 	close(answers)
 	sources := map[string]int{}
 	var first string

@@ -15,6 +15,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/understudy/understudy/internal/assemble"
+	"github.com/understudy/understudy/internal/bounded"
 )
 
 // hardened serves the full stack the way cmd/toolserver does: the
@@ -191,24 +192,24 @@ func TestLimitListenerSparesRunningCalls(t *testing.T) {
 	started.Add(2)
 	a, b := dial(), dial()
 	ansA, ansB := get(a, "/block"), get(b, "/block")
-	started.Wait()
+	bounded.Wait(t, &started, "both blocking calls to start")
 	require.Equal(t, 2, lim.open())
 
 	// Both connections run a call: a third is closed unanswered.
 	c := dial()
 	ansC := get(c, "/now")
-	require.Error(t, (<-ansC).err)
+	require.Error(t, bounded.Recv(t, ansC, "the third connection's end").err)
 	require.Equal(t, 2, lim.open())
 
 	// Both calls finish; the connections stay open, idle.
 	close(release)
-	require.Equal(t, answer{body: "done /block"}, <-ansA)
-	require.Equal(t, answer{body: "done /block"}, <-ansB)
+	require.Equal(t, answer{body: "done /block"}, bounded.Recv(t, ansA, "the first call's answer"))
+	require.Equal(t, answer{body: "done /block"}, bounded.Recv(t, ansB, "the second call's answer"))
 
 	// A newcomer now evicts the idle connection that finished first... or
 	// second: either is idle, and it is answered.
 	d := dial()
-	require.Equal(t, answer{body: "done /later"}, <-get(d, "/later"))
+	require.Equal(t, answer{body: "done /later"}, bounded.Recv(t, get(d, "/later"), "the newcomer's answer"))
 	require.LessOrEqual(t, lim.open(), 2)
 }
 
@@ -262,7 +263,7 @@ func TestSiteGuard(t *testing.T) {
 			if tc.site != "" {
 				req.Header.Set("Sec-Fetch-Site", tc.site)
 			}
-			resp, err := http.DefaultClient.Do(req)
+			resp, err := bounded.Client.Do(req)
 			require.NoError(t, err)
 			b, err := io.ReadAll(resp.Body)
 			require.NoError(t, err)

@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/understudy/understudy/internal/assemble"
+	"github.com/understudy/understudy/internal/bounded"
 	"github.com/understudy/understudy/internal/server"
 )
 
@@ -25,7 +26,7 @@ func mcpPost(t *testing.T, url, session, body string) (int, string) {
 		req.Header.Set("Mcp-Session-Id", session)
 		req.Header.Set("Mcp-Protocol-Version", "2025-06-18")
 	}
-	resp, err := http.DefaultClient.Do(req)
+	resp, err := bounded.Client.Do(req)
 	require.NoError(t, err)
 	resp.Body.Close()
 	return resp.StatusCode, resp.Header.Get("Mcp-Session-Id")

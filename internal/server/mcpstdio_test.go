@@ -3,7 +3,6 @@ package server_test
 import (
 	"bufio"
 	"bytes"
-	"context"
 	"encoding/json"
 	"io"
 	"strings"
@@ -14,6 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/understudy/understudy/internal/assemble"
+	"github.com/understudy/understudy/internal/bounded"
 	"github.com/understudy/understudy/internal/server"
 )
 
@@ -50,7 +50,9 @@ func runStdio(t *testing.T, input string, maxLine int) []map[string]any {
 	t.Cleanup(func() { _ = st.Close() })
 	out := &syncBuffer{}
 	tr := &server.StdioTransport{Reader: strings.NewReader(input), Writer: out, MaxLineLength: maxLine}
-	err = server.MCPServer(st.Engine, "test").Run(context.Background(), tr)
+	// The session ends when the input does: a context that ends is only
+	// the test's bound, and it failing the test says the session hung.
+	err = server.MCPServer(st.Engine, "test").Run(bounded.Context(t), tr)
 	if err != nil {
 		require.ErrorIs(t, err, io.EOF)
 	}

@@ -15,6 +15,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/understudy/understudy/internal/assemble"
+	"github.com/understudy/understudy/internal/bounded"
 	"github.com/understudy/understudy/internal/server"
 	"github.com/understudy/understudy/sandbox"
 	"github.com/understudy/understudy/toolset"
@@ -35,7 +36,7 @@ func newServer(t testing.TB, cfg assemble.Config) (*httptest.Server, *assemble.S
 }
 
 // noRedirects shows a redirect as it is answered.
-var noRedirects = &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+var noRedirects = &http.Client{Timeout: bounded.Timeout, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
 
 func do(t testing.TB, method, url, contentType, body string, hdr map[string]string) (int, http.Header, []byte) {
 	t.Helper()

@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/understudy/understudy/internal/assemble"
+	"github.com/understudy/understudy/internal/bounded"
 	"github.com/understudy/understudy/internal/recgen"
 	"github.com/understudy/understudy/toolset"
 )
@@ -40,7 +41,7 @@ func (c stbClient) step(category, toolName, apiName, actionInput string) stbAnsw
 	require.NoError(c.t, err)
 	req.Header.Set("Content-Type", "application/json") // requests.post(json=...)
 	req.Header.Set("toolbench_key", "stb-key")
-	resp, err := http.DefaultClient.Do(req)
+	resp, err := bounded.Client.Do(req)
 	require.NoError(c.t, err)
 	defer resp.Body.Close()
 	require.Equal(c.t, http.StatusOK, resp.StatusCode, "the client treats any other status as a failed request")

@@ -14,6 +14,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/understudy/understudy/cache"
+	"github.com/understudy/understudy/internal/bounded"
 
 	"github.com/understudy/understudy/agent/agenttest"
 	"github.com/understudy/understudy/agent/openai"
@@ -180,7 +181,7 @@ func TestReplicasShareSimulatedAnswers(t *testing.T) {
 			}
 		})
 	}
-	wg.Wait()
+	bounded.Wait(t, &wg, "the replicas' calls")
 	require.Equal(t, 1, srv2.Count(), "one model request for all the replicas")
 	for _, o := range out {
 		require.Equal(t, out[0], o)
