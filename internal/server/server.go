@@ -109,12 +109,14 @@ func New(e *sandbox.Engine, opts Options) (*Server, error) {
 	if opts.MCP != nil {
 		mux.Handle("/mcp", route{limitMCPNames(opts.MCP)})
 	}
-	// Outermost first: a panic anywhere is answered; browsers of other
-	// sites are refused; headers, then the body, are bounded in size and
-	// the body in time; then the RapidAPI wire or the routes above, whose
-	// own refusals (404, 405, redirects) are problems too.
-	s.handler = recoverPanics(s.log)(guard.wrap(limitHeaders(limitBody(opts.MaxBody)(readBody(opts.ReadTimeout)(
-		rapidAPIHost(wire)(routerProblems(mux)))))))
+	// Outermost first: the body's read deadline is set; a panic anywhere
+	// is answered; browsers of other sites are refused; headers, then the
+	// body, are bounded in size and the body in time; then the RapidAPI
+	// wire or the routes above, whose own refusals (404, 405, redirects)
+	// are problems too. A refusal before the body is read is answered at
+	// once and closes the connection (refuse).
+	s.handler = bodyDeadline(opts.ReadTimeout)(recoverPanics(s.log)(guard.wrap(limitHeaders(limitBody(opts.MaxBody)(readBody(
+		rapidAPIHost(wire)(routerProblems(mux))))))))
 	return s, nil
 }
 
@@ -142,11 +144,18 @@ func recoverPanics(log *slog.Logger) func(http.Handler) http.Handler {
 }
 
 // limitBody bounds every request body; reading past the limit fails with
-// *http.MaxBytesError, which problemOf answers with 413.
+// *http.MaxBytesError, which problemOf answers with 413. A body whose
+// Content-Length is already over the limit is not read at all: it fails
+// so at once, and the connection ends with the answer.
 func limitBody(limit int64) func(http.Handler) http.Handler {
 	return func(next http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			if r.Body != http.NoBody { // a request without a body has nothing to bound, or to read
+			switch {
+			case r.Body == http.NoBody: // a request without a body has nothing to bound, or to read
+			case r.ContentLength > limit:
+				endConnection(w)
+				r.Body = io.NopCloser(errReader{&http.MaxBytesError{Limit: limit}})
+			default:
 				r.Body = http.MaxBytesReader(w, r.Body, limit)
 			}
 			next.ServeHTTP(w, r)
