@@ -145,3 +145,32 @@ func TestStableToolBenchNamesTheToolByCategory(t *testing.T) {
 		}
 	}
 }
+
+// TestStableToolBenchRefusesAnotherToolsAPI: api_name given as another
+// tool's function name ("<api>_for_<tool>") with a tool_name of its own
+// names two APIs: it is refused, not run as the function's tool. A
+// function name with no tool_name, or the tool's own, still runs.
+func TestStableToolBenchRefusesAnotherToolsAPI(t *testing.T) {
+	ts, _ := newServer(t, assemble.Config{})
+	client := stbClient{t: t, url: ts.URL + "/virtual"}
+	for _, tc := range []struct {
+		name, tool, api, wantErr string
+	}{
+		{"another tool's function", "weatherapi_com", "flights_auto_complete_for_skyscanner80", "is an API of tool skyscanner80, not of tool_name \"weatherapi_com\""},
+		{"the tool's own function", "skyscanner80", "flights_auto_complete_for_skyscanner80", ""},
+		{"a function name alone", "", "flights_auto_complete_for_skyscanner80", ""},
+		{"the API's name", "skyscanner80", "flights_auto_complete", ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			client.t = t
+			got := client.step("Travel", tc.tool, tc.api, `{"query": "Lisbon"}`)
+			if tc.wantErr != "" {
+				require.Contains(t, got.Error, tc.wantErr)
+				require.Equal(t, `""`, string(got.Response), "nothing was run")
+				return
+			}
+			require.Empty(t, got.Error, string(got.Response))
+			require.Contains(t, string(got.Response), "Lisbon")
+		})
+	}
+}
