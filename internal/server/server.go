@@ -35,6 +35,11 @@ type DepsView interface {
 	WriteDOT(w io.Writer) error
 }
 
+// MetricsWriter writes metric families in Prometheus's text format.
+type MetricsWriter interface {
+	WritePrometheus(w io.Writer) error
+}
+
 // Options configures the HTTP handler.
 type Options struct {
 	MaxBody int64
@@ -48,6 +53,9 @@ type Options struct {
 	// AllowOrigins lists the browser origins ("http://localhost:3000")
 	// allowed besides the server's own; see siteGuard.
 	AllowOrigins []string
+	// Metrics are more metric families for GET /metrics, written after
+	// the engine's calls (the simulator's fallbacks, say).
+	Metrics []MetricsWriter
 	// Health, when set, describes the state shared between replicas
 	// (Redis) under "shared" in GET /healthz; healthy false makes it a 503
 	// with status "unavailable", so that a load balancer takes notice.
@@ -355,6 +363,11 @@ func (s *Server) metrics(*http.Request) (any, error) {
 	var buf bytes.Buffer
 	if err := s.engine.Metrics().WritePrometheus(&buf); err != nil {
 		return nil, err
+	}
+	for _, m := range s.opts.Metrics {
+		if err := m.WritePrometheus(&buf); err != nil {
+			return nil, err
+		}
 	}
 	return &rawBody{contentType: "text/plain; version=0.0.4; charset=utf-8", body: buf.Bytes()}, nil
 }
