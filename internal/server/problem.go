@@ -14,18 +14,18 @@ import (
 // Problem is an RFC 7807 problem detail. Message repeats Detail for clients
 // written against RapidAPI's {"message": ...} errors.
 type Problem struct {
-	Type        string              `json:"type"`
-	Title       string              `json:"title"`
-	Status      int                 `json:"status"`
-	Detail      string              `json:"detail"`
-	Message     string              `json:"message"`
-	Validation  []toolset.Violation `json:"validation,omitempty"`
+	Type       string              `json:"type"`
+	Title      string              `json:"title"`
+	Status     int                 `json:"status"`
+	Detail     string              `json:"detail"`
+	Message    string              `json:"message"`
+	Validation []toolset.Violation `json:"validation,omitempty"`
 	// MoreViolations counts the violations beyond the first
 	// toolset.MaxListedViolations, which alone are listed.
-	MoreViolations int `json:"more_violations,omitempty"`
-	Suggestions []string            `json:"suggestions,omitempty"`
-	Key         string              `json:"key,omitempty"`
-	RetryAfter  int                 `json:"retry_after,omitempty"` // seconds
+	MoreViolations int      `json:"more_violations,omitempty"`
+	Suggestions    []string `json:"suggestions,omitempty"`
+	Key            string   `json:"key,omitempty"`
+	RetryAfter     int      `json:"retry_after,omitempty"` // seconds
 
 	headers http.Header
 }
