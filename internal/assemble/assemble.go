@@ -57,6 +57,14 @@ type Config struct {
 	// RedisFallbackLocal serves from this process's own state while Redis
 	// is down, instead of refusing calls with 503.
 	RedisFallbackLocal bool
+	// RedisNoMirror stops writing every recording made in Redis to
+	// CacheDir as well (the mirror is on by default: a Redis that loses
+	// its data then loses nothing this replica recorded).
+	RedisNoMirror bool
+	// TrustEdits serves recordings of Redis whose checksum does not match
+	// (changed there after they were recorded), with a warning, instead
+	// of refusing them.
+	TrustEdits bool
 }
 
 // Stack is a built sandbox.
@@ -158,7 +166,8 @@ func Build(cfg Config) (*Stack, error) {
 	var prov sandbox.Provenance = st.Tracker
 	var traces sandbox.Traces
 	if cfg.Redis != "" {
-		st.Shared, err = redisstate.Open(cfg.Redis, redisstate.Options{FallbackLocal: cfg.RedisFallbackLocal, Logger: cfg.Logger})
+		st.Shared, err = redisstate.Open(cfg.Redis, redisstate.Options{FallbackLocal: cfg.RedisFallbackLocal, Logger: cfg.Logger,
+			Local: st.Store, Mirror: !cfg.RedisNoMirror, TrustEdits: cfg.TrustEdits})
 		if err != nil {
 			return nil, errors.Join(err, st.Close())
 		}

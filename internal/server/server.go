@@ -268,6 +268,9 @@ func (s *Server) healthz(r *http.Request) (any, error) {
 	}
 	detail, healthy := s.opts.Health(r.Context())
 	out["shared"] = detail
+	if w, ok := detail["warning"]; ok {
+		out["warning"] = w // where recordings live only in memory, say
+	}
 	if _, local := detail["serving"]; local {
 		out["status"] = "degraded"
 	}
