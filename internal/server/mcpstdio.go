@@ -8,8 +8,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"strconv"
-	"strings"
 	"sync"
 	"time"
 
@@ -357,58 +355,17 @@ func (c *drainingConn) Close() error {
 	return c.Connection.Close()
 }
 
-// aliasPrefix starts the stand-in string id a request goes to the SDK
-// under when the SDK would not keep its id exactly. A client's own string
-// id with this prefix gets a stand-in too, so no two ids meet.
-const aliasPrefix = "understudy-id:"
-
 // idTable tracks the requests in flight between the filter and the SDK's
 // answers: it refuses an id already in flight and gives ids the SDK cannot
 // hold exactly a stand-in, restoring them in the answer.
 type idTable struct {
 	mu       sync.Mutex
-	inFlight map[string]string          // the id's identity (idKey) -> its stand-in, "" for none
-	written  map[string]json.RawMessage // stand-in -> the id as written
-	next     int
-	idleCh   chan struct{} // closed when inFlight empties, while someone waits
+	inFlight map[string]struct{} // the ids' identities (idKey)
+	idleCh   chan struct{}       // closed when inFlight empties, while someone waits
 }
 
 func newIDTable() *idTable {
-	return &idTable{inFlight: map[string]string{}, written: map[string]json.RawMessage{}}
-}
-
-// idKey is the identity of an id: two ids are the same request when they
-// are the same string, or the same number as written.
-func idKey(raw json.RawMessage) (key string, ok bool) {
-	switch {
-	case len(raw) == 0:
-		return "", false
-	case raw[0] == '"':
-		var s string
-		if json.Unmarshal(raw, &s) != nil {
-			return "", false
-		}
-		return "s" + s, true
-	case raw[0] == '-' || raw[0] >= '0' && raw[0] <= '9':
-		return "n" + string(raw), true
-	}
-	return "", false
-}
-
-// sdkKeeps reports whether the SDK answers id exactly as written: a
-// string (without the stand-ins' prefix), or an integer written plainly
-// that a float64, through which the SDK decodes it, holds exactly.
-func sdkKeeps(raw json.RawMessage) bool {
-	if raw[0] == '"' {
-		var s string
-		return json.Unmarshal(raw, &s) == nil && !strings.HasPrefix(s, aliasPrefix)
-	}
-	digits := strings.TrimPrefix(string(raw), "-")
-	if digits == "" || digits == "0" && raw[0] == '-' || len(digits) > 1 && digits[0] == '0' || strings.Trim(digits, "0123456789") != "" {
-		return false
-	}
-	n, err := strconv.ParseInt(string(raw), 10, 64)
-	return err == nil && n >= -(1<<53) && n <= 1<<53
+	return &idTable{inFlight: map[string]struct{}{}}
 }
 
 // request registers a call line the filter passes on. It returns the line
@@ -425,48 +382,23 @@ func (t *idTable) request(line []byte) (out []byte, answer []byte) {
 	}
 	key, isCall := idKey(raw)
 	if !isCall {
-		return t.cancellation(line, msg), nil
+		// A notification: a cancellation names its request by its
+		// stand-in.
+		if toSDK(msg) {
+			return marshalLine(msg, line), nil
+		}
+		return line, nil
 	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if _, dup := t.inFlight[key]; dup {
 		return nil, errorLine(raw, jsonrpc.CodeInvalidRequest, "invalid request: duplicate in-flight request ID "+string(raw)+" (the request with this id is still running)")
 	}
-	if sdkKeeps(raw) {
-		t.inFlight[key] = ""
+	t.inFlight[key] = struct{}{}
+	if !toSDK(msg) {
 		return line, nil
 	}
-	t.next++
-	alias := aliasPrefix + strconv.Itoa(t.next)
-	t.inFlight[key] = alias
-	t.written[alias] = raw
-	msg["id"], _ = json.Marshal(alias)
 	return marshalLine(msg, line), nil
-}
-
-// cancellation points a notifications/cancelled of a request with a
-// stand-in id at the stand-in.
-func (t *idTable) cancellation(line []byte, msg map[string]json.RawMessage) []byte {
-	if string(msg["method"]) != `"notifications/cancelled"` {
-		return line
-	}
-	var params map[string]json.RawMessage
-	if json.Unmarshal(msg["params"], &params) != nil {
-		return line
-	}
-	key, ok := idKey(params["requestId"])
-	if !ok {
-		return line
-	}
-	t.mu.Lock()
-	alias := t.inFlight[key]
-	t.mu.Unlock()
-	if alias == "" {
-		return line
-	}
-	params["requestId"], _ = json.Marshal(alias)
-	msg["params"] = marshalLine(params, msg["params"])
-	return marshalLine(msg, line)
 }
 
 // answered notes a line the SDK writes. An answer to a request ends it
@@ -484,34 +416,21 @@ func (t *idTable) answered(line []byte) []byte {
 	if !ok {
 		return line
 	}
+	written, aliased := writtenID(probe.ID)
+	if aliased {
+		key, _ = idKey(written)
+	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	var restore json.RawMessage
-	if alias, isAlias := strings.CutPrefix(key, "s"); isAlias && strings.HasPrefix(alias, aliasPrefix) {
-		if raw, ok := t.written[alias]; ok {
-			delete(t.written, alias)
-			key, _ = idKey(raw)
-			restore = raw
-		}
-	}
 	delete(t.inFlight, key)
 	if len(t.inFlight) == 0 && t.idleCh != nil {
 		close(t.idleCh)
 		t.idleCh = nil
 	}
-	if restore == nil {
+	if !aliased {
 		return line
 	}
-	var msg map[string]json.RawMessage
-	if json.Unmarshal(line, &msg) != nil {
-		return line
-	}
-	msg["id"] = restore
-	out := marshalLine(msg, nil)
-	if out == nil {
-		return line
-	}
-	return append(out, '\n')
+	return restoreLine(line)
 }
 
 // idle is nil when no request is in flight, or else a channel closed

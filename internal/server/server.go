@@ -115,7 +115,7 @@ func New(e *sandbox.Engine, opts Options) (*Server, error) {
 	mux.Handle("POST /virtual", route{wrap(s.toolbench)})
 	mux.Handle("POST /rapidapi", route{wrap(s.toolbench)})
 	if opts.MCP != nil {
-		mux.Handle("/mcp", route{limitMCPNames(opts.MCP)})
+		mux.Handle("/mcp", route{limitMCPNames(exactMCPIDs(opts.MCP))})
 	}
 	// Outermost first: the body's read deadline is set; a panic anywhere
 	// is answered; browsers of other sites are refused; headers, then the
