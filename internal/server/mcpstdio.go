@@ -20,7 +20,7 @@ import (
 const DefaultMaxStdioLine = mcp.DefaultMaxLineLength
 
 // StdioTransport serves MCP as newline-delimited JSON over Reader and
-// Writer, through the SDK's own connection. Two things differ from
+// Writer, through the SDK's own connection. Four things differ from
 // mcp.StdioTransport, whose session ends on the first bad line and cancels
 // the requests still running when input ends:
 //
@@ -37,7 +37,7 @@ const DefaultMaxStdioLine = mcp.DefaultMaxLineLength
 //   - ids are answered as written: the SDK keeps an id as a string or an
 //     int64, so a number that is not a plain integer it holds exactly
 //     (1e308, 1.5, 9007199254740993) goes to it under a stand-in string
-//     and comes back as the client wrote it.
+//     and comes back as the client wrote it (mcpids.go).
 //
 // Batches (a JSON array on one line) are answered with -32600: MCP removed
 // them in protocol 2025-06-18, and the SDK ends the session on one.
