@@ -14,6 +14,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/understudy/understudy/internal/bounded"
 	"github.com/understudy/understudy/internal/clock"
 	"github.com/understudy/understudy/mocks/failures"
 	"github.com/understudy/understudy/mocks/internal/standintest"
@@ -210,7 +211,7 @@ func TestMockerConcurrentSessions(t *testing.T) {
 			}
 		}()
 	}
-	wg.Wait()
+	bounded.Wait(t, &wg, "concurrent calls")
 	for i := range 8 {
 		body, err := m.Call(context.Background(), api, nil, fmt.Sprint("s", i))
 		require.NoError(t, err)

@@ -433,7 +433,9 @@ func (e *LoadError) Unwrap() error { return e.Err }
 // with its category, tool_name and api_name: the tool by category and
 // name (see ToolIn), else by name alone; the API by name, raw or
 // standardized, or as the function name "<api>_for_<tool>" their clients
-// send at times. It returns nil when nothing matches.
+// send at times. It returns nil when nothing matches, and when the
+// function name is of another tool than the one tool_name names: such a
+// call names two APIs, and neither is run.
 func (c *Catalog) ToolBenchAPI(category, tool, api string) *API {
 	if c == nil {
 		return nil
@@ -453,9 +455,7 @@ func (c *Catalog) ToolBenchAPI(category, tool, api string) *API {
 				}
 			}
 		}
+		return nil // tool_name names a tool, which has no such API
 	}
-	if a := c.APIByFunction(api); a != nil {
-		return a
-	}
-	return nil
+	return c.APIByFunction(api)
 }

@@ -228,11 +228,20 @@ func runWith(args []string, stdout, stderr io.Writer, f flags) int {
 		defer stop()
 	}
 	h, err := server.New(st.Engine, server.Options{Deps: st.Graph, MCP: server.MCPHandlerWith(mcpSrv, server.MCPOptions{SessionIdle: mcpIdle(f.mcpIdle)}), MaxBody: f.maxBody, Logger: cfg.Logger,
-		ReadTimeout: f.readTimeout, AllowOrigins: f.allowOrigins, Health: sharedHealth(st)})
+		ReadTimeout: f.readTimeout, AllowOrigins: f.allowOrigins, Health: sharedHealth(st), Metrics: metricsOf(st)})
 	if err != nil {
 		return fail(err)
 	}
 	return serve(ctx, h, f, stdout, stderr)
+}
+
+// metricsOf is the stack's metric families besides the engine's calls.
+func metricsOf(st *assemble.Stack) []server.MetricsWriter {
+	var out []server.MetricsWriter
+	for _, m := range st.Metrics() {
+		out = append(out, m)
+	}
+	return out
 }
 
 // mcpIdle maps the flag, where 0 means never, to MCPOptions, where 0

@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/understudy/understudy/internal/bounded"
 )
 
 // TestPprofFlag: -pprof serves the profiles on a listener of its own, and
@@ -29,7 +31,7 @@ func TestPprofFlag(t *testing.T) {
 	}, 30*time.Second, 10*time.Millisecond, "no profiles line on stderr")
 
 	get := func(url string) (int, string) {
-		resp, err := http.Get(url)
+		resp, err := bounded.Client.Get(url)
 		require.NoError(t, err)
 		defer resp.Body.Close()
 		b, err := io.ReadAll(resp.Body)
