@@ -626,7 +626,7 @@ func writeReport(dir string, rep *Report) error {
 // NextRunDir returns base/<name>-NNN with the first number not yet used.
 func NextRunDir(base, name string) string {
 	for i := 1; ; i++ {
-		dir := filepath.Join(base, fmt.Sprintf("%s-%03d", sanitize(name), i))
+		dir := filepath.Join(base, fmt.Sprintf("%s-%03d", SafeName(name), i))
 		if _, err := os.Stat(dir); errors.Is(err, fs.ErrNotExist) {
 			return dir
 		}
@@ -639,7 +639,7 @@ func LatestRunDir(base, name string) string {
 	if err != nil {
 		return ""
 	}
-	prefix := sanitize(name) + "-"
+	prefix := SafeName(name) + "-"
 	best, bestN := "", 0
 	for _, e := range entries {
 		num, ok := strings.CutPrefix(e.Name(), prefix)
@@ -653,7 +653,9 @@ func LatestRunDir(base, name string) string {
 	return best
 }
 
-func sanitize(name string) string {
+// SafeName makes a name safe as a file name: letters, digits, '-', '_'
+// and '.' kept, anything else '_' ("run" for an empty name).
+func SafeName(name string) string {
 	var b strings.Builder
 	for _, r := range name {
 		switch {
