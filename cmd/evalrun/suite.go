@@ -55,6 +55,7 @@ type suiteRun struct {
 	judge               *evaltasks.Judge
 	outDir              string
 	resume, overwrite   bool
+	private             bool
 	concurrency, budget int
 	sample              int
 	seed                uint64
@@ -116,6 +117,11 @@ func runSuite(ctx context.Context, sf *suiteFlags, r suiteRun) int {
 			}
 		} else {
 			out = evaltasks.NextRunDir("runs", name)
+		}
+	}
+	if r.private {
+		if err := evaltasks.MakePrivate(out); err != nil {
+			return fail(exitFailed, "-private: %v", err)
 		}
 	}
 	start := time.Now()
