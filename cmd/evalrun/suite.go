@@ -87,6 +87,13 @@ func runSuite(ctx context.Context, sf *suiteFlags, r suiteRun) int {
 		if err != nil {
 			return fail(exitUsage, "-tools: %v", err)
 		}
+		if *sf.queries != "" {
+			// The query files' template_response shapes the fake
+			// answers of the APIs they name, as toolserver -queries does.
+			if _, err := cat.AddQueryTemplates(*sf.queries); err != nil {
+				return fail(exitUsage, "-queries: %v", err)
+			}
+		}
 		if st, err = assemble.Build(assemble.Config{Catalog: cat}); err != nil {
 			return fail(exitFailed, "sandbox: %v", err)
 		}
