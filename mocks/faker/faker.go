@@ -24,8 +24,9 @@ const (
 	SourceInferred = "inferred" // the API's name, description and parameters (package shape)
 )
 
-// DefaultMaxPlans bounds the APIs whose plan a Faker keeps.
-const DefaultMaxPlans = 8192
+// DefaultMaxPlans bounds the APIs whose plan a Faker keeps: a plan is a few
+// kilobytes and takes tens of microseconds to make again.
+const DefaultMaxPlans = 2048
 
 // Options configures a Faker.
 type Options struct {

@@ -29,6 +29,9 @@ type Options struct {
 // generic object. The result depends on the API and opts alone.
 func Infer(a *toolset.API, opts Options) any {
 	r := read(a)
+	if a.Tool != nil {
+		r.camel = camelTool(a.Tool)
+	}
 	r.forceEnvelope(opts.Paths)
 	t := r.build()
 	for _, p := range opts.Paths {
@@ -131,7 +134,6 @@ var (
 func read(a *toolset.API) *reading {
 	r := &reading{api: a}
 	if a.Tool != nil {
-		r.camel = camelTool(a.Tool)
 		h := fnv.New32a()
 		h.Write([]byte(a.Tool.StandardizedName))
 		r.styleSum = h.Sum32()
