@@ -449,12 +449,17 @@ func (g *gen) reflected(kn, typ string, kind shape.Kind, sc scope) (any, bool) {
 		return nil, false
 	}
 	if v, ok := g.byKey[kn]; ok && !(kn == "id" && sc.list) {
-		switch kind {
-		case shape.Name, shape.PersonName, shape.Title, shape.FirstName, shape.LastName:
-			if sc.list && v == g.query {
+		if sc.list && v == g.query {
+			switch kind {
+			case shape.Name, shape.PersonName, shape.Title, shape.FirstName, shape.LastName:
 				// A search by name lists things named like it, not
 				// copies of it (see name and person).
 				return nil, false
+			case shape.Word, shape.Text:
+				// A search for "tokyo" finds "tokyo", then "tokyo hotels".
+				if sc.idx > 0 && (typ == "" || typ == "string") {
+					return g.query + " " + strings.ToLower(g.rng(sc.seed, kn+"\x00more").NounCommon()), true
+				}
 			}
 		}
 		return fit(v, typ)

@@ -288,6 +288,10 @@ func (g *gen) sentence(key string, sc scope, r *gofakeit.Faker) string {
 		return "Why did the " + noun + " cross the road?"
 	case kn == "punchline" || kn == "answer" && shape.ClassOf(sc.entity) == shape.ClassQuote:
 		return "To get to the " + adj + " side."
+	case kn == "prompt" || kn == "instruction" || kn == "input":
+		return fmt.Sprintf(pick(r, "Summarize the history of the %s.", "Write a haiku about a %s.", "Explain how a %s works.", "List three facts about the %s."), noun)
+	case kn == "output" || kn == "completion" || kn == "response" || kn == "reply" || kn == "generatedtext" || kn == "result":
+		return fmt.Sprintf("The %s is %s; most people know it from %s, where it first became popular.", noun, article(adj), city)
 	case strings.Contains(kn, "joke"):
 		return "Why did the " + noun + " cross the road? To get to the " + adj + " side."
 	case strings.Contains(kn, "quote") || shape.ClassOf(sc.entity) == shape.ClassQuote:
@@ -331,6 +335,14 @@ func (g *gen) status(sc scope, r *gofakeit.Faker) string {
 	switch {
 	case g.intent == "health":
 		return "ok"
+	case g.intent == "create":
+		return "created"
+	case g.intent == "update":
+		return "updated"
+	case g.intent == "delete":
+		return "deleted"
+	case g.intent == "send":
+		return "sent"
 	case sc.id == "" && sc.depth <= 2:
 		return "success"
 	}
