@@ -97,6 +97,13 @@ func runSuite(ctx context.Context, sf *suiteFlags, r suiteRun) int {
 		if cat, err = toolset.Load([]string{*sf.tools}, true); err != nil {
 			return fail(exitUsage, "-tools: %v", err)
 		}
+		if *sf.queries != "" {
+			// The query files' template_response shapes the fake
+			// answers of the APIs they name, as toolserver -queries does.
+			if _, err := cat.AddQueryTemplates(*sf.queries); err != nil {
+				return fail(exitUsage, "-queries: %v", err)
+			}
+		}
 		// Retrieval ranks the catalog and calls nothing: it needs no sandbox.
 		if *sf.suite == suiteToolBench {
 			if st, err = assemble.Build(assemble.Config{Catalog: cat}); err != nil {
