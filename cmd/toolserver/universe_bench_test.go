@@ -200,8 +200,9 @@ func universeCalls(c *toolset.Catalog, n, pool int, hits bool) []universeCall {
 }
 
 // BenchmarkUniverseUnknownNames sends 10,000 /virtual calls to a server on
-// the full universe after 1,000 calls of warm-up, each sub-benchmark on a
-// server of its own:
+// the full universe after 3,000 calls of warm-up (in which the collector's
+// headroom, 64 MB over the live heap (see sizeGC), fills with the calls'
+// garbage), each sub-benchmark on a server of its own:
 //
 //   - mixed: half the calls name a tool or API the server does not have
 //     (answered with suggestions), half call one of 1,000 APIs, as a run
@@ -222,7 +223,7 @@ func BenchmarkUniverseUnknownNames(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	const warm, measured = 1000, 10000
+	const warm, measured = 3000, 10000
 	cases := []struct {
 		name  string
 		calls []universeCall
