@@ -48,6 +48,12 @@ func startUniverseServer(b *testing.B, args ...string) *universeServer {
 	if err := cmd.Start(); err != nil {
 		b.Fatal(err)
 	}
+	b.Cleanup(func() {
+		if cmd.ProcessState == nil { // a benchmark that failed before stop
+			_ = cmd.Process.Kill()
+			_ = cmd.Wait()
+		}
+	})
 	line, err := bufio.NewReader(out).ReadString('\n')
 	ready := time.Since(start)
 	if err != nil {
