@@ -364,11 +364,14 @@ func (ev *evaluator) runInstance(ctx context.Context, a agent.Agent, inst Instan
 	// The gold script rides in the context for the oracle, which may be
 	// wrapped (recorded, counted); other agents never read it.
 	actx := agent.WithOracleScript(ctx, ev.oracleScript(inst))
+	// Every reply is cut to MaxStoredReply before it is scored or kept.
+	capped := &cappingAgent{next: a, limit: MaxStoredReply}
+	defer func() { res.Cut = capped.result() }()
 	if inst.Task == TaskChain {
-		err = ev.runChain(actx, a, inst, v, res)
+		err = ev.runChain(actx, capped, inst, v, res)
 	} else {
 		var r agent.Reply
-		r, err = a.Respond(actx, v.messages, v.tools)
+		r, err = capped.Respond(actx, v.messages, v.tools)
 		if err == nil {
 			res.addUsage(r.Usage)
 			res.Reply = &r
