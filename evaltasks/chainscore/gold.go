@@ -2,13 +2,13 @@ package chainscore
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"maps"
 	"slices"
 
 	"github.com/understudy/understudy/deps"
 	"github.com/understudy/understudy/evaltasks/dataset"
+	"github.com/understudy/understudy/internal/canon"
 	"github.com/understudy/understudy/sandbox"
 	"github.com/understudy/understudy/toolset"
 )
@@ -47,8 +47,8 @@ func RunGold(ctx context.Context, engine *sandbox.Engine, cat *toolset.Catalog, 
 			if res.Status < 200 || res.Status >= 300 {
 				return nil, fmt.Errorf("step %d (%s) %w", i+1, api.ID(), &AnswerError{Status: res.Status, Body: res.Response})
 			}
-			doc = nil
-			_ = json.Unmarshal(res.Response, &doc)
+			// Exact: an ID above 2^53 a later step binds keeps its digits.
+			doc, _ = canon.Decode(res.Response)
 			if !st.Repeat || deps.UntilHolds(doc, st.Until) || calls >= deps.MaxPolls {
 				break
 			}

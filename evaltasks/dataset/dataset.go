@@ -14,6 +14,8 @@ import (
 	"slices"
 	"sort"
 	"strings"
+
+	"github.com/understudy/understudy/internal/canon"
 )
 
 // Instruction types of the evaluation paper §3.3.
@@ -115,7 +117,9 @@ func (e *LineError) Unwrap() error { return e.Err }
 const MaxLine = 1 << 20
 
 // ReadJSONL reads instructions from JSONL (blank lines and lines starting
-// with '#' are skipped). Every record is checked for the fields its type needs.
+// with '#' are skipped). Every record is checked for the fields its type
+// needs. Numbers are read exactly (canon.Exact): an integer float64
+// cannot hold, such as a 19-digit ID, keeps its digits as a json.Number.
 func ReadJSONL(r io.Reader, file string) ([]Instruction, error) {
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 64<<10), MaxLine)
@@ -128,7 +132,11 @@ func ReadJSONL(r io.Reader, file string) ([]Instruction, error) {
 		var in Instruction
 		dec := json.NewDecoder(bytes.NewReader(line))
 		dec.DisallowUnknownFields()
+		dec.UseNumber()
 		if err := dec.Decode(&in); err != nil {
+			return nil, &LineError{File: file, Line: n, Err: err}
+		}
+		if err := in.exactNumbers(); err != nil {
 			return nil, &LineError{File: file, Line: n, Err: err}
 		}
 		if err := in.Check(); err != nil {
@@ -143,6 +151,37 @@ func ReadJSONL(r io.Reader, file string) ([]Instruction, error) {
 		return nil, &LineError{File: file, Err: err}
 	}
 	return out, nil
+}
+
+// exactNumbers turns the json.Numbers of a record decoded with UseNumber
+// into the values canon.Decode gives (float64, or a json.Number of its
+// digits for an integer float64 cannot hold).
+func (in *Instruction) exactNumbers() error {
+	exact := func(v *any) error {
+		x, err := canon.Exact(*v)
+		*v = x
+		return err
+	}
+	var errs []error
+	if in.GoldCall != nil {
+		for name, acc := range in.GoldCall.Arguments {
+			for i := range acc.Values {
+				errs = append(errs, exact(&acc.Values[i]))
+			}
+			in.GoldCall.Arguments[name] = acc
+		}
+	}
+	for k, v := range in.Present {
+		errs = append(errs, exact(&v))
+		in.Present[k] = v
+	}
+	for _, st := range in.Chain {
+		for k, v := range st.Arguments {
+			errs = append(errs, exact(&v))
+			st.Arguments[k] = v
+		}
+	}
+	return errors.Join(errs...)
 }
 
 // Check verifies that a record has the annotations of its type.

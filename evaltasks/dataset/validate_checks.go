@@ -15,6 +15,7 @@ import (
 
 	"github.com/understudy/understudy/deps"
 	"github.com/understudy/understudy/evaltasks/textmatch"
+	"github.com/understudy/understudy/internal/canon"
 	"github.com/understudy/understudy/toolset"
 )
 
@@ -95,6 +96,8 @@ func (v *validator) checkTypeII(ctx context.Context, in *Instruction) {
 		case len(acc.Values) == 0:
 			v.problem(in, field, "no acceptable values: an empty list is a dataset error, not \"anything goes\"")
 			ok = false
+		default:
+			ok = v.checkKinds(in, field, p, acc.Values) && ok
 		}
 	}
 	for _, p := range api.Params {
@@ -140,8 +143,8 @@ func (v *validator) checkTypeII(ctx context.Context, in *Instruction) {
 		v.problem(in, "gold_call", "%s answered %d: %s", callText(api, base), res.Status, truncate(string(res.Response), 300))
 		return
 	}
-	var doc any
-	if err := json.Unmarshal(res.Response, &doc); err != nil {
+	doc, err := canon.Decode(res.Response)
+	if err != nil {
 		v.problem(in, "gold_call", "%s answered a body that is not JSON: %v", callText(api, base), err)
 		return
 	}
@@ -159,6 +162,26 @@ func (v *validator) checkTypeII(ctx context.Context, in *Instruction) {
 		}
 	}
 	v.checkPerturbing(in)
+}
+
+// checkKinds requires gold values of the parameter's JSON type as they
+// stand: calls are scored without the coercions the sandbox applies, so a
+// gold value of another type ("venue": true for a string) is one no reply
+// can match.
+func (v *validator) checkKinds(in *Instruction, field string, p *toolset.Param, vals []any) bool {
+	ok := true
+	for i, val := range vals {
+		if !p.Kind.Holds(val) {
+			f := field
+			if len(vals) > 1 || strings.HasPrefix(field, "gold_call.") {
+				f = fmt.Sprintf("%s.values[%d]", field, i)
+			}
+			js, _ := json.Marshal(val)
+			v.problem(in, f, "%s is a JSON %s, but %s is %s: no call can match it", js, toolset.KindOf(val), p.Name, p.Kind)
+			ok = false
+		}
+	}
+	return ok
 }
 
 func (v *validator) checkPerturbing(in *Instruction) {
@@ -251,10 +274,12 @@ func (v *validator) checkTypeIV(ctx context.Context, in *Instruction) {
 				ok = false
 			}
 		}
-		for name := range st.Arguments {
-			if a.Param(name) == nil {
+		for _, name := range slices.Sorted(maps.Keys(st.Arguments)) {
+			if p := a.Param(name); p == nil {
 				v.problem(in, field+".arguments."+name, "%s has no parameter %q", a.ID(), name)
 				ok = false
+			} else {
+				ok = v.checkKinds(in, field+".arguments."+name, p, []any{st.Arguments[name]}) && ok
 			}
 			if _, bound := st.Bindings[name]; bound {
 				v.problem(in, field+".arguments."+name, "both a literal argument and a binding")
@@ -354,8 +379,7 @@ func (v *validator) runChain(ctx context.Context, in *Instruction, steps []GoldS
 				v.problem(in, f, "%s answered %d: %s", callText(a, args), res.Status, truncate(string(res.Response), 300))
 				return out, false
 			}
-			doc = nil
-			if err := json.Unmarshal(res.Response, &doc); err != nil {
+			if doc, err = canon.Decode(res.Response); err != nil {
 				v.problem(in, f, "%s answered a body that is not JSON: %v", callText(a, args), err)
 				return out, false
 			}
@@ -507,6 +531,8 @@ func factIn(doc any, fact string) bool {
 			}
 		case string:
 			found = strings.Contains(x, fact)
+		case json.Number:
+			found = string(x) == fact
 		case float64:
 			found = numErr == nil && math.Abs(x-num) < 1e-9 || strconv.FormatFloat(x, 'f', -1, 64) == fact
 		case bool:
@@ -679,6 +705,10 @@ func factKeys(doc any, fact string) []string {
 			}
 		case string:
 			if strings.Contains(x, fact) {
+				keys[key] = true
+			}
+		case json.Number:
+			if string(x) == fact {
 				keys[key] = true
 			}
 		case float64:

@@ -19,6 +19,7 @@ import (
 	"github.com/understudy/understudy/evaltasks/dataset"
 	"github.com/understudy/understudy/internal/assemble"
 	"github.com/understudy/understudy/internal/atomicfile"
+	"github.com/understudy/understudy/internal/canon"
 	"github.com/understudy/understudy/mocks/world"
 	"github.com/understudy/understudy/toolset"
 )
@@ -172,9 +173,7 @@ func (g *gen) call(id string, args map[string]any, session string) (any, error) 
 		b, _ := json.Marshal(args)
 		return nil, fmt.Errorf("%s%s answered %d: %.300s", id, b, res.Status, res.Response)
 	}
-	var doc any
-	err = json.Unmarshal(res.Response, &doc)
-	return doc, err
+	return canon.Decode(res.Response)
 }
 
 // runChain executes gold steps in one session, returning each response.

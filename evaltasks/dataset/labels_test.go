@@ -1,0 +1,76 @@
+package dataset
+
+import (
+	"bytes"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+// TestReadJSONLKeepsBigIntegers: gold values are read exactly. Through
+// float64, 1453523214578196481 became …480, which no call carrying the
+// real ID could match.
+func TestReadJSONLKeepsBigIntegers(t *testing.T) {
+	line := `{"id":"x","type":2,"text":"Tweet 1453523214578196481?","target_api":"a.b","gold_call":{"api":"a.b","arguments":{"id":{"values":[1453523214578196481, 5, 2.5]}}},"expected_facts":["y"],` +
+		`"chain":[{"api":"a.c","arguments":{"n":9007199254740993}}]}`
+	ins, err := ReadJSONL(strings.NewReader(line), "t.jsonl")
+	require.NoError(t, err)
+	vals := ins[0].GoldCall.Arguments["id"].Values
+	require.Equal(t, []any{json.Number("1453523214578196481"), 5.0, 2.5}, vals, "big integers keep their digits, other numbers read as json.Unmarshal reads them")
+	require.Equal(t, json.Number("9007199254740993"), ins[0].Chain[0].Arguments["n"])
+	out, err := json.Marshal(ins[0].GoldCall)
+	require.NoError(t, err)
+	require.Contains(t, string(out), "1453523214578196481", "written back with the same digits")
+
+	_, err = ReadJSONL(strings.NewReader(strings.Replace(line, "2.5", "1e999", 1)), "t.jsonl")
+	require.ErrorContains(t, err, "out of range")
+}
+
+// TestValidateGoldKinds: a gold value whose JSON type the parameter does
+// not take ("venue": true for a string) is one no call can match; the
+// sandbox would coerce it and run, so the validator checks it itself.
+func TestValidateGoldKinds(t *testing.T) {
+	in := goodTypeII()
+	in.GoldCall.Arguments["ip"] = Acceptable{Values: []any{"85.17.142.23", true}}
+	probs := mustProblems(t, []Instruction{in})
+	require.NotEmpty(t, probs)
+	require.Equal(t, "gold_call.arguments.ip.values[1]", probs[0].Field, "%v", probs)
+	require.Contains(t, probs[0].Msg, "true is a JSON boolean, but ip is string")
+
+	four := Instruction{ID: "t4", Type: TypeDependencies, Text: "Which airports are within 80 km of Porto?", Chain: []GoldStep{
+		{API: "geocoding.forward_geocode", Arguments: map[string]any{"address": "Porto"}},
+		{API: "airport_info.nearby_airports", Arguments: map[string]any{"radius_km": "80"}, Bindings: map[string]Binding{"lat": {Step: 0, Path: "results[].lat"}, "lon": {Step: 0, Path: "results[].lon"}}}}}
+	probs = mustProblems(t, []Instruction{four})
+	require.NotEmpty(t, probs)
+	require.Equal(t, "chain[1].arguments.radius_km", probs[0].Field, "%v", probs)
+}
+
+func FuzzReadJSONL(f *testing.F) {
+	f.Add(`{"id":"x","type":2,"text":"t","target_api":"a.b","gold_call":{"api":"a.b","arguments":{"id":{"values":[1453523214578196481]}}},"expected_facts":["y"]}`)
+	f.Add(`{"id":"y","type":3,"text":"t","target_api":"a.b","missing":["q"],"present":{"n":1e3}}`)
+	f.Add("# comment\n\n{\"id\":\"z\",\"type\":9}")
+	f.Fuzz(func(t *testing.T, data string) {
+		ins, err := ReadJSONL(strings.NewReader(data), "f.jsonl")
+		if err != nil {
+			return
+		}
+		// What was read writes back and reads again the same.
+		var buf bytes.Buffer
+		for _, in := range ins {
+			b, err := json.Marshal(in)
+			if err != nil {
+				t.Fatalf("%+v does not encode: %v", in, err)
+			}
+			buf.Write(append(b, '\n'))
+		}
+		again, err := ReadJSONL(&buf, "again.jsonl")
+		if err != nil {
+			t.Fatalf("written back, %q no longer reads: %v", buf.String(), err)
+		}
+		if len(again) != len(ins) {
+			t.Fatalf("read %d records back, want %d", len(again), len(ins))
+		}
+	})
+}
