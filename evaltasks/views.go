@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/understudy/understudy/agent"
+	"github.com/understudy/understudy/agent/observe"
 	"github.com/understudy/understudy/evaltasks/chainscore"
 	"github.com/understudy/understudy/evaltasks/dataset"
 	"github.com/understudy/understudy/toolset"
@@ -140,9 +141,27 @@ func (ev *evaluator) toolReturnView(ctx context.Context, inst Instance) (view, e
 	msgs := []agent.Message{
 		{Role: agent.RoleUser, Content: in.Text},
 		{Role: agent.RoleAssistant, ToolCalls: []agent.ToolCall{{ID: "call_1", Name: name, Arguments: raw}}},
-		{Role: agent.RoleTool, ToolCallID: "call_1", Name: name, Content: string(res.Response)},
+		{Role: agent.RoleTool, ToolCallID: "call_1", Name: name, Content: shownContent(dataset.ShownResult(api, res.Response, args))},
 	}
 	return ev.withTools(msgs, []string{api.ID()}), nil
+}
+
+// shownContent is a tool message's content: the result as it is when it
+// is whole, else {"response": <what is shown>, "note": <what was cut>},
+// still JSON.
+func shownContent(f observe.Fitted) string {
+	if f.Whole() {
+		return f.Text
+	}
+	var resp json.RawMessage = []byte(f.Text)
+	if f.Bytes || !json.Valid(resp) {
+		resp, _ = json.Marshal(f.Text)
+	}
+	b, _ := json.Marshal(struct {
+		Response json.RawMessage `json:"response"`
+		Note     string          `json:"note"`
+	}{resp, f.Note})
+	return string(b)
 }
 
 // chainAPIs are Task 7's APIs: every API of the tools in the gold chain,

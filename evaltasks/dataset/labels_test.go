@@ -74,3 +74,20 @@ func FuzzReadJSONL(f *testing.F) {
 		}
 	})
 }
+
+// TestValidateShownToTheModel: an expected fact, or a value a chain step
+// binds, must be in what a model is shown of the result (ShownResult),
+// not only in the part cut to fit the budget. A 3-day forecast shows the
+// first hours of every day: the last hour of the first day is cut.
+func TestValidateShownToTheModel(t *testing.T) {
+	in := Instruction{ID: "t2", Type: TypeSufficient, Text: "What's the 3-day forecast for Lisbon?", TargetAPI: "weatherapi_com.forecast_weather_api",
+		GoldCall: &GoldCall{API: "weatherapi_com.forecast_weather_api", Arguments: map[string]Acceptable{"q": {Values: []any{"Lisbon"}}, "days": {Values: []any{3.0}}}},
+		ExpectedFacts: []string{"2025-06-02 01:00"}}
+	require.Empty(t, mustProblems(t, []Instruction{in}), "an hour that is shown")
+	in.ExpectedFacts = []string{"2025-06-02 23:00"}
+	probs := mustProblems(t, []Instruction{in})
+	require.Len(t, probs, 1)
+	require.Equal(t, "expected_facts[0]", probs[0].Field)
+	require.Contains(t, probs[0].Msg, "is only in the part of the response")
+	require.Contains(t, probs[0].Msg, "forecast.forecastday[].hour shows the first")
+}

@@ -13,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/understudy/understudy/agent/observe"
 	"github.com/understudy/understudy/deps"
 	"github.com/understudy/understudy/evaltasks/textmatch"
 	"github.com/understudy/understudy/internal/canon"
@@ -148,6 +149,8 @@ func (v *validator) checkTypeII(ctx context.Context, in *Instruction) {
 		v.problem(in, "gold_call", "%s answered a body that is not JSON: %v", callText(api, base), err)
 		return
 	}
+	shown := ShownResult(api, res.Response, base)
+	shownDoc := ShownDoc(shown)
 	for i, f := range in.ExpectedFacts {
 		field := fmt.Sprintf("expected_facts[%d]", i)
 		switch {
@@ -155,6 +158,8 @@ func (v *validator) checkTypeII(ctx context.Context, in *Instruction) {
 			v.problem(in, field, "empty fact")
 		case !factIn(doc, f):
 			v.problem(in, field, "%q does not appear in the response of %s", f, callText(api, base))
+		case !factIn(shownDoc, f):
+			v.problem(in, field, "%q is only in the part of the response of %s cut to fit the %d bytes a model is shown (%s)", f, callText(api, base), observe.Budget, shown.Note)
 		default:
 			if fault := ExpectedFactFault(in, doc, f); fault != "" {
 				v.problem(in, field, "%q %s", f, fault)
@@ -302,6 +307,7 @@ func (v *validator) checkTypeIV(ctx context.Context, in *Instruction) {
 	if !ok {
 		return
 	}
+	v.checkBoundShown(in, results)
 	// The user cannot know an opaque value: it must not be in the text.
 	for i, st := range in.Chain {
 		a := v.api(st.API)
@@ -312,6 +318,37 @@ func (v *validator) checkTypeIV(ctx context.Context, in *Instruction) {
 			}
 			if k, ok := scalarText(results[i].args[param]); ok && len(k) > 3 && strings.Contains(in.Text, k) {
 				v.problem(in, fmt.Sprintf("chain[%d].bindings.%s", i, param), "the opaque value %q appears in the text; the user cannot know it", k)
+			}
+		}
+	}
+}
+
+// checkBoundShown requires every value a step takes from an earlier one
+// to be in what a model is shown of that step's result (ShownResult): a
+// value only in the part cut to fit the budget is one no agent can bind.
+func (v *validator) checkBoundShown(in *Instruction, results []chainStep) {
+	shown := make([]any, len(results))
+	notes := make([]string, len(results))
+	for i, r := range results {
+		f := ShownResult(r.api, r.raw, r.args)
+		shown[i], notes[i] = ShownDoc(f), f.Note
+	}
+	for i, st := range in.Chain {
+		for _, param := range slices.Sorted(maps.Keys(st.Bindings)) {
+			b := st.Bindings[param]
+			want, ok := deps.ScalarKey(results[i].args[param])
+			if !ok || b.Step < 0 || b.Step >= len(results) {
+				continue
+			}
+			found := false
+			for _, val := range deps.Values(shown[b.Step], b.Path) {
+				if k, ok := deps.ScalarKey(val); ok && k == want {
+					found = true
+					break
+				}
+			}
+			if !found {
+				v.problem(in, fmt.Sprintf("chain[%d].bindings.%s", i, param), "%q is only in the part of step %d's result cut to fit the %d bytes a model is shown (%s)", want, b.Step, observe.Budget, notes[b.Step])
 			}
 		}
 	}
@@ -339,8 +376,10 @@ func (v *validator) edgesInto(to string) string {
 
 // chainStep is one executed step of a gold chain.
 type chainStep struct {
+	api  *toolset.API
 	args map[string]any
 	doc  any
+	raw  []byte // the response as answered
 }
 
 // runChain executes steps in one session, resolving bindings from earlier
@@ -368,7 +407,10 @@ func (v *validator) runChain(ctx context.Context, in *Instruction, steps []GoldS
 			}
 			args[param] = vals[0]
 		}
-		var doc any
+		var (
+			doc any
+			raw []byte
+		)
 		for calls := 1; ; calls++ {
 			res, err := v.st.Engine.CallAPI(ctx, a, args, session)
 			if err != nil {
@@ -379,6 +421,7 @@ func (v *validator) runChain(ctx context.Context, in *Instruction, steps []GoldS
 				v.problem(in, f, "%s answered %d: %s", callText(a, args), res.Status, truncate(string(res.Response), 300))
 				return out, false
 			}
+			raw = res.Response
 			if doc, err = canon.Decode(res.Response); err != nil {
 				v.problem(in, f, "%s answered a body that is not JSON: %v", callText(a, args), err)
 				return out, false
@@ -391,7 +434,7 @@ func (v *validator) runChain(ctx context.Context, in *Instruction, steps []GoldS
 				return out, false
 			}
 		}
-		out = append(out, chainStep{args: args, doc: doc})
+		out = append(out, chainStep{api: a, args: args, doc: doc, raw: raw})
 	}
 	return out, true
 }
