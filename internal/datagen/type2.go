@@ -165,7 +165,7 @@ func (g *gen) buildII(it t2, id string) {
 	var chain []dataset.GoldStep
 	if len(it.setup) > 0 {
 		chain = g.resolve(it.setup)
-		docs, err := g.runChain(chain, session)
+		answers, err := g.runChain(chain, session)
 		if err != nil {
 			g.fail("%s: setup: %v", id, err)
 			return
@@ -175,7 +175,7 @@ func (g *gen) buildII(it t2, id string) {
 			var val any
 			for _, e := range g.graph.Into(a.ID()) {
 				if e.Param == p && e.From == chain[stepIdx].API {
-					if vs := valuesAt(docs[stepIdx], e.Path); len(vs) > 0 {
+					if vs := valuesAt(answers[stepIdx].shown, e.Path); len(vs) > 0 {
 						val = vs[0]
 					}
 				}
@@ -197,7 +197,7 @@ func (g *gen) buildII(it t2, id string) {
 			call[k] = v.Values[0]
 		}
 	}
-	doc, err := g.call(it.api, call, session)
+	ans, err := g.call(it.api, call, session)
 	if err != nil {
 		g.fail("%s: %v", id, err)
 		return
@@ -209,16 +209,17 @@ func (g *gen) buildII(it t2, id string) {
 	}
 	// Task 6 checks the answer by these facts: only values the question
 	// asks for count (the validator's rule), never a status, bookkeeping,
-	// the question's own words or an unrelated search hit.
-	asked := func(f string) bool { return dataset.ExpectedFactFault(&in, doc, f) == "" }
+	// the question's own words or an unrelated search hit; and only values
+	// the model is shown, so they are taken from what it is shown.
+	asked := func(f string) bool { return dataset.ExpectedFactFault(&in, ans.doc, f) == "" }
 	var fs []string
 	if it.lit != nil {
 		fs, it.facts = it.lit, []string{}
 	} else if it.facts != nil {
-		fs, err = facts(doc, asked, it.facts...)
+		fs, err = facts(ans.shown, asked, it.facts...)
 	}
 	if it.facts == nil || err != nil || len(fs) == 0 {
-		fs, err = autoFacts(doc, asked)
+		fs, err = autoFacts(ans.shown, asked)
 	}
 	if err != nil {
 		g.fail("%s: facts: %v", id, err)
