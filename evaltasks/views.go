@@ -12,6 +12,7 @@ import (
 	"github.com/understudy/understudy/agent/observe"
 	"github.com/understudy/understudy/evaltasks/chainscore"
 	"github.com/understudy/understudy/evaltasks/dataset"
+	"github.com/understudy/understudy/internal/clock"
 	"github.com/understudy/understudy/toolset"
 )
 
@@ -21,6 +22,38 @@ const ChainDistractors = 3
 
 // PlanPrompt is the system message of Task 8, which expects a plan in text.
 const PlanPrompt = "You can use the tools listed. Before calling any of them, outline in text how you would solve the user's request: the steps, in order, and the tool functions each step uses."
+
+// DateLine is the line every conversation starts with: the present on
+// the sandbox clock the tools run on (the frozen Monday 2 June 2025
+// 09:00 UTC by default), since instructions say "today", "this weekend"
+// and "next Friday". A nil clock reads clock.Default.
+func DateLine(c clock.Clock) string {
+	now := clock.Default
+	if c != nil {
+		now = c.Now()
+	}
+	zone := "UTC"
+	if _, off := now.Zone(); off != 0 {
+		zone = "UTC" + now.Format("-07:00")
+	}
+	return fmt.Sprintf("Current date and time: %s %s.", now.Format("Monday 2 January 2006, 15:04"), zone)
+}
+
+// system is the system message a conversation starts with: the date line
+// and then text, either of which may be empty; ok is false when both are.
+func (ev *evaluator) system(text string) (agent.Message, bool) {
+	content := strings.TrimSpace(ev.dateLine + "\n" + text)
+	return agent.Message{Role: agent.RoleSystem, Content: content}, content != ""
+}
+
+// opening starts a conversation: the system message (when there is one)
+// and then msgs.
+func (ev *evaluator) opening(text string, msgs ...agent.Message) []agent.Message {
+	if sys, ok := ev.system(text); ok {
+		return append([]agent.Message{sys}, msgs...)
+	}
+	return msgs
+}
 
 // view is what the agent is given for one instance.
 type view struct {
@@ -66,7 +99,7 @@ func (ev *evaluator) view(ctx context.Context, inst Instance) (view, error) {
 			// whose documentation looks closest to the question.
 			ids = []string{hits[0].ID}
 		}
-		return ev.withTools([]agent.Message{user}, ids), nil
+		return ev.withTools(ev.opening("", user), ids), nil
 	case TaskSelect:
 		target := dataset.ResolveAPI(ev.cat, in.TargetAPI)
 		if target == nil {
@@ -74,7 +107,7 @@ func (ev *evaluator) view(ctx context.Context, inst Instance) (view, error) {
 		}
 		ids := append([]string{target.ID()}, dataset.PerturbingAPIs(ev.cat, ev.index, *in)...)
 		shuffleFor(inst.Key(), ids)
-		return ev.withTools([]agent.Message{user}, ids), nil
+		return ev.withTools(ev.opening("", user), ids), nil
 	case TaskToolReturn:
 		return ev.toolReturnView(ctx, inst)
 	case TaskChain:
@@ -82,14 +115,15 @@ func (ev *evaluator) view(ctx context.Context, inst Instance) (view, error) {
 		if err != nil {
 			return view{}, &DataError{Instance: inst.Key(), Err: err}
 		}
+		// The solver writes the conversation; it starts with the date line
+		// too (see runChain).
 		return ev.withTools([]agent.Message{user}, ids), nil
 	case TaskPlan:
 		ids, err := ev.groupAPIs(in)
 		if err != nil {
 			return view{}, &DataError{Instance: inst.Key(), Err: err}
 		}
-		sys := agent.Message{Role: agent.RoleSystem, Content: PlanPrompt}
-		return ev.withTools([]agent.Message{sys, user}, ids), nil
+		return ev.withTools(ev.opening(PlanPrompt, user), ids), nil
 	}
 	return dataErr("unknown task %d", inst.Task)
 }
@@ -138,11 +172,11 @@ func (ev *evaluator) toolReturnView(ctx context.Context, inst Instance) (view, e
 		return view{}, &DataError{Instance: inst.Key(), Err: err}
 	}
 	name := toolset.ExportName(api, toolset.NameDotted)
-	msgs := []agent.Message{
-		{Role: agent.RoleUser, Content: in.Text},
-		{Role: agent.RoleAssistant, ToolCalls: []agent.ToolCall{{ID: "call_1", Name: name, Arguments: raw}}},
-		{Role: agent.RoleTool, ToolCallID: "call_1", Name: name, Content: shownContent(dataset.ShownResult(api, res.Response, args))},
-	}
+	msgs := ev.opening("",
+		agent.Message{Role: agent.RoleUser, Content: in.Text},
+		agent.Message{Role: agent.RoleAssistant, ToolCalls: []agent.ToolCall{{ID: "call_1", Name: name, Arguments: raw}}},
+		agent.Message{Role: agent.RoleTool, ToolCallID: "call_1", Name: name, Content: shownContent(dataset.ShownResult(api, res.Response, args))},
+	)
 	return ev.withTools(msgs, []string{api.ID()}), nil
 }
 

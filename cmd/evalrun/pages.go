@@ -68,7 +68,7 @@ func compareCommand(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("evalrun compare", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	out := fs.String("out", htmlreport.CompareFile, "where to write the comparison page")
-	mismatch := fs.Bool("allow-mismatch", false, "compare runs over different datasets, task sets or instance samples")
+	mismatch := fs.Bool("allow-mismatch", false, "compare runs over different datasets, date lines, task sets or instance samples")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: evalrun compare [-out FILE] [-allow-mismatch] RUN_DIR RUN_DIR...\n\n"+
 			"Prints the runs' headline metrics side by side as a markdown table, with the difference of each run\n"+

@@ -81,7 +81,7 @@ func FuzzReadJSONL(f *testing.F) {
 // first hours of every day: the last hour of the first day is cut.
 func TestValidateShownToTheModel(t *testing.T) {
 	in := Instruction{ID: "t2", Type: TypeSufficient, Text: "What's the 3-day forecast for Lisbon?", TargetAPI: "weatherapi_com.forecast_weather_api",
-		GoldCall: &GoldCall{API: "weatherapi_com.forecast_weather_api", Arguments: map[string]Acceptable{"q": {Values: []any{"Lisbon"}}, "days": {Values: []any{3.0}}}},
+		GoldCall:      &GoldCall{API: "weatherapi_com.forecast_weather_api", Arguments: map[string]Acceptable{"q": {Values: []any{"Lisbon"}}, "days": {Values: []any{3.0}}}},
 		ExpectedFacts: []string{"2025-06-02 01:00"}}
 	require.Empty(t, mustProblems(t, []Instruction{in}), "an hour that is shown")
 	in.ExpectedFacts = []string{"2025-06-02 23:00"}
