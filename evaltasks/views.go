@@ -81,6 +81,14 @@ func (ev *evaluator) view(ctx context.Context, inst Instance) (view, error) {
 		return view{}, &DataError{Instance: inst.Key(), Err: fmt.Errorf(format, args...)}
 	}
 	user := agent.Message{Role: agent.RoleUser, Content: in.Text}
+	var turns []agent.Message // the earlier turns, then the instruction
+	if inst.Task != TaskToolReturn {
+		hist, err := ev.earlierTurns(ctx, inst)
+		if err != nil {
+			return view{}, err
+		}
+		turns = append(hist, user)
+	}
 	switch inst.Task {
 	case TaskDecide, TaskIntrinsic, TaskClarify, TaskFill:
 		id := in.TargetAPI
@@ -99,7 +107,7 @@ func (ev *evaluator) view(ctx context.Context, inst Instance) (view, error) {
 			// whose documentation looks closest to the question.
 			ids = []string{hits[0].ID}
 		}
-		return ev.withTools(ev.opening("", user), ids), nil
+		return ev.withTools(ev.opening("", turns...), ids), nil
 	case TaskSelect:
 		target := dataset.ResolveAPI(ev.cat, in.TargetAPI)
 		if target == nil {
@@ -107,7 +115,7 @@ func (ev *evaluator) view(ctx context.Context, inst Instance) (view, error) {
 		}
 		ids := append([]string{target.ID()}, dataset.PerturbingAPIs(ev.cat, ev.index, *in)...)
 		shuffleFor(inst.Key(), ids)
-		return ev.withTools(ev.opening("", user), ids), nil
+		return ev.withTools(ev.opening("", turns...), ids), nil
 	case TaskToolReturn:
 		return ev.toolReturnView(ctx, inst)
 	case TaskChain:
@@ -149,6 +157,10 @@ func (ev *evaluator) toolReturnView(ctx context.Context, inst Instance) (view, e
 		return view{}, &DataError{Instance: inst.Key(), Err: fmt.Errorf("gold call API %q is not in the catalog", in.GoldCall.API)}
 	}
 	args := in.GoldCall.FirstValues()
+	hist, err := ev.earlierTurns(ctx, inst)
+	if err != nil {
+		return view{}, err
+	}
 	// A record whose gold call quotes opaque values carries the steps that
 	// mint them; they run first, in the same session, unseen by the agent.
 	if _, err := chainscore.RunGold(ctx, ev.engine, ev.cat, in.Chain, ev.session(inst)); err != nil {
@@ -172,12 +184,43 @@ func (ev *evaluator) toolReturnView(ctx context.Context, inst Instance) (view, e
 		return view{}, &DataError{Instance: inst.Key(), Err: err}
 	}
 	name := toolset.ExportName(api, toolset.NameDotted)
-	msgs := ev.opening("",
+	msgs := ev.opening("", append(hist,
 		agent.Message{Role: agent.RoleUser, Content: in.Text},
 		agent.Message{Role: agent.RoleAssistant, ToolCalls: []agent.ToolCall{{ID: "call_1", Name: name, Arguments: raw}}},
 		agent.Message{Role: agent.RoleTool, ToolCallID: "call_1", Name: name, Content: shownContent(dataset.ShownResult(api, res.Response, args))},
-	)
+	)...)
 	return ev.withTools(msgs, []string{api.ID()}), nil
+}
+
+// earlierTurns runs an instruction's history (the calls the assistant
+// made in earlier turns) in the instance's session and returns it as the
+// conversation shows it: each call, then its result as a model is shown
+// it. Later calls of the instance (Task 6's gold call) run after it in
+// the same session, so the IDs it returned are known there.
+func (ev *evaluator) earlierTurns(ctx context.Context, inst Instance) ([]agent.Message, error) {
+	if len(inst.In.History) == 0 {
+		return nil, nil
+	}
+	calls, err := chainscore.RunGoldCalls(ctx, ev.engine, ev.cat, inst.In.History, ev.session(inst))
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		return nil, &DataError{Instance: inst.Key(), Err: fmt.Errorf("earlier turns: %w", err)}
+	}
+	var msgs []agent.Message
+	for i, c := range calls {
+		raw, err := json.Marshal(c.Args)
+		if err != nil {
+			return nil, &DataError{Instance: inst.Key(), Err: err}
+		}
+		id := fmt.Sprintf("call_earlier_%d", i+1)
+		name := toolset.ExportName(c.API, toolset.NameDotted)
+		msgs = append(msgs,
+			agent.Message{Role: agent.RoleAssistant, ToolCalls: []agent.ToolCall{{ID: id, Name: name, Arguments: raw}}},
+			agent.Message{Role: agent.RoleTool, ToolCallID: id, Name: name, Content: shownContent(dataset.ShownResult(c.API, c.Response, c.Args))})
+	}
+	return msgs, nil
 }
 
 // shownContent is a tool message's content: the result as it is when it
@@ -254,10 +297,18 @@ func (ev *evaluator) groupAPIs(in *dataset.Instruction) ([]string, error) {
 	return ids, nil
 }
 
-// conversation returns the user's text and the tool messages of a view.
+// conversation returns the user's text and the tool messages of a
+// view's last turn (from the instruction on): earlier turns are context,
+// not the result the answer is about.
 func conversation(v view) (user, tool string) {
+	from := 0
+	for i, m := range v.messages {
+		if m.Role == agent.RoleUser {
+			from = i
+		}
+	}
 	var u, t []string
-	for _, m := range v.messages {
+	for _, m := range v.messages[from:] {
 		switch m.Role {
 		case agent.RoleUser:
 			u = append(u, m.Content)

@@ -55,8 +55,15 @@ type Instruction struct {
 	Present map[string]any `json:"present,omitempty"`
 
 	// Type IV: the gold chain, each step's literal arguments and bindings to
-	// earlier steps' responses.
+	// earlier steps' responses. Type II: the steps that mint the opaque
+	// values the user quotes, run before the gold call and never shown.
 	Chain []GoldStep `json:"chain,omitempty"`
+	// Types II and III: the earlier turns of the conversation, calls the
+	// assistant made before the instruction. They run first, in the
+	// instance's session, and the agent is shown each call with its result
+	// (ShownResult) before the user's text: an instruction that speaks of
+	// them ("the hotel you just showed me") carries them.
+	History []GoldStep `json:"history,omitempty"`
 
 	// Type V: the coherent group, the APIs a good plan uses, and its key steps.
 	Group     string   `json:"group,omitempty"`
@@ -175,7 +182,7 @@ func (in *Instruction) exactNumbers() error {
 		errs = append(errs, exact(&v))
 		in.Present[k] = v
 	}
-	for _, st := range in.Chain {
+	for _, st := range append(slices.Clip(in.Chain), in.History...) {
 		for k, v := range st.Arguments {
 			errs = append(errs, exact(&v))
 			st.Arguments[k] = v

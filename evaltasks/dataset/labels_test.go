@@ -91,3 +91,38 @@ func TestValidateShownToTheModel(t *testing.T) {
 	require.Contains(t, probs[0].Msg, "is only in the part of the response")
 	require.Contains(t, probs[0].Msg, "forecast.forecastday[].hour shows the first")
 }
+
+// TestValidateEarlierTurns: an instruction that speaks of an earlier turn
+// must carry it (history), so that the agent is not asked about a
+// conversation it never saw; only Types II and III have earlier turns.
+func TestValidateEarlierTurns(t *testing.T) {
+	three := Instruction{ID: "t3", Type: TypeMissing, Text: "Search hotels in the destination you found.", TargetAPI: "booking_com.search_hotels", Missing: []string{"arrival_date", "departure_date"}}
+	probs := mustProblems(t, []Instruction{three})
+	require.Len(t, probs, 1, "%v", probs)
+	require.Equal(t, "text", probs[0].Field)
+	require.Contains(t, probs[0].Msg, `speaks of an earlier turn ("you found")`)
+
+	three.History = []GoldStep{{API: "booking_com.search_hotel_destination", Arguments: map[string]any{"query": "Lisbon"}}}
+	three.Present = map[string]any{"dest_id": "-2167973"}
+	require.Empty(t, mustProblems(t, []Instruction{three}), "the destination found is in the turn carried")
+	three.Present = map[string]any{"dest_id": "-1456928"}
+	probs = mustProblems(t, []Instruction{three})
+	require.Len(t, probs, 1, "%v", probs)
+	require.Equal(t, "present.dest_id", probs[0].Field, "Paris's ID is neither in the text nor in the turns")
+
+	one := Instruction{ID: "t1", Type: TypeNoTool, Text: "What is the capital of France?", TemptingAPI: "iso_codes.country_by_code", ReferenceAnswer: "Paris is the capital of France.", KeyPoints: []string{"Paris"},
+		History: three.History}
+	probs = mustProblems(t, []Instruction{one})
+	require.NotEmpty(t, probs)
+	require.Equal(t, "history", probs[0].Field)
+
+	for text, want := range map[string]string{
+		"List the rooms of the hotel you just showed me.":   "you just showed",
+		"tell me more about recipe 9338 from that list":     "from that list",
+		"What ingredients do I need for the dish we talked": "we talked",
+		"pics of that hotel":                                "",
+		"Which airports are near you?":                      "",
+	} {
+		require.Equal(t, want, EarlierTurn(text), text)
+	}
+}

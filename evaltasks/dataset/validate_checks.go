@@ -39,6 +39,19 @@ func (v *validator) checkText(in *Instruction) {
 	}
 }
 
+// checkEarlierTurns requires an instruction that speaks of an earlier
+// turn to carry it, and history only where a conversation can have it
+// (Types II and III: the other tasks' conversations start with the user).
+func (v *validator) checkEarlierTurns(in *Instruction) {
+	if len(in.History) > 0 && in.Type != TypeSufficient && in.Type != TypeMissing {
+		v.problem(in, "history", "a Type-%s record has no earlier turns", roman(in.Type))
+		return
+	}
+	if w := EarlierTurn(in.Text); w != "" && len(in.History) == 0 {
+		v.problem(in, "text", "speaks of an earlier turn (%q) that the conversation does not carry: give the record that turn as its history, or reword it", w)
+	}
+}
+
 func (v *validator) checkTypeI(in *Instruction) {
 	if in.TemptingAPI == "" {
 		v.problem(in, "tempting_api", "missing: a Type-I record names the API that looks relevant")
@@ -129,6 +142,12 @@ func (v *validator) checkTypeII(ctx context.Context, in *Instruction) {
 		}
 	}
 	session := "validate/" + in.ID
+	if len(in.History) > 0 {
+		// The earlier turns, shown to the agent.
+		if _, ok := v.runChain(ctx, in, in.History, session, "history"); !ok {
+			return
+		}
+	}
 	if len(in.Chain) > 0 {
 		// The steps that mint the opaque values the user quotes.
 		if _, ok := v.runChain(ctx, in, in.Chain, session, "chain"); !ok {
@@ -215,10 +234,21 @@ func (v *validator) checkPerturbing(in *Instruction) {
 	v.rep.Perturbing[in.ID] = p1
 }
 
-func (v *validator) checkTypeIII(in *Instruction) {
+func (v *validator) checkTypeIII(ctx context.Context, in *Instruction) {
 	api := v.needAPI(in, "target_api", in.TargetAPI)
 	if api == nil {
 		return
+	}
+	// A value the earlier turns gave is present too: the agent saw it.
+	var shown []any
+	if len(in.History) > 0 {
+		steps, ok := v.runChain(ctx, in, in.History, "validate/"+in.ID, "history")
+		if !ok {
+			return
+		}
+		for _, st := range steps {
+			shown = append(shown, ShownDoc(ShownResult(st.api, st.raw, st.args)))
+		}
 	}
 	if in.GoldCall != nil {
 		v.problem(in, "gold_call", "a Type-III record has no gold call: information is missing")
@@ -243,8 +273,8 @@ func (v *validator) checkTypeIII(in *Instruction) {
 			v.problem(in, "present."+name, "%s has no parameter %q", api.ID(), name)
 		case slices.Contains(in.Missing, name):
 			v.problem(in, "present."+name, "is also listed as missing")
-		case !textHas(in.Text, in.Present[name]):
-			v.problem(in, "present."+name, "value %v does not appear in the text", in.Present[name])
+		case !textHas(in.Text, in.Present[name]) && !docsHave(shown, in.Present[name]):
+			v.problem(in, "present."+name, "value %v does not appear in the text or the earlier turns", in.Present[name])
 		}
 	}
 	for _, p := range api.Params {
@@ -583,6 +613,36 @@ func factIn(doc any, fact string) bool {
 		}
 	}
 	walk(doc)
+	return found
+}
+
+// docsHave tells whether a value is a leaf of one of the documents.
+func docsHave(docs []any, val any) bool {
+	want, ok := deps.ScalarKey(val)
+	if !ok {
+		return false
+	}
+	found := false
+	var walk func(v any)
+	walk = func(v any) {
+		switch x := v.(type) {
+		case map[string]any:
+			for _, e := range x {
+				walk(e)
+			}
+		case []any:
+			for _, e := range x {
+				walk(e)
+			}
+		default:
+			if k, ok := deps.ScalarKey(x); ok && k == want {
+				found = true
+			}
+		}
+	}
+	for _, d := range docs {
+		walk(d)
+	}
 	return found
 }
 

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/understudy/understudy/evaltasks/dataset"
+	"github.com/understudy/understudy/toolset"
 )
 
 // t2 is one authored Type-II instruction. For an API whose required value
@@ -172,14 +173,7 @@ func (g *gen) buildII(it t2, id string) {
 		}
 		for _, p := range slices.Sorted(maps.Keys(it.fill)) {
 			stepIdx := it.fill[p]
-			var val any
-			for _, e := range g.graph.Into(a.ID()) {
-				if e.Param == p && e.From == chain[stepIdx].API {
-					if vs := valuesAt(answers[stepIdx].shown, e.Path); len(vs) > 0 {
-						val = vs[0]
-					}
-				}
-			}
+			val := g.provided(a, p, chain[stepIdx].API, answers[stepIdx])
 			if val == nil {
 				g.fail("%s: no value for %s from step %d", id, p, stepIdx)
 				return
@@ -207,6 +201,11 @@ func (g *gen) buildII(it t2, id string) {
 		TargetAPI: a.ID(), AlsoCorrect: it.also, Chain: chain,
 		GoldCall: &dataset.GoldCall{API: a.ID(), Arguments: map[string]dataset.Acceptable(args)},
 	}
+	if dataset.EarlierTurn(it.text) != "" {
+		// The text speaks of the turns that minted its values: the
+		// conversation carries them.
+		in.Chain, in.History = nil, chain
+	}
 	// Task 6 checks the answer by these facts: only values the question
 	// asks for count (the validator's rule), never a status, bookkeeping,
 	// the question's own words or an unrelated search hit; and only values
@@ -233,6 +232,20 @@ func (g *gen) buildII(it t2, id string) {
 		cands = append(cands, alt)
 	}
 	g.add(cands...)
+}
+
+// provided is the value the answer of an earlier call of API from gives
+// parameter p of API a, along the annotated edge between them, from what a
+// model is shown of that answer; nil when there is none.
+func (g *gen) provided(a *toolset.API, p, from string, ans answer) any {
+	for _, e := range g.graph.Into(a.ID()) {
+		if e.Param == p && e.From == from {
+			if vs := valuesAt(ans.shown, e.Path); len(vs) > 0 {
+				return vs[0]
+			}
+		}
+	}
+	return nil
 }
 
 // preferredFacts are the response keys whose values an answer states, in

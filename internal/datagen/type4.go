@@ -161,7 +161,7 @@ func (g *gen) typeIV() {
 		{"What are the public holidays in Australia in 2025?", []dataset.GoldStep{ac2, s("public_holiday.public_holidays", M{"year": 2025.0}, "countryCode", 0)}},
 		{"List 2026 holidays for the first country you support.", []dataset.GoldStep{ac2, s("public_holiday.public_holidays", M{"year": 2026.0}, "countryCode", 0)}},
 		{"Which long weekends does Australia get in 2025?", []dataset.GoldStep{ac2, s("public_holiday.long_weekends", M{"year": 2025.0}, "countryCode", 0)}},
-		{"long weekends in 2026 for the first country on your list?", []dataset.GoldStep{ac2, s("public_holiday.long_weekends", M{"year": 2026.0}, "countryCode", 0)}},
+		{"long weekends in 2026 for the first country the holiday service covers?", []dataset.GoldStep{ac2, s("public_holiday.long_weekends", M{"year": 2026.0}, "countryCode", 0)}},
 		// news
 		{"Find news about the climate talks and show me the full coverage of the top story.", []dataset.GoldStep{s("real_time_news_data.search", M{"query": "climate talks"}), s("real_time_news_data.full_story_coverage", M{}, "story_id", 0)}},
 		{"Search the news for the Bonn climate negotiations and give me every outlet's take on the first story.", []dataset.GoldStep{s("real_time_news_data.search", M{"query": "climate negotiations"}), s("real_time_news_data.full_story_coverage", M{}, "story_id", 0)}},
