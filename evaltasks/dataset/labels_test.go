@@ -120,7 +120,10 @@ func TestValidateEarlierTurns(t *testing.T) {
 		"List the rooms of the hotel you just showed me.":   "you just showed",
 		"tell me more about recipe 9338 from that list":     "from that list",
 		"What ingredients do I need for the dish we talked": "we talked",
-		"pics of that hotel":                                "",
+		"pics of that hotel":                                "that hotel",
+		"How long does that one take to cook?":              "that one",
+		"pics of a hotel I'm eyeing":                        "",
+		"What does the sign in this photo say?":             "",
 		"Which airports are near you?":                      "",
 	} {
 		require.Equal(t, want, EarlierTurn(text), text)
