@@ -129,3 +129,103 @@ func TestValidateEarlierTurns(t *testing.T) {
 		require.Equal(t, want, EarlierTurn(text), text)
 	}
 }
+
+// TestExpectedFactsAreValuesAUserWants: Task 6 judges an answer by its
+// expected facts, so a fact must be something the user asked for: never a
+// session token, an internal code, the envelope, the API's own labels or
+// the call's arguments given back.
+func TestExpectedFactsAreValuesAUserWants(t *testing.T) {
+	session := "ClZDgyZTZlZjk4Mjk3MzMwMjZlZDQwMjk5YjRmZTllMGUEAIaJAoiCgpkZXN0aW5hdGlvbhIU"
+	doc := map[string]any{
+		"data": map[string]any{
+			"context":     map[string]any{"sessionId": session, "totalResults": 12.0},
+			"itineraries": []any{map[string]any{"price": map[string]any{"formatted": "$542"}, "carrier": "United Airlines"}},
+		},
+		"places": []any{
+			map[string]any{"skyId": "KYOA", "suggestionTitle": "Kyoto (Any)"},
+			map[string]any{"skyId": "KIX", "suggestionTitle": "Osaka Kansai (KIX)"},
+		},
+		"location_id":  "189158",
+		"web_url":      "https://www.tripadvisor.com/Tourism-g189158-Lisbon_Vacations.html",
+		"category":     map[string]any{"key": "geographic", "name": "Geographic"},
+		"sort_options": []any{map[string]any{"id": "sort_most_relevant", "name": "most relevant"}},
+		"user":         map[string]any{"user_location": map[string]any{"name": "Singapore"}},
+		"image":        map[string]any{"width": 800.0, "height": 600.0},
+		"timestamp":    1748854800000.0,
+	}
+	in := &Instruction{Text: "Flights from Kyoto, and a picture resized to 800 px wide.", GoldCall: &GoldCall{API: "x.resize", Arguments: map[string]Acceptable{
+		"width": {Values: []any{800.0}}, "language": {Values: []any{"en", "auto"}}}}}
+	tests := []struct{ fact, fault string }{
+		{"$542", ""},
+		{"United Airlines", ""},
+		{"Kyoto (Any)", ""},
+		{"KIX", ""}, // an airport code the user is shown in a title
+		{"600", ""},
+		{session, "session token"},
+		{"KYOA", "internal code"},
+		{"189158", "internal code"}, // an ID, also inside a link
+		{"12", "bookkeeping"},
+		{"1748854800000", "bookkeeping"},
+		{"Geographic", "label of the API's own categories"},
+		{"most relevant", "label of the API's own categories"},
+		{"Singapore", "label of the API's own categories"},
+		{"800", "call's own argument (width=800)"},
+		{"auto", "call's own argument (language=auto)"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.fact, func(t *testing.T) {
+			got := ExpectedFactFault(in, doc, tc.fact)
+			if tc.fault == "" {
+				require.Empty(t, got)
+				return
+			}
+			require.Contains(t, got, tc.fault)
+		})
+	}
+}
+
+// TestValidateGoldCallThatAnswersNothing: a record whose gold call gives
+// back nothing relevant asks for an answer no tool gives. The validator
+// catches both shapes it took in the dataset: an OCR of a French sign
+// told the text is English (no line read; the fact left was the language
+// the call was given), and a news search that found nothing (only the
+// envelope and the echoed request).
+func TestValidateGoldCallThatAnswersNothing(t *testing.T) {
+	ocr := Instruction{ID: "ocr", Type: TypeSufficient, Text: "Read the opening hours from https://images.understudy.test/museum_opening_hours.png — it's in English.",
+		TargetAPI: "ocr_extract_text.ocr_image_url",
+		GoldCall: &GoldCall{API: "ocr_extract_text.ocr_image_url", Arguments: map[string]Acceptable{
+			"url":      {Values: []any{"https://images.understudy.test/museum_opening_hours.png"}},
+			"language": {Values: []any{"en"}, Optional: true}}},
+		ExpectedFacts: []string{"en"}}
+	probs := mustProblems(t, []Instruction{ocr})
+	require.NotEmpty(t, probs)
+	require.Equal(t, "expected_facts[0]", probs[0].Field, "%v", probs)
+	require.Contains(t, probs[0].Msg, "the call's own argument (language=en)")
+
+	ocr.Text = "What opening hours does the sign in https://images.understudy.test/museum_opening_hours.png give? It's in French."
+	ocr.GoldCall.Arguments["language"] = Acceptable{Values: []any{"fr"}, Optional: true}
+	ocr.ExpectedFacts = []string{"OUVERT 9H - 18H"}
+	require.Empty(t, mustProblems(t, []Instruction{ocr}), "the sign read in its language")
+
+	news := Instruction{ID: "news", Type: TypeSufficient, Text: "Find me articles from the past hour about electric cars.", TargetAPI: "real_time_news_data.search",
+		GoldCall: &GoldCall{API: "real_time_news_data.search", Arguments: map[string]Acceptable{
+			"query": {Values: []any{"electric cars"}}, "time_published": {Values: []any{"1h"}}}},
+		ExpectedFacts: []string{"us"}}
+	probs = mustProblems(t, []Instruction{news})
+	require.NotEmpty(t, probs)
+	require.Equal(t, "gold_call", probs[0].Field, "%v", probs)
+	require.Contains(t, probs[0].Msg, "returns nothing beyond its own arguments and envelope")
+
+	// A chain whose last call answers nothing: the sandbox lists no
+	// attractions for Buenos Aires.
+	sights := func(city string) Instruction {
+		return Instruction{ID: "four", Type: TypeDependencies, Text: "Things to do in " + city + "?", Chain: []GoldStep{
+			{API: "travel_advisor.locations_search", Arguments: map[string]any{"query": city}},
+			{API: "travel_advisor.attractions_list", Bindings: map[string]Binding{"location_id": {Step: 0, Path: "data[].result_object.location_id"}}}}}
+	}
+	probs = mustProblems(t, []Instruction{sights("Buenos Aires")})
+	require.Len(t, probs, 1, "%v", probs)
+	require.Equal(t, "chain[1]", probs[0].Field)
+	require.Contains(t, probs[0].Msg, "returns nothing beyond its own arguments and envelope")
+	require.Empty(t, mustProblems(t, []Instruction{sights("Rio de Janeiro")}))
+}

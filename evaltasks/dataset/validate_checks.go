@@ -124,7 +124,8 @@ func (v *validator) checkTypeII(ctx context.Context, in *Instruction) {
 		return
 	}
 	base := gc.FirstValues()
-	if _, err := api.Validate(base); err != nil {
+	called, err := api.Validate(base)
+	if err != nil {
 		v.problem(in, "gold_call", "the gold call does not validate: %v", err)
 		return
 	}
@@ -168,6 +169,10 @@ func (v *validator) checkTypeII(ctx context.Context, in *Instruction) {
 		v.problem(in, "gold_call", "%s answered a body that is not JSON: %v", callText(api, base), err)
 		return
 	}
+	if !Informative(doc, called) {
+		v.problem(in, "gold_call", "%s returns nothing beyond its own arguments and envelope: no answer can come from it", callText(api, base))
+		return
+	}
 	shown := ShownResult(api, res.Response, base)
 	shownDoc := ShownDoc(shown)
 	for i, f := range in.ExpectedFacts {
@@ -186,6 +191,48 @@ func (v *validator) checkTypeII(ctx context.Context, in *Instruction) {
 		}
 	}
 	v.checkPerturbing(in)
+}
+
+// Informative tells whether a response holds anything beyond the call:
+// a value that is not bookkeeping, not an internal code, and not one of
+// the arguments it was called with (defaults included). An empty result
+// list with its envelope and the echoed query holds nothing, and a record
+// whose gold call answers so asks for an answer no tool gives.
+func Informative(doc any, args map[string]any) bool {
+	echo := map[string]bool{}
+	for _, a := range args {
+		if k, ok := deps.ScalarKey(a); ok {
+			echo[strings.ToLower(k)] = true
+		}
+	}
+	found := false
+	var walk func(v any, key string)
+	walk = func(v any, key string) {
+		if found {
+			return
+		}
+		switch x := v.(type) {
+		case map[string]any:
+			for k, e := range x {
+				walk(e, k)
+			}
+		case []any:
+			for _, e := range x {
+				walk(e, key)
+			}
+		case nil:
+		default:
+			k, ok := deps.ScalarKey(x)
+			switch {
+			case !ok || k == "" || echo[strings.ToLower(k)]:
+			case slices.Contains(bookkeepingKeys, strings.ToLower(key)), idKeyRE.MatchString(key) && (isToken(k) || codeRE.MatchString(k)):
+			default:
+				found = true
+			}
+		}
+	}
+	walk(doc, "")
+	return found
 }
 
 // checkKinds requires gold values of the parameter's JSON type as they
@@ -338,6 +385,11 @@ func (v *validator) checkTypeIV(ctx context.Context, in *Instruction) {
 		return
 	}
 	v.checkBoundShown(in, results)
+	if last := results[len(results)-1]; last.api != nil {
+		if called, err := last.api.Validate(last.args); err == nil && !Informative(last.doc, called) {
+			v.problem(in, fmt.Sprintf("chain[%d]", len(results)-1), "%s returns nothing beyond its own arguments and envelope: no answer can come from it", callText(last.api, last.args))
+		}
+	}
 	// The user cannot know an opaque value: it must not be in the text.
 	for i, st := range in.Chain {
 		a := v.api(st.API)
@@ -710,29 +762,92 @@ func roman(t int) string {
 // bookkeepingKeys are response fields that describe the call or the
 // service (the interpreter's step count, a poll session), never the
 // answer to a question.
-var bookkeepingKeys = []string{"steps", "status", "success", "ok", "error", "error_type", "output_truncated", "took", "took_ms", "elapsed_ms", "request_id", "total_results", "sessionid", "session_id", "token", "page", "cached"}
+var bookkeepingKeys = []string{"steps", "status", "success", "ok", "error", "error_type", "output_truncated", "took", "took_ms", "elapsed_ms", "request_id", "requestid", "total_results", "totalresults", "sessionid", "session_id", "flightssessionid", "token", "page", "cached", "timestamp", "pricingoptionid"}
+
+// idKeyRE matches the keys of response fields that hold an API's own
+// identifiers (id, hotel_id, entityId, skyId, token): codes a later call
+// needs, not values a user asks for.
+var idKeyRE = regexp.MustCompile(`^(id|ids|token|skyid|entityid)$|_id$|[a-z]Id$|ID$`)
+
+// codeRE is a value shaped like an internal code: a number, a short run of
+// capitals and digits (KYOA), or a token.
+var codeRE = regexp.MustCompile(`^(-?\d+|[A-Z0-9]{2,8})$`)
+
+// isToken tells whether a value is a session token or an opaque ID: 20
+// characters or more of letters, digits and base64 punctuation, letters
+// and digits both, no space (a URL or an e-mail address is none).
+func isToken(s string) bool {
+	if len(s) < 20 {
+		return false
+	}
+	letters, digits := false, false
+	for _, r := range s {
+		switch {
+		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z':
+			letters = true
+		case r >= '0' && r <= '9':
+			digits = true
+		case r == '+' || r == '/' || r == '=' || r == '_' || r == '-':
+		default:
+			return false
+		}
+	}
+	return letters && digits
+}
 
 // queryStopWords are words of a search query that say nothing about its topic.
 var queryStopWords = []string{"the", "and", "for", "with", "from", "about", "news", "video", "videos", "photo", "photos", "image", "images", "picture", "pictures", "how", "what", "best"}
 
 // ExpectedFactFault tells why an expected fact of a Type-II record is not
 // a fact the question asks for (Task 6 scores answers by these facts), or
-// "" when it is one: a status literal, a bookkeeping field of the
-// response, a value the question already states, or a search hit that
-// shares too little with the query to be what the user is looking for.
+// "" when it is one: a status literal, a session token or opaque ID, a
+// bookkeeping field of the response (the envelope: status, timestamp,
+// session), an internal code of the API (an ID, a place code), a value the
+// question already states, or a search hit that shares too little with
+// the query to be what the user is looking for.
 // doc is the executed gold call's response.
 func ExpectedFactFault(in *Instruction, doc any, fact string) string {
 	low := strings.ToLower(strings.TrimSpace(fact))
 	if textmatch.IsStatusLiteral(low) {
 		return "is a status literal, not a fact the question asks for"
 	}
-	if keys := factKeys(doc, fact); len(keys) > 0 {
-		book := true
+	if isToken(strings.TrimSpace(fact)) {
+		return "is a session token or an opaque ID, not a value a user wants"
+	}
+	if echoed(doc, fact) {
+		return "is only in the response's echo of the request (parameters), not a fact the question asks for"
+	}
+	if arg := argumentEcho(in, fact); arg != "" {
+		return fmt.Sprintf("is the call's own argument (%s) given back, not a fact the question asks for", arg)
+	}
+	if hits := factHits(doc, fact); len(hits) > 0 {
+		keys := factKeys(doc, fact)
+		book, labels := true, true
+		var idKeys []string
 		for _, k := range keys {
 			book = book && slices.Contains(bookkeepingKeys, strings.ToLower(k))
 		}
+		ids := true
+		for _, h := range hits {
+			labels = labels && slices.Contains(labelParents, strings.ToLower(h.parent()))
+			switch {
+			case h.exact:
+				ids = ids && idKeyRE.MatchString(h.leaf())
+				idKeys = append(idKeys, h.leaf())
+			case !h.inURL:
+				// Part of a text the user is shown ("Bengaluru (BLR)").
+				ids = false
+			}
+		}
 		if book {
 			return fmt.Sprintf("is bookkeeping of the response (%s), not a fact the question asks for", strings.Join(keys, ", "))
+		}
+		if ids && len(idKeys) > 0 && codeRE.MatchString(strings.TrimSpace(fact)) {
+			return fmt.Sprintf("is an internal code of the API (%s), not a value a user wants", strings.Join(slices.Compact(slices.Sorted(slices.Values(idKeys))), ", "))
+		}
+		if labels {
+			h := hits[0]
+			return fmt.Sprintf("is a label of the API's own categories, sort orders or contributors (%s.%s), not a fact the question asks for", h.parent(), h.leaf())
 		}
 	}
 	if hasWord(strings.ToLower(in.Text), low) {
@@ -769,6 +884,64 @@ func ExpectedFactFault(in *Instruction, doc any, fact string) string {
 	return ""
 }
 
+// labelParents are the objects whose fields label the API's own
+// taxonomy, sort orders and contributors rather than the thing asked
+// about: a result's category ("Geographic"), a facilities block's heading
+// ("Most popular facilities"), a sort option ("most relevant"), where a
+// reviewer or photographer comes from.
+var labelParents = []string{"category", "categories", "subcategory", "facilities_block", "sort_options", "sort_option", "sorters", "sort", "user_location", "reviewer", "owner", "uploader"}
+
+// argumentEcho names the gold call's argument a fact merely repeats
+// ("width=800" for a resize to 800 pixels, "language=en" for an OCR call
+// told the text is English), or "" when it repeats none: the response
+// giving back what the call was told is no answer to the question.
+func argumentEcho(in *Instruction, fact string) string {
+	if in.GoldCall == nil {
+		return ""
+	}
+	f := strings.ToLower(strings.TrimSpace(fact))
+	for _, name := range slices.Sorted(maps.Keys(in.GoldCall.Arguments)) {
+		for _, v := range in.GoldCall.Arguments[name].Values {
+			if k, ok := deps.ScalarKey(v); ok && strings.ToLower(k) == f {
+				return name + "=" + k
+			}
+		}
+	}
+	return ""
+}
+
+// echoKeys name the objects in which a response repeats the request.
+var echoKeys = []string{"parameters", "params", "request", "search_parameters", "query_params"}
+
+// echoed tells whether a fact appears in a response only inside its echo
+// of the request ("parameters": {"country": "us", ...}).
+func echoed(doc any, fact string) bool {
+	inEcho, outside := false, false
+	var walk func(v any, echo bool)
+	walk = func(v any, echo bool) {
+		switch x := v.(type) {
+		case map[string]any:
+			for k, e := range x {
+				walk(e, echo || slices.Contains(echoKeys, strings.ToLower(k)))
+			}
+		case []any:
+			for _, e := range x {
+				walk(e, echo)
+			}
+		default:
+			if k, ok := deps.ScalarKey(x); ok && (k == fact || strings.Contains(k, fact) && len(fact) > 3) {
+				if echo {
+					inEcho = true
+				} else {
+					outside = true
+				}
+			}
+		}
+	}
+	walk(doc, false)
+	return inEcho && !outside
+}
+
 // queryWords are the topic words of a query: lower-case, accents folded,
 // at least three letters, no stop words.
 func queryWords(s string) []string {
@@ -790,41 +963,74 @@ func sameStem(a, b string) bool {
 	return a == b || len(a) >= 4 && strings.HasPrefix(b, a)
 }
 
-// factKeys lists the keys of the response leaves a fact is found in
-// (see factIn), sorted and unique.
-func factKeys(doc any, fact string) []string {
+// factHit is a place in a response where a fact is found: the keys from
+// the root to the leaf (list indexes left out), and whether the leaf is
+// the fact itself rather than a longer text that contains it, and
+// whether that text is a URL (an ID in a link is not shown as a value).
+type factHit struct {
+	path  []string
+	exact bool
+	inURL bool
+}
+
+// leaf is the key of the leaf; parent the key of the object holding it
+// (a list's key for an item of a list), "" at the root.
+func (h factHit) leaf() string { return h.path[len(h.path)-1] }
+func (h factHit) parent() string {
+	if len(h.path) < 2 {
+		return ""
+	}
+	return h.path[len(h.path)-2]
+}
+
+// factHits lists the places of the response a fact is found in (see
+// factIn), in a stable order.
+func factHits(doc any, fact string) []factHit {
 	num, numErr := strconv.ParseFloat(fact, 64)
-	keys := map[string]bool{}
-	var walk func(v any, key string)
-	walk = func(v any, key string) {
+	var hits []factHit
+	var walk func(v any, path []string)
+	add := func(path []string, exact bool, url bool) {
+		hits = append(hits, factHit{path: slices.Clone(path), exact: exact, inURL: url})
+	}
+	walk = func(v any, path []string) {
 		switch x := v.(type) {
 		case map[string]any:
-			for k, e := range x {
-				walk(e, k)
+			for _, k := range slices.Sorted(maps.Keys(x)) {
+				walk(x[k], append(path, k))
 			}
 		case []any:
 			for _, e := range x {
-				walk(e, key)
+				walk(e, path)
 			}
 		case string:
 			if strings.Contains(x, fact) {
-				keys[key] = true
+				add(path, x == fact, strings.HasPrefix(x, "http://") || strings.HasPrefix(x, "https://"))
 			}
 		case json.Number:
 			if string(x) == fact {
-				keys[key] = true
+				add(path, true, false)
 			}
 		case float64:
 			if numErr == nil && math.Abs(x-num) < 1e-9 || strconv.FormatFloat(x, 'f', -1, 64) == fact {
-				keys[key] = true
+				add(path, true, false)
 			}
 		case bool:
 			if strconv.FormatBool(x) == fact {
-				keys[key] = true
+				add(path, true, false)
 			}
 		}
 	}
-	walk(doc, "")
+	walk(doc, []string{""})
+	return hits
+}
+
+// factKeys lists the keys of the response leaves a fact is found in
+// (see factIn), sorted and unique.
+func factKeys(doc any, fact string) []string {
+	keys := map[string]bool{}
+	for _, h := range factHits(doc, fact) {
+		keys[h.leaf()] = true
+	}
 	return slices.Sorted(maps.Keys(keys))
 }
 

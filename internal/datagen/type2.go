@@ -74,7 +74,7 @@ func (g *gen) typeII() {
 
 		// real_time_news_data
 		{api: "real_time_news_data.search", text: "Any news about the climate talks?", args: A{"query": acc("climate talks", "climate talks news")}, facts: []string{"data[].title"}, also: []string{"web_search.news_search"}},
-		{api: "real_time_news_data.search", text: "Find me articles from the past day about electric cars.", args: A{"query": acc("electric cars", "electric car"), "time_published": acc("1d")}, facts: []string{"data[].title"}, also: []string{"web_search.news_search"}},
+		{api: "real_time_news_data.search", text: "Find me articles from the past week about EV sales.", args: A{"query": acc("EV sales", "electric vehicle sales"), "time_published": acc("7d")}, facts: []string{"data[].title"}, also: []string{"web_search.news_search"}},
 		{api: "real_time_news_data.search", text: "What's being reported on the ECB and interest rates?", args: A{"query": acc("ECB rates", "ECB interest rates", "ECB interest rate")}, facts: []string{"data[].title"}, also: []string{"web_search.news_search"}},
 		{api: "real_time_news_data.search", text: "Can you search the news for anything on Roland-Garros, UK sources, in English?", args: A{"query": acc("Roland-Garros", "Roland Garros"), "country": acc("GB"), "lang": acc("en")}, facts: []string{"data[].title"}, also: []string{"web_search.news_search"}},
 		{api: "real_time_news_data.top_headlines", text: "What are today's top headlines?", args: A{}, facts: []string{"data[].title"}},
@@ -119,9 +119,9 @@ func (g *gen) typeII() {
 		{api: "tasty.recipes_list", text: "Got chickpeas and not much else. Show me 5 recipes that use them.", args: A{"from": acc(0.0), "size": acc(5.0), "q": acc("chickpeas", "chickpea")}, facts: []string{"results[].name"}},
 		{api: "tasty.recipes_list", text: "Vegetarian dinner ideas please, first ten results are plenty.", args: A{"from": acc(0.0), "size": acc(10.0), "tags": acc("vegetarian"), "q": opt("dinner")}, facts: []string{"results[].name"}},
 		{api: "tasty.recipes_list", text: "what soups do you have? list 20", args: A{"from": acc(0.0), "size": acc(20.0), "q": acc("soup")}, facts: []string{"results[].name"}},
-		{api: "tasty.recipes_get_more_info", text: "Tell me more about recipe {id} from that list — ingredients and steps.", args: A{}, setup: []dataset.GoldStep{g.step("tasty.recipes_list", M{"from": 0.0, "size": 20.0, "q": "chicken"})}, fill: map[string]int{"id": 0}},
-		{api: "tasty.recipes_get_more_info", text: "How long does recipe #{id} take to cook?", args: A{}, setup: []dataset.GoldStep{g.step("tasty.recipes_list", M{"from": 0.0, "size": 20.0, "q": "soup"})}, fill: map[string]int{"id": 0}},
-		{api: "tasty.recipes_get_more_info", text: "Full details for {id}, please — I'm shopping for it tonight.", args: A{}, setup: []dataset.GoldStep{g.step("tasty.recipes_list", M{"from": 0.0, "size": 20.0, "q": "rice"})}, fill: map[string]int{"id": 0}},
+		{api: "tasty.recipes_get_more_info", text: "Tell me more about recipe {id} from that list — ingredients and steps.", args: A{}, setup: []dataset.GoldStep{g.step("tasty.recipes_list", M{"from": 0.0, "size": 20.0, "q": "chicken"})}, fill: map[string]int{"id": 0}, facts: []string{"name", "sections[].components[].ingredient.name"}},
+		{api: "tasty.recipes_get_more_info", text: "How long does recipe #{id} take to cook?", args: A{}, setup: []dataset.GoldStep{g.step("tasty.recipes_list", M{"from": 0.0, "size": 20.0, "q": "soup"})}, fill: map[string]int{"id": 0}, facts: []string{"cook_time_minutes"}},
+		{api: "tasty.recipes_get_more_info", text: "Full details for {id}, please — I'm shopping for it tonight.", args: A{}, setup: []dataset.GoldStep{g.step("tasty.recipes_list", M{"from": 0.0, "size": 20.0, "q": "rice"})}, fill: map[string]int{"id": 0}, facts: []string{"name", "sections[].components[].ingredient.name"}},
 		{api: "tasty.recipes_list_similarities", text: "Loved recipe {id}. What similar recipes are there?", args: A{}, setup: []dataset.GoldStep{g.step("tasty.recipes_list", M{"from": 0.0, "size": 20.0, "q": "pasta"})}, fill: map[string]int{"recipe_id": 0}},
 		{api: "tasty.recipes_list_similarities", text: "Anything like recipe {recipe_id}? My kids won't eat it twice in a week.", args: A{}, setup: []dataset.GoldStep{g.step("tasty.recipes_list", M{"from": 0.0, "size": 20.0, "q": "tacos"})}, fill: map[string]int{"recipe_id": 0}},
 		{api: "tasty.recipes_list_similarities", text: "Suggest alternatives similar to {recipe_id} please.", args: A{}, setup: []dataset.GoldStep{g.step("tasty.recipes_list", M{"from": 0.0, "size": 20.0, "q": "salad"})}, fill: map[string]int{"recipe_id": 0}},
@@ -196,6 +196,10 @@ func (g *gen) buildII(it t2, id string) {
 		g.fail("%s: %v", id, err)
 		return
 	}
+	if called, err := a.Validate(call); err == nil && !dataset.Informative(ans.doc, called) {
+		g.fail("%s: the gold call returns nothing beyond its own arguments and envelope", id)
+		return
+	}
 	in := dataset.Instruction{
 		ID: id, Type: dataset.TypeSufficient, Text: text, Scenario: a.Tool.Scenario,
 		TargetAPI: a.ID(), AlsoCorrect: it.also, Chain: chain,
@@ -211,13 +215,25 @@ func (g *gen) buildII(it t2, id string) {
 	// the question's own words or an unrelated search hit; and only values
 	// the model is shown, so they are taken from what it is shown.
 	asked := func(f string) bool { return dataset.ExpectedFactFault(&in, ans.doc, f) == "" }
+	// Facts named by path must be found there: a path that yields
+	// nothing the question asks for means the call answered nothing
+	// relevant (an OCR of a French sign told it is English reads no
+	// line), and another field picked in its place would be no answer.
 	var fs []string
-	if it.lit != nil {
-		fs, it.facts = it.lit, []string{}
-	} else if it.facts != nil {
+	switch {
+	case it.lit != nil:
+		fs = it.lit
+		for _, f := range fs {
+			if fault := dataset.ExpectedFactFault(&in, ans.doc, f); fault != "" {
+				err = fmt.Errorf("%q %s", f, fault)
+			}
+		}
+	case len(it.facts) > 0:
 		fs, err = facts(ans.shown, asked, it.facts...)
-	}
-	if it.facts == nil || err != nil || len(fs) == 0 {
+		if err == nil && len(fs) == 0 {
+			err = fmt.Errorf("nothing at %v is a fact the question asks for", it.facts)
+		}
+	default:
 		fs, err = autoFacts(ans.shown, asked)
 	}
 	if err != nil {

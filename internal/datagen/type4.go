@@ -90,7 +90,7 @@ func (g *gen) typeIV() {
 		whole(t4{"What will the weather do in Cape Town over the next five days?", []dataset.GoldStep{geo("Cape Town"), s("open_weather.five_day_forecast", M{}, "lat", 0, "lon", 0)}}),
 		{"Which time zone does Nairobi use?", []dataset.GoldStep{geo("Nairobi"), s("world_time.timezone_by_location", M{}, "lat", 0, "lon", 0)}},
 		{"Hotels in Seoul from 2025-10-10 to 2025-10-12, please.", []dataset.GoldStep{hd("Seoul"), hs("2025-10-10", "2025-10-12")}},
-		{"Things to do in Buenos Aires?", []dataset.GoldStep{ls("Buenos Aires"), al}},
+		{"Things to do in Rio de Janeiro?", []dataset.GoldStep{ls("Rio de Janeiro"), al}},
 		// background removal
 		{"Remove the background from " + img + "product_water_bottle.jpg and give me the finished image.", []dataset.GoldStep{bgr(img + "product_water_bottle.jpg"), s("background_removal.get_removal_result", M{}, "result_id", 0)}},
 		{"I need a transparent cut-out of my backpack photo: " + img + "product_backpack.jpg. Make sure the result is ready before you send it.", []dataset.GoldStep{bgr(img + "product_backpack.jpg"), s("background_removal.get_removal_result", M{}, "result_id", 0)}},
@@ -208,7 +208,7 @@ func (g *gen) typeIV() {
 		// sightseeing
 		{"What attractions are there in Lisbon?", []dataset.GoldStep{ls("Lisbon"), al}},
 		{"Top things to do in Kyoto?", []dataset.GoldStep{ls("Kyoto"), al}},
-		{"sights in Marrakech pls, 5 max", []dataset.GoldStep{ls("Marrakech"), s("travel_advisor.attractions_list", M{"limit": 5.0}, "location_id", 0)}},
+		{"sights in Porto pls, 5 max", []dataset.GoldStep{ls("Porto"), s("travel_advisor.attractions_list", M{"limit": 5.0}, "location_id", 0)}},
 		{"My wife and I have a day in Vienna. What can we see?", []dataset.GoldStep{ls("Vienna"), al}},
 		{"Tell me about the number one attraction in Lisbon: hours and price.", []dataset.GoldStep{ls("Lisbon"), al, s("travel_advisor.attractions_get_details", M{}, "location_id", 1)}},
 		{"What's the top-ranked sight in Rome, and where exactly is it?", []dataset.GoldStep{ls("Rome"), al, s("travel_advisor.attractions_get_details", M{}, "location_id", 1)}},
