@@ -801,10 +801,12 @@ var queryStopWords = []string{"the", "and", "for", "with", "from", "about", "new
 // ExpectedFactFault tells why an expected fact of a Type-II record is not
 // a fact the question asks for (Task 6 scores answers by these facts), or
 // "" when it is one: a status literal, a session token or opaque ID, a
-// bookkeeping field of the response (the envelope: status, timestamp,
-// session), an internal code of the API (an ID, a place code), a value the
-// question already states, or a search hit that shares too little with
-// the query to be what the user is looking for.
+// value only in the response's echo of the request, the call's own
+// argument given back, a bookkeeping field of the response (the envelope:
+// status, timestamp, session), an internal code of the API (an ID, a
+// place code), a label of its categories, sort orders or contributors, a
+// value the question already states, or a search hit that shares too
+// little with the query to be what the user is looking for.
 // doc is the executed gold call's response.
 func ExpectedFactFault(in *Instruction, doc any, fact string) string {
 	low := strings.ToLower(strings.TrimSpace(fact))
