@@ -1,4 +1,4 @@
-// Package sandboxtest starts the whole sandbox on a loopback port for a Go test, as net/http/httptest does for a handler.
+// Package sandboxtest starts the whole sandbox on a loopback port for a Go test, as net/http/httptest does for a handler, and asserts what the agent did with typed expectations (Server.Expect).
 package sandboxtest
 
 import (
@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http/httptest"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -18,6 +19,7 @@ import (
 	"github.com/understudy/understudy/internal/server"
 	"github.com/understudy/understudy/mocks/failures"
 	"github.com/understudy/understudy/sandbox"
+	"github.com/understudy/understudy/sandbox/expect"
 	"github.com/understudy/understudy/toolset"
 )
 
@@ -257,6 +259,43 @@ func (s *Server) Session(id string) sandbox.SessionTrace {
 		return sandbox.SessionTrace{ID: id, Calls: []sandbox.CallRecord{}}
 	}
 	return t
+}
+
+// Expect asserts what the agent did in a session: it checks e against the
+// session's trace, as POST /v1/sessions/{id}/expect does, and fails tb with
+// the verdict's diff, one finding a line, when e does not hold (or is not
+// valid for the catalog: an unknown API, an argument the API does not
+// take). The test goes on; the verdict is returned for more checks.
+//
+//	srv.Expect(t, "case-1", expect.Expectation{
+//		Calls: []expect.Call{{API: "skyscanner80.flights_auto_complete",
+//			Arguments: map[string]expect.Acceptable{"query": expect.OneOf("Lisbon", "Lisboa")}}},
+//		NoViolations: true,
+//		MaxCalls:     expect.At(3),
+//	})
+func (s *Server) Expect(tb testing.TB, session string, e expect.Expectation) expect.Verdict {
+	tb.Helper()
+	v, err := s.Check(session, e)
+	if err != nil {
+		tb.Errorf("sandboxtest: %v", err)
+		return v
+	}
+	if !v.Pass {
+		tb.Errorf("sandboxtest: session %q: the expectation does not hold:\n\t%s", session, strings.Join(v.Diff, "\n\t"))
+	}
+	return v
+}
+
+// Check answers e on a session's trace without failing anything: the
+// verdict POST /v1/sessions/{id}/expect answers, or an *expect.Error when
+// e is not valid for the catalog. A session with no calls has an empty
+// trace.
+func (s *Server) Check(session string, e expect.Expectation) (expect.Verdict, error) {
+	cat := s.Engine.Catalog()
+	if err := e.Validate(cat); err != nil {
+		return expect.Verdict{Diff: []string{err.Error()}}, err
+	}
+	return e.Check(cat, s.Session(session)), nil
 }
 
 // Client returns a client that calls the engine in-process, skipping HTTP,
