@@ -8,6 +8,7 @@ import (
 	"io"
 	"io/fs"
 	"log/slog"
+	"os"
 	"sync"
 
 	"github.com/understudy/understudy/cache"
@@ -97,8 +98,32 @@ func (s *Stack) Metrics() []MetricsWriter {
 	return []MetricsWriter{s.Simulator}
 }
 
+// MissingRecordingsError is a replay whose recordings folder does not
+// exist: replay only reads recordings, so a mistyped path would otherwise
+// serve nothing but the built-in ones without a word.
+type MissingRecordingsError struct {
+	Dir string
+	Err error
+}
+
+func (e *MissingRecordingsError) Error() string {
+	reason := e.Err.Error()
+	var pe *fs.PathError
+	if errors.As(e.Err, &pe) {
+		reason = pe.Err.Error()
+	}
+	return fmt.Sprintf("replay mode: recordings folder %q: %s; replay never creates it: check the path, or record into it first in record mode", e.Dir, reason)
+}
+
+func (e *MissingRecordingsError) Unwrap() error { return e.Err }
+
 // Build assembles the stack.
 func Build(cfg Config) (*Stack, error) {
+	if cfg.Mode == sandbox.ModeReplay && cfg.CacheDir != "" {
+		if _, err := os.Stat(cfg.CacheDir); err != nil {
+			return nil, &MissingRecordingsError{Dir: cfg.CacheDir, Err: err}
+		}
+	}
 	if cfg.Logger == nil {
 		cfg.Logger = slog.New(slog.DiscardHandler)
 	}

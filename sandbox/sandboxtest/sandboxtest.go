@@ -70,8 +70,9 @@ func WithMode(m sandbox.Mode) Option {
 }
 
 // WithRecordings sets the recordings directory (toolserver's -cache):
-// replay mode reads it before the built-in recordings, record mode writes
-// to it. A test usually passes t.TempDir() or a fixture folder of its own.
+// replay mode reads it before the built-in recordings (a folder that does
+// not exist is an error naming it, never created), record mode writes to
+// it (creating it). A test usually passes t.TempDir() or a fixture folder of its own.
 func WithRecordings(dir string) Option {
 	return func(c *config) error {
 		if dir == "" {
