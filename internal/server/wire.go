@@ -230,10 +230,37 @@ func (rw *rapidWire) route(r *http.Request) *Problem {
 	r.URL.RawPath = p
 	r.URL.Path, _ = url.PathUnescape(p)
 	if _, pattern := rw.mux.Handler(r); pattern == "" {
+		allow := rw.allowed(r)
 		r.Host, r.URL.Path, r.URL.RawPath = oldHost, oldPath, oldRaw
+		if len(allow) > 0 {
+			// The path is an endpoint, only not by this method: 405 with
+			// Allow, as RapidAPI's gateway and HTTP say.
+			p := newProblem(http.StatusMethodNotAllowed, "method-not-allowed", "Method not allowed",
+				fmt.Sprintf("%s is not allowed on %s of %s; allowed: %s", r.Method, prefix(r.URL.Path, 256), host, strings.Join(allow, ", ")))
+			p.headers = http.Header{"Allow": {strings.Join(allow, ", ")}}
+			return p
+		}
 		return unknownEndpoint(r, host)
 	}
 	return nil
+}
+
+// wireMethods are the methods an API of the wire can have, in the order
+// an Allow header lists them.
+var wireMethods = []string{http.MethodGet, http.MethodHead, http.MethodPost, http.MethodPut, http.MethodPatch, http.MethodDelete}
+
+// allowed lists the methods the routed request's path is an endpoint for
+// (HEAD wherever GET is: ServeMux's GET patterns serve it).
+func (rw *rapidWire) allowed(r *http.Request) []string {
+	var out []string
+	probe := *r
+	for _, m := range wireMethods {
+		probe.Method = m
+		if _, pattern := rw.mux.Handler(&probe); pattern != "" {
+			out = append(out, m)
+		}
+	}
+	return out
 }
 
 func unknownEndpoint(r *http.Request, host string) *Problem {
@@ -243,10 +270,11 @@ func unknownEndpoint(r *http.Request, host string) *Problem {
 // serve answers one call of an API on the wire with the API's own status
 // and body.
 func (rw *rapidWire) serve(r *http.Request, api *toolset.API, pathParams map[string]string) (any, error) {
-	if r.Method != api.Method {
-		// A GET pattern serves HEAD too; the API does not.
+	if r.Method != api.Method && (r.Method != http.MethodHead || api.Method != http.MethodGet) {
 		return nil, unknownEndpoint(r, r.Header.Get("X-RapidAPI-Host"))
 	}
+	// HEAD is answered as GET (a call, with its status and headers) and
+	// net/http leaves the body out.
 	args, err := wireArguments(r, api, pathParams)
 	if err != nil {
 		return nil, err
