@@ -67,6 +67,10 @@ type Param struct {
 	// Opaque marks a value only an API can mint (an ID, a token, a session id),
 	// as opposed to one a user can know (a city name, an IATA code).
 	Opaque bool `json:"opaque,omitempty"`
+	// CaseInsensitive says the API reads the value without case (a city
+	// name), so that replay matches a recording whatever the case
+	// (x-case-insensitive).
+	CaseInsensitive bool `json:"case_insensitive,omitempty"`
 }
 
 // API is one endpoint of a tool.

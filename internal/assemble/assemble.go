@@ -259,7 +259,21 @@ func (s *Stack) Close() error {
 // Recordings adapts the cache to the engine's response store.
 type Recordings struct{ Cache *cache.Cache }
 
-var _ sandbox.CanonicalRecordings = Recordings{}
+var (
+	_ sandbox.CanonicalRecordings = Recordings{}
+	_ sandbox.RecordingIndex      = Recordings{}
+)
+
+// Recorded lists an API's recorded calls from the stores' indexes: the
+// -cache folder's, then the built-in recordings'.
+func (r Recordings) Recorded(_ context.Context, tool, api string) ([]sandbox.RecordedCall, error) {
+	recs, err := r.Cache.Recorded(tool, api)
+	out := make([]sandbox.RecordedCall, len(recs))
+	for i, rec := range recs {
+		out[i] = sandbox.RecordedCall{Key: rec.Key, Arguments: rec.Arguments}
+	}
+	return out, err
+}
 
 // Key is the cache key's hash.
 func (r Recordings) Key(tool, api string, args map[string]any) string {
