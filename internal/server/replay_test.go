@@ -77,7 +77,9 @@ func TestReplayNormalisation(t *testing.T) {
 	ts2, _ := newServer(t, assemble.Config{Mode: sandbox.ModeReplay, CacheDir: dir})
 	code, _, body := do(t, "POST", ts2.URL+"/v1/call", "application/json", `{"tool":"skyscanner80","api":"flights_auto_complete","arguments":{"query":"Parim"}}`, nil)
 	require.Equal(t, http.StatusNotFound, code, string(body))
-	var p struct{ Nearest []struct{ Arguments map[string]string } }
+	var p struct {
+		Nearest []struct{ Arguments map[string]string }
+	}
 	require.NoError(t, json.Unmarshal(body, &p))
 	var got []string
 	for _, n := range p.Nearest {
