@@ -89,6 +89,11 @@ type API struct {
 	ExampleResponse json.RawMessage `json:"example_response,omitempty"`
 	// Groups names the coherent groups (x-group) this API belongs to.
 	Groups []string `json:"groups,omitempty"`
+	// Security is the security an OpenAPI source declares for the API:
+	// alternatives, of which a request satisfies one by carrying every
+	// credential it lists (see Credential). Documented in every export;
+	// enforced on the RapidAPI wire only when the server is asked to.
+	Security [][]Credential `json:"security,omitempty"`
 
 	// Tool is the tool that owns this API; set by the loaders.
 	Tool *Tool `json:"-"`

@@ -45,6 +45,7 @@ func openAPIDocument(c *Catalog, responses bool) *openapi3.T {
 		Paths: openapi3.NewPaths(),
 	}
 	tags := map[string]string{}
+	declared := map[*openapi3.Operation]*API{} // operations whose source declares security
 	for _, t := range c.Tools() {
 		tags[t.Category] = "Category " + t.Category
 		tags[t.StandardizedName] = firstNonEmpty(cut(t.Description, 1024), "Tool "+t.Name)
@@ -56,7 +57,11 @@ func openAPIDocument(c *Catalog, responses bool) *openapi3.T {
 				item = &openapi3.PathItem{}
 				doc.Paths.Set(p, item)
 			}
-			item.SetOperation(exportMethod(a.Method), exportOperation(a, responses))
+			op := exportOperation(a, responses)
+			item.SetOperation(exportMethod(a.Method), op)
+			if responses && len(a.Security) > 0 {
+				declared[op] = a
+			}
 		}
 	}
 	for _, name := range slices.Sorted(maps.Keys(tags)) {
@@ -74,6 +79,26 @@ func openAPIDocument(c *Catalog, responses bool) *openapi3.T {
 			}},
 		}}
 		doc.Security = openapi3.SecurityRequirements{{RapidAPIKeyScheme: []string{}}}
+		// The security an imported API's source declares, always
+		// documented (toolserver -enforce-security enforces it): each
+		// scheme under "<tool>.<scheme>", each alternative beside the key.
+		for op, a := range declared {
+			var reqs openapi3.SecurityRequirements
+			for _, alt := range a.Security {
+				req := openapi3.SecurityRequirement{RapidAPIKeyScheme: []string{}}
+				for _, cr := range alt {
+					name := a.Tool.StandardizedName + "." + cr.Scheme
+					scheme := &openapi3.SecurityScheme{Type: "http", Scheme: "bearer"}
+					if cr.Type == CredentialAPIKey {
+						scheme = &openapi3.SecurityScheme{Type: "apiKey", In: cr.In, Name: cr.Name}
+					}
+					doc.Components.SecuritySchemes[name] = &openapi3.SecuritySchemeRef{Value: scheme}
+					req[name] = []string{}
+				}
+				reqs = append(reqs, req)
+			}
+			op.Security = &reqs
+		}
 	}
 	return doc
 }

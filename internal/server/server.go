@@ -62,6 +62,11 @@ type Options struct {
 	// (Redis) under "shared" in GET /healthz; healthy false makes it a 503
 	// with status "unavailable", so that a load balancer takes notice.
 	Health func(ctx context.Context) (detail map[string]any, healthy bool)
+	// EnforceSecurity answers 401 on the RapidAPI wire, in fake mode, to a
+	// request without the credentials its API's source declares
+	// (toolset.API.Security); any value is taken. Replay and record
+	// answer what was recorded, and live is the real API's to refuse.
+	EnforceSecurity bool
 }
 
 // Server routes HTTP requests to the engine.

@@ -275,6 +275,11 @@ func (rw *rapidWire) serve(r *http.Request, api *toolset.API, pathParams map[str
 	}
 	// HEAD is answered as GET (a call, with its status and headers) and
 	// net/http leaves the body out.
+	if rw.s.opts.EnforceSecurity && rw.s.engine.Mode() == sandbox.ModeFake {
+		if p := unauthorized(r, api); p != nil {
+			return nil, p
+		}
+	}
 	args, err := wireArguments(r, api, pathParams)
 	if err != nil {
 		return nil, err
@@ -444,4 +449,49 @@ func (rw *rapidWire) validate(r *http.Request, api *toolset.API, pathParams map[
 	}
 	collect(err)
 	return ve
+}
+
+// unauthorized is the 401 of a wire request that satisfies none of its
+// API's declared security alternatives (toolset.API.Security), or nil.
+// Only presence is checked: the sandbox has no keys to compare with, and
+// the detail names what is needed, never a value sent.
+func unauthorized(r *http.Request, api *toolset.API) *Problem {
+	if len(api.Security) == 0 {
+		return nil
+	}
+	var want []string
+	bearer := false
+	for _, alt := range api.Security {
+		ok := true
+		var need []string
+		for _, c := range alt {
+			switch c.Type {
+			case toolset.CredentialBearer:
+				bearer = true
+				need = append(need, "Authorization: Bearer <token>")
+				scheme, token, _ := strings.Cut(r.Header.Get("Authorization"), " ")
+				ok = ok && strings.EqualFold(scheme, "Bearer") && strings.TrimSpace(token) != ""
+			case toolset.CredentialAPIKey:
+				if c.In == "query" {
+					need = append(need, "query parameter "+c.Name)
+					ok = ok && r.URL.Query().Get(c.Name) != ""
+				} else {
+					need = append(need, "header "+c.Name)
+					ok = ok && r.Header.Get(c.Name) != ""
+				}
+			}
+		}
+		if ok {
+			return nil
+		}
+		want = append(want, strings.Join(need, " and "))
+	}
+	p := newProblem(http.StatusUnauthorized, "unauthorized", "Unauthorized",
+		fmt.Sprintf("%s requires credentials its OpenAPI source declares: %s", api.ID(), strings.Join(want, ", or ")))
+	challenge := `APIKey realm="` + api.Tool.StandardizedName + `"`
+	if bearer {
+		challenge = `Bearer realm="` + api.Tool.StandardizedName + `"`
+	}
+	p.headers = http.Header{"WWW-Authenticate": {challenge}}
+	return p
 }

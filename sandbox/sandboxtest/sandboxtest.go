@@ -29,9 +29,10 @@ type Option func(*config) error
 // config is what the options set: the flags of cmd/toolserver that make
 // sense in a test, turned into the stack's configuration.
 type config struct {
-	catalogs  []string
-	noBuiltin bool
-	stack     assemble.Config
+	catalogs        []string
+	noBuiltin       bool
+	enforceSecurity bool
+	stack           assemble.Config
 }
 
 // WithCatalog adds tools from paths, as toolserver's -catalog flag takes
@@ -152,6 +153,16 @@ func WithUpstream(u sandbox.Upstream) Option {
 	}
 }
 
+// WithEnforceSecurity answers 401 on the RapidAPI wire, in fake mode, to
+// a request without the apiKey or Bearer credentials its API's OpenAPI
+// source declares (toolserver's -enforce-security).
+func WithEnforceSecurity() Option {
+	return func(c *config) error {
+		c.enforceSecurity = true
+		return nil
+	}
+}
+
 // WithLogger sends the engine's log (a response store it cannot read, a
 // recording it could not write) to l. NewServer's default writes warnings
 // to the test's output; Start's default discards them.
@@ -217,7 +228,7 @@ func Start(opts ...Option) (*Server, error) {
 		return nil, err
 	}
 	mcp := server.MCPHandler(server.MCPServer(st.Engine, "sandboxtest"))
-	h, err := server.New(st.Engine, server.Options{Deps: st.Graph, MCP: mcp, Logger: c.stack.Logger})
+	h, err := server.New(st.Engine, server.Options{Deps: st.Graph, MCP: mcp, Logger: c.stack.Logger, EnforceSecurity: c.enforceSecurity})
 	if err != nil {
 		return nil, errors.Join(err, st.Close())
 	}
