@@ -17,6 +17,7 @@ import (
 	"github.com/understudy/understudy/internal/bounded"
 	"github.com/understudy/understudy/internal/clock"
 	"github.com/understudy/understudy/mocks/failures"
+	"github.com/understudy/understudy/mocks/faker"
 	"github.com/understudy/understudy/mocks/internal/standintest"
 	"github.com/understudy/understudy/mocks/standin"
 	"github.com/understudy/understudy/mocks/world"
@@ -100,7 +101,12 @@ func TestMockerDispatch(t *testing.T) {
 	require.False(t, m.HasStandIn(nil))
 	body, err = m.Call(ctx, imported, map[string]any{"q": "Tokyo"}, "")
 	require.NoError(t, err)
-	require.JSONEq(t, `{"status": "success", "data": {"q": "Tokyo"}}`, string(body), "the faker answered")
+	var faked any
+	require.NoError(t, json.Unmarshal(body, &faked))
+	require.False(t, faker.IsEcho(faked, map[string]any{"q": "Tokyo"}), "the faker answered, not an echo: %s", body)
+	want, err := standin.Encode(faker.Fake(m.World(), &standin.Call{API: imported, Args: map[string]any{"q": "Tokyo"}, Now: clock.Default, Seed: standin.Seed("some_imported_tool", "search", map[string]any{"q": "Tokyo"}), State: standin.NewState()}))
+	require.NoError(t, err)
+	require.Equal(t, string(want), string(body), "the faker answered")
 
 	_, err = m.Call(ctx, nil, nil, "")
 	require.Error(t, err)

@@ -87,6 +87,10 @@ type API struct {
 	ResponseSchema *openapi3.Schema `json:"response_schema,omitempty"`
 	// ExampleResponse is a documented example response, verbatim.
 	ExampleResponse json.RawMessage `json:"example_response,omitempty"`
+	// TemplateResponse is ToolBench's type shape of the answer
+	// ({"status": "str", "data": [{"id": "int"}]}), from the tool file's
+	// template_response or a query file's api_list (see AddQueryTemplates).
+	TemplateResponse json.RawMessage `json:"template_response,omitempty"`
 	// Groups names the coherent groups (x-group) this API belongs to.
 	Groups []string `json:"groups,omitempty"`
 	// Security is the security an OpenAPI source declares for the API:

@@ -65,6 +65,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, tty bool)
 		outDir      = fs.String("out", "", "run directory (default: runs/<agent>-NNN, a new one each run)")
 		resume      = fs.Bool("resume", false, "continue the run in -out (default: the latest runs/<agent>-NNN)")
 		overwrite   = fs.Bool("overwrite", false, "start the run in -out again, discarding its results")
+		private     = fs.Bool("private", false, "make the run directory owner-only (0700), so its files, transcripts included, are 0600 (default: as readable as the directory, 0644 in a 0755 one)")
 		judgeURL    = fs.String("judge-url", "", "OpenAI-compatible API root of an LLM judge for tasks 3, 5, 6, 8 (default: rule scorers)")
 		judgeModel  = fs.String("judge-model", "", "judge model name")
 		judgeKeyEnv = fs.String("judge-api-key-env", "", "NAME of the environment variable holding the judge's API key")
@@ -127,7 +128,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, tty bool)
 	}
 	if *suite.suite != "" {
 		return runSuite(ctx, suite, suiteRun{stack: st, agent: a, agentName: *agentName, model: *model, judge: cfg.Judge, outDir: *outDir, resume: *resume,
-			overwrite: *overwrite, concurrency: *concurrency, budget: *budget, sample: *sample, seed: *seed, format: *format, quiet: *quiet, allowErrors: *allowErrors, stdout: stdout, stderr: stderr,
+			overwrite: *overwrite, private: *private, concurrency: *concurrency, budget: *budget, sample: *sample, seed: *seed, format: *format, quiet: *quiet, allowErrors: *allowErrors, stdout: stdout, stderr: stderr,
 			baseURL: *baseURL, judgeURL: *judgeURL, timeout: *timeout})
 	}
 	cfg.OutDir = *outDir
@@ -138,6 +139,12 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, tty bool)
 			}
 		} else {
 			cfg.OutDir = evaltasks.NextRunDir("runs", *agentName)
+		}
+	}
+	if *private {
+		if err := evaltasks.MakePrivate(cfg.OutDir); err != nil {
+			fmt.Fprintf(stderr, "evalrun: -private: %v\n", err)
+			return exitFailed
 		}
 	}
 	if !*quiet {

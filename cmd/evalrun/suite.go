@@ -55,6 +55,7 @@ type suiteRun struct {
 	judge               *evaltasks.Judge
 	outDir              string
 	resume, overwrite   bool
+	private             bool
 	concurrency, budget int
 	sample              int
 	seed                uint64
@@ -96,6 +97,13 @@ func runSuite(ctx context.Context, sf *suiteFlags, r suiteRun) int {
 		if cat, err = toolset.Load([]string{*sf.tools}, true); err != nil {
 			return fail(exitUsage, "-tools: %v", err)
 		}
+		if *sf.queries != "" {
+			// The query files' template_response shapes the fake
+			// answers of the APIs they name, as toolserver -queries does.
+			if _, err := cat.AddQueryTemplates(*sf.queries); err != nil {
+				return fail(exitUsage, "-queries: %v", err)
+			}
+		}
 		// Retrieval ranks the catalog and calls nothing: it needs no sandbox.
 		if *sf.suite == suiteToolBench {
 			if st, err = assemble.Build(assemble.Config{Catalog: cat}); err != nil {
@@ -116,6 +124,11 @@ func runSuite(ctx context.Context, sf *suiteFlags, r suiteRun) int {
 			}
 		} else {
 			out = evaltasks.NextRunDir("runs", name)
+		}
+	}
+	if r.private {
+		if err := evaltasks.MakePrivate(out); err != nil {
+			return fail(exitFailed, "-private: %v", err)
 		}
 	}
 	start := time.Now()

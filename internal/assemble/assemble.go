@@ -202,13 +202,16 @@ func Build(cfg Config) (*Stack, error) {
 		traces = st.Shared.Traces(redisstate.SessionOptions{})
 	}
 	// Imported tools: the faker (or the simulator before it), answers
-	// kept consistent per session along the graph's edges. The simulator
+	// kept consistent per session along the graph's edges; the faker
+	// reads the graph too, so that the IDs it makes are the ones the
+	// dependent APIs take. The simulator
 	// records in the engine's response store, shared with the other
 	// replicas when there are some, so that they replay its answers; it
 	// records each answer as the session got it, and a recorded answer is
 	// served as recorded, as replay mode serves it.
 	linker := objects.New(st.Graph)
-	imported := linker.Wrap(faker.StandIn)
+	fk := faker.New(faker.Options{Graph: st.Graph})
+	imported := linker.Wrap(fk.StandIn)
 	if cfg.Simulate != nil {
 		var store simulate.Store = st.Cache
 		if st.Shared != nil {
@@ -219,7 +222,7 @@ func Build(cfg Config) (*Stack, error) {
 			return nil, errors.Join(err, st.Close())
 		}
 		st.Simulator = sim
-		imported = linker.Remember(sim.Wrap(linker.Agreeing(faker.StandIn)))
+		imported = linker.Remember(sim.Wrap(linker.Agreeing(fk.StandIn)))
 	}
 	st.Mocker, err = mocks.New(mocks.Options{Clock: cfg.Clock, World: w, Failures: cfg.Failures, Imported: imported})
 	if err != nil {

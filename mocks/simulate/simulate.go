@@ -271,8 +271,9 @@ Answer with one JSON object and nothing else:
 Keep "error" empty. Make the response realistic and consistent with the documentation, the example and the input (echo the entities the input names), with the fields the example shows. Keep it short: a few items at most.`
 
 // Prompt is what the model is asked for a call: the API's documentation
-// (tool, API, method, parameters), its documented example answer, and the
-// call's arguments.
+// (tool, API, method, parameters), its documented example answer (not an
+// error reply), its template_response when it has one, and the call's
+// arguments.
 func Prompt(api *toolset.API, args map[string]any) ([]agent.Message, error) {
 	type paramDoc struct {
 		Name        string `json:"name"`
@@ -305,13 +306,21 @@ func Prompt(api *toolset.API, args map[string]any) ([]agent.Message, error) {
 	}
 	example := "(none documented)"
 	if ex := strings.TrimSpace(string(api.ExampleResponse)); ex != "" {
-		example = cutRunes(ex, maxExampleBytes)
+		// A tool file's test_endpoint is often an error reply ("You are
+		// not subscribed to this API."): no example of an answer.
+		if _, bad := cache.LooksLikeUpstreamError(api.ExampleResponse); !bad {
+			example = cutRunes(ex, maxExampleBytes)
+		}
 	}
 	var b strings.Builder
 	b.WriteString("API documentation: ")
 	b.Write(docJSON)
 	b.WriteString("\nAPI example response: ")
 	b.WriteString(example)
+	if t := strings.TrimSpace(string(api.TemplateResponse)); t != "" {
+		b.WriteString("\nAPI response template (the answer's shape, with each value's type): ")
+		b.WriteString(cutRunes(t, maxExampleBytes))
+	}
 	b.WriteString("\nAPI input: ")
 	b.Write(input)
 	b.WriteString("\n")

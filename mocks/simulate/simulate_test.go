@@ -389,3 +389,25 @@ func (s *syncBuffer) String() string {
 	defer s.mu.Unlock()
 	return s.b.String()
 }
+
+// TestPromptTemplateNoErrorExample: the model is shown the API's
+// template_response, and no error reply as its example.
+func TestPromptTemplateNoErrorExample(t *testing.T) {
+	tool := &toolset.Tool{Name: "Coins", StandardizedName: "coins", Category: "Finance"}
+	api := &toolset.API{Name: "Get Coin", Method: "GET", Tool: tool,
+		ExampleResponse:  json.RawMessage(`{"message": "You are not subscribed to this API."}`),
+		TemplateResponse: json.RawMessage(`{"symbol": "str", "price": "float"}`)}
+	tool.APIs = []*toolset.API{api}
+	msgs, err := simulate.Prompt(api, map[string]any{"symbol": "BTC"})
+	require.NoError(t, err)
+	user := msgs[1].Content
+	require.Contains(t, user, "API example response: (none documented)")
+	require.NotContains(t, user, "subscribed")
+	require.Contains(t, user, `API response template (the answer's shape, with each value's type): {"symbol": "str", "price": "float"}`)
+	require.Contains(t, user, `API input: {"symbol":"BTC"}`)
+
+	api.ExampleResponse = json.RawMessage(`{"symbol": "ETH", "price": 3120.5}`)
+	msgs, err = simulate.Prompt(api, map[string]any{"symbol": "BTC"})
+	require.NoError(t, err)
+	require.Contains(t, msgs[1].Content, `API example response: {"symbol": "ETH", "price": 3120.5}`)
+}
