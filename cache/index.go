@@ -274,3 +274,50 @@ func (s *Store) verify() {
 		s.warn(&EditedWarning{Path: p})
 	}
 }
+
+// Recorded lists the calls of one tool's API that the store's index names,
+// as the index holds them now (recordings made since Open included). It is
+// for replay's misses (the nearest recorded calls, a call equal but for
+// the form of its arguments), not for the hot path: it reads the index.
+func (s *Store) Recorded(tool, api string) ([]IndexRecord, error) {
+	f, err := s.fsys.Open(indexName)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	recs, _, _, err := ReadIndex(f)
+	var out []IndexRecord
+	for _, r := range recs {
+		if r.Tool == tool && r.API == api {
+			out = append(out, r)
+		}
+	}
+	return out, err
+}
+
+// Recorded lists the calls of one tool's API the cache's stores have
+// recorded (Store.Recorded), the first layer's first; a key two layers
+// hold is listed once.
+func (c *Cache) Recorded(tool, api string) ([]IndexRecord, error) {
+	var out []IndexRecord
+	var errs []error
+	seen := map[string]bool{}
+	for _, l := range c.layers {
+		s, ok := l.(*Store)
+		if !ok {
+			continue
+		}
+		recs, err := s.Recorded(tool, api)
+		errs = append(errs, err)
+		for _, r := range recs {
+			if !seen[r.Key] {
+				seen[r.Key] = true
+				out = append(out, r)
+			}
+		}
+	}
+	return out, errors.Join(errs...)
+}

@@ -77,6 +77,21 @@ type Recordings interface {
 	Put(ctx context.Context, key, tool, api string, args map[string]any, rec Recording) error
 }
 
+// RecordedCall is one recorded call of an API: its key and the canonical
+// JSON of its arguments.
+type RecordedCall struct {
+	Key       string          `json:"key"`
+	Arguments json.RawMessage `json:"arguments"`
+}
+
+// RecordingIndex is a Recordings that lists the recorded calls of an API.
+// Replay uses it on a miss: a recorded call whose arguments have the same
+// replay form (toolset.API.ReplayForm) answers, and otherwise the miss
+// names the nearest recorded calls.
+type RecordingIndex interface {
+	Recorded(ctx context.Context, tool, api string) ([]RecordedCall, error)
+}
+
 // CanonicalRecordings is a Recordings that keys a call from the canonical
 // JSON of its validated arguments (canon.JSON), which the engine computes
 // once per call anyway: Key would encode them again.
@@ -513,7 +528,7 @@ func (e *Engine) dispatch(ctx context.Context, api *toolset.API, args map[string
 			return nil
 		}
 		if e.opts.Mode == ModeReplay {
-			return &ReplayMissError{Tool: tool, API: api.Name, Key: key, Arguments: string(canonArgs)}
+			return e.replayMiss(ctx, api, args, key, canonArgs, res)
 		}
 		// Concurrent misses of one key, here and in the replicas sharing
 		// the store, wait for one upstream call (flight.go).

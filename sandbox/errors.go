@@ -47,10 +47,30 @@ type ReplayMissError struct {
 	Tool, API string
 	Key       string
 	Arguments string // canonical JSON
+	// Nearest are up to MaxNearest recorded calls of the API, the nearest
+	// first (see nearestRecorded), when the recordings can list them.
+	Nearest []RecordedCall
+	// Listed says the recordings could list the API's recorded calls, so
+	// that an empty Nearest means there are none.
+	Listed bool
 }
 
+// MaxNearest bounds the recorded calls a replay miss names.
+const MaxNearest = 3
+
 func (e *ReplayMissError) Error() string {
-	return fmt.Sprintf("replay mode: no recording for %s.%s with arguments %s (key %s)", e.Tool, e.API, e.Arguments, e.Key)
+	msg := fmt.Sprintf("replay mode: no recording for %s.%s with arguments %s (key %s)", e.Tool, e.API, e.Arguments, e.Key)
+	if len(e.Nearest) == 0 {
+		if e.Listed {
+			return msg + "; the API has no recorded calls"
+		}
+		return msg
+	}
+	near := make([]string, len(e.Nearest))
+	for i, n := range e.Nearest {
+		near[i] = string(n.Arguments)
+	}
+	return msg + "; nearest recorded: " + strings.Join(near, ", ")
 }
 
 // UpstreamError reports a failed call to the real API in live mode (in

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"regexp"
+	"strings"
 	"testing"
 
 	"github.com/getkin/kin-openapi/openapi3"
@@ -225,4 +226,34 @@ func TestSummaryReportsUnresolved(t *testing.T) {
 	require.NoError(t, WriteSummary(&buf, c))
 	require.Contains(t, buf.String(), "unresolved: lonely.a(id) ← ghost.list")
 	require.Empty(t, c.DependencyPairs())
+}
+
+// TestOpenAIDescriptionsFitOpenAI: every exported description is at most
+// 1,024 bytes (OpenAI's limit), in every naming style, cut at a sentence;
+// the catalog keeps the full text.
+func TestOpenAIDescriptionsFitOpenAI(t *testing.T) {
+	c, err := Builtin()
+	require.NoError(t, err)
+	for _, style := range []NameStyle{NameDotted, NameToolBench} {
+		for _, tool := range OpenAITools(c, ExportOptions{Style: style}) {
+			require.LessOrEqual(t, len(tool.Function.Description), MaxOpenAIDescription, "%s (style %v)", tool.Function.Name, style)
+		}
+	}
+
+	long := strings.Repeat("Finds the thing. ", 50) + "Then it stops!"
+	tl := &Tool{Name: "Long", StandardizedName: "long", Description: strings.Repeat("A tool that is described at length. ", 40)}
+	a := &API{Name: "find", Description: long, Tool: tl}
+	tl.APIs = []*API{a}
+	got := exportDescription(a, NameDotted, 1024)
+	require.LessOrEqual(t, len(got), MaxOpenAIDescription)
+	require.True(t, strings.HasSuffix(got, `Then it stops!"`), "whole sentences only: %q", got[len(got)-40:])
+	require.Contains(t, got, `The description of this function is: "`+long+`"`, "the function's own description is kept whole while the tool's gives way")
+	require.Equal(t, long, a.Description, "the catalog keeps the full text")
+
+	tl.Description = "Short. " + strings.Repeat("x", 400)
+	a.Description = strings.Repeat("One sentence. ", 60)
+	got = exportDescription(a, NameDotted, 1024)
+	require.LessOrEqual(t, len(got), MaxOpenAIDescription)
+	require.Contains(t, got, `The tool is described as: "Short."`, "the tool's description cut at its sentence")
+	require.Contains(t, got, `One sentence."`)
 }

@@ -76,6 +76,11 @@ type Param struct {
 	// is no value of the parameter's kind ("None" for an integer): lenient
 	// validation takes it, given back, as no value.
 	unfitDefault any
+
+	// CaseInsensitive says the API reads the value without case (a city
+	// name), so that replay matches a recording whatever the case
+	// (x-case-insensitive).
+	CaseInsensitive bool `json:"case_insensitive,omitempty"`
 }
 
 // API is one endpoint of a tool.
@@ -98,6 +103,11 @@ type API struct {
 	TemplateResponse json.RawMessage `json:"template_response,omitempty"`
 	// Groups names the coherent groups (x-group) this API belongs to.
 	Groups []string `json:"groups,omitempty"`
+	// Security is the security an OpenAPI source declares for the API:
+	// alternatives, of which a request satisfies one by carrying every
+	// credential it lists (see Credential). Documented in every export;
+	// enforced on the RapidAPI wire only when the server is asked to.
+	Security [][]Credential `json:"security,omitempty"`
 
 	// Tool is the tool that owns this API; set by the loaders.
 	Tool *Tool `json:"-"`

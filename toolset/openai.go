@@ -83,23 +83,77 @@ func OpenAITools(c *Catalog, opts ExportOptions) []OpenAITool {
 	return out
 }
 
+// MaxOpenAIDescription bounds an exported function's whole description:
+// OpenAI refuses longer ones. The native catalog keeps the full text.
+const MaxOpenAIDescription = 1024
+
 func exportDescription(a *API, style NameStyle, max int) string {
 	tool := ""
 	if a.Tool != nil {
 		tool = a.Tool.StandardizedName
 	}
-	var b strings.Builder
-	// ToolBench's template, verbatim (no space after "tool.", no escaping).
-	b.WriteString(`This is the subfunction for tool "` + tool + `", you can use this tool.`)
-	if d := strings.TrimSpace(cut(a.Description, max)); d != "" {
-		b.WriteString(`The description of this function is: "` + d + `"`)
-	}
+	d := strings.TrimSpace(cutSentence(strings.TrimSpace(a.Description), max))
+	td := ""
 	if style == NameDotted && a.Tool != nil {
-		if td := strings.TrimSpace(cut(a.Tool.Description, max)); td != "" {
+		td = strings.TrimSpace(cutSentence(strings.TrimSpace(a.Tool.Description), max))
+	}
+	build := func(d, td string) string {
+		var b strings.Builder
+		// ToolBench's template, verbatim (no space after "tool.", no escaping).
+		b.WriteString(`This is the subfunction for tool "` + tool + `", you can use this tool.`)
+		if d != "" {
+			b.WriteString(`The description of this function is: "` + d + `"`)
+		}
+		if td != "" {
 			b.WriteString(` The tool is described as: "` + td + `"`)
 		}
+		return b.String()
 	}
-	return b.String()
+	out := build(d, td)
+	// Over the limit, the tool's description gives way first (the
+	// function's own says what it does), each cut at a sentence.
+	for over := len(out) - MaxOpenAIDescription; over > 0; over = len(out) - MaxOpenAIDescription {
+		switch {
+		case td != "":
+			// No fragment of the tool's: whole sentences, or nothing.
+			td = strings.TrimSpace(cutSentence(td, len(td)-over))
+			if !strings.HasSuffix(td, ".") && !strings.HasSuffix(td, "!") && !strings.HasSuffix(td, "?") {
+				td = ""
+			}
+		case d != "":
+			d = strings.TrimSpace(cutSentence(d, len(d)-over))
+		default:
+			return cut(out, MaxOpenAIDescription)
+		}
+		out = build(d, td)
+	}
+	return out
+}
+
+// cutSentence shortens s to at most n bytes at the end of a sentence ("."
+// "!" or "?" before a space or the end), else at a space, else anywhere
+// between UTF-8 sequences; "" when n leaves nothing.
+func cutSentence(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	if n <= 0 {
+		return ""
+	}
+	c := cut(s, n)
+	end := -1
+	for i := 0; i < len(c); i++ {
+		if (c[i] == '.' || c[i] == '!' || c[i] == '?') && (i+1 == len(s) || s[i+1] == ' ' || s[i+1] == '\n') {
+			end = i + 1
+		}
+	}
+	if end > 0 {
+		return c[:end]
+	}
+	if i := strings.LastIndexByte(c, ' '); i > 0 {
+		return c[:i]
+	}
+	return c
 }
 
 // cut shortens s to at most n bytes without splitting a UTF-8 sequence.

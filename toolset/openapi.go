@@ -166,6 +166,7 @@ func openAPITool(doc *openapi3.T, source string) (*Tool, error) {
 				}
 				a.Name = uniqueAPIName(a.Name, used)
 				a.Tool = t
+				a.Security = operationSecurity(doc, op)
 				t.APIs = append(t.APIs, a)
 			}
 		}

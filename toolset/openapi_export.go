@@ -49,6 +49,7 @@ func openAPIDocument(tools []*Tool, responses bool) *openapi3.T {
 		Paths: openapi3.NewPaths(),
 	}
 	tags := map[string]string{}
+	declared := map[*openapi3.Operation]*API{} // operations whose source declares security
 	for _, t := range tools {
 		tags[t.Category] = "Category " + t.Category
 		tags[t.StandardizedName] = firstNonEmpty(cut(t.Description, 1024), "Tool "+t.Name)
@@ -60,14 +61,59 @@ func openAPIDocument(tools []*Tool, responses bool) *openapi3.T {
 				item = &openapi3.PathItem{}
 				doc.Paths.Set(p, item)
 			}
-			item.SetOperation(exportMethod(a.Method), exportOperation(a, responses))
+			op := exportOperation(a, responses)
+			item.SetOperation(exportMethod(a.Method), op)
+			if responses && len(a.Security) > 0 {
+				declared[op] = a
+			}
 		}
 	}
 	for _, name := range slices.Sorted(maps.Keys(tags)) {
 		doc.Tags = append(doc.Tags, &openapi3.Tag{Name: name, Description: tags[name]})
 	}
+	if responses {
+		// What linters (Redocly's recommended rules) and generated clients
+		// expect of a whole document: where it is served, and how its
+		// operations authenticate.
+		doc.Servers = openapi3.Servers{{URL: DefaultServerURL, Description: "the tool server (toolserver's default address)"}}
+		doc.Components = &openapi3.Components{SecuritySchemes: openapi3.SecuritySchemes{
+			RapidAPIKeyScheme: &openapi3.SecuritySchemeRef{Value: &openapi3.SecurityScheme{
+				Type: "apiKey", In: "header", Name: "X-RapidAPI-Key",
+				Description: "RapidAPI's key header, which real clients send; the sandbox accepts any value and never stores it.",
+			}},
+		}}
+		doc.Security = openapi3.SecurityRequirements{{RapidAPIKeyScheme: []string{}}}
+		// The security an imported API's source declares, always
+		// documented (toolserver -enforce-security enforces it): each
+		// scheme under "<tool>.<scheme>", each alternative beside the key.
+		for op, a := range declared {
+			var reqs openapi3.SecurityRequirements
+			for _, alt := range a.Security {
+				req := openapi3.SecurityRequirement{RapidAPIKeyScheme: []string{}}
+				for _, cr := range alt {
+					name := a.Tool.StandardizedName + "." + cr.Scheme
+					scheme := &openapi3.SecurityScheme{Type: "http", Scheme: "bearer"}
+					if cr.Type == CredentialAPIKey {
+						scheme = &openapi3.SecurityScheme{Type: "apiKey", In: cr.In, Name: cr.Name}
+					}
+					doc.Components.SecuritySchemes[name] = &openapi3.SecuritySchemeRef{Value: scheme}
+					req[name] = []string{}
+				}
+				reqs = append(reqs, req)
+			}
+			op.Security = &reqs
+		}
+	}
 	return doc
 }
+
+// DefaultServerURL is the servers entry of OpenAPIDocument; the tool
+// server's GET /v1/tools?format=openapi names the address it was asked at.
+const DefaultServerURL = "http://127.0.0.1:8080"
+
+// RapidAPIKeyScheme names the security scheme of OpenAPIDocument's
+// operations: the X-RapidAPI-Key header.
+const RapidAPIKeyScheme = "RapidAPIKey"
 
 // exportMethod maps an API's method onto one OpenAPI 3.0 knows; anything
 // else is POST.
@@ -179,7 +225,7 @@ func exportOperation(a *API, responses bool) *openapi3.Operation {
 	}
 	media := &openapi3.MediaType{Schema: openapi3.NewSchemaRef("", &openapi3.Schema{})}
 	if rs := a.Response(); rs != nil {
-		media.Schema = openapi3.NewSchemaRef("", exportSchema(rs, nil))
+		media.Schema = openapi3.NewSchemaRef("", typedNullables(exportSchema(rs, nil)))
 	}
 	if len(a.ExampleResponse) > 0 {
 		var ex any
@@ -258,4 +304,116 @@ func cleanLiterals(path string) string {
 	}
 	b.WriteString(literalReplacer.Replace(path[last:]))
 	return b.String()
+}
+
+// typedNullables returns a copy of s in which every "nullable" schema has
+// a type, as OpenAPI 3.0 means nullable to qualify one (Redocly's
+// nullable-type-sibling): the type its other keywords imply (properties:
+// object, items: array, a minimum: number, enum or example values: theirs),
+// or, when none does, no nullable (a schema without a type already takes
+// any value). s is not changed: it may be the catalog's.
+func typedNullables(s *openapi3.Schema) *openapi3.Schema {
+	if !hasUntypedNullable(s, map[*openapi3.Schema]bool{}) {
+		return s
+	}
+	b, err := json.Marshal(s)
+	if err != nil {
+		return s
+	}
+	var cp openapi3.Schema
+	if err := json.Unmarshal(b, &cp); err != nil {
+		return s
+	}
+	fixNullables(&cp, map[*openapi3.Schema]bool{})
+	return &cp
+}
+
+// subschemas lists a schema's direct subschemas.
+func subschemas(s *openapi3.Schema) []*openapi3.SchemaRef {
+	refs := slices.Collect(maps.Values(s.Properties))
+	refs = append(refs, s.Items, s.Not)
+	refs = append(refs, s.AllOf...)
+	refs = append(refs, s.AnyOf...)
+	refs = append(refs, s.OneOf...)
+	if s.AdditionalProperties.Schema != nil {
+		refs = append(refs, s.AdditionalProperties.Schema)
+	}
+	return refs
+}
+
+func hasUntypedNullable(s *openapi3.Schema, seen map[*openapi3.Schema]bool) bool {
+	if s == nil || seen[s] {
+		return false
+	}
+	seen[s] = true
+	if s.Nullable && (s.Type == nil || len(*s.Type) == 0) {
+		return true
+	}
+	for _, r := range subschemas(s) {
+		if r != nil && hasUntypedNullable(r.Value, seen) {
+			return true
+		}
+	}
+	return false
+}
+
+func fixNullables(s *openapi3.Schema, seen map[*openapi3.Schema]bool) {
+	if s == nil || seen[s] {
+		return
+	}
+	seen[s] = true
+	if s.Nullable && (s.Type == nil || len(*s.Type) == 0) {
+		if t := impliedType(s); t != "" {
+			s.Type = &openapi3.Types{t}
+		} else {
+			s.Nullable = false
+		}
+	}
+	for _, r := range subschemas(s) {
+		if r != nil {
+			fixNullables(r.Value, seen)
+		}
+	}
+}
+
+// impliedType is the JSON Schema type a schema's keywords other than
+// "type" imply, or "".
+func impliedType(s *openapi3.Schema) string {
+	switch {
+	case len(s.Properties) > 0 || s.AdditionalProperties.Schema != nil || len(s.Required) > 0:
+		return "object"
+	case s.Items != nil:
+		return "array"
+	case s.Min != nil || s.Max != nil || s.MultipleOf != nil:
+		return "number"
+	case s.Pattern != "" || s.MinLength > 0 || s.MaxLength != nil || s.Format != "":
+		return "string"
+	}
+	vals := slices.Clone(s.Enum)
+	if s.Example != nil {
+		vals = append(vals, s.Example)
+	}
+	t := ""
+	for _, v := range vals {
+		var vt string
+		switch v.(type) {
+		case nil:
+			continue
+		case string:
+			vt = "string"
+		case bool:
+			vt = "boolean"
+		case float64, json.Number, int, int64:
+			vt = "number"
+		case []any:
+			vt = "array"
+		case map[string]any:
+			vt = "object"
+		}
+		if t != "" && vt != t {
+			return ""
+		}
+		t = vt
+	}
+	return t
 }

@@ -59,6 +59,7 @@ type paramFile struct {
 	In          string          `json:"x-in"`
 	Depends     json.RawMessage `json:"x-depends"`
 	Opaque      bool            `json:"x-opaque"`
+	CaseFold    bool            `json:"x-case-insensitive"`
 	Minimum     *float64        `json:"x-minimum"`
 	Maximum     *float64        `json:"x-maximum"`
 	Pattern     string          `json:"x-pattern"`
@@ -348,13 +349,14 @@ func loadToolBenchParam(pf *paramFile, required bool, method string, pathParams 
 	var rawType string
 	_ = json.Unmarshal(pf.Type, &rawType) // a non-string type is an unknown type: a string parameter
 	p := &Param{
-		Name:        *pf.Name,
-		RawType:     rawType,
-		Description: pf.Description,
-		Required:    required,
-		Enum:        pf.Enum,
-		Format:      pf.Format,
-		Opaque:      pf.Opaque,
+		Name:            *pf.Name,
+		RawType:         rawType,
+		Description:     pf.Description,
+		Required:        required,
+		Enum:            pf.Enum,
+		Format:          pf.Format,
+		Opaque:          pf.Opaque,
+		CaseInsensitive: pf.CaseFold,
 	}
 	p.Kind, p.Format = kindOfToolBenchType(rawType, pf.Format)
 	switch {

@@ -5,10 +5,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"math"
 	"net/mail"
 	"net/url"
 	"reflect"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -664,4 +666,53 @@ func isUUID(s string) bool {
 		}
 	}
 	return true
+}
+
+// CheckJSONTypes refuses, as a *ValidationError of "type" violations, the
+// arguments whose JSON type is not their parameter's, without the lenient
+// coercions Validate applies for ToolBench's loose clients (5 for a
+// string, "5" for a number, "true" for a boolean, an object in a string).
+// It is for a transport whose clients were handed the JSON Schema of the
+// arguments (MCP's inputSchema): there a number for a string parameter is
+// the client's mistake, as a schema validator says. Unknown names and
+// nulls are left to Validate, which runs after it.
+func (a *API) CheckJSONTypes(args map[string]any) error {
+	var violations []Violation
+	for _, name := range slices.Sorted(maps.Keys(args)) {
+		raw := args[name]
+		p := a.Param(name)
+		if p == nil || raw == nil {
+			continue
+		}
+		if !jsonTypeIs(p.Kind, raw) {
+			violations = append(violations, Violation{Location: []string{name}, Code: "type", Message: fmt.Sprintf("expected %s, got %s", kindPhrase(p.Kind), jsonTypeOf(raw))})
+		}
+	}
+	if len(violations) > 0 {
+		return &ValidationError{API: a.ID(), Violations: violations}
+	}
+	return nil
+}
+
+// jsonTypeIs reports whether a decoded JSON value is of kind k, as JSON
+// Schema's "type" says (an integer's fraction is left to the schema).
+func jsonTypeIs(k Kind, v any) bool {
+	switch k {
+	case KindString, KindNumber, KindInteger, KindBoolean, KindArray, KindObject:
+	default:
+		return true // a kind with no JSON type: Validate judges it
+	}
+	switch v.(type) {
+	case string:
+		return k == KindString
+	case bool:
+		return k == KindBoolean
+	case float64, float32, int, int32, int64, json.Number:
+		return k == KindNumber || k == KindInteger
+	case []any:
+		return k == KindArray
+	case map[string]any:
+		return k == KindObject
+	}
+	return true // a Go value no JSON decoder makes: Validate judges it
 }

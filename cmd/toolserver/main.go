@@ -48,47 +48,48 @@ func main() {
 }
 
 type flags struct {
-	catalogs       pathList
-	queries        pathList
-	list, asJSON   bool
-	search         string
-	retriever      string
-	searchK        int
-	noBuiltin      bool
-	addr           string
-	mode           string
-	cacheDir       string
-	now            string
-	limits         string
-	failures       string
-	depsPolicy     string
-	validation     string
-	printDeps      string
-	stdio          bool
-	upstream       string
-	keyEnv         string
-	timeout        time.Duration
-	upstreamRate   float64
-	retries        int
-	importSTB      string
-	recordExamples string
-	verifyRecs     string
-	maxBody        int64
-	mcpIdle        time.Duration
-	noInfer        bool
-	simulate       string
-	simulateModel  string
-	readTimeout    time.Duration
-	maxConns       int
-	allowOrigins   []string
-	readyFile      string
-	pprofAddr      string
-	replicas       replicaFlags      // -redis and its companions (replicas.go)
-	ready          func(addr string) // tests learn the bound address
-	inFlight       *atomic.Int64     // counts the HTTP requests being served; tests read it
-	stdin          io.Reader
-	ctx            context.Context
-	shutdownWithin time.Duration
+	catalogs        pathList
+	queries         pathList
+	list, asJSON    bool
+	search          string
+	retriever       string
+	searchK         int
+	noBuiltin       bool
+	addr            string
+	mode            string
+	cacheDir        string
+	now             string
+	limits          string
+	failures        string
+	depsPolicy      string
+	validation      string
+	printDeps       string
+	stdio           bool
+	upstream        string
+	keyEnv          string
+	timeout         time.Duration
+	upstreamRate    float64
+	retries         int
+	importSTB       string
+	recordExamples  string
+	verifyRecs      string
+	maxBody         int64
+	mcpIdle         time.Duration
+	noInfer         bool
+	simulate        string
+	simulateModel   string
+	readTimeout     time.Duration
+	maxConns        int
+	allowOrigins    []string
+	enforceSecurity bool
+	readyFile       string
+	pprofAddr       string
+	replicas        replicaFlags      // -redis and its companions (replicas.go)
+	ready           func(addr string) // tests learn the bound address
+	inFlight        *atomic.Int64     // counts the HTTP requests being served; tests read it
+	stdin           io.Reader
+	ctx             context.Context
+	shutdownWithin  time.Duration
 }
 
 func run(args []string, stdout, stderr io.Writer) int {
@@ -114,6 +115,7 @@ func runWith(args []string, stdout, stderr io.Writer, f flags) int {
 	fs.StringVar(&f.failures, "failures", "", `opt-in failure modes of the stand-ins, e.g. "latency=50ms,error_rate=0.05,seed=7;skyscanner80:rate_limit_rate=0.1"`)
 	fs.StringVar(&f.depsPolicy, "deps-policy", "", "dependency checks: enforce, warn or off (default: enforce for built-in tools, warn for imported ones)")
 	fs.StringVar(&f.validation, "validation", "", "how call arguments are read: strict (the documentation's rules) or lenient (also undocumented arguments and placeholders, with a warning); default: lenient for -catalog ToolBench files, strict for the built-in tools and OpenAPI documents")
+	fs.BoolVar(&f.enforceSecurity, "enforce-security", false, "in fake mode, answer 401 on the RapidAPI wire to a request without the apiKey or Bearer credentials its API's OpenAPI source declares (any value is accepted), as the real API and Prism do")
 	fs.BoolVar(&f.noInfer, "no-infer", false, "do not infer dependencies of imported tools from their documentation")
 	fs.StringVar(&f.simulate, "simulate", "", "URL of an OpenAI-compatible server (http://127.0.0.1:8000/v1) whose model answers imported tools' calls no recording has; answers are recorded in -cache and replayed (key from $OPENAI_API_KEY when set)")
 	fs.StringVar(&f.simulateModel, "simulate-model", "", "the model -simulate asks")
@@ -245,7 +247,7 @@ func runWith(args []string, stdout, stderr io.Writer, f flags) int {
 	// Over HTTP the MCP server is built on the first MCP request.
 	mcpSrv := func() *mcp.Server { return server.MCPServer(st.Engine, version) }
 	h, err := server.New(st.Engine, server.Options{Deps: st.Graph, MCP: server.MCPHandlerOf(mcpSrv, server.MCPOptions{SessionIdle: mcpIdle(f.mcpIdle)}), MaxBody: f.maxBody, Logger: cfg.Logger,
-		ReadTimeout: f.readTimeout, AllowOrigins: f.allowOrigins, Health: sharedHealth(st), Metrics: metricsOf(st)})
+		ReadTimeout: f.readTimeout, AllowOrigins: f.allowOrigins, EnforceSecurity: f.enforceSecurity, Health: sharedHealth(st), Metrics: metricsOf(st)})
 	if err != nil {
 		return fail(err)
 	}

@@ -8,6 +8,7 @@ import (
 	"io"
 	"io/fs"
 	"log/slog"
+	"os"
 	"sync"
 
 	"github.com/understudy/understudy/cache"
@@ -103,8 +104,32 @@ func (s *Stack) Metrics() []MetricsWriter {
 	return []MetricsWriter{s.Simulator}
 }
 
+// MissingRecordingsError is a replay whose recordings folder does not
+// exist: replay only reads recordings, so a mistyped path would otherwise
+// serve nothing but the built-in ones without a word.
+type MissingRecordingsError struct {
+	Dir string
+	Err error
+}
+
+func (e *MissingRecordingsError) Error() string {
+	reason := e.Err.Error()
+	var pe *fs.PathError
+	if errors.As(e.Err, &pe) {
+		reason = pe.Err.Error()
+	}
+	return fmt.Sprintf("replay mode: recordings folder %q: %s; replay never creates it: check the path, or record into it first in record mode", e.Dir, reason)
+}
+
+func (e *MissingRecordingsError) Unwrap() error { return e.Err }
+
 // Build assembles the stack.
 func Build(cfg Config) (*Stack, error) {
+	if cfg.Mode == sandbox.ModeReplay && cfg.CacheDir != "" {
+		if _, err := os.Stat(cfg.CacheDir); err != nil {
+			return nil, &MissingRecordingsError{Dir: cfg.CacheDir, Err: err}
+		}
+	}
 	if cfg.Logger == nil {
 		cfg.Logger = slog.New(slog.DiscardHandler)
 	}
@@ -244,7 +269,21 @@ func (s *Stack) Close() error {
 // Recordings adapts the cache to the engine's response store.
 type Recordings struct{ Cache *cache.Cache }
 
-var _ sandbox.CanonicalRecordings = Recordings{}
+var (
+	_ sandbox.CanonicalRecordings = Recordings{}
+	_ sandbox.RecordingIndex      = Recordings{}
+)
+
+// Recorded lists an API's recorded calls from the stores' indexes: the
+// -cache folder's, then the built-in recordings'.
+func (r Recordings) Recorded(_ context.Context, tool, api string) ([]sandbox.RecordedCall, error) {
+	recs, err := r.Cache.Recorded(tool, api)
+	out := make([]sandbox.RecordedCall, len(recs))
+	for i, rec := range recs {
+		out[i] = sandbox.RecordedCall{Key: rec.Key, Arguments: rec.Arguments}
+	}
+	return out, err
+}
 
 // Key is the cache key's hash.
 func (r Recordings) Key(tool, api string, args map[string]any) string {

@@ -63,6 +63,9 @@ func TestExpect(t *testing.T) {
 		{"sequence", "clean", `{"calls":[` + acLisbon + `,` + search + `]}`, true, nil},
 		{"sequence is the default and may skip calls", "clean", `{"calls":[` + acLondon + `,` + search + `],"order":"sequence"}`, true, nil},
 		{"Task-4 normalisation", "clean", `{"calls":[{"api":"skyscanner80.flights_auto_complete","arguments":{"query":{"values":["  LISBON."]}}}]}`, true, nil},
+		{"a plain value is the one acceptable value", "clean", `{"calls":[{"api":"skyscanner80.flights_auto_complete","arguments":{"query":"lisbon"}},{"api":"skyscanner80.flights_search_one_way","arguments":{"adults":1}}]}`, true, nil},
+		{"a plain value that does not fit", "clean", `{"calls":[{"api":"skyscanner80.flights_auto_complete","arguments":{"query":"Paris"}}]}`, false,
+			[]string{`expected call 1 skyscanner80.flights_auto_complete: call #1: query is "Lisbon", want one of ["Paris"]`}},
 		{"acceptable values", "clean", `{"calls":[{"api":"skyscanner80.flights_search_one_way","arguments":{"departDate":{"values":["2025-06-09","2025-06-10"]}}}]}`, true, nil},
 		{"optional at its default", "clean", `{"calls":[{"api":"skyscanner80.flights_search_one_way","arguments":{"cabinClass":{"values":["business"],"optional":true}}}]}`, true, nil},
 		{"the default is not business", "clean", `{"calls":[{"api":"skyscanner80.flights_search_one_way","arguments":{"cabinClass":{"values":["business"]}}}]}`, false,
@@ -118,17 +121,31 @@ func TestExpectMalformed(t *testing.T) {
 		status                  int
 		kind, detail            string
 	}{
-		{"not JSON", "application/json", `{"calls":`, 400, "malformed-expectation", "unexpected EOF"},
-		{"empty", "application/json", ``, 400, "malformed-expectation", "empty body"},
+		{"not JSON", "application/json", `{"calls":`, 400, "malformed-expectation", "not JSON: unexpected EOF"},
+		{"empty", "application/json", ``, 400, "malformed-expectation", "empty body: want {\"calls\": [call, ...]"},
 		{"trailing data", "application/json", `{} {}`, 400, "malformed-expectation", "unexpected data"},
-		{"misspelt field", "application/json", `{"no_violation":true}`, 400, "malformed-expectation", `unknown field "no_violation"`},
-		{"unknown order", "application/json", `{"order":"random"}`, 400, "malformed-expectation", `order "random"`},
-		{"negative max_calls", "application/json", `{"max_calls":-1}`, 400, "malformed-expectation", "max_calls -1"},
-		{"fractional max_calls", "application/json", `{"max_calls":1.5}`, 400, "malformed-expectation", "max_calls"},
-		{"unknown API", "application/json", `{"calls":[{"api":"skyscanner80.teleport"}]}`, 400, "malformed-expectation", `call 1: no API "skyscanner80.teleport"`},
-		{"unknown argument", "application/json", `{"calls":[{"api":"skyscanner80.flights_auto_complete","arguments":{"qeury":{"values":["x"]}}}]}`, 400, "malformed-expectation", "call 1: argument qeury: skyscanner80.flights_auto_complete takes no such argument"},
-		{"no acceptable value", "application/json", `{"calls":[{"api":"skyscanner80.flights_auto_complete","arguments":{"query":{"values":[]}}}]}`, 400, "malformed-expectation", "call 1: argument query: no acceptable values"},
-		{"too many calls", "application/json", many, 400, "malformed-expectation", "257 calls: at most 256"},
+		{"not an object", "application/json", `[]`, 400, "malformed-expectation", `an array is not an expectation: want {"calls": [call, ...], "order": "sequence" or "set"`},
+		{"misspelt field", "application/json", `{"no_violation":true}`, 400, "malformed-expectation", `no_violation: unknown field; the fields are calls, order, no_violations, max_calls`},
+		{"unknown order", "application/json", `{"order":"random"}`, 400, "malformed-expectation", `order: "random" is not an order: want "sequence" or "set"`},
+		{"order not a string", "application/json", `{"order":1}`, 400, "malformed-expectation", `order: the number 1: want "sequence" or "set"`},
+		{"no_violations not a boolean", "application/json", `{"no_violations":"yes"}`, 400, "malformed-expectation", `no_violations: a string: want true or false`},
+		{"negative max_calls", "application/json", `{"max_calls":-1}`, 400, "malformed-expectation", "max_calls: -1: want 0 or more"},
+		{"fractional max_calls", "application/json", `{"max_calls":1.5}`, 400, "malformed-expectation", "max_calls: the number 1.5: want a whole number"},
+		{"calls not a list", "application/json", `{"calls":{}}`, 400, "malformed-expectation", `calls: an object: want a list of calls, each {"api": "tool.api", "arguments": {"name": acceptable, ...}}`},
+		{"call without api", "application/json", `{"calls":[{}]}`, 400, "malformed-expectation", `calls[0].api: missing`},
+		{"unknown call field", "application/json", `{"calls":[{"api":"skyscanner80.get_config","args":{}}]}`, 400, "malformed-expectation", `calls[0].args: unknown field; the fields are api, arguments`},
+		{"unknown API", "application/json", `{"calls":[{"api":"skyscanner80.teleport"}]}`, 400, "malformed-expectation", `calls[0].api: no API "skyscanner80.teleport"`},
+		{"unknown argument", "application/json", `{"calls":[{"api":"skyscanner80.flights_auto_complete","arguments":{"qeury":{"values":["x"]}}}]}`, 400, "malformed-expectation", "calls[0].arguments.qeury: skyscanner80.flights_auto_complete takes no such argument (it takes query"},
+		{"no acceptable value", "application/json", `{"calls":[{"api":"skyscanner80.flights_auto_complete","arguments":{"query":{"values":[]}}}]}`, 400, "malformed-expectation", "calls[0].arguments.query: no acceptable values"},
+		// The report of issue 26: Go internals ("GoldCall.calls.arguments of
+		// type dataset.Acceptable") instead of the field and its shapes.
+		{"values not a list", "application/json", `{"calls":[{"api":"skyscanner80.flights_auto_complete","arguments":{"query":{"values":"Lisbon"}}}]}`, 400, "malformed-expectation",
+			`calls[0].arguments.query.values: a string: want a list of acceptable values, e.g. {"values": ["Lisbon"]}`},
+		{"null argument", "application/json", `{"calls":[{"api":"skyscanner80.flights_auto_complete","arguments":{"query":null}}]}`, 400, "malformed-expectation",
+			`calls[0].arguments.query: null: want a plain value (one acceptable value) or {"values": [value, ...], "optional": true or false}`},
+		{"unknown field beside values", "application/json", `{"calls":[{"api":"skyscanner80.flights_auto_complete","arguments":{"query":{"values":["x"],"exact":true}}}]}`, 400, "malformed-expectation",
+			`calls[0].arguments.query.exact: unknown field beside "values"`},
+		{"too many calls", "application/json", many, 400, "malformed-expectation", "calls: 257 calls: at most 256"},
 		{"not JSON by type", "application/xml", `{}`, 415, "unsupported-media-type", "application/xml"},
 		{"too large", "application/json", `{"calls":[{"api":"` + strings.Repeat("x", 70<<10) + `"}]}`, 413, "body-too-large", ""},
 	} {
@@ -140,6 +157,9 @@ func TestExpectMalformed(t *testing.T) {
 			require.NoError(t, json.Unmarshal(body, &p))
 			require.True(t, strings.HasSuffix(p.Type, "#problem-"+tc.kind), p.Type)
 			require.Contains(t, p.Detail, tc.detail)
+			for _, internal := range []string{"Go struct", "dataset.", "GoldCall", "json:"} {
+				require.NotContains(t, p.Detail, internal, "no Go internals in the detail")
+			}
 		})
 	}
 }

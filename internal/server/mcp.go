@@ -43,6 +43,11 @@ func mcpCall(ctx context.Context, e *sandbox.Engine, api *toolset.API, req *mcp.
 	if err != nil {
 		return toolError(problemOf(err).Detail), nil
 	}
+	// The client was handed the inputSchema: a number for a string is its
+	// mistake, not a ToolBench looseness to coerce.
+	if err := api.CheckJSONTypes(args); err != nil {
+		return toolError(problemOf(err).Detail), nil
+	}
 	session := "mcp"
 	if req.Session != nil && req.Session.ID() != "" {
 		session = "mcp-" + req.Session.ID()

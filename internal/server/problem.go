@@ -25,7 +25,9 @@ type Problem struct {
 	MoreViolations int      `json:"more_violations,omitempty"`
 	Suggestions    []string `json:"suggestions,omitempty"`
 	Key            string   `json:"key,omitempty"`
-	RetryAfter     int      `json:"retry_after,omitempty"` // seconds
+	// Nearest are a replay miss's nearest recorded calls of the API.
+	Nearest    []sandbox.RecordedCall `json:"nearest,omitempty"`
+	RetryAfter int                    `json:"retry_after,omitempty"` // seconds
 
 	headers http.Header
 }
@@ -86,6 +88,7 @@ func problemOf(err error) *Problem {
 		pr.headers = http.Header{"Retry-After": {strconv.Itoa(secs)}}
 	case kind == sandbox.KindNoRecording && errors.As(err, &rm):
 		pr.Key = rm.Key
+		pr.Nearest = rm.Nearest
 	}
 	return pr
 }

@@ -21,6 +21,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/getkin/kin-openapi/openapi3"
+
 	"github.com/understudy/understudy/internal/canon"
 	"github.com/understudy/understudy/sandbox"
 	"github.com/understudy/understudy/toolset"
@@ -60,6 +62,11 @@ type Options struct {
 	// (Redis) under "shared" in GET /healthz; healthy false makes it a 503
 	// with status "unavailable", so that a load balancer takes notice.
 	Health func(ctx context.Context) (detail map[string]any, healthy bool)
+	// EnforceSecurity answers 401 on the RapidAPI wire, in fake mode, to a
+	// request without the credentials its API's source declares
+	// (toolset.API.Security); any value is taken. Replay and record
+	// answer what was recorded, and live is the real API's to refuse.
+	EnforceSecurity bool
 }
 
 // Server routes HTTP requests to the engine.
@@ -68,7 +75,9 @@ type Server struct {
 	opts    Options
 	handler http.Handler
 	catalog func() ([]byte, error) // GET /v1/catalog, rendered once
-	log     *slog.Logger
+	// openAPIDoc is GET /v1/tools?format=openapi's document, built once.
+	openAPIDoc func() *openapi3.T
+	log        *slog.Logger
 }
 
 // New builds the handler for an engine.
@@ -97,6 +106,7 @@ func New(e *sandbox.Engine, opts Options) (*Server, error) {
 		}
 		return doc, nil
 	})
+	s.openAPIDoc = sync.OnceValue(func() *openapi3.T { return toolset.OpenAPIDocument(e.Catalog()) })
 	wire := s.newRapidWire()
 	mux := http.NewServeMux()
 	mux.Handle("GET /healthz", route{wrap(s.healthz)})
@@ -296,8 +306,10 @@ func (s *Server) getCatalog(*http.Request) (any, error) {
 func (s *Server) tools(r *http.Request) (any, error) {
 	switch f := r.URL.Query().Get("format"); f {
 	case "", "openai":
+	case "openapi":
+		return s.openAPI(r)
 	default:
-		return nil, newProblem(http.StatusBadRequest, "bad-format", "Unknown format", fmt.Sprintf("format %q is not supported; use format=openai", f))
+		return nil, newProblem(http.StatusBadRequest, "bad-format", "Unknown format", fmt.Sprintf("format %q is not supported; use format=openai or format=openapi", f))
 	}
 	opts := toolset.ExportOptions{}
 	switch n := r.URL.Query().Get("naming"); n {
@@ -308,6 +320,23 @@ func (s *Server) tools(r *http.Request) (any, error) {
 		return nil, newProblem(http.StatusBadRequest, "bad-naming", "Unknown naming", fmt.Sprintf("naming %q is not supported; use native or toolbench", n))
 	}
 	return toolset.OpenAITools(s.engine.Catalog(), opts), nil
+}
+
+// openAPI answers GET /v1/tools?format=openapi: the catalog as one
+// OpenAPI 3.0 document (toolset.OpenAPIDocument), its servers entry the
+// address the request was made to.
+func (s *Server) openAPI(r *http.Request) (any, error) {
+	doc := *s.openAPIDoc()
+	scheme := "http"
+	if r.TLS != nil {
+		scheme = "https"
+	}
+	doc.Servers = openapi3.Servers{{URL: scheme + "://" + r.Host, Description: "this tool server"}}
+	body, err := marshal(&doc)
+	if err != nil {
+		return nil, fmt.Errorf("rendering the OpenAPI document: %w", err)
+	}
+	return &rawBody{contentType: "application/json", body: body}, nil
 }
 
 func (s *Server) deps(r *http.Request) (any, error) {

@@ -109,6 +109,36 @@ func TestTransportsAgree(t *testing.T) {
 	require.NoError(t, err)
 	require.False(t, res.IsError)
 	require.JSONEq(t, string(native.Response), res.Content[0].(*mcp.TextContent).Text)
+
+	// Wrong types. MCP clients were handed the inputSchema, so a number
+	// for a string is a validation error there, worded as the native
+	// endpoint words a type it refuses; the ToolBench-wire leniencies (5
+	// for a string, "160" for a number) are for ToolBench's clients.
+	calc := toolset.ExportName(apiOf(t, "calculator", "calculate"), toolset.NameToolBench)
+	for _, tc := range []struct {
+		name   string
+		args   map[string]any
+		native string // the same arguments on /v1/call
+		want   string
+	}{
+		{"a number for a string", map[string]any{"expression": 42}, `{"expression":[42]}`, `expression: expected a string, got a number`},
+		{"a boolean for a string", map[string]any{"expression": true}, `{"expression":{"a":1}}`, `expression: expected a string, got a boolean`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: calc, Arguments: tc.args})
+			require.NoError(t, err)
+			require.True(t, res.IsError, "%v", res.Content)
+			text := res.Content[0].(*mcp.TextContent).Text
+			require.Contains(t, text, tc.want)
+			require.Contains(t, text, "calculator.calculate")
+
+			code, _, body := do(t, "POST", ts.URL+"/v1/call", "application/json", `{"tool":"calculator","api":"calculate","arguments":`+tc.native+`}`, nil)
+			require.Equal(t, http.StatusBadRequest, code, string(body))
+			var p struct{ Detail string }
+			require.NoError(t, json.Unmarshal(body, &p))
+			require.Contains(t, p.Detail, strings.SplitN(tc.want, ", got", 2)[0], "the same wording")
+		})
+	}
 }
 
 // TestTransportsAgreeOnLenientCalls sends a call with an undocumented

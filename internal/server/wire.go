@@ -268,10 +268,37 @@ func (rw *rapidWire) route(r *http.Request) (*hostWire, *Problem) {
 	r.URL.RawPath = p
 	r.URL.Path, _ = url.PathUnescape(p)
 	if _, pattern := hw.mux.Handler(r); pattern == "" {
+		allow := hw.allowed(r)
 		r.Host, r.URL.Path, r.URL.RawPath = oldHost, oldPath, oldRaw
+		if len(allow) > 0 {
+			// The path is an endpoint, only not by this method: 405 with
+			// Allow, as RapidAPI's gateway and HTTP say.
+			p := newProblem(http.StatusMethodNotAllowed, "method-not-allowed", "Method not allowed",
+				fmt.Sprintf("%s is not allowed on %s of %s; allowed: %s", r.Method, prefix(r.URL.Path, 256), host, strings.Join(allow, ", ")))
+			p.headers = http.Header{"Allow": {strings.Join(allow, ", ")}}
+			return nil, p
+		}
 		return nil, unknownEndpoint(r, host)
 	}
 	return hw, nil
+}
+
+// wireMethods are the methods an API of the wire can have, in the order
+// an Allow header lists them.
+var wireMethods = []string{http.MethodGet, http.MethodHead, http.MethodPost, http.MethodPut, http.MethodPatch, http.MethodDelete}
+
+// allowed lists the methods the routed request's path is an endpoint for
+// (HEAD wherever GET is: ServeMux's GET patterns serve it).
+func (hw *hostWire) allowed(r *http.Request) []string {
+	var out []string
+	probe := *r
+	for _, m := range wireMethods {
+		probe.Method = m
+		if _, pattern := hw.mux.Handler(&probe); pattern != "" {
+			out = append(out, m)
+		}
+	}
+	return out
 }
 
 func unknownEndpoint(r *http.Request, host string) *Problem {
@@ -281,9 +308,15 @@ func unknownEndpoint(r *http.Request, host string) *Problem {
 // serve answers one call of an API on the wire with the API's own status
 // and body.
 func (rw *rapidWire) serve(r *http.Request, api *toolset.API, pathParams map[string]string) (any, error) {
-	if r.Method != api.Method {
-		// A GET pattern serves HEAD too; the API does not.
+	if r.Method != api.Method && (r.Method != http.MethodHead || api.Method != http.MethodGet) {
 		return nil, unknownEndpoint(r, r.Header.Get("X-RapidAPI-Host"))
+	}
+	// HEAD is answered as GET (a call, with its status and headers) and
+	// net/http leaves the body out.
+	if rw.s.opts.EnforceSecurity && rw.s.engine.Mode() == sandbox.ModeFake {
+		if p := unauthorized(r, api); p != nil {
+			return nil, p
+		}
 	}
 	args, err := wireArguments(r, api, pathParams)
 	if err != nil {
@@ -455,4 +488,49 @@ func (rw *rapidWire) validate(r *http.Request, api *toolset.API, pathParams map[
 	}
 	collect(err)
 	return ve
+}
+
+// unauthorized is the 401 of a wire request that satisfies none of its
+// API's declared security alternatives (toolset.API.Security), or nil.
+// Only presence is checked: the sandbox has no keys to compare with, and
+// the detail names what is needed, never a value sent.
+func unauthorized(r *http.Request, api *toolset.API) *Problem {
+	if len(api.Security) == 0 {
+		return nil
+	}
+	var want []string
+	bearer := false
+	for _, alt := range api.Security {
+		ok := true
+		var need []string
+		for _, c := range alt {
+			switch c.Type {
+			case toolset.CredentialBearer:
+				bearer = true
+				need = append(need, "Authorization: Bearer <token>")
+				scheme, token, _ := strings.Cut(r.Header.Get("Authorization"), " ")
+				ok = ok && strings.EqualFold(scheme, "Bearer") && strings.TrimSpace(token) != ""
+			case toolset.CredentialAPIKey:
+				if c.In == "query" {
+					need = append(need, "query parameter "+c.Name)
+					ok = ok && r.URL.Query().Get(c.Name) != ""
+				} else {
+					need = append(need, "header "+c.Name)
+					ok = ok && r.Header.Get(c.Name) != ""
+				}
+			}
+		}
+		if ok {
+			return nil
+		}
+		want = append(want, strings.Join(need, " and "))
+	}
+	p := newProblem(http.StatusUnauthorized, "unauthorized", "Unauthorized",
+		fmt.Sprintf("%s requires credentials its OpenAPI source declares: %s", api.ID(), strings.Join(want, ", or ")))
+	challenge := `APIKey realm="` + api.Tool.StandardizedName + `"`
+	if bearer {
+		challenge = `Bearer realm="` + api.Tool.StandardizedName + `"`
+	}
+	p.headers = http.Header{"WWW-Authenticate": {challenge}}
+	return p
 }

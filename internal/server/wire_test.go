@@ -3,9 +3,11 @@ package server_test
 import (
 	"bytes"
 	"log/slog"
+	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"strconv"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -75,4 +77,49 @@ func lastCall(t *testing.T, st *assemble.Stack) sandbox.CallRecord {
 	require.True(t, ok)
 	require.NotEmpty(t, trace.Calls)
 	return trace.Calls[len(trace.Calls)-1]
+}
+
+// TestWireMethods: on the RapidAPI wire HEAD is served as GET without a
+// body, and a method the path's endpoint lacks is a 405 naming the ones
+// it has in Allow, not a 404.
+func TestWireMethods(t *testing.T) {
+	ts, _ := newServer(t, assemble.Config{})
+	iso := map[string]string{"X-RapidAPI-Host": "iso-codes.understudy.test"}
+	py := map[string]string{"X-RapidAPI-Host": "python-interpreter.understudy.test"}
+
+	code, getHdr, getBody := do(t, "GET", ts.URL+"/countries/PT", "", "", iso)
+	require.Equal(t, 200, code, string(getBody))
+	code, hdr, body := do(t, "HEAD", ts.URL+"/countries/PT", "", "", iso)
+	require.Equal(t, 200, code)
+	require.Empty(t, body)
+	require.Equal(t, getHdr.Get("Content-Type"), hdr.Get("Content-Type"))
+	require.Equal(t, getHdr.Get("X-Understudy-Source"), hdr.Get("X-Understudy-Source"))
+	require.Equal(t, strconv.Itoa(len(getBody)), hdr.Get("Content-Length"), "the length GET's body has")
+	code, _, _ = do(t, "HEAD", ts.URL+"/countries/ZZ", "", "", iso)
+	require.Equal(t, 404, code, "the API's own status")
+
+	for _, tc := range []struct {
+		name, method, path string
+		hdr                map[string]string
+		allow              string
+	}{
+		{"POST on a GET endpoint", "POST", "/countries/PT", iso, "GET, HEAD"},
+		{"DELETE on a GET endpoint", "DELETE", "/countries/PT", iso, "GET, HEAD"},
+		{"GET on a POST endpoint", "GET", "/run", py, "POST"},
+		{"HEAD on a POST endpoint", "HEAD", "/run", py, "POST"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			code, hdr, body := do(t, tc.method, ts.URL+tc.path, "", "", tc.hdr)
+			require.Equal(t, http.StatusMethodNotAllowed, code, string(body))
+			require.Equal(t, tc.allow, hdr.Get("Allow"))
+			if tc.method != "HEAD" {
+				require.Equal(t, "application/problem+json", hdr.Get("Content-Type"))
+				require.Contains(t, string(body), "#problem-method-not-allowed")
+				require.Contains(t, string(body), "allowed: "+tc.allow)
+			}
+		})
+	}
+	code, _, body = do(t, "GET", ts.URL+"/no/such/path", "", "", iso)
+	require.Equal(t, 404, code, "a path no method serves stays a 404")
+	require.Contains(t, string(body), "unknown-endpoint")
 }

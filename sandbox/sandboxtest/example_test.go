@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/understudy/understudy/sandbox/expect"
 	"github.com/understudy/understudy/sandbox/sandboxtest"
 )
 
@@ -66,4 +67,47 @@ func Example() {
 	// in-process: 200 mock 2025-06-02T10:00:00+01:00
 	// 1 iso_codes.country_by_code {"code":"PT"} 200
 	// 2 agent_clock.get_current_time {"format":"iso","timezone":"Europe/Lisbon"} 200
+}
+
+// A test asserts what its agent did in a session with Server.Expect, which
+// fails the test with the diff; Check, used here since an example has no
+// t, answers the same verdict. An argument's acceptable values are listed
+// with expect.OneOf (compared as the evaluation paper's Task 4 compares
+// them: strings without case, spaces or punctuation, numbers by value).
+func ExampleServer_Check() {
+	srv, err := sandboxtest.Start()
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer srv.Close()
+
+	// The agent's part: look up Lisbon, once.
+	ctx := context.Background()
+	if _, err := srv.Client().Call(ctx, "skyscanner80", "flights_auto_complete", map[string]any{"query": "Lisbon"}, "case-1"); err != nil {
+		log.Fatal(err)
+	}
+
+	// The test's part: in a test, srv.Expect(t, "case-1", e) fails t with
+	// the diff instead.
+	lookup := expect.Call{API: "skyscanner80.flights_auto_complete",
+		Arguments: map[string]expect.Acceptable{"query": expect.OneOf("lisbon", "Lisboa")}}
+	v, err := srv.Check("case-1", expect.Expectation{Calls: []expect.Call{lookup}, NoViolations: true, MaxCalls: expect.At(1)})
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(v)
+
+	v, err = srv.Check("case-1", expect.Expectation{Calls: []expect.Call{
+		{API: "skyscanner80.flights_auto_complete", Arguments: map[string]expect.Acceptable{"query": expect.OneOf("London")}},
+		{API: "skyscanner80.flights_search_one_way"},
+	}})
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(v)
+	// Output:
+	// pass
+	// fail:
+	// 	expected call 1 skyscanner80.flights_auto_complete: call #1: query is "Lisbon", want one of ["London"]
+	// 	expected call 2 skyscanner80.flights_search_one_way: not called
 }

@@ -1,4 +1,4 @@
-// Package sandboxtest starts the whole sandbox on a loopback port for a Go test, as net/http/httptest does for a handler.
+// Package sandboxtest starts the whole sandbox on a loopback port for a Go test, as net/http/httptest does for a handler, and asserts what the agent did with typed expectations (Server.Expect).
 package sandboxtest
 
 import (
@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http/httptest"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -18,6 +19,7 @@ import (
 	"github.com/understudy/understudy/internal/server"
 	"github.com/understudy/understudy/mocks/failures"
 	"github.com/understudy/understudy/sandbox"
+	"github.com/understudy/understudy/sandbox/expect"
 	"github.com/understudy/understudy/toolset"
 )
 
@@ -27,9 +29,10 @@ type Option func(*config) error
 // config is what the options set: the flags of cmd/toolserver that make
 // sense in a test, turned into the stack's configuration.
 type config struct {
-	catalogs  []string
-	noBuiltin bool
-	stack     assemble.Config
+	catalogs        []string
+	noBuiltin       bool
+	enforceSecurity bool
+	stack           assemble.Config
 }
 
 // WithCatalog adds tools from paths, as toolserver's -catalog flag takes
@@ -83,8 +86,9 @@ func WithMode(m sandbox.Mode) Option {
 }
 
 // WithRecordings sets the recordings directory (toolserver's -cache):
-// replay mode reads it before the built-in recordings, record mode writes
-// to it. A test usually passes t.TempDir() or a fixture folder of its own.
+// replay mode reads it before the built-in recordings (a folder that does
+// not exist is an error naming it, never created), record mode writes to
+// it (creating it). A test usually passes t.TempDir() or a fixture folder of its own.
 func WithRecordings(dir string) Option {
 	return func(c *config) error {
 		if dir == "" {
@@ -164,6 +168,16 @@ func WithUpstream(u sandbox.Upstream) Option {
 	}
 }
 
+// WithEnforceSecurity answers 401 on the RapidAPI wire, in fake mode, to
+// a request without the apiKey or Bearer credentials its API's OpenAPI
+// source declares (toolserver's -enforce-security).
+func WithEnforceSecurity() Option {
+	return func(c *config) error {
+		c.enforceSecurity = true
+		return nil
+	}
+}
+
 // WithLogger sends the engine's log (a response store it cannot read, a
 // recording it could not write) to l. NewServer's default writes warnings
 // to the test's output; Start's default discards them.
@@ -229,7 +243,7 @@ func Start(opts ...Option) (*Server, error) {
 		return nil, err
 	}
 	mcp := server.MCPHandler(server.MCPServer(st.Engine, "sandboxtest"))
-	h, err := server.New(st.Engine, server.Options{Deps: st.Graph, MCP: mcp, Logger: c.stack.Logger})
+	h, err := server.New(st.Engine, server.Options{Deps: st.Graph, MCP: mcp, Logger: c.stack.Logger, EnforceSecurity: c.enforceSecurity})
 	if err != nil {
 		return nil, errors.Join(err, st.Close())
 	}
@@ -272,6 +286,43 @@ func (s *Server) Session(id string) sandbox.SessionTrace {
 		return sandbox.SessionTrace{ID: id, Calls: []sandbox.CallRecord{}}
 	}
 	return t
+}
+
+// Expect asserts what the agent did in a session: it checks e against the
+// session's trace, as POST /v1/sessions/{id}/expect does, and fails tb with
+// the verdict's diff, one finding a line, when e does not hold (or is not
+// valid for the catalog: an unknown API, an argument the API does not
+// take). The test goes on; the verdict is returned for more checks.
+//
+//	srv.Expect(t, "case-1", expect.Expectation{
+//		Calls: []expect.Call{{API: "skyscanner80.flights_auto_complete",
+//			Arguments: map[string]expect.Acceptable{"query": expect.OneOf("Lisbon", "Lisboa")}}},
+//		NoViolations: true,
+//		MaxCalls:     expect.At(3),
+//	})
+func (s *Server) Expect(tb testing.TB, session string, e expect.Expectation) expect.Verdict {
+	tb.Helper()
+	v, err := s.Check(session, e)
+	if err != nil {
+		tb.Errorf("sandboxtest: %v", err)
+		return v
+	}
+	if !v.Pass {
+		tb.Errorf("sandboxtest: session %q: the expectation does not hold:\n\t%s", session, strings.Join(v.Diff, "\n\t"))
+	}
+	return v
+}
+
+// Check answers e on a session's trace without failing anything: the
+// verdict POST /v1/sessions/{id}/expect answers, or an *expect.Error when
+// e is not valid for the catalog. A session with no calls has an empty
+// trace.
+func (s *Server) Check(session string, e expect.Expectation) (expect.Verdict, error) {
+	cat := s.Engine.Catalog()
+	if err := e.Validate(cat); err != nil {
+		return expect.Verdict{Diff: []string{err.Error()}}, err
+	}
+	return e.Check(cat, s.Session(session)), nil
 }
 
 // Client returns a client that calls the engine in-process, skipping HTTP,

@@ -341,6 +341,9 @@ func TestBadOptionsAreErrors(t *testing.T) {
 		{"limits", []sandboxtest.Option{sandboxtest.WithLimits("*=fast")}, "WithLimits"},
 		{"failures", []sandboxtest.Option{sandboxtest.WithFailures("error_rate=2")}, "WithFailures"},
 		{"recordings", []sandboxtest.Option{sandboxtest.WithRecordings("")}, "empty directory"},
+		// A mistyped replay folder is never created silently.
+		{"missing replay folder", []sandboxtest.Option{sandboxtest.WithMode(sandbox.ModeReplay), sandboxtest.WithRecordings("testdata/recordngs")},
+			`replay mode: recordings folder "testdata/recordngs": no such file or directory; replay never creates it`},
 		{"now", []sandboxtest.Option{sandboxtest.WithNow(time.Time{})}, "zero time"},
 		{"no tools", []sandboxtest.Option{sandboxtest.WithoutBuiltin()}, "leaves no tools"},
 		{"missing catalog", []sandboxtest.Option{sandboxtest.WithCatalog("testdata/no_such_tool.json")}, "no_such_tool.json"},

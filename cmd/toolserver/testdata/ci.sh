@@ -5,8 +5,9 @@
 #
 #   ci.sh COMMAND [ARG...]      e.g. ci.sh python3 -m pytest agent_tests/
 #
-# TOOLSERVER names the binary; when it is unset the script installs it with
-# `go install github.com/understudy/understudy/cmd/toolserver@latest`.
+# TOOLSERVER names the binary; when it is unset the script builds it with
+# `go build ./cmd/toolserver` in the clone of Understudy it belongs to (or
+# the one UNDERSTUDY_SRC names, when the script is copied elsewhere).
 # TOOLSERVER_ARGS adds flags (-mode replay -cache fixtures/ ...).
 set -eu
 
@@ -14,12 +15,12 @@ if [ "$#" -eq 0 ]; then
 	echo "usage: $0 COMMAND [ARG...]" >&2
 	exit 2
 fi
-if [ -z "${TOOLSERVER:-}" ]; then
-	go install github.com/understudy/understudy/cmd/toolserver@latest
-	TOOLSERVER="$(go env GOPATH)/bin/toolserver"
-fi
-
 work="$(mktemp -d)"
+if [ -z "${TOOLSERVER:-}" ]; then
+	src="${UNDERSTUDY_SRC:-$(dirname "$0")/../../..}"
+	(cd "$src" && go build -o "$work/toolserver" ./cmd/toolserver)
+	TOOLSERVER="$work/toolserver"
+fi
 ready="$work/url"
 # shellcheck disable=SC2086 # TOOLSERVER_ARGS is a list of flags
 "$TOOLSERVER" -addr 127.0.0.1:0 -ready-file "$ready" ${TOOLSERVER_ARGS:-} >"$work/stdout" 2>"$work/stderr" &
