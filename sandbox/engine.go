@@ -373,6 +373,10 @@ type Validated struct {
 // Warnings are what lenient validation let through (see Result.Warnings).
 func (v Validated) Warnings() []toolset.Violation { return v.warnings }
 
+// ValidationMode is the mode the engine validates arguments in; "" is
+// each tool's own (toolset.Tool.Validation).
+func (e *Engine) ValidationMode() toolset.ValidationMode { return e.opts.Validation }
+
 // Validate checks arguments for an API without calling it (nothing is
 // counted or traced). A transport that words a refusal its own way
 // validates first and then calls CallValidated, so that the arguments

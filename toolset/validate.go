@@ -694,6 +694,39 @@ func (a *API) CheckJSONTypes(args map[string]any) error {
 	return nil
 }
 
+// CheckJSONTypesIn is CheckJSONTypes where the validation mode is strict
+// ("" is the tool's own, as in ValidateIn): there a refusal also lists
+// what else strict validation refuses (an undocumented name), so that the
+// client hears all of it at once, as on the other transports. Lenient
+// validation reads ToolBench's loose values on every transport alike, so
+// there it refuses nothing.
+func (a *API) CheckJSONTypesIn(args map[string]any, mode ValidationMode) error {
+	if mode == "" {
+		mode = a.Tool.Validation()
+	}
+	if mode == Lenient {
+		return nil
+	}
+	err := a.CheckJSONTypes(args)
+	var typed *ValidationError
+	if !errors.As(err, &typed) {
+		return err
+	}
+	var rest *ValidationError
+	if _, _, verr := a.ValidateIn(args, Strict); errors.As(verr, &rest) {
+		seen := map[string]bool{}
+		for _, v := range typed.Violations {
+			seen[strings.Join(v.Location, ".")] = true
+		}
+		for _, v := range rest.Violations {
+			if !seen[strings.Join(v.Location, ".")] {
+				typed.Violations = append(typed.Violations, v)
+			}
+		}
+	}
+	return typed
+}
+
 // jsonTypeIs reports whether a decoded JSON value is of kind k, as JSON
 // Schema's "type" says (an integer's fraction is left to the schema).
 func jsonTypeIs(k Kind, v any) bool {

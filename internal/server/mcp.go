@@ -43,9 +43,9 @@ func mcpCall(ctx context.Context, e *sandbox.Engine, api *toolset.API, req *mcp.
 	if err != nil {
 		return toolError(problemOf(err).Detail), nil
 	}
-	// The client was handed the inputSchema: a number for a string is its
-	// mistake, not a ToolBench looseness to coerce.
-	if err := api.CheckJSONTypes(args); err != nil {
+	// The client was handed the inputSchema: in strict validation a number
+	// for a string is its mistake, not a ToolBench looseness to coerce.
+	if err := api.CheckJSONTypesIn(args, e.ValidationMode()); err != nil {
 		return toolError(problemOf(err).Detail), nil
 	}
 	session := "mcp"
