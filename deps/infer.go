@@ -37,12 +37,7 @@ var pathInText = regexp.MustCompile(`[A-Za-z_][A-Za-z0-9_]*(?:\[\])?(?:(?:->|\.)
 // the evidence text. x-depends annotations are not read.
 func Infer(c *toolset.Catalog) []Edge {
 	apis := c.APIs()
-	examples := &exampleDocs{raw: map[string][]json.RawMessage{}, doc: map[string]any{}}
-	for _, a := range apis {
-		if len(a.ExampleResponse) > 0 {
-			examples.raw[a.ID()] = append(examples.raw[a.ID()], a.ExampleResponse)
-		}
-	}
+	examples := newExampleDocs(apis)
 	byName := map[string][]*toolset.API{}
 	named := make([]namedAPI, len(apis))
 	for i, a := range apis {
@@ -108,6 +103,16 @@ func nameAPI(a *toolset.API) namedAPI {
 type exampleDocs struct {
 	raw map[string][]json.RawMessage // in catalog order
 	doc map[string]any               // decoded; nil for none that decodes
+}
+
+func newExampleDocs(apis []*toolset.API) *exampleDocs {
+	e := &exampleDocs{raw: map[string][]json.RawMessage{}, doc: map[string]any{}}
+	for _, a := range apis {
+		if len(a.ExampleResponse) > 0 {
+			e.raw[a.ID()] = append(e.raw[a.ID()], a.ExampleResponse)
+		}
+	}
+	return e
 }
 
 // lookup is the example response of the API with that ID, when it has one

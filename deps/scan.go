@@ -20,6 +20,16 @@ import (
 // unescaped (invalid UTF-8 as U+FFFD), and a number is canon.Number of its
 // literal, so a 64-bit ID keeps its digits.
 func edgeKeys(body []byte, paths [][]pathStep) (keys []string, ok bool) {
+	byPath, ok := pathKeys(body, paths)
+	for _, o := range byPath {
+		keys = append(keys, o...)
+	}
+	return keys, ok
+}
+
+// pathKeys is edgeKeys with the keys of each path apart: byPath[p] holds
+// those of paths[p]. Both are nil where canon.Decode refuses the response.
+func pathKeys(body []byte, paths [][]pathStep) (byPath [][]string, ok bool) {
 	s := scanner{b: body, paths: paths, out: make([][]string, len(paths))}
 	act := make([]state, len(paths))
 	for p := range paths {
@@ -29,10 +39,7 @@ func edgeKeys(body []byte, paths [][]pathStep) (keys []string, ok bool) {
 	if s.bad || s.space(i) != len(body) {
 		return nil, false
 	}
-	for _, o := range s.out {
-		keys = append(keys, o...)
-	}
-	return keys, true
+	return s.out, true
 }
 
 // maxDepth is encoding/json's bound on nesting, past which it refuses a
