@@ -135,9 +135,10 @@ type Options struct {
 	// LimitClock drives rate limits and quotas (default: the system clock).
 	LimitClock clock.Clock
 	// MaxSessions bounds the traced sessions (default 10,000), and
-	// MaxCallsPerSession each trace (default 1,000).
-	MaxSessions        int
-	MaxCallsPerSession int
+	// MaxSessionTraceBytes the approximate memory of each trace (default
+	// 1 MiB): a session keeps its newest calls, however many it makes.
+	MaxSessions          int
+	MaxSessionTraceBytes int64
 	// MaxTraceBytes bounds the approximate memory of all traces together
 	// (default 64 MiB): past it the least recently used sessions are
 	// forgotten, so that a few clients with huge IDs or arguments cannot
@@ -196,8 +197,8 @@ func New(opts Options) (*Engine, error) {
 	if opts.MaxSessions <= 0 {
 		opts.MaxSessions = 10000
 	}
-	if opts.MaxCallsPerSession <= 0 {
-		opts.MaxCallsPerSession = 1000
+	if opts.MaxSessionTraceBytes <= 0 {
+		opts.MaxSessionTraceBytes = DefaultMaxSessionTraceBytes
 	}
 	if opts.MaxTraceBytes <= 0 {
 		opts.MaxTraceBytes = 64 << 20
@@ -208,7 +209,7 @@ func New(opts Options) (*Engine, error) {
 	e := &Engine{opts: opts, catalog: opts.Catalog, log: opts.Logger, metrics: newMetrics()}
 	e.sessions = opts.Traces
 	if e.sessions == nil {
-		e.sessions = newSessions(opts.MaxSessions, opts.MaxCallsPerSession, opts.MaxTraceBytes, func(id string) {
+		e.sessions = newSessions(opts.MaxSessions, opts.MaxSessionTraceBytes, opts.MaxTraceBytes, func(id string) {
 			if opts.Provenance != nil {
 				opts.Provenance.Forget(id)
 			}

@@ -72,22 +72,24 @@ func SessionKey(id string) string {
 
 // sessions is a bounded set of session traces: the least recently used
 // session is forgotten first when there are more than maxSessions or their
-// traces hold more than maxBytes, and each keeps at most maxCalls calls.
+// traces hold more than maxBytes, and each trace keeps its newest calls
+// within maxSessionBytes, however many calls the session makes.
 //
 // The session "" (every call without an ID) is kept outside the LRU: it is
 // the one a load of anonymous calls shares, and finding it takes no lock.
 type sessions struct {
 	cache     *lru.Cache[string, *session]
 	anonymous atomic.Pointer[session]
-	maxCalls  int
-	maxBytes  int64
-	onEvict   func(id string)
-	mu        sync.Mutex // serialises creating sessions and shrinking
-	bytes     atomic.Int64
+	// maxSessionBytes bounds one trace, maxBytes all of them.
+	maxSessionBytes int64
+	maxBytes        int64
+	onEvict         func(id string)
+	mu              sync.Mutex // serialises creating sessions and shrinking
+	bytes           atomic.Int64
 }
 
-func newSessions(maxSessions, maxCalls int, maxBytes int64, onEvict func(id string)) *sessions {
-	s := &sessions{maxCalls: maxCalls, maxBytes: maxBytes, onEvict: onEvict}
+func newSessions(maxSessions int, maxSessionBytes, maxBytes int64, onEvict func(id string)) *sessions {
+	s := &sessions{maxSessionBytes: maxSessionBytes, maxBytes: maxBytes, onEvict: onEvict}
 	c, err := lru.NewWithEvict[string, *session](maxSessions, func(id string, ss *session) {
 		s.forget(id, ss)
 	})
@@ -172,11 +174,14 @@ func (s *sessions) append(ss *session, rec CallRecord) {
 	ss.calls = append(ss.calls, rec)
 	ss.bytes += size
 	delta := size
-	if len(ss.calls) > s.maxCalls {
-		// Drop a quarter at a time so a long session does not copy its
-		// whole trace on every call.
-		n := len(ss.calls) - s.maxCalls + max(s.maxCalls/4, 1)
-		delta -= ss.dropOldest(min(n, len(ss.calls)-1), true)
+	if ss.bytes > s.maxSessionBytes {
+		// Drop down to three quarters of the bound, so that a long
+		// session does not copy its whole trace on every call.
+		n := 0
+		for over := ss.bytes - s.maxSessionBytes*3/4; over > 0 && n < len(ss.calls)-1; n++ {
+			over -= recordSize(&ss.calls[n])
+		}
+		delta -= ss.dropOldest(n, true)
 	}
 	ss.mu.Unlock()
 	if s.bytes.Add(delta) > s.maxBytes {

@@ -2,6 +2,7 @@ package sandbox_test
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"runtime"
 	"strings"
@@ -105,4 +106,35 @@ func TestMetricsUnknownTools(t *testing.T) {
 	require.Contains(t, out, `understudy_calls_total{tool="unknown",api="",outcome="not_found"} 500`)
 	require.Contains(t, out, `understudy_calls_total{tool="demo_weather",api="",outcome="not_found"} 1`)
 	require.Equal(t, 4, strings.Count(out, "\n"), out)
+}
+
+// TestLongSessionTraceBoundedByBytes: a session's trace is bounded by its
+// size, never by its number of calls: after 20,000 calls it holds its
+// newest calls within the bound, the last one included, and counts the
+// others as dropped.
+func TestLongSessionTraceBoundedByBytes(t *testing.T) {
+	m, err := mocks.New(mocks.Options{})
+	require.NoError(t, err)
+	const bound = 64 << 10
+	e, err := sandbox.New(sandbox.Options{Catalog: demoCatalog(t), StandIns: m, Mode: sandbox.ModeFake, MaxSessionTraceBytes: bound})
+	require.NoError(t, err)
+	ctx := context.Background()
+	const calls = 20000
+	for i := range calls {
+		_, err := e.Call(ctx, sandbox.Request{Tool: "demo_weather", API: "current", Arguments: map[string]any{"city": fmt.Sprintf("City %d", i%50)}, Session: "soak"})
+		require.NoError(t, err)
+	}
+	tr, ok := e.Session("soak")
+	require.True(t, ok)
+	require.Equal(t, calls, tr.Dropped+len(tr.Calls))
+	require.Equal(t, calls, tr.Calls[len(tr.Calls)-1].Seq)
+	require.Equal(t, tr.Dropped+1, tr.Calls[0].Seq)
+	size := 0
+	for _, c := range tr.Calls {
+		b, err := json.Marshal(c)
+		require.NoError(t, err)
+		size += len(b)
+	}
+	require.Less(t, size, bound, "the trace kept is within its bound")
+	require.Greater(t, len(tr.Calls), 100)
 }
