@@ -72,6 +72,7 @@ type flags struct {
 	maxBody        int64
 	mcpIdle        time.Duration
 	noInfer        bool
+	explain        bool
 	simulate       string
 	simulateModel  string
 	readTimeout    time.Duration
@@ -108,6 +109,7 @@ func runWith(args []string, stdout, stderr io.Writer, f flags) int {
 	fs.StringVar(&f.limits, "limit", "", `rate limits and daily quotas, e.g. "*=20/s;skyscanner80=2/s,burst=4,500/day"`)
 	fs.StringVar(&f.failures, "failures", "", `opt-in failure modes of the stand-ins, e.g. "latency=50ms,error_rate=0.05,seed=7;skyscanner80:rate_limit_rate=0.1"`)
 	fs.StringVar(&f.depsPolicy, "deps-policy", "", "dependency checks: enforce, warn or off (default: enforce for built-in tools, warn for imported ones)")
+	fs.BoolVar(&f.explain, "explain", false, "add what the dependency check found (which call emitted a refused ID, where it should come from) to the API's refusal, under \"understudy_hint\": for debugging an agent; the real API says no such thing, so never in an evaluation")
 	fs.BoolVar(&f.noInfer, "no-infer", false, "do not infer dependencies of imported tools from their documentation")
 	fs.StringVar(&f.simulate, "simulate", "", "URL of an OpenAI-compatible server (http://127.0.0.1:8000/v1) whose model answers imported tools' calls no recording has; answers are recorded in -cache and replayed (key from $OPENAI_API_KEY when set)")
 	fs.StringVar(&f.simulateModel, "simulate-model", "", "the model -simulate asks")
@@ -247,7 +249,7 @@ func mcpIdle(d time.Duration) time.Duration {
 // config turns flags into the stack's configuration. The log goes to
 // stderr, like every other message of the command.
 func config(cat *toolset.Catalog, f flags, stderr io.Writer) (assemble.Config, error) {
-	cfg := assemble.Config{Catalog: cat, CacheDir: f.cacheDir, NoInference: f.noInfer,
+	cfg := assemble.Config{Catalog: cat, CacheDir: f.cacheDir, NoInference: f.noInfer, Explain: f.explain,
 		Logger: slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))}
 	var err error
 	if cfg.Mode, err = sandbox.ParseMode(f.mode); err != nil {
