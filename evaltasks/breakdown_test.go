@@ -5,6 +5,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 	"github.com/understudy/understudy/agent"
+	"github.com/understudy/understudy/evaltasks/chainscore"
 	"github.com/understudy/understudy/evaltasks/dataset"
 	"github.com/understudy/understudy/sandbox"
 )
@@ -69,17 +70,17 @@ func TestDescribe(t *testing.T) {
 }
 
 func TestChainBreakdown(t *testing.T) {
-	one := func(kind string) []ChainBreak { return []ChainBreak{{Step: 1, Kind: kind}} }
+	one := func(kind string) []chainscore.Break { return []chainscore.Break{{Step: 1, Kind: kind}} }
 	rs := []*Result{
-		{Task: TaskChain, Outcome: OutcomeNoProgress, Breaks: []ChainBreak{{Step: 1, Kind: BreakNotCalled}, {Step: 2, Kind: BreakPrerequisite}}},
-		{Task: TaskChain, Outcome: OutcomePartial, Breaks: []ChainBreak{{Step: 3, Kind: BreakWrongArguments}},
+		{Task: TaskChain, Outcome: OutcomeNoProgress, Breaks: []chainscore.Break{{Step: 1, Kind: chainscore.BreakNotCalled}, {Step: 2, Kind: chainscore.BreakPrerequisite}}},
+		{Task: TaskChain, Outcome: OutcomePartial, Breaks: []chainscore.Break{{Step: 3, Kind: chainscore.BreakWrongArguments}},
 			Calls: []ExecutedCall{{Status: 400, Violations: []sandbox.Violation{{Kind: "fabricated"}, {Kind: "before_dependency"}}}}},
 		{Task: TaskChain, Outcome: OutcomeComplete, Pass: true, Score: 1},
-		{Task: TaskChain, Outcome: OutcomeError, Error: "down", Breaks: one(BreakNotCalled)},
+		{Task: TaskChain, Outcome: OutcomeError, Error: "down", Breaks: one(chainscore.BreakNotCalled)},
 	}
 	cb := chainBreakdown(rs)
 	require.Equal(t, []int{1, 0, 1}, cb.FirstBroken, "by the first step not done; errors are not chains")
-	require.Equal(t, map[string]int{BreakNotCalled: 1, BreakPrerequisite: 1, BreakWrongArguments: 1}, cb.Kinds)
+	require.Equal(t, map[string]int{chainscore.BreakNotCalled: 1, chainscore.BreakPrerequisite: 1, chainscore.BreakWrongArguments: 1}, cb.Kinds)
 	require.Equal(t, map[string]int{"fabricated": 1, "before_dependency": 1}, cb.Violations)
 }
 

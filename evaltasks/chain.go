@@ -4,13 +4,11 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"maps"
-	"slices"
 
 	"github.com/understudy/understudy/agent"
 	"github.com/understudy/understudy/agent/solve"
-	"github.com/understudy/understudy/deps"
-	"github.com/understudy/understudy/evaltasks/dataset"
+	"github.com/understudy/understudy/evaltasks/callcheck"
+	"github.com/understudy/understudy/evaltasks/chainscore"
 	"github.com/understudy/understudy/sandbox"
 	"github.com/understudy/understudy/toolset"
 )
@@ -158,55 +156,23 @@ func (x *offeredExecutor) Execute(ctx context.Context, session, function string,
 	return x.next.Execute(ctx, session, function, args)
 }
 
-// runSteps executes gold steps in a session: literal arguments plus values
-// bound from earlier steps' responses, polling repeatable steps.
-func (ev *evaluator) runSteps(ctx context.Context, steps []dataset.GoldStep, session string) error {
-	_, err := ev.stepDocs(ctx, steps, session)
-	return err
-}
-
-// stepDocs executes gold steps like runSteps and returns each step's last
-// decoded response.
-func (ev *evaluator) stepDocs(ctx context.Context, steps []dataset.GoldStep, session string) ([]any, error) {
-	docs := make([]any, 0, len(steps))
-	for i, st := range steps {
-		api := dataset.ResolveAPI(ev.cat, st.API)
-		if api == nil {
-			return nil, fmt.Errorf("step %d: API %q is not in the catalog", i+1, st.API)
-		}
-		args := map[string]any{}
-		for k, v := range st.Arguments {
-			args[k] = v
-		}
-		for _, param := range slices.Sorted(maps.Keys(st.Bindings)) {
-			b := st.Bindings[param]
-			if b.Step < 0 || b.Step >= i {
-				return nil, fmt.Errorf("step %d: binding of %s refers to step %d, not an earlier one", i+1, param, b.Step)
-			}
-			vals := deps.Values(docs[b.Step], b.Path)
-			if len(vals) == 0 {
-				return nil, fmt.Errorf("step %d: no value at %s in the response of step %d for %s", i+1, b.Path, b.Step, param)
-			}
-			args[param] = vals[0]
-		}
-		var doc any
-		for calls := 1; ; calls++ {
-			res, err := ev.engine.CallAPI(ctx, api, args, session)
-			if err != nil {
-				return nil, fmt.Errorf("step %d (%s): %w", i+1, api.ID(), err)
-			}
-			if res.Status < 200 || res.Status >= 300 {
-				return nil, fmt.Errorf("step %d (%s) answered %d: %s", i+1, api.ID(), res.Status, truncate(string(res.Response), 200))
-			}
-			doc = nil
-			_ = json.Unmarshal(res.Response, &doc)
-			if !st.Repeat || deps.UntilHolds(doc, st.Until) || calls >= deps.MaxPolls {
-				break
-			}
-		}
-		docs = append(docs, doc)
+// scoreChain fills a Task-7 result from the executed calls.
+func (ev *evaluator) scoreChain(ctx context.Context, inst Instance, records []solve.CallRecord, res *Result) {
+	sc := &chainscore.Scorer{Catalog: ev.cat, Engine: ev.engine}
+	v := sc.Score(ctx, inst.In, records, ev.goldSession(inst))
+	res.Matched, res.Breaks = v.Done, v.Breaks
+	res.Missed = v.Missed()
+	res.Score = v.Score()
+	switch {
+	case v.Done == v.Steps:
+		res.Outcome, res.Pass = OutcomeComplete, true
+	case v.Done > 0:
+		res.Outcome = OutcomePartial
+	case res.ParseErrors > 0:
+		res.Outcome = callcheck.OutcomeParseError
+	default:
+		res.Outcome = OutcomeNoProgress
 	}
-	return docs, nil
 }
 
 // goldSession is where the gold chain of an instance runs when the scorer

@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/understudy/understudy/agent"
+	"github.com/understudy/understudy/evaltasks/clarify"
 	"github.com/understudy/understudy/evaltasks/dataset"
 	"github.com/understudy/understudy/evaltasks/textmatch"
 	"github.com/understudy/understudy/toolset"
@@ -32,7 +33,7 @@ func (ev *evaluator) oracleScript(inst Instance) *agent.OracleScript {
 	case TaskSelect, TaskFill:
 		goldStep()
 	case TaskClarify:
-		s.Answer = ev.clarification(in)
+		s.Answer = clarify.Gold(ev.cat, in)
 	case TaskIntrinsic:
 		s.Answer = in.ReferenceAnswer
 		if missed, _ := textmatch.KeyPoints(in.KeyPoints, s.Answer); len(missed) > 0 {
@@ -62,31 +63,7 @@ func (ev *evaluator) oracleScript(inst Instance) *agent.OracleScript {
 		}
 		s.Answer = "Done: every step of the request has been carried out."
 	case TaskPlan:
-		s.Answer = ev.goldPlan(in)
+		s.Answer = ev.plans().Gold(in)
 	}
 	return s
-}
-
-// clarification asks for each missing parameter by name and description.
-func (ev *evaluator) clarification(in *dataset.Instruction) string {
-	api := dataset.ResolveAPI(ev.cat, in.TargetAPI)
-	var parts []string
-	for _, m := range in.Missing {
-		part := strings.Join(textmatch.SplitName(m), " ")
-		if api != nil {
-			if p := api.Param(m); p != nil && p.Description != "" {
-				part += " (" + firstSentence(p.Description) + ")"
-			}
-		}
-		parts = append(parts, part)
-	}
-	return "I can help with that, but I need more information first. Could you tell me the " + strings.Join(parts, " and the ") + "?"
-}
-
-func firstSentence(s string) string {
-	s = strings.TrimSpace(s)
-	if i := strings.Index(s, ". "); i > 0 {
-		return s[:i]
-	}
-	return strings.TrimSuffix(s, ".")
 }

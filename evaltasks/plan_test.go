@@ -7,8 +7,6 @@ import (
 
 	"github.com/stretchr/testify/require"
 	"github.com/understudy/understudy/agent"
-	"github.com/understudy/understudy/evaltasks/dataset"
-	"github.com/understudy/understudy/toolset"
 )
 
 // scoreAnswer scores a text answer to an embedded instruction through the
@@ -22,24 +20,6 @@ func scoreAnswer(t testing.TB, ev *evaluator, task int, id, answer string) *Resu
 	res := &Result{Key: inst.Key()}
 	ev.score(inst, v, agent.Reply{Content: answer}, res)
 	return res
-}
-
-func TestPlanSteps(t *testing.T) {
-	tests := []struct {
-		name string
-		plan string
-		want int
-	}{
-		{"numbered", "Plan:\n1. Find the id.\n2. Search hotels.\n3. Done.", 4},
-		{"bulleted with continuation lines", "- Step one\n  with more\n- Step two", 2},
-		{"prose", "First, I geocode Cork. Then I find airports nearby! Finally, flights from https://x.test/a.b?", 3},
-		{"decimals and dotted names stay whole", "Use geocoding.forward_geocode for 41.15 and -8.61. Done.", 2},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			require.Len(t, planSteps(tt.plan), tt.want)
-		})
-	}
 }
 
 func TestPlanScorer(t *testing.T) {
@@ -86,69 +66,4 @@ func TestPlanScorer(t *testing.T) {
 			}
 		})
 	}
-}
-
-func FuzzPlanSteps(f *testing.F) {
-	for _, s := range []string{"1. a\n2. b", "- x\n  y\n- z", "A. B! C?", "", "\n\n1.", "Step 1: go\nStep 2: stop"} {
-		f.Add(s)
-	}
-	f.Fuzz(func(t *testing.T, plan string) {
-		steps := planSteps(plan)
-		for _, st := range steps {
-			require.NotEmpty(t, strings.TrimSpace(st.text))
-		}
-	})
-}
-
-func TestRefersTo(t *testing.T) {
-	cat := testStack(t).Catalog
-	api := func(id string) *toolset.API {
-		a := dataset.ResolveAPI(cat, id)
-		require.NotNil(t, a, id)
-		return a
-	}
-	offered := []*toolset.API{api("real_time_news_data.search"), api("web_search.web_search"), api("booking_com.search_hotels"), api("skyscanner80.flights_search_roundtrip")}
-	ambiguous := ambiguousWords(offered)
-	tests := []struct {
-		name string
-		api  string
-		step string
-		want bool
-	}{
-		{"dotted export name", "booking_com.search_hotels", "Call booking_com-search_hotels for the dates.", true},
-		{"catalog id", "booking_com.search_hotels", "Call booking_com.search_hotels for the dates.", true},
-		{"toolbench name", "booking_com.search_hotels", "Call search_hotels_for_booking_com.", true},
-		{"by its function", "booking_com.search_hotels", "Search hotels in Lisbon.", true},
-		{"a compound written apart", "skyscanner80.flights_search_roundtrip", "Search round-trip flights for the dates.", true},
-		{"half its function", "booking_com.search_hotels", "Search for things to do.", false},
-		{"an ambiguous one-word name alone", "real_time_news_data.search", "Search the web for background.", false},
-		{"an ambiguous one-word name with its tool", "real_time_news_data.search", "Search the news about the talks.", true},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			st := planSteps(tt.step)[0]
-			require.Equal(t, tt.want, refersTo(api(tt.api), st, ambiguous))
-		})
-	}
-}
-
-// TestNamedSiblingExplainsItsWords: a step that names one API outright is
-// not read as also using a sibling whose name words it shares, so naming
-// the flight search before the search mints the itinerary does not count
-// as planning flights_detail too early.
-func TestNamedSiblingExplainsItsWords(t *testing.T) {
-	cat := testStack(t).Catalog
-	api := func(id string) *toolset.API {
-		a := dataset.ResolveAPI(cat, id)
-		require.NotNil(t, a, id)
-		return a
-	}
-	search, detail := api("skyscanner80.flights_search_one_way"), api("skyscanner80.flights_detail")
-	offered := []*toolset.API{api("skyscanner80.flights_auto_complete"), search, detail}
-	ambiguous := ambiguousWords(offered)
-	st := planSteps("Search flights one way with skyscanner80-flights_search_one_way for the date.")[0]
-	require.True(t, describedIn(detail, st, ambiguous), "the step holds flights_detail's words")
-	require.True(t, explainedBy(detail, []*toolset.API{search}), "they are the words of the API it names")
-	require.False(t, explainedBy(search, []*toolset.API{detail}), "the search has words of its own")
-	require.False(t, explainedBy(detail, []*toolset.API{detail}), "an API never explains itself away")
 }

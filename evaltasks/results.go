@@ -14,6 +14,7 @@ import (
 	"github.com/understudy/understudy/agent"
 	"github.com/understudy/understudy/agent/openai"
 	"github.com/understudy/understudy/evaltasks/callcheck"
+	"github.com/understudy/understudy/evaltasks/chainscore"
 	"github.com/understudy/understudy/evaltasks/dataset"
 )
 
@@ -40,9 +41,9 @@ type Result struct {
 	Matched int            `json:"matched,omitempty"`
 	// Breaks are the gold steps of Task 7 not done, with why (Missed
 	// says the same in words).
-	Breaks      []ChainBreak `json:"breaks,omitempty"`
-	ParseErrors int          `json:"parse_errors,omitempty"`
-	Judge       *JudgeRecord `json:"judge,omitempty"`
+	Breaks      []chainscore.Break `json:"breaks,omitempty"`
+	ParseErrors int                `json:"parse_errors,omitempty"`
+	Judge       *JudgeRecord       `json:"judge,omitempty"`
 	// Tools are the APIs offered, in the order the agent saw them.
 	Tools    []string        `json:"tools,omitempty"`
 	Messages []agent.Message `json:"messages,omitempty"`
@@ -56,32 +57,6 @@ type Result struct {
 	Error     string `json:"error,omitempty"`
 	ErrorKind string `json:"error_kind,omitempty"`
 }
-
-// ChainBreak is a gold step of a Task-7 chain the agent's calls did not do.
-type ChainBreak struct {
-	// Step is the step's position in the gold chain, from 1.
-	Step int    `json:"step"`
-	API  string `json:"api"`
-	// Kind is why, in one word (BreakNotCalled, ...); Reason in a sentence.
-	Kind   string `json:"kind"`
-	Reason string `json:"reason"`
-}
-
-// Kinds of ChainBreak: where a chain goes wrong, for reports.
-const (
-	// BreakNotCalled: no call of the step's API.
-	BreakNotCalled = "not_called"
-	// BreakCallsFailed: every call of it failed (an error, a 4xx answer).
-	BreakCallsFailed = "calls_failed"
-	// BreakWrongArguments: calls were made, none with the user's values
-	// and values from the responses of the steps it depends on.
-	BreakWrongArguments = "wrong_arguments"
-	// BreakNotPolled: a repeated step never polled until its condition held.
-	BreakNotPolled = "not_polled"
-	// BreakPrerequisite: the step could be done only after a step it
-	// depends on, which is not done.
-	BreakPrerequisite = "prerequisite_not_done"
-)
 
 // OutcomeNotRun marks a planned instance without a recorded outcome (an
 // interrupted run) in a report; it scores as a failure.

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"crypto/sha256"
-	"encoding/binary"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
@@ -21,6 +20,8 @@ import (
 	"github.com/understudy/understudy/agent"
 	"github.com/understudy/understudy/deps"
 	"github.com/understudy/understudy/evaltasks/dataset"
+	"github.com/understudy/understudy/evaltasks/progress"
+	"github.com/understudy/understudy/evaltasks/sampling"
 	"github.com/understudy/understudy/fixtures"
 	"github.com/understudy/understudy/internal/assemble"
 	"github.com/understudy/understudy/internal/atomicfile"
@@ -266,7 +267,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 			pending = append(pending, inst)
 		}
 	}
-	prog := newProgress(cfg.Progress, cfg.TTY, cfg.Clock, len(pending))
+	prog := progress.New(cfg.Progress, cfg.TTY, cfg.Clock, len(pending))
 
 	var (
 		mu    sync.Mutex
@@ -289,10 +290,10 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		results[res.Key] = res
 		stop := watch.Observe(res.ErrorKind, res.Error)
 		mu.Unlock()
-		prog.tick(res.Error != "")
+		prog.Tick(res.Error != "")
 		return stop
 	})
-	prog.finish()
+	prog.Finish()
 
 	// The report covers the planned instances only; one without an
 	// outcome yet (an interrupted run) is there as not run, a failure.
@@ -440,60 +441,19 @@ func Digest(ins []dataset.Instruction) string {
 	return "sha256:" + hex.EncodeToString(h.Sum(nil))[:16]
 }
 
-// sample keeps at most n instances per task, stratified so that a small
-// sample looks like the whole task: instruction type, then scenario, then
-// the API the instance is about (see strata) keep their shares, every
-// stratum at every level getting the floor or the ceiling of its
-// proportional share. It is systematic sampling over the task's instances
-// ordered stratum by stratum: strata in an order drawn from the seed,
-// instances within a stratum by a seeded SHA-256 rank, then every
-// (size/n)-th position from a seeded start. Any run of consecutive
-// positions, and so any stratum, receives its share rounded down or up.
-// SHA-256 of the seed and the whole key keeps instances that share an ID
-// prefix from ranking together. The sample keeps the instances' order.
+// sample keeps at most n instances per task, stratified by instruction
+// type, scenario and API (see strata) and chosen by seed
+// (sampling.Keep). The sample keeps the instances' order.
 func sample(insts []Instance, n int, seed uint64) []Instance {
 	if n <= 0 {
 		return insts
 	}
-	byTask := map[int][]int{}
+	items := make([]sampling.Item, len(insts))
 	for i, in := range insts {
-		byTask[in.Task] = append(byTask[in.Task], i)
+		st := strata(in.In)
+		items[i] = sampling.Item{Task: in.Task, Key: in.Key(), Strata: st[:]}
 	}
-	keep := map[int]bool{}
-	for task, idx := range byTask {
-		if len(idx) <= n {
-			for _, i := range idx {
-				keep[i] = true
-			}
-			continue
-		}
-		type ranked struct {
-			i    int
-			rank []sampleRank
-		}
-		order := make([]ranked, len(idx))
-		for j, i := range idx {
-			order[j] = ranked{i: i, rank: stratumRanks(seed, insts[i])}
-		}
-		sort.Slice(order, func(a, b int) bool {
-			ra, rb := order[a].rank, order[b].rank
-			for l := range ra {
-				if c := ra[l].compare(rb[l]); c != 0 {
-					return c < 0
-				}
-			}
-			return order[a].i < order[b].i
-		})
-		total := len(order)
-		start := int(seededHash(seed, "start/T"+strconv.Itoa(task)) % uint64(total))
-		for pos, o := range order {
-			// Position pos is chosen when the sequence start, start+n,
-			// start+2n, … crosses a multiple of total inside it.
-			if (pos*n+start)/total != ((pos+1)*n+start)/total {
-				keep[o.i] = true
-			}
-		}
-	}
+	keep := sampling.Keep(items, n, seed)
 	var out []Instance
 	for i, in := range insts {
 		if keep[i] {
@@ -524,50 +484,6 @@ func strata(in *dataset.Instruction) [3]string {
 		api = in.Group
 	}
 	return [3]string{strconv.Itoa(in.Type), in.Scenario, api}
-}
-
-// sampleRank orders one level: by a seeded hash, ties by the name.
-type sampleRank struct {
-	hash uint64
-	name string
-}
-
-func (a sampleRank) compare(b sampleRank) int {
-	switch {
-	case a.hash != b.hash:
-		if a.hash < b.hash {
-			return -1
-		}
-		return 1
-	case a.name < b.name:
-		return -1
-	case a.name > b.name:
-		return 1
-	}
-	return 0
-}
-
-// stratumRanks ranks an instance level by level: each stratum (named by
-// its full path, so that equal scenario names under different types are
-// different strata) and, last, the instance within its stratum.
-func stratumRanks(seed uint64, inst Instance) []sampleRank {
-	var out []sampleRank
-	path := ""
-	for _, s := range strata(inst.In) {
-		path += "/" + s
-		out = append(out, sampleRank{seededHash(seed, "stratum"+path), path})
-	}
-	return append(out, sampleRank{seededHash(seed, "instance/"+inst.Key()), inst.Key()})
-}
-
-// seededHash is the first 8 bytes of SHA-256(seed, s).
-func seededHash(seed uint64, s string) uint64 {
-	h := sha256.New()
-	var b [8]byte
-	binary.BigEndian.PutUint64(b[:], seed)
-	h.Write(b[:])
-	h.Write([]byte(s))
-	return binary.BigEndian.Uint64(h.Sum(nil)[:8])
 }
 
 // openRunDir prepares the output directory: a fresh run writes its

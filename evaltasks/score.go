@@ -2,45 +2,42 @@ package evaltasks
 
 import (
 	"fmt"
-	"regexp"
 	"strings"
 
 	"github.com/understudy/understudy/agent"
 	"github.com/understudy/understudy/evaltasks/callcheck"
+	"github.com/understudy/understudy/evaltasks/chainscore"
+	"github.com/understudy/understudy/evaltasks/clarify"
 	"github.com/understudy/understudy/evaltasks/dataset"
+	"github.com/understudy/understudy/evaltasks/plan"
 	"github.com/understudy/understudy/evaltasks/textmatch"
 	"github.com/understudy/understudy/toolset"
 )
 
-// Thresholds of the rule scorers, stated in every report.
-const (
-	// KeyPointShare is the share of key points a Task-5 answer must cover.
-	KeyPointShare = 0.5
-	// PlanCoverage is the coverage of group APIs and key steps a Task-8
-	// plan must reach.
-	PlanCoverage = 0.6
-)
+// KeyPointShare is the share of key points a Task-5 answer must cover,
+// stated in every report.
+const KeyPointShare = 0.5
 
 // Criteria says how each task's rule scorer decides, for reports.
 var Criteria = map[int]string{
 	TaskDecide:     "the reply calls a tool exactly when the instruction needs one (Type II positive, Type I negative); precision, recall and F1 of the positive class (needs a tool), as Table 5 of the paper prints them, and macro-F1 over both classes; an error counts as the wrong decision",
 	TaskSelect:     "the first call names the target API (or one of its also-correct APIs) among the target and 4 BM25-nearest perturbing APIs",
-	TaskClarify:    fmt.Sprintf("no tool call, and the reply asks for every missing parameter (by its name, its description's key words or its synonyms), asks for no parameter the user gave, brings up at most %.0f%% of the optional ones (at least one) and not every parameter of the API; calls made anyway are classified by mistake kind", MaxExtraShare*100),
+	TaskClarify:    clarify.Criterion,
 	TaskFill:       "exactly one call, and it is correct (a second call fails, as in BFCL): right name, required arguments, no unexpected ones, exact types, acceptable values after normalisation (integers exactly, other numbers within 1e-9 relative and 1e-6 absolute); an optional argument at its default counts as omitted; unparseable output is a parse error; a gold argument without acceptable values is a dataset error",
 	TaskIntrinsic:  fmt.Sprintf("no tool call, and the reply covers at least %.0f%% of the key points: numbers by value and sign (questions saying roughly, about, ballpark, approximately, around, typically, usually accept %.0f%% or %.0f degree), names by their aliases, words only where not denied", KeyPointShare*100, textmatch.ApproxShare*100, textmatch.ApproxDegrees),
 	TaskToolReturn: "the reply answers in words (not the tool's JSON, its field list or a copy of the conversation) and states every expected fact of the tool result in any equivalent form (times, dates, numbers, signs, negation), approximate questions with the Task-5 tolerance; status literals are not required; URLs, coordinates and identifiers must be copied exactly",
-	TaskChain:      "share of the gold chain's steps done by the agent's successful calls, run in the solvers' ReAct loop within the call budget: a step is done by a call of its API whose user-given values are the user's (or, put in other words, give the later steps what the gold step gives) and whose dependent values come from the response of the call that did the step they depend on; a skipped prerequisite counts when the value it gives was known anyway (stated by the user, or a non-opaque value equal to what it gives)",
-	TaskPlan:       fmt.Sprintf("the plan, read as steps, reaches %.0f%% coverage of the group's APIs and key steps: an API counts when a step names it (or its function) and says what it does (its description's or a key step's words), and not when it is planned before the API that provides its input; a key step counts when one step states it; a step that copies %d words in a row of a tool's description counts for nothing", PlanCoverage*100, copyRun),
+	TaskChain:      chainscore.Criterion,
+	TaskPlan:       plan.Criterion,
 }
 
 // Outcomes of text tasks.
 const (
 	OutcomeCall         = "call"
 	OutcomeWrongAPI     = "wrong_api"
-	OutcomeClarified    = "clarified"
+	OutcomeClarified    = clarify.OutcomeClarified
 	OutcomeCalled       = "called"
-	OutcomeNoClarify    = "no_clarification"
-	OutcomeOverAsked    = "over_asked"
+	OutcomeNoClarify    = clarify.OutcomeNoClarify
+	OutcomeOverAsked    = clarify.OutcomeOverAsked
 	OutcomeCopied       = "copied_data"
 	OutcomeRelated      = "related"
 	OutcomeMissedPoints = "missed_key_points"
@@ -102,27 +99,10 @@ func (ev *evaluator) score(inst Instance, v view, r agent.Reply, res *Result) {
 			res.Mistakes = callcheck.Mistakes(ev.cat, in, r.ToolCalls)
 			return
 		}
-		cv := ev.judgeClarification(in, r.Content)
-		res.Missed = cv.unasked
-		// The request must be in the agent's own sentences too: the
-		// question mark of the user's text handed back asks for nothing.
-		ok := cv.ok() && asks(ownSentences(in.Text, r.Content))
-		switch {
-		case ok:
-			res.Outcome = OutcomeClarified
-		case len(cv.unasked) == 0 && len(cv.regiven) > 0:
-			res.Outcome = OutcomeOverAsked
-			res.Detail = "asks again for " + strings.Join(cv.regiven, ", ")
-		case len(cv.unasked) == 0 && cv.everything:
-			res.Outcome = OutcomeOverAsked
-			res.Detail = "asks for every parameter of the API"
-		case len(cv.unasked) == 0 && len(cv.extra) > cv.allowed:
-			res.Outcome = OutcomeOverAsked
-			res.Detail = fmt.Sprintf("brings up %d optional parameters (%s), at most %d", len(cv.extra), strings.Join(cv.extra, ", "), cv.allowed)
-		default:
-			res.Outcome = OutcomeNoClarify
-		}
-		res.pass(ok)
+		cv := clarify.Judge(ev.cat, in, r.Content)
+		res.Missed = cv.Unasked
+		res.Outcome, res.Detail = cv.Outcome()
+		res.pass(cv.Pass())
 	case TaskFill:
 		ev.scoreFill(in, r, res)
 	case TaskIntrinsic:
@@ -173,6 +153,22 @@ func (ev *evaluator) score(inst Instance, v view, r agent.Reply, res *Result) {
 	}
 }
 
+// scorePlan is Task 8's rule scorer.
+func (ev *evaluator) scorePlan(in *dataset.Instruction, v view, r agent.Reply, res *Result) {
+	pv := ev.plans().Read(in, v.tools, r.Content)
+	res.Missed, res.Score = pv.Missed, pv.Coverage
+	if pv.Copied > 0 {
+		res.Detail = fmt.Sprintf("%d steps copy the tools' documentation and count for nothing", pv.Copied)
+	}
+	res.Outcome = OutcomeLowCoverage
+	if pv.Pass() {
+		res.Outcome, res.Pass = OutcomePassed, true
+	}
+}
+
+// plans is the Task-8 scorer over the evaluator's catalog and graph.
+func (ev *evaluator) plans() *plan.Scorer { return &plan.Scorer{Catalog: ev.cat, Graph: ev.graph} }
+
 func (res *Result) pass(ok bool) {
 	res.Pass = ok
 	res.Score = 0
@@ -189,23 +185,6 @@ func (ev *evaluator) isTarget(in *dataset.Instruction, a *toolset.API) bool {
 		}
 	}
 	return false
-}
-
-// askRE recognises a request to the user.
-var askRE = regexp.MustCompile(`(?i)\?|\b(could you|can you|would you|please (provide|tell|share|specify|let|give|send|confirm|paste|upload|attach|enter|type)|let me know|tell me|i need|i'll need|i will need|need to know|need (a|an|the|your|some|more)|provide|specify|share)\b`)
-
-func asks(text string) bool { return askRE.MatchString(text) }
-
-// genericWords carry no meaning of their own in parameter names and descriptions.
-var genericWords = map[string]bool{}
-
-func init() {
-	for _, w := range strings.Fields(`id ids api get list search info information detail details param parameter parameters value values
-		string number integer boolean required optional default example format data based sent back following use used using
-		e g eg type field fields result results response return returns given provide provided specify specified set
-		one two can must should may also like etc q num`) {
-		genericWords[w] = true
-	}
 }
 
 // scoreFill is Task 4: the reply must make exactly the gold call. A gold

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/understudy/understudy/agent"
+	"github.com/understudy/understudy/evaltasks/chainscore"
 	"github.com/understudy/understudy/evaltasks/dataset"
 	"github.com/understudy/understudy/toolset"
 )
@@ -115,7 +116,7 @@ func (ev *evaluator) toolReturnView(ctx context.Context, inst Instance) (view, e
 	args := in.GoldCall.FirstValues()
 	// A record whose gold call quotes opaque values carries the steps that
 	// mint them; they run first, in the same session, unseen by the agent.
-	if err := ev.runSteps(ctx, in.Chain, ev.session(inst)); err != nil {
+	if _, err := chainscore.RunGold(ctx, ev.engine, ev.cat, in.Chain, ev.session(inst)); err != nil {
 		if ctx.Err() != nil {
 			return view{}, ctx.Err()
 		}
@@ -129,7 +130,7 @@ func (ev *evaluator) toolReturnView(ctx context.Context, inst Instance) (view, e
 		return view{}, &DataError{Instance: inst.Key(), Err: fmt.Errorf("gold call: %w", err)}
 	}
 	if res.Status >= 400 {
-		return view{}, &DataError{Instance: inst.Key(), Err: fmt.Errorf("gold call answered %d: %s", res.Status, truncate(string(res.Response), 200))}
+		return view{}, &DataError{Instance: inst.Key(), Err: fmt.Errorf("gold call %w", &chainscore.AnswerError{Status: res.Status, Body: res.Response})}
 	}
 	raw, err := json.Marshal(args)
 	if err != nil {
@@ -198,13 +199,6 @@ func (ev *evaluator) groupAPIs(in *dataset.Instruction) ([]string, error) {
 		}
 	}
 	return ids, nil
-}
-
-func truncate(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	return s[:n] + "…"
 }
 
 // conversation returns the user's text and the tool messages of a view.

@@ -101,7 +101,7 @@ func TestHostilePrograms(t *testing.T) {
 			require.True(t, containsAny(e.Msg, tc.msg), "%q names none of %q", e.Msg, tc.msg)
 			require.NotContains(t, e.Msg, "__")
 
-			after, err := Run(context.Background(), "sum([i * i for i in range(10)])", Limits{})
+			after, err := Run(context.Background(), "sum([i * i for i in range(10)])", normalLimits)
 			require.NoError(t, err)
 			require.Equal(t, int64(285), after.Value)
 		})
