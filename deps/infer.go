@@ -185,9 +185,15 @@ func inferFromText(b *toolset.API, p *toolset.Param, apis []namedAPI, byName map
 			continue
 		}
 		seen[a.ID()] = true
+		path := pathFor(text, p, example(examples, a.ID()))
+		if path == "" {
+			// Nothing in the source's answer is known to hold the value:
+			// an edge without a path can be neither checked nor run.
+			continue
+		}
 		out = append(out, Edge{
 			From: a.ID(), To: b.ID(), Param: p.Name,
-			Path:   pathFor(text, p.Name, example(examples, a.ID())),
+			Path:   path,
 			Opaque: looksOpaque(p.Name), Origin: "inferred", Confidence: conf,
 			Evidence: evidence(text, pos),
 		})
@@ -268,8 +274,11 @@ func evidence(text string, pos int) string {
 
 // pathFor picks the response path of an inferred edge: a path written in
 // the text (data->id) resolved against the source's example response, else
-// the example's shortest leaf named like the parameter.
-func pathFor(text, param string, example any) string {
+// the example's shortest leaf named like the parameter, else the list in
+// the example that holds the parameter's documented default ("Ex: USD (see
+// listquotes)" and listquotes answers ["SGD", "USD", …]). It is "" when
+// none is found.
+func pathFor(text string, param *toolset.Param, example any) string {
 	for _, m := range pathInText.FindAllString(text, -1) {
 		dotted := strings.ReplaceAll(m, "->", ".")
 		if example == nil {
@@ -280,11 +289,63 @@ func pathFor(text, param string, example any) string {
 		}
 	}
 	if example != nil {
-		if p := leafNamed(example, param); p != "" {
+		if p := leafNamed(example, param.Name); p != "" {
+			return p
+		}
+		if p := listHolding(example, text, param); p != "" {
 			return p
 		}
 	}
 	return ""
+}
+
+// listHolding returns the path of the list in example whose values include
+// the parameter's default, else of the list whose field is named by a word
+// of the text ("one of the language codes listed in supported_languages":
+// "data.languages[].language"). It prefers a path sharing more words with
+// the parameter's name (target_lang: "data.target_languages[].code", not
+// source_languages), then the shortest.
+func listHolding(example any, text string, param *toolset.Param) string {
+	def, hasDefault := ScalarKey(param.Default)
+	hasDefault = hasDefault && def != ""
+	said := map[string]bool{}
+	for _, w := range strings.Split(strings.Trim(normalise(text), "_"), "_") {
+		said[w] = true
+		said[strings.TrimSuffix(w, "s")] = true
+	}
+	words := strings.FieldsFunc(strings.ToLower(param.Name), func(r rune) bool { return r == '_' || r == '-' })
+	named := func(path string) int {
+		n := 0
+		for _, w := range words {
+			if len(w) >= 3 && strings.Contains(strings.ToLower(path), w) {
+				n++
+			}
+		}
+		return n
+	}
+	pick := func(holds func(path string, v any) bool) string {
+		var best string
+		leaves(example, maxLeavesScanned, func(path string, v any) {
+			if !strings.Contains(path, "[]") || !holds(path, v) {
+				return
+			}
+			if best == "" || named(path) > named(best) ||
+				named(path) == named(best) && (len(path) < len(best) || len(path) == len(best) && path < best) {
+				best = path
+			}
+		})
+		return best
+	}
+	if hasDefault {
+		if p := pick(func(_ string, v any) bool { k, ok := ScalarKey(v); return ok && k == def }); p != "" {
+			return p
+		}
+	}
+	return pick(func(path string, _ any) bool {
+		segs := strings.Split(strings.ReplaceAll(path, "[]", ""), ".")
+		last := strings.ToLower(segs[len(segs)-1])
+		return last != "name" && said[last]
+	})
 }
 
 // resolvePath finds the path in the example whose steps, with array walks
