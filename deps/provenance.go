@@ -570,9 +570,9 @@ func (t *Tracker) Observe(session string, seq int, api *toolset.API, _ map[strin
 	id := t.id(api)
 	var byPath [][]string
 	if paths := t.emitPaths[id]; len(paths) > 0 {
-		// Only those fields are read, without decoding the rest; an
-		// emitted 64-bit ID keeps its digits.
-		byPath, _ = pathKeys(response, paths)
+		// Only those fields are read, the rest skimmed, nothing decoded;
+		// an emitted 64-bit ID keeps its digits.
+		byPath = carriedKeys(response, paths)
 	}
 	m := t.memory(session)
 	m.mu.Lock()
@@ -598,7 +598,7 @@ func (t *Tracker) Keys(api *toolset.API, response json.RawMessage) []string {
 	if len(paths) == 0 {
 		return nil
 	}
-	byPath, _ := pathKeys(response, paths)
+	byPath := carriedKeys(response, paths)
 	var out []string
 	for p, keys := range byPath {
 		for _, k := range keys {
