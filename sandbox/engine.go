@@ -10,6 +10,7 @@ import (
 	"log/slog"
 	"net/http"
 	"strings"
+	"time"
 
 	"github.com/understudy/understudy/internal/canon"
 	"github.com/understudy/understudy/internal/clock"
@@ -132,7 +133,8 @@ type Options struct {
 	// Limiter enforces them; nil keeps the buckets in this process
 	// (NewLimiter). A Redis limiter shares them between replicas.
 	Limiter Limiter
-	// LimitClock drives rate limits and quotas (default: the system clock).
+	// LimitClock drives rate limits, quotas and the forgetting of idle
+	// sessions (default: the system clock); never what answers say.
 	LimitClock clock.Clock
 	// MaxSessions bounds the traced sessions (default 10,000), and
 	// MaxSessionTraceBytes the approximate memory of each trace (default
@@ -144,6 +146,9 @@ type Options struct {
 	// forgotten, so that a few clients with huge IDs or arguments cannot
 	// grow the process without bound.
 	MaxTraceBytes int64
+	// SessionIdle forgets a session no call began in for that long, its
+	// trace and its dependency memory (default DefaultSessionIdle, 24 h).
+	SessionIdle time.Duration
 	// Traces keeps the traces; nil keeps them in this process within the
 	// bounds above. A Redis one shares them between replicas.
 	Traces Traces
@@ -209,7 +214,7 @@ func New(opts Options) (*Engine, error) {
 	e := &Engine{opts: opts, catalog: opts.Catalog, log: opts.Logger, metrics: newMetrics()}
 	e.sessions = opts.Traces
 	if e.sessions == nil {
-		e.sessions = newSessions(opts.MaxSessions, opts.MaxSessionTraceBytes, opts.MaxTraceBytes, func(id string) {
+		e.sessions = newSessions(opts.MaxSessions, opts.MaxSessionTraceBytes, opts.MaxTraceBytes, opts.SessionIdle, opts.LimitClock, func(id string) {
 			if opts.Provenance != nil {
 				opts.Provenance.Forget(id)
 			}

@@ -17,7 +17,7 @@ import (
 func TestSessionsAccounting(t *testing.T) {
 	var mu sync.Mutex
 	evicted := map[string]int{}
-	s := newSessions(8, 16<<10, 64<<10, func(id string) {
+	s := newSessions(8, 16<<10, 64<<10, 0, nil, func(id string) {
 		mu.Lock()
 		evicted[id]++
 		mu.Unlock()

@@ -1,6 +1,10 @@
 package sandbox
 
-import "context"
+import (
+	"context"
+
+	"github.com/understudy/understudy/internal/clock"
+)
 
 // Traces keeps the sessions' traces (GET /v1/sessions/{id}) and hands out
 // their call numbers. The default is in this process, bounded (Options'
@@ -30,8 +34,9 @@ type TraceSlot struct {
 func (s TraceSlot) Local() bool { return s.ss != nil }
 
 // NewTraces returns the in-memory traces with the given bounds (defaults
-// for values of 0 or less, as in Options); onEvict is told the key of each
-// session forgotten to keep them.
+// for values of 0 or less, as in Options), sessions idle for
+// DefaultSessionIdle forgotten; onEvict is told the key of each session
+// forgotten to keep them.
 func NewTraces(maxSessions int, maxSessionBytes, maxBytes int64, onEvict func(key string)) Traces {
 	if maxSessions <= 0 {
 		maxSessions = 10000
@@ -42,7 +47,7 @@ func NewTraces(maxSessions int, maxSessionBytes, maxBytes int64, onEvict func(ke
 	if maxBytes <= 0 {
 		maxBytes = 64 << 20
 	}
-	return newSessions(maxSessions, maxSessionBytes, maxBytes, onEvict)
+	return newSessions(maxSessions, maxSessionBytes, maxBytes, DefaultSessionIdle, clock.Real{}, onEvict)
 }
 
 // DefaultMaxSessionTraceBytes bounds one session's trace (some 3,000
