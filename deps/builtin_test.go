@@ -290,3 +290,38 @@ func shapeOf(v any) any {
 	}
 	return v
 }
+
+// TestRunWithAnUnknownPath: demo_weather's station_id is "as returned by
+// `current`", whose answers hold no station: the inferred edge has no
+// path, the dependency check still looks for the value in current's
+// answers, and a chain runs with the station the user gives (it failed
+// with "no value at \"\"") or says what it lacks.
+func TestRunWithAnUnknownPath(t *testing.T) {
+	cat, err := toolset.Load([]string{"../sandbox/testdata/tools"}, true)
+	require.NoError(t, err)
+	st, err := assemble.Build(assemble.Config{Catalog: cat})
+	require.NoError(t, err)
+	defer st.Close()
+	ch, err := st.Graph.ChainFor("demo_weather.station")
+	require.NoError(t, err)
+	require.Len(t, ch.Steps, 2)
+	require.Equal(t, deps.Binding{Step: 0, Path: ""}, ch.Steps[1].Bindings["station_id"])
+
+	steps, err := st.Graph.Run(context.Background(), st.Engine, ch, "unknown-path", func(_ int, a *toolset.API) map[string]any {
+		if a.Name == "station" {
+			return map[string]any{"station_id": "ST-1"}
+		}
+		return map[string]any{"city": "Lisbon"}
+	})
+	require.NoError(t, err)
+	require.Len(t, steps, 2)
+	require.Equal(t, "ST-1", steps[1].Arguments["station_id"])
+
+	_, err = st.Graph.Run(context.Background(), st.Engine, ch, "unknown-path-2", func(int, *toolset.API) map[string]any {
+		return map[string]any{"city": "Lisbon"}
+	})
+	var ee *deps.ExecError
+	require.ErrorAs(t, err, &ee)
+	require.Equal(t, 1, ee.Step)
+	require.ErrorContains(t, err, "station_id")
+}

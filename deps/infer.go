@@ -185,15 +185,12 @@ func inferFromText(b *toolset.API, p *toolset.Param, apis []namedAPI, byName map
 			continue
 		}
 		seen[a.ID()] = true
-		path := pathFor(text, p, example(examples, a.ID()))
-		if path == "" {
-			// Nothing in the source's answer is known to hold the value:
-			// an edge without a path can be neither checked nor run.
-			continue
-		}
 		out = append(out, Edge{
 			From: a.ID(), To: b.ID(), Param: p.Name,
-			Path:   path,
+			// "" when nothing in the source's example holds the value: the
+			// dependency check then looks for it in the source's answers,
+			// and a chain takes it from the user.
+			Path:   pathFor(text, p, example(examples, a.ID())),
 			Opaque: looksOpaque(p.Name), Origin: "inferred", Confidence: conf,
 			Evidence: evidence(text, pos),
 		})
