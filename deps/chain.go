@@ -262,7 +262,8 @@ const MaxPolls = 10
 // Run executes a chain in one session. args gives the values of
 // parameters that no binding fills (user-known values such as a city or a
 // date) for step i; bound parameters take the first value at their path in
-// the earlier step's response.
+// the earlier step's response, but for an inferred binding whose path the
+// documentation does not give, which takes the value args gives.
 func (g *Graph) Run(ctx context.Context, c Caller, ch Chain, session string, args func(i int, api *toolset.API) map[string]any) ([]StepResult, error) {
 	var out []StepResult
 	var docs []any
@@ -280,6 +281,11 @@ func (g *Graph) Run(ctx context.Context, c Caller, ch Chain, session string, arg
 		for param, b := range st.Bindings {
 			if b.Step >= i {
 				return out, &ExecError{Step: i, API: st.API, Err: fmt.Errorf("binding of %s refers to a later step", param)}
+			}
+			if _, given := a[param]; given && b.Path == "" {
+				// The documentation names the source but not where in
+				// its answer the value is: the user's value stands.
+				continue
 			}
 			vals := Values(docs[b.Step], b.Path)
 			if len(vals) == 0 {

@@ -23,6 +23,9 @@ type Edge struct {
 	Origin     string  `json:"origin"`
 	Confidence float64 `json:"confidence"`
 	Evidence   string  `json:"evidence,omitempty"`
+	// Entity names what the value is (see Entity): the same entity is
+	// valid wherever it is expected, from any field that carries it.
+	Entity string `json:"entity,omitempty"`
 }
 
 // Graph is the dependency graph of a catalog.
@@ -32,6 +35,10 @@ type Graph struct {
 	edges   []Edge
 	into    map[string][]Edge // by dependent API
 	outOf   map[string][]Edge // by source API
+	// entities by name, and the entities each dependent parameter takes
+	// ("api\x00param").
+	entities      map[string]*Entity
+	paramEntities map[string][]string
 }
 
 // Options chooses the graph's sources.
@@ -83,6 +90,13 @@ func Build(c *toolset.Catalog, opts Options) (*Graph, error) {
 		}
 	}
 	g.sort()
+	g.learnEntities(newExampleDocs(c.APIs()))
+	// The edges now name their entities: index them again, in order.
+	g.into, g.outOf = map[string][]Edge{}, map[string][]Edge{}
+	for _, e := range g.edges {
+		g.into[e.To] = append(g.into[e.To], e)
+		g.outOf[e.From] = append(g.outOf[e.From], e)
+	}
 	return g, nil
 }
 
@@ -168,18 +182,20 @@ func (g *Graph) Dependent() []string {
 
 // document is the JSON served at GET /v1/deps.
 type document struct {
-	Nodes []string `json:"nodes"`
-	Edges []Edge   `json:"edges"`
-	Pairs []Pair   `json:"pairs"`
+	Nodes    []string `json:"nodes"`
+	Edges    []Edge   `json:"edges"`
+	Pairs    []Pair   `json:"pairs"`
+	Entities []Entity `json:"entities"`
 }
 
-// WriteJSON writes the graph as JSON: nodes (APIs with an edge), edges, pairs.
+// WriteJSON writes the graph as JSON: nodes (APIs with an edge), edges,
+// pairs, and entities with the fields that carry them.
 func (g *Graph) WriteJSON(w io.Writer) error {
 	nodes := map[string]bool{}
 	for _, e := range g.edges {
 		nodes[e.From], nodes[e.To] = true, true
 	}
-	doc := document{Edges: g.edges, Pairs: g.Pairs()}
+	doc := document{Edges: g.edges, Pairs: g.Pairs(), Entities: g.Entities()}
 	if doc.Edges == nil {
 		doc.Edges = []Edge{}
 	}

@@ -45,12 +45,7 @@ func Infer(c *toolset.Catalog) []Edge { return infer(c, false) }
 // inference did before the index, for tests to compare with.
 func infer(c *toolset.Catalog, compareAll bool) []Edge {
 	apis := c.APIs()
-	examples := &exampleDocs{raw: map[string][]json.RawMessage{}, doc: map[string]any{}}
-	for _, a := range apis {
-		if len(a.ExampleResponse) > 0 {
-			examples.raw[a.ID()] = append(examples.raw[a.ID()], a.ExampleResponse)
-		}
-	}
+	examples := newExampleDocs(apis)
 	byName := map[string][]*toolset.API{}
 	named := make([]namedAPI, len(apis))
 	for i, a := range apis {
@@ -129,6 +124,16 @@ func nameAPI(a *toolset.API) namedAPI {
 type exampleDocs struct {
 	raw map[string][]json.RawMessage // in catalog order
 	doc map[string]any               // decoded; nil for none that decodes
+}
+
+func newExampleDocs(apis []*toolset.API) *exampleDocs {
+	e := &exampleDocs{raw: map[string][]json.RawMessage{}, doc: map[string]any{}}
+	for _, a := range apis {
+		if len(a.ExampleResponse) > 0 {
+			e.raw[a.ID()] = append(e.raw[a.ID()], a.ExampleResponse)
+		}
+	}
+	return e
 }
 
 // lookup is the example response of the API with that ID, when it has one
@@ -211,7 +216,10 @@ func inferFromText(b *toolset.API, p *toolset.Param, lower, norm string, apis []
 		seen[a.ID()] = true
 		out = append(out, Edge{
 			From: a.ID(), To: b.ID(), Param: p.Name,
-			Path:   pathFor(text, p.Name, example(examples, a.ID())),
+			// "" when nothing in the source's example holds the value: the
+			// dependency check then looks for it in the source's answers,
+			// and a chain takes it from the user.
+			Path:   pathFor(text, p, example(examples, a.ID())),
 			Opaque: looksOpaque(p.Name), Origin: "inferred", Confidence: conf,
 			Evidence: evidence(text, pos),
 		})
@@ -306,8 +314,11 @@ func evidence(text string, pos int) string {
 
 // pathFor picks the response path of an inferred edge: a path written in
 // the text (data->id) resolved against the source's example response, else
-// the example's shortest leaf named like the parameter.
-func pathFor(text, param string, example any) string {
+// the example's shortest leaf named like the parameter, else the list in
+// the example that holds the parameter's documented default ("Ex: USD (see
+// listquotes)" and listquotes answers ["SGD", "USD", …]). It is "" when
+// none is found.
+func pathFor(text string, param *toolset.Param, example any) string {
 	for _, m := range pathInText.FindAllString(text, -1) {
 		dotted := strings.ReplaceAll(m, "->", ".")
 		if example == nil {
@@ -318,11 +329,63 @@ func pathFor(text, param string, example any) string {
 		}
 	}
 	if example != nil {
-		if p := leafNamed(example, param); p != "" {
+		if p := leafNamed(example, param.Name); p != "" {
+			return p
+		}
+		if p := listHolding(example, text, param); p != "" {
 			return p
 		}
 	}
 	return ""
+}
+
+// listHolding returns the path of the list in example whose values include
+// the parameter's default, else of the list whose field is named by a word
+// of the text ("one of the language codes listed in supported_languages":
+// "data.languages[].language"). It prefers a path sharing more words with
+// the parameter's name (target_lang: "data.target_languages[].code", not
+// source_languages), then the shortest.
+func listHolding(example any, text string, param *toolset.Param) string {
+	def, hasDefault := ScalarKey(param.Default)
+	hasDefault = hasDefault && def != ""
+	said := map[string]bool{}
+	for _, w := range strings.Split(strings.Trim(normalise(text), "_"), "_") {
+		said[w] = true
+		said[strings.TrimSuffix(w, "s")] = true
+	}
+	words := strings.FieldsFunc(strings.ToLower(param.Name), func(r rune) bool { return r == '_' || r == '-' })
+	named := func(path string) int {
+		n := 0
+		for _, w := range words {
+			if len(w) >= 3 && strings.Contains(strings.ToLower(path), w) {
+				n++
+			}
+		}
+		return n
+	}
+	pick := func(holds func(path string, v any) bool) string {
+		var best string
+		leaves(example, maxLeavesScanned, func(path string, v any) {
+			if !strings.Contains(path, "[]") || !holds(path, v) {
+				return
+			}
+			if best == "" || named(path) > named(best) ||
+				named(path) == named(best) && (len(path) < len(best) || len(path) == len(best) && path < best) {
+				best = path
+			}
+		})
+		return best
+	}
+	if hasDefault {
+		if p := pick(func(_ string, v any) bool { k, ok := ScalarKey(v); return ok && k == def }); p != "" {
+			return p
+		}
+	}
+	return pick(func(path string, _ any) bool {
+		segs := strings.Split(strings.ReplaceAll(path, "[]", ""), ".")
+		last := strings.ToLower(segs[len(segs)-1])
+		return last != "name" && said[last]
+	})
 }
 
 // resolvePath finds the path in the example whose steps, with array walks

@@ -102,7 +102,8 @@ func FuzzEdgeKeys(f *testing.F) {
 }
 
 // BenchmarkEdgeKeys compares reading a page of 50 results at two edge
-// paths with decoding it whole, as Observe did before.
+// paths by skimming what no path reads (carriedKeys, as Observe does), by
+// checking it (edgeKeys) and by decoding it whole.
 //
 //	go test ./deps -run '^$' -bench EdgeKeys -benchmem
 func BenchmarkEdgeKeys(b *testing.B) {
@@ -117,11 +118,23 @@ func BenchmarkEdgeKeys(b *testing.B) {
 	page.WriteString(`]}}`)
 	body := []byte(page.String())
 	paths := parsePaths("data.results[].id|data.results[].hotel_id|data.context.sessionId")
+	// A page of 20 reviews, its bulk texts no path reads.
+	var reviews strings.Builder
+	reviews.WriteString(`{"data":[`)
+	for i := range 20 {
+		if i > 0 {
+			reviews.WriteByte(',')
+		}
+		fmt.Fprintf(&reviews, `{"review_id":"%d","user":{"username":"u%d"},"title":"Visit %d","text":"%s","helpful_votes":%d}`, 700000+i, i, i, strings.Repeat(`A fine view of the river, with a \"long\" queue in the morning. `, 30), i)
+	}
+	reviews.WriteString(`]}`)
+	texts := []byte(reviews.String())
+	textPaths := parsePaths("data[].review_id")
 	for _, bc := range []struct {
 		name string
 		keys func([]byte, [][]pathStep) ([]string, bool)
-	}{{"scan", edgeKeys}, {"decode", decodedKeys}} {
-		b.Run(bc.name, func(b *testing.B) {
+	}{{"skim", skimmedKeys}, {"scan", edgeKeys}, {"decode", decodedKeys}} {
+		b.Run("ids/"+bc.name, func(b *testing.B) {
 			b.SetBytes(int64(len(body)))
 			b.ReportAllocs()
 			for b.Loop() {
@@ -130,5 +143,52 @@ func BenchmarkEdgeKeys(b *testing.B) {
 				}
 			}
 		})
+		b.Run("texts/"+bc.name, func(b *testing.B) {
+			b.SetBytes(int64(len(texts)))
+			b.ReportAllocs()
+			for b.Loop() {
+				if keys, ok := bc.keys(texts, textPaths); !ok || len(keys) != 20 {
+					b.Fatalf("%d keys, ok %v", len(keys), ok)
+				}
+			}
+		})
 	}
+}
+
+// FuzzCarriedKeys: skimming what no path reads gives what decoding the
+// whole response gives on any document canon.Decode accepts, and never
+// panics on another.
+func FuzzCarriedKeys(f *testing.F) {
+	seeds := []struct{ body, paths string }{
+		{`{"data":[{"id":"A","presentation":{"title":"Place \"0\" \\"}},{"id":"B","x":[1,{"y":"]"}],"z":null}]}`, "data[].id"},
+		{`[{"countryCode":"PT","name":"a\\\"b"},{"countryCode":"ES","countryCode":"FR","n":-1.5e3}]`, "[].countryCode"},
+		{`{"data":{"context":{"sessionId":"s-1"},"rest":{"deep":[[["x"]]]}},"result_id":12345678901234567890}`, "data.context.sessionId|result_id"},
+		{`{"a":"unterminated`, "b"},
+		{`{"a":[1,2,{"b":"}"}],"b":true}`, "b"},
+	}
+	for _, s := range seeds {
+		f.Add([]byte(s.body), s.paths)
+	}
+	f.Fuzz(func(t *testing.T, body []byte, list string) {
+		paths := parsePaths(list)
+		got := carriedKeys(body, paths)
+		want, ok := decodedKeys(body, paths)
+		if !ok {
+			return
+		}
+		var flat []string
+		for _, o := range got {
+			flat = append(flat, o...)
+		}
+		require.Equal(t, want, flat, "keys of a valid document")
+	})
+}
+
+// skimmedKeys is carriedKeys flattened, as edgeKeys gives them.
+func skimmedKeys(body []byte, paths [][]pathStep) ([]string, bool) {
+	var flat []string
+	for _, keys := range carriedKeys(body, paths) {
+		flat = append(flat, keys...)
+	}
+	return flat, true
 }

@@ -67,6 +67,10 @@ type InstanceScore struct {
 	Outcome  string  `json:"outcome"`
 	Pass     bool    `json:"pass"`
 	Score    float64 `json:"score"`
+	// Calls counts Task 7's executed calls, OnChain those on the chain:
+	// what call precision and wasted calls are computed from.
+	Calls   int `json:"calls,omitempty"`
+	OnChain int `json:"on_chain,omitempty"`
 }
 
 // result is the least Result that scores as the instance did.
@@ -74,6 +78,9 @@ func (s InstanceScore) result() *Result {
 	r := &Result{Key: s.Key, Task: s.Task, Label: s.Label, Outcome: s.Outcome, Pass: s.Pass, Score: s.Score}
 	if s.Outcome == OutcomeError {
 		r.Error = OutcomeError
+	}
+	for i := range s.Calls {
+		r.Calls = append(r.Calls, ExecutedCall{OnChain: i < s.OnChain})
 	}
 	return r
 }
@@ -182,8 +189,14 @@ func (r *Report) Describe(insts []Instance, results map[string]*Result) {
 		if res == nil {
 			res = notRun(inst)
 		}
-		r.Instances = append(r.Instances, InstanceScore{Key: res.Key, Task: res.Task, Type: inst.In.Type, Scenario: inst.In.Scenario,
-			Label: res.Label, Outcome: res.Outcome, Pass: res.Pass, Score: res.Score})
+		score := InstanceScore{Key: res.Key, Task: res.Task, Type: inst.In.Type, Scenario: inst.In.Scenario,
+			Label: res.Label, Outcome: res.Outcome, Pass: res.Pass, Score: res.Score, Calls: len(res.Calls)}
+		for _, c := range res.Calls {
+			if c.OnChain {
+				score.OnChain++
+			}
+		}
+		r.Instances = append(r.Instances, score)
 		if !res.Pass {
 			r.Failures = append(r.Failures, Failure{Result: res, Type: inst.In.Type, Scenario: inst.In.Scenario, APIs: instanceAPIs(inst.In),
 				Text: inst.In.Text, Gold: inst.In})

@@ -32,6 +32,10 @@ type ExecutedCall struct {
 	// Violations are the dependency rules the call broke, from the
 	// session trace: where a chain goes wrong, by kind.
 	Violations []sandbox.Violation `json:"violations,omitempty"`
+	// OnChain marks a call on the instance's chain: it did a step the
+	// scorer counted, or carried a value such a step used (see
+	// chainscore.Verdict); the other calls were wasted.
+	OnChain bool `json:"on_chain,omitempty"`
 }
 
 func (c ExecutedCall) ok() bool { return c.ErrorKind == "" && c.Status >= 200 && c.Status < 300 }
@@ -94,7 +98,11 @@ func (ev *evaluator) runChain(ctx context.Context, a agent.Agent, inst Instance,
 	for _, c := range records {
 		res.Calls = append(res.Calls, ExecutedCall{Name: c.Function, API: c.API, Arguments: c.Arguments, Status: c.Status, ErrorKind: c.ErrorKind, Error: c.Error, Violations: c.Violations})
 	}
-	ev.scoreChain(ctx, inst, records, res)
+	answer := ""
+	if tr != nil {
+		answer = tr.Answer
+	}
+	ev.scoreChain(ctx, inst, records, answer, res)
 	return nil
 }
 
@@ -156,11 +164,15 @@ func (x *offeredExecutor) Execute(ctx context.Context, session, function string,
 	return x.next.Execute(ctx, session, function, args)
 }
 
-// scoreChain fills a Task-7 result from the executed calls.
-func (ev *evaluator) scoreChain(ctx context.Context, inst Instance, records []solve.CallRecord, res *Result) {
-	sc := &chainscore.Scorer{Catalog: ev.cat, Engine: ev.engine}
-	v := sc.Score(ctx, inst.In, records, ev.goldSession(inst))
+// scoreChain fills a Task-7 result from the executed calls and the final
+// answer.
+func (ev *evaluator) scoreChain(ctx context.Context, inst Instance, records []solve.CallRecord, answer string, res *Result) {
+	sc := &chainscore.Scorer{Catalog: ev.cat, Engine: ev.engine, Graph: ev.graph}
+	v := sc.Score(ctx, inst.In, records, answer, ev.goldSession(inst))
 	res.Matched, res.Breaks = v.Done, v.Breaks
+	for i := range res.Calls {
+		res.Calls[i].OnChain = i < len(v.OnChain) && v.OnChain[i]
+	}
 	res.Missed = v.Missed()
 	res.Score = v.Score()
 	switch {

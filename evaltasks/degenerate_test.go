@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"maps"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -15,6 +16,7 @@ import (
 	"github.com/stretchr/testify/require"
 	"github.com/understudy/understudy/agent"
 	"github.com/understudy/understudy/agent/agenttest"
+	"github.com/understudy/understudy/agent/baseline"
 	"github.com/understudy/understudy/agent/openai"
 	"github.com/understudy/understudy/evaltasks/dataset"
 	"github.com/understudy/understudy/evaltasks/textmatch"
@@ -476,4 +478,131 @@ func TestFramingRuleFindsAPlantedLeak(t *testing.T) {
 	require.NoError(t, err)
 	require.Len(t, turn.Calls, 1, "without a telling phrase the rule calls the first tool")
 	require.Equal(t, []string{"first:quick", "first2:quick question", "last2:is plus"}, framingFeatures("Quick question: what is 7 plus 1?"))
+}
+
+// everyToolFromTheQuestion calls every offered tool once, one per turn in
+// the order offered, each with arguments copied from the question without
+// reading it (issue 24's class "call every offered tool once, arguments
+// copied from the question"): a number parameter takes the question's first
+// number, a date its first date, a parameter with a closed set of values the
+// first of them the question spells, and any other text parameter the
+// question's first run of capitalised words (a place, a name), else the
+// whole question. No call reads an earlier response; then it says it is
+// done.
+func everyToolFromTheQuestion(req agenttest.ChatRequest) (agenttest.Turn, error) {
+	return everyToolCopying(copiedFromQuestion)(req)
+}
+
+// everyToolWithTheQuestion is everyToolFromTheQuestion giving every text
+// parameter the whole question.
+func everyToolWithTheQuestion(req agenttest.ChatRequest) (agenttest.Turn, error) {
+	return everyToolCopying(func(q string, schema map[string]any) (any, bool) {
+		if schema["type"] == "string" || schema["type"] == nil {
+			if _, closed := schema["enum"]; !closed {
+				return q, true
+			}
+		}
+		return copiedFromQuestion(q, schema)
+	})(req)
+}
+
+func everyToolCopying(copied func(question string, schema map[string]any) (any, bool)) func(agenttest.ChatRequest) (agenttest.Turn, error) {
+	return func(req agenttest.ChatRequest) (agenttest.Turn, error) {
+		return everyTool(req, copied)
+	}
+}
+
+func everyTool(req agenttest.ChatRequest, copied func(question string, schema map[string]any) (any, bool)) (agenttest.Turn, error) {
+	done := len(toolResults(req))
+	if done >= len(req.Tools) {
+		return agenttest.Text("Done."), nil
+	}
+	question := userText(req)
+	tl := req.Tools[done]
+	props, _ := tl.Function.Parameters["properties"].(map[string]any)
+	args := map[string]any{}
+	for name, p := range props {
+		p, _ := p.(map[string]any)
+		if v, ok := copied(question, p); ok {
+			args[name] = v
+		}
+	}
+	raw, err := json.Marshal(args)
+	if err != nil {
+		return agenttest.Turn{}, err
+	}
+	return agenttest.Tool(tl.Function.Name, string(raw)), nil
+}
+
+var (
+	questionNumber = regexp.MustCompile(`-?\d+(?:\.\d+)?`)
+	questionDate   = regexp.MustCompile(`\d{4}-\d{2}-\d{2}`)
+	questionName   = regexp.MustCompile(`\p{Lu}[\p{L}'-]*(?:\s+\p{Lu}[\p{L}'-]*)*`)
+)
+
+// copiedFromQuestion is the value the strategy gives a parameter of that
+// JSON schema, read off the question's surface.
+func copiedFromQuestion(question string, schema map[string]any) (any, bool) {
+	switch schema["type"] {
+	case "number", "integer":
+		if m := questionNumber.FindString(question); m != "" {
+			return json.Number(m), true
+		}
+		return nil, false
+	case "boolean", "array", "object":
+		return nil, false
+	}
+	if enum, ok := schema["enum"].([]any); ok {
+		for _, e := range enum {
+			if s, ok := e.(string); ok && strings.Contains(strings.ToLower(question), strings.ToLower(s)) {
+				return s, true
+			}
+		}
+		return nil, false
+	}
+	if f, _ := schema["format"].(string); f == "date" {
+		if m := questionDate.FindString(question); m != "" {
+			return m, true
+		}
+		return nil, false
+	}
+	// The first capitalised run that is not just the question's first word.
+	for _, loc := range questionName.FindAllStringIndex(question, -1) {
+		name := question[loc[0]:loc[1]]
+		if loc[0] == 0 {
+			if _, rest, ok := strings.Cut(name, " "); ok {
+				return rest, true
+			}
+			continue
+		}
+		return name, true
+	}
+	return question, true
+}
+
+// TestEveryToolFromTheQuestionIsNoBetterThanTheBaseline: on Task 7, calling
+// every offered tool once with arguments copied from the question, and
+// reading no answer, scores no better than the model-free baseline agent,
+// on the paper's progress rate and on call precision.
+func TestEveryToolFromTheQuestionIsNoBetterThanTheBaseline(t *testing.T) {
+	if testing.Short() {
+		t.Skip("Task 7 on the whole embedded dataset, twice")
+	}
+	st := testStack(t)
+	base := runEmbedded(t, baseline.New(st.Catalog, st.Graph), "baseline", TaskChain)
+	floor := metric(t, base, TaskChain, "progress")
+	precisionFloor := base.Tasks[0].Extra["call_precision"]
+	for name, policy := range map[string]func(agenttest.ChatRequest) (agenttest.Turn, error){
+		"names, numbers and dates from the question": everyToolFromTheQuestion,
+		"the whole question in every text parameter": everyToolWithTheQuestion,
+	} {
+		t.Run(name, func(t *testing.T) {
+			rep := runStrategy(t, policy, func(c *Config) { c.Tasks = []int{TaskChain} })
+			got := metric(t, rep, TaskChain, "progress")
+			i := slices.IndexFunc(rep.Tasks, func(tr TaskReport) bool { return tr.ID == TaskChain })
+			t.Logf("Task 7 progress %.3f (baseline %.3f), extra %v (baseline %v)", got, floor, rep.Tasks[i].Extra, base.Tasks[0].Extra)
+			require.LessOrEqual(t, got, floor)
+			require.LessOrEqual(t, rep.Tasks[i].Extra["call_precision"], precisionFloor)
+		})
+	}
 }

@@ -273,8 +273,24 @@ func metricsFor(tr *TaskReport, rs []*Result, den int) {
 	case TaskToolReturn:
 		tr.Metrics["passing_rate"] = ratio(pass, den)
 	case TaskChain:
+		// The paper's progress rate is the headline; call precision (the
+		// share of the calls on the chain, over every answered instance's
+		// calls) and the wasted calls per instance say what the progress
+		// cost.
 		tr.Metrics["progress"] = mean(score, den)
-		tr.Extra = map[string]float64{"full_success": ratio(pass, den)}
+		calls, on := 0, 0
+		for _, r := range rs {
+			if !answered(r) {
+				continue
+			}
+			calls += len(r.Calls)
+			for _, c := range r.Calls {
+				if c.OnChain {
+					on++
+				}
+			}
+		}
+		tr.Extra = map[string]float64{"full_success": ratio(pass, den), "call_precision": ratio(on, calls), "wasted_calls_per_instance": mean(float64(calls-on), den)}
 		tr.Chain = chainBreakdown(rs)
 	case TaskPlan:
 		tr.Metrics["passing_rate"] = ratio(pass, den)

@@ -10,6 +10,7 @@ import (
 	"log/slog"
 	"net/http"
 	"strings"
+	"time"
 
 	"github.com/understudy/understudy/internal/canon"
 	"github.com/understudy/understudy/internal/clock"
@@ -151,17 +152,22 @@ type Options struct {
 	// Limiter enforces them; nil keeps the buckets in this process
 	// (NewLimiter). A Redis limiter shares them between replicas.
 	Limiter Limiter
-	// LimitClock drives rate limits and quotas (default: the system clock).
+	// LimitClock drives rate limits, quotas and the forgetting of idle
+	// sessions (default: the system clock); never what answers say.
 	LimitClock clock.Clock
 	// MaxSessions bounds the traced sessions (default 10,000), and
-	// MaxCallsPerSession each trace (default 1,000).
-	MaxSessions        int
-	MaxCallsPerSession int
+	// MaxSessionTraceBytes the approximate memory of each trace (default
+	// 1 MiB): a session keeps its newest calls, however many it makes.
+	MaxSessions          int
+	MaxSessionTraceBytes int64
 	// MaxTraceBytes bounds the approximate memory of all traces together
 	// (default 64 MiB): past it the least recently used sessions are
 	// forgotten, so that a few clients with huge IDs or arguments cannot
 	// grow the process without bound.
 	MaxTraceBytes int64
+	// SessionIdle forgets a session no call began in for that long, its
+	// trace and its dependency memory (default DefaultSessionIdle, 24 h).
+	SessionIdle time.Duration
 	// Traces keeps the traces; nil keeps them in this process within the
 	// bounds above. A Redis one shares them between replicas.
 	Traces Traces
@@ -220,8 +226,8 @@ func New(opts Options) (*Engine, error) {
 	if opts.MaxSessions <= 0 {
 		opts.MaxSessions = 10000
 	}
-	if opts.MaxCallsPerSession <= 0 {
-		opts.MaxCallsPerSession = 1000
+	if opts.MaxSessionTraceBytes <= 0 {
+		opts.MaxSessionTraceBytes = DefaultMaxSessionTraceBytes
 	}
 	if opts.MaxTraceBytes <= 0 {
 		opts.MaxTraceBytes = 64 << 20
@@ -235,7 +241,7 @@ func New(opts Options) (*Engine, error) {
 	e := &Engine{opts: opts, catalog: opts.Catalog, log: opts.Logger, metrics: newMetrics()}
 	e.sessions = opts.Traces
 	if e.sessions == nil {
-		e.sessions = newSessions(opts.MaxSessions, opts.MaxCallsPerSession, opts.MaxTraceBytes, func(id string) {
+		e.sessions = newSessions(opts.MaxSessions, opts.MaxSessionTraceBytes, opts.MaxTraceBytes, opts.SessionIdle, opts.LimitClock, func(id string) {
 			if opts.Provenance != nil {
 				opts.Provenance.Forget(id)
 			}

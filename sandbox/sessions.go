@@ -7,8 +7,11 @@ import (
 	"sort"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	lru "github.com/hashicorp/golang-lru/v2"
+
+	"github.com/understudy/understudy/internal/clock"
 )
 
 // CallRecord is one call in a session's trace.
@@ -48,6 +51,9 @@ type session struct {
 	bytes   int64
 	dropped int
 	gone    bool // evicted: calls still in flight no longer count
+	// used is when the session's last call began (Unix nanoseconds on
+	// the store's clock), for forgetting idle sessions.
+	used atomic.Int64
 }
 
 // Bounds of the session store. A session ID longer than maxSessionKey is
@@ -72,22 +78,42 @@ func SessionKey(id string) string {
 
 // sessions is a bounded set of session traces: the least recently used
 // session is forgotten first when there are more than maxSessions or their
-// traces hold more than maxBytes, and each keeps at most maxCalls calls.
+// traces hold more than maxBytes, and each trace keeps its newest calls
+// within maxSessionBytes, however many calls the session makes. A session
+// no call began in for idle is forgotten too, as Redis expires one.
 //
 // The session "" (every call without an ID) is kept outside the LRU: it is
 // the one a load of anonymous calls shares, and finding it takes no lock.
 type sessions struct {
 	cache     *lru.Cache[string, *session]
 	anonymous atomic.Pointer[session]
-	maxCalls  int
-	maxBytes  int64
-	onEvict   func(id string)
-	mu        sync.Mutex // serialises creating sessions and shrinking
-	bytes     atomic.Int64
+	// maxSessionBytes bounds one trace, maxBytes all of them.
+	maxSessionBytes int64
+	maxBytes        int64
+	onEvict         func(id string)
+	mu              sync.Mutex // serialises creating sessions, shrinking and sweeping
+	bytes           atomic.Int64
+	idle            time.Duration
+	clk             clock.Clock
+	swept           atomic.Int64 // when idle sessions were last looked for
 }
 
-func newSessions(maxSessions, maxCalls int, maxBytes int64, onEvict func(id string)) *sessions {
-	s := &sessions{maxCalls: maxCalls, maxBytes: maxBytes, onEvict: onEvict}
+// DefaultSessionIdle is how long a session no call began in is kept: as
+// long as Redis keeps one after its last call.
+const DefaultSessionIdle = 24 * time.Hour
+
+// sweepEvery is how often a call of a known session looks for idle ones
+// (a new session always does).
+const sweepEvery = time.Minute
+
+func newSessions(maxSessions int, maxSessionBytes, maxBytes int64, idle time.Duration, clk clock.Clock, onEvict func(id string)) *sessions {
+	if idle <= 0 {
+		idle = DefaultSessionIdle
+	}
+	if clk == nil {
+		clk = clock.Real{}
+	}
+	s := &sessions{maxSessionBytes: maxSessionBytes, maxBytes: maxBytes, idle: idle, clk: clk, onEvict: onEvict}
 	c, err := lru.NewWithEvict[string, *session](maxSessions, func(id string, ss *session) {
 		s.forget(id, ss)
 	})
@@ -122,18 +148,41 @@ func (s *sessions) get(key string) *session {
 	if key == "" {
 		return s.anonymous.Load()
 	}
+	now := s.clk.Now().UnixNano()
 	if ss, ok := s.cache.Get(key); ok {
+		ss.used.Store(now)
+		if now-s.swept.Load() >= int64(sweepEvery) && s.mu.TryLock() {
+			s.sweep(now)
+			s.mu.Unlock()
+		}
 		return ss
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if ss, ok := s.cache.Get(key); ok {
+		ss.used.Store(now)
 		return ss
 	}
+	s.sweep(now)
 	ss := s.newSession(key)
+	ss.used.Store(now)
 	s.cache.Add(key, ss)
 	s.shrink(ss)
 	return ss
+}
+
+// sweep forgets the sessions no call began in for idle, least recently
+// used first, stopping at the first one still in use. The caller holds
+// s.mu.
+func (s *sessions) sweep(now int64) {
+	s.swept.Store(now)
+	for {
+		key, oldest, ok := s.cache.GetOldest()
+		if !ok || now-oldest.used.Load() < int64(s.idle) {
+			return
+		}
+		s.cache.Remove(key)
+	}
 }
 
 // reserve hands out the next call number of the session.
@@ -172,11 +221,14 @@ func (s *sessions) append(ss *session, rec CallRecord) {
 	ss.calls = append(ss.calls, rec)
 	ss.bytes += size
 	delta := size
-	if len(ss.calls) > s.maxCalls {
-		// Drop a quarter at a time so a long session does not copy its
-		// whole trace on every call.
-		n := len(ss.calls) - s.maxCalls + max(s.maxCalls/4, 1)
-		delta -= ss.dropOldest(min(n, len(ss.calls)-1), true)
+	if ss.bytes > s.maxSessionBytes {
+		// Drop down to three quarters of the bound, so that a long
+		// session does not copy its whole trace on every call.
+		n := 0
+		for over := ss.bytes - s.maxSessionBytes*3/4; over > 0 && n < len(ss.calls)-1; n++ {
+			over -= recordSize(&ss.calls[n])
+		}
+		delta -= ss.dropOldest(n, true)
 	}
 	ss.mu.Unlock()
 	if s.bytes.Add(delta) > s.maxBytes {

@@ -17,7 +17,7 @@ import (
 func TestSessionsAccounting(t *testing.T) {
 	var mu sync.Mutex
 	evicted := map[string]int{}
-	s := newSessions(8, 50, 64<<10, func(id string) {
+	s := newSessions(8, 16<<10, 64<<10, 0, nil, func(id string) {
 		mu.Lock()
 		evicted[id]++
 		mu.Unlock()
@@ -45,7 +45,7 @@ func TestSessionsAccounting(t *testing.T) {
 	for _, key := range s.cache.Keys() {
 		ss, ok := s.cache.Peek(key)
 		require.True(t, ok)
-		require.LessOrEqual(t, len(ss.calls), 50)
+		require.LessOrEqual(t, ss.bytes, int64(16<<10)+sessionOverhead+1024, "a trace within its bound")
 		sum += ss.bytes
 	}
 	require.Equal(t, sum, s.bytes.Load(), "the byte count is what the kept sessions hold")

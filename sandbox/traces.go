@@ -1,10 +1,14 @@
 package sandbox
 
-import "context"
+import (
+	"context"
+
+	"github.com/understudy/understudy/internal/clock"
+)
 
 // Traces keeps the sessions' traces (GET /v1/sessions/{id}) and hands out
 // their call numbers. The default is in this process, bounded (Options'
-// MaxSessions, MaxCallsPerSession, MaxTraceBytes); the Redis one
+// MaxSessions, MaxSessionTraceBytes, MaxTraceBytes); the Redis one
 // (internal/redisstate) lets any replica serve the next call of a session.
 // Every key is a SessionKey.
 type Traces interface {
@@ -30,20 +34,25 @@ type TraceSlot struct {
 func (s TraceSlot) Local() bool { return s.ss != nil }
 
 // NewTraces returns the in-memory traces with the given bounds (defaults
-// for values of 0 or less, as in Options); onEvict is told the key of each
-// session forgotten to keep them.
-func NewTraces(maxSessions, maxCalls int, maxBytes int64, onEvict func(key string)) Traces {
+// for values of 0 or less, as in Options), sessions idle for
+// DefaultSessionIdle forgotten; onEvict is told the key of each session
+// forgotten to keep them.
+func NewTraces(maxSessions int, maxSessionBytes, maxBytes int64, onEvict func(key string)) Traces {
 	if maxSessions <= 0 {
 		maxSessions = 10000
 	}
-	if maxCalls <= 0 {
-		maxCalls = 1000
+	if maxSessionBytes <= 0 {
+		maxSessionBytes = DefaultMaxSessionTraceBytes
 	}
 	if maxBytes <= 0 {
 		maxBytes = 64 << 20
 	}
-	return newSessions(maxSessions, maxCalls, maxBytes, onEvict)
+	return newSessions(maxSessions, maxSessionBytes, maxBytes, DefaultSessionIdle, clock.Real{}, onEvict)
 }
+
+// DefaultMaxSessionTraceBytes bounds one session's trace (some 3,000
+// calls of the built-in tools): past it the oldest calls go first.
+const DefaultMaxSessionTraceBytes = 1 << 20
 
 var _ Traces = (*sessions)(nil)
 

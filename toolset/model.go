@@ -109,6 +109,10 @@ type API struct {
 	// enforced on the RapidAPI wire only when the server is asked to.
 	Security [][]Credential `json:"security,omitempty"`
 
+	// InvalidValue is how the API refuses a value of an opaque parameter it
+	// never issued (x-invalid-value); nil means the tool's.
+	InvalidValue *Refusal `json:"invalid_value,omitempty"`
+
 	// Tool is the tool that owns this API; set by the loaders.
 	Tool *Tool `json:"-"`
 
@@ -182,6 +186,9 @@ type Tool struct {
 	// York Times' "api-key"). Real clients send them; the catalog accepts
 	// and drops them so that a key never reaches arguments or cache keys.
 	Credentials []string `json:"credentials,omitempty"`
+	// InvalidValue is how the tool's APIs refuse a value of an opaque
+	// parameter they never issued (x-invalid-value): an unknown ID.
+	InvalidValue *Refusal `json:"invalid_value,omitempty"`
 
 	// base is the standardized name from the tool's file when NewCatalog
 	// qualified it with the category; empty otherwise.
@@ -197,6 +204,27 @@ type Tool struct {
 type Category struct {
 	Name  string  `json:"name"`
 	Tools []*Tool `json:"tools"`
+}
+
+// Refusal is the documented answer of an API to an unknown or invalid
+// value: an HTTP status and a JSON object in which "{param}" and "{value}"
+// stand for the parameter's name and the value given, and "{uuid}" for a
+// request ID (see the toolset README's x-invalid-value).
+type Refusal struct {
+	Status int             `json:"status"`
+	Body   json.RawMessage `json:"body"`
+}
+
+// Refusal is how the API refuses a value of an opaque parameter it never
+// issued: its own x-invalid-value, else its tool's, else nil.
+func (a *API) Refusal() *Refusal {
+	if a.InvalidValue != nil {
+		return a.InvalidValue
+	}
+	if a.Tool != nil {
+		return a.Tool.InvalidValue
+	}
+	return nil
 }
 
 // Param returns the named parameter, or nil.

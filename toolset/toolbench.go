@@ -33,6 +33,7 @@ type toolFile struct {
 	APIList          json.RawMessage `json:"api_list"`
 	Scenario         string          `json:"x-scenario"`
 	Origin           string          `json:"x-origin"`
+	InvalidValue     json.RawMessage `json:"x-invalid-value"`
 }
 
 type apiFile struct {
@@ -47,6 +48,7 @@ type apiFile struct {
 	TemplateResponse   json.RawMessage `json:"template_response"`
 	Example            json.RawMessage `json:"x-example-response"`
 	Group              json.RawMessage `json:"x-group"`
+	InvalidValue       json.RawMessage `json:"x-invalid-value"`
 }
 
 type paramFile struct {
@@ -158,6 +160,10 @@ func LoadToolBenchFile(data []byte, category, source string) (*Tool, error) {
 		Origin:           firstNonEmpty(tf.Origin, "rapidapi"),
 		Source:           source,
 		toolBench:        true,
+	}
+	var err error
+	if t.InvalidValue, err = loadRefusal(tf.InvalidValue, "x-invalid-value", source); err != nil {
+		return nil, err
 	}
 	switch {
 	case tf.ToolName != nil && strings.TrimSpace(*tf.ToolName) != "":
@@ -318,6 +324,10 @@ func buildToolBenchAPI(ad *apiDoc, field, source string, t *Tool) (*API, error) 
 			a.Params = append(a.Params, p)
 		}
 	}
+	var err error
+	if a.InvalidValue, err = loadRefusal(af.InvalidValue, field+".x-invalid-value", source); err != nil {
+		return nil, err
+	}
 	a.responseRaw = responseSchemaJSON(af.Schema)
 	a.ExampleResponse = exampleResponse(af.Example, af.TestEndpoint)
 	a.TemplateResponse = templateResponse(af.TemplateResponse)
@@ -337,6 +347,27 @@ func buildToolBenchAPI(ad *apiDoc, field, source string, t *Tool) (*API, error) 
 		a.Groups = many
 	}
 	return a, nil
+}
+
+// loadRefusal reads an x-invalid-value: {"status": 4xx or 5xx, "body": a
+// JSON object}. Absent (or null) is nil.
+func loadRefusal(raw json.RawMessage, field, source string) (*Refusal, error) {
+	if d := bytes.TrimSpace(raw); len(d) == 0 || bytes.Equal(d, []byte("null")) {
+		return nil, nil
+	}
+	var r Refusal
+	if sub, err := strictObject(raw, &r); err != nil {
+		return nil, &LoadError{File: source, Field: joinField(field, sub), Err: err}
+	}
+	if r.Status < 400 || r.Status > 599 {
+		return nil, &LoadError{File: source, Field: field + ".status", Err: fmt.Errorf("%d is not an error status (400-599)", r.Status)}
+	}
+	var body map[string]any
+	if d := bytes.TrimSpace(r.Body); len(d) == 0 || d[0] != '{' || json.Unmarshal(d, &body) != nil {
+		return nil, &LoadError{File: source, Field: field + ".body", Err: errors.New("must be a JSON object")}
+	}
+	r.Body = append(json.RawMessage(nil), bytes.TrimSpace(r.Body)...)
+	return &r, nil
 }
 
 func loadToolBenchParam(pf *paramFile, required bool, method string, pathParams map[string]bool, field, source string) (*Param, error) {

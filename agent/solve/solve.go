@@ -423,14 +423,11 @@ func (r *run) call(ctx context.Context, tc agent.ToolCall) (CallRecord, error) {
 	}
 	rec.API, rec.Status, rec.Response, rec.Source, rec.Seq, rec.Violations = ex.API, ex.Status, ex.Response, ex.Source, ex.Seq, ex.Violations
 	if ex.Status < 200 || ex.Status > 299 {
+		// The model reads the API's answer, as a real API gives it: what
+		// the dependency check found stays in the record (Violations), for
+		// the scorer and the report, and never reaches the model.
 		rec.ErrorKind = agent.ErrAPI
 		rec.Error = fmt.Sprintf("the API answered %d", ex.Status)
-		for _, v := range ex.Violations {
-			if v.Enforced {
-				rec.Error += ": " + v.Message
-				break
-			}
-		}
 	}
 	var given map[string]any
 	_ = json.Unmarshal(args, &given)

@@ -310,6 +310,10 @@ func TestSolverFabricatedIDIsAToolError(t *testing.T) {
 	require.Equal(t, "fromId", bad.Violations[0].Param)
 	require.Equal(t, "fabricated", bad.Violations[0].Kind)
 	require.Contains(t, bad.Observation, "fromId")
+	// The model reads what the real API says, nothing of where the ID
+	// should have come from.
+	require.NotContains(t, bad.Observation, "flights_auto_complete")
+	require.NotContains(t, bad.Observation, "never returned")
 
 	st := ts.sessionTrace(t, tr.Session)
 	require.Len(t, st.Calls, 2)

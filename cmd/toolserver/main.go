@@ -76,6 +76,7 @@ type flags struct {
 	maxBody         int64
 	mcpIdle         time.Duration
 	noInfer         bool
+	explain         bool
 	simulate        string
 	simulateModel   string
 	readTimeout     time.Duration
@@ -116,6 +117,7 @@ func runWith(args []string, stdout, stderr io.Writer, f flags) int {
 	fs.StringVar(&f.depsPolicy, "deps-policy", "", "dependency checks: enforce, warn or off (default: enforce for built-in tools, warn for imported ones)")
 	fs.StringVar(&f.validation, "validation", "", "how call arguments are read: strict (the documentation's rules) or lenient (also undocumented arguments and placeholders, with a warning); default: lenient for -catalog ToolBench files, strict for the built-in tools and OpenAPI documents")
 	fs.BoolVar(&f.enforceSecurity, "enforce-security", false, "in fake mode, answer 401 on the RapidAPI wire to a request without the apiKey or Bearer credentials its API's OpenAPI source declares (any value is accepted), as the real API and Prism do")
+	fs.BoolVar(&f.explain, "explain", false, "add what the dependency check found (which call emitted a refused ID, where it should come from) to the API's refusal, under \"understudy_hint\": for debugging an agent; the real API says no such thing, so never in an evaluation")
 	fs.BoolVar(&f.noInfer, "no-infer", false, "do not infer dependencies of imported tools from their documentation")
 	fs.StringVar(&f.simulate, "simulate", "", "URL of an OpenAI-compatible server (http://127.0.0.1:8000/v1) whose model answers imported tools' calls no recording has; answers are recorded in -cache and replayed (key from $OPENAI_API_KEY when set)")
 	fs.StringVar(&f.simulateModel, "simulate-model", "", "the model -simulate asks")
@@ -275,7 +277,7 @@ func mcpIdle(d time.Duration) time.Duration {
 // config turns flags into the stack's configuration. The log goes to
 // stderr, like every other message of the command.
 func config(cat *toolset.Catalog, f flags, stderr io.Writer) (assemble.Config, error) {
-	cfg := assemble.Config{Catalog: cat, CacheDir: f.cacheDir, NoInference: f.noInfer,
+	cfg := assemble.Config{Catalog: cat, CacheDir: f.cacheDir, NoInference: f.noInfer, Explain: f.explain,
 		Logger: slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))}
 	var err error
 	if cfg.Mode, err = sandbox.ParseMode(f.mode); err != nil {

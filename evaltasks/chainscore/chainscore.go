@@ -24,7 +24,7 @@ import (
 )
 
 // Criterion says how the scorer decides, for reports.
-const Criterion = "share of the gold chain's steps done by the agent's successful calls, run in the solvers' ReAct loop within the call budget: a step is done by a call of its API whose user-given values are the user's (or, put in other words, give the later steps what the gold step gives) and whose dependent values come from the response of the call that did the step they depend on; a skipped prerequisite counts when the value it gives was known anyway (stated by the user, or a non-opaque value equal to what it gives)"
+const Criterion = "progress rate: share of the gold chain's steps done by the agent's successful calls, run in the solvers' ReAct loop within the call budget: a step is done by a call of its API whose user-given values are the user's (or, put in other words, give the later steps what the gold step gives) and whose dependent values come from the response of the call that did the step they depend on, or from any earlier response that carried a value the step they depend on gives, as the same entity (the sandbox's provenance rule); a skipped prerequisite counts when the value it gives was known anyway (stated by the user, a non-opaque value equal to what it gives, or carried by an earlier response), and a last step not called counts when an earlier response carried what it is about and the final answer states that item's own facts and no other's. Also: call precision, the share of the agent's calls that did a step or carried a value a done step used, and wasted calls per instance, the others"
 
 // Task 7 compares the chain of calls with the gold order of actions (the
 // evaluation paper, §3.4) by arguments, not by API names alone. A gold
@@ -37,9 +37,15 @@ const Criterion = "share of the gold chain's steps done by the agent's successfu
 //     step they depend on, earlier in the session.
 //
 // Every valid chain counts: a prerequisite the agent skipped is done when
-// each step that needs it got the value anyway, because the user stated it
-// or because it is a value anyone can know (not opaque) and is the one the
-// prerequisite gives (a country code).
+// each step that needs it got the value anyway, because the user stated it,
+// because it is a value anyone can know (not opaque) and is the one the
+// prerequisite gives (a country code), or because an earlier answer of the
+// session carried it as the entity the step expects (the sandbox's
+// provenance rule: locations_search lists a city's top sights with their
+// location_ids, as attractions_list does). A last step the agent did not
+// call counts when it already held the step's result: an earlier answer
+// carried the item the step is about, and the final answer states that
+// item's own facts (Rome's top sight, answered from locations_search).
 
 // chainCall is one executed call, decoded for scoring.
 type chainCall struct {
@@ -56,6 +62,10 @@ type Scorer struct {
 	// Engine runs the gold chain, when a value it gives is needed to
 	// judge a call.
 	Engine *sandbox.Engine
+	// Graph says which response fields carry the entity a dependent
+	// parameter takes (deps.Graph.Carriers); nil: only the gold path of
+	// the step a value depends on does.
+	Graph *deps.Graph
 }
 
 // Verdict is the scoring of one instance's calls.
@@ -64,6 +74,26 @@ type Verdict struct {
 	Done, Steps int
 	// Breaks are the gold steps not done, with why.
 	Breaks []Break
+	// OnChain marks, per call, the calls on the instance's chain: those
+	// that did a done step (the first that did it; a polled step's polls
+	// until its condition held) or carried a value a done step used.
+	// The others were wasted.
+	OnChain []bool
+}
+
+// Precision is the share of the calls on the chain, and Wasted the
+// number of the others; no call wastes nothing and has precision 0.
+func (v Verdict) Precision() (float64, int) {
+	on := 0
+	for _, b := range v.OnChain {
+		if b {
+			on++
+		}
+	}
+	if len(v.OnChain) == 0 {
+		return 0, 0
+	}
+	return float64(on) / float64(len(v.OnChain)), len(v.OnChain) - on
 }
 
 // Score is the share of the gold steps done.
@@ -112,8 +142,12 @@ type scoring struct {
 	calls []chainCall
 	text  string
 	words textmatch.WordSet
-	// sat lists, per gold step, the calls that do it.
-	sat [][]int
+	// sat lists, per gold step, the calls that do it, and providers, per
+	// call, the earlier calls whose answers gave its dependent values.
+	sat       [][]int
+	providers map[int][]int
+	// answer is the agent's final answer.
+	answer string
 	// goldSession is where the gold chain runs, apart from the agent's calls.
 	goldSession string
 	// gold holds the gold chain's responses, run once when needed.
@@ -122,10 +156,12 @@ type scoring struct {
 }
 
 // Score scores the calls an agent executed for an instruction, in order,
-// against its gold chain. The gold chain runs in goldSession, apart from
-// the agent's calls, when a value it gives is needed.
-func (sc *Scorer) Score(ctx context.Context, in *dataset.Instruction, records []solve.CallRecord, goldSession string) Verdict {
-	s := &scoring{sc: sc, ctx: ctx, steps: in.Chain, text: in.Text, words: textmatch.NewWordSet(in.Text), goldSession: goldSession}
+// and its final answer, against its gold chain. The gold chain runs in
+// goldSession, apart from the agent's calls, when a value it gives is
+// needed.
+func (sc *Scorer) Score(ctx context.Context, in *dataset.Instruction, records []solve.CallRecord, answer, goldSession string) Verdict {
+	s := &scoring{sc: sc, ctx: ctx, steps: in.Chain, text: in.Text, words: textmatch.NewWordSet(in.Text), goldSession: goldSession,
+		answer: answer, providers: map[int][]int{}}
 	for _, r := range records {
 		c := chainCall{api: r.API, ok: r.OK()}
 		if c.ok {
@@ -140,12 +176,13 @@ func (sc *Scorer) Score(ctx context.Context, in *dataset.Instruction, records []
 		}
 		s.calls = append(s.calls, c)
 	}
-	done, breaks := s.verdicts()
-	return Verdict{Done: done, Steps: len(s.steps), Breaks: breaks}
+	done, breaks, onChain := s.verdicts()
+	return Verdict{Done: done, Steps: len(s.steps), Breaks: breaks, OnChain: onChain}
 }
 
-// verdicts counts the gold steps done and says why each other one is not.
-func (s *scoring) verdicts() (int, []Break) {
+// verdicts counts the gold steps done, says why each other one is not,
+// and marks the calls on the chain.
+func (s *scoring) verdicts() (int, []Break, []bool) {
 	n := len(s.steps)
 	s.sat = make([][]int, n)
 	why := make([]string, n)
@@ -186,9 +223,12 @@ func (s *scoring) verdicts() (int, []Break) {
 		}
 	}
 	// A step is done by a call, or skipped validly: every step that needs
-	// it is done without it. Later steps first, so skips can cascade.
+	// it is done without it, or, for a step none needs, the agent held its
+	// result already. Later steps first, so skips can cascade.
 	done := make([]bool, n)
+	heldBy := make([]int, n)
 	for k := n - 1; k >= 0; k-- {
+		heldBy[k] = -1
 		if len(s.sat[k]) > 0 && polled[k] {
 			done[k] = true
 			continue
@@ -201,8 +241,15 @@ func (s *scoring) verdicts() (int, []Break) {
 				all = all && done[i]
 			}
 		}
-		done[k] = dependents > 0 && all && len(s.sat[k]) == 0
+		switch {
+		case dependents > 0:
+			done[k] = all && len(s.sat[k]) == 0
+		case len(s.sat[k]) == 0:
+			heldBy[k] = s.held(k)
+			done[k] = heldBy[k] >= 0
+		}
 	}
+	onChain := s.onChain(done, heldBy)
 	count := 0
 	var breaks []Break
 	for i, st := range s.steps {
@@ -215,7 +262,7 @@ func (s *scoring) verdicts() (int, []Break) {
 		}
 		breaks = append(breaks, Break{Step: i + 1, API: st.API, Kind: kind[i], Reason: why[i]})
 	}
-	return count, breaks
+	return count, breaks, onChain
 }
 
 // needs tells whether a step binds a value from step k.
@@ -240,11 +287,17 @@ func (s *scoring) doesStep(i int, api *toolset.API, j int) string {
 			return r
 		}
 	}
+	var providers []int
 	for _, name := range slices.Sorted(maps.Keys(st.Bindings)) {
-		if r := s.boundOK(api.Param(name), name, st.Bindings[name], j); r != "" {
+		r, k := s.boundOK(api, name, st.Bindings[name], j)
+		if r != "" {
 			return r
 		}
+		if k >= 0 {
+			providers = append(providers, k)
+		}
 	}
+	s.providers[j] = append(s.providers[j], providers...)
 	return ""
 }
 
@@ -297,13 +350,16 @@ func (s *scoring) providesSame(i, j int) bool {
 }
 
 // boundOK checks a dependent argument of call j: its value is in the
-// response of an earlier call that did the step it depends on or, for a
-// value that is not opaque, the user stated it or it is the value that
-// step gives.
-func (s *scoring) boundOK(p *toolset.Param, name string, b dataset.Binding, j int) string {
+// response of an earlier call that did the step it depends on; or an
+// earlier answer carried it as the entity the parameter takes and the
+// step it depends on gives it too; or, for a value that is not opaque, the
+// user stated it or it is the value that step gives. provider is the call
+// whose answer gave it, or -1.
+func (s *scoring) boundOK(api *toolset.API, name string, b dataset.Binding, j int) (reason string, provider int) {
+	p := api.Param(name)
 	got, has := s.calls[j].args[name]
 	if !has || got == nil {
-		return name + " is missing"
+		return name + " is missing", -1
 	}
 	if b.Step >= 0 && b.Step < len(s.sat) {
 		for _, k := range s.sat[b.Step] {
@@ -313,31 +369,39 @@ func (s *scoring) boundOK(p *toolset.Param, name string, b dataset.Binding, j in
 			for _, v := range deps.Values(s.calls[k].doc, b.Path) {
 				if sameScalar(v, got) {
 					if !s.pickedAsSaid(s.calls[k].doc, b.Path, got) {
-						return fmt.Sprintf("%s=%s comes from an item of step %d's response the user did not ask for", name, callcheck.CompactJSON(got), b.Step+1)
+						return fmt.Sprintf("%s=%s comes from an item of step %d's response the user did not ask for", name, callcheck.CompactJSON(got), b.Step+1), -1
 					}
-					return ""
+					return "", k
 				}
 			}
 		}
 	}
+	if k, _ := s.carried(api.ID(), name, got, j); k >= 0 && s.goldGives(b, got) {
+		return "", k
+	}
 	if p == nil || !p.Opaque {
 		if s.inText(got) {
-			return ""
+			return "", -1
 		}
 		if v, ok := s.goldValue(b); ok && sameScalar(v, got) {
-			return ""
+			return "", -1
 		}
 	}
-	return fmt.Sprintf("%s=%s does not come from the response of step %d", name, callcheck.CompactJSON(got), b.Step+1)
+	return fmt.Sprintf("%s=%s does not come from the response of step %d", name, callcheck.CompactJSON(got), b.Step+1), -1
+}
+
+// runGold runs the gold chain in a session of its own, once.
+func (s *scoring) runGold() {
+	if !s.goldRun {
+		s.goldRun = true
+		s.gold, _ = RunGold(s.ctx, s.sc.Engine, s.sc.Catalog, s.steps, s.goldSession)
+	}
 }
 
 // goldValue is the value the gold chain binds: the first at the path in
 // the response of the gold step, run in a session of its own.
 func (s *scoring) goldValue(b dataset.Binding) (any, bool) {
-	if !s.goldRun {
-		s.goldRun = true
-		s.gold, _ = RunGold(s.ctx, s.sc.Engine, s.sc.Catalog, s.steps, s.goldSession)
-	}
+	s.runGold()
 	if b.Step < 0 || b.Step >= len(s.gold) {
 		return nil, false
 	}

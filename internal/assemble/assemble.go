@@ -44,8 +44,12 @@ type Config struct {
 	DepsPolicy deps.Policy
 	// NoInference turns off dependency inference for imported tools.
 	NoInference bool
-	Limits      map[string]sandbox.Limit
-	Upstream    sandbox.Upstream
+	// Explain adds what the dependency check found to the body of a call
+	// it refused (deps.TrackerOptions.Explain), for a person debugging an
+	// agent; never in an evaluation.
+	Explain  bool
+	Limits   map[string]sandbox.Limit
+	Upstream sandbox.Upstream
 	// Simulate, when set, answers imported tools' calls that no recording
 	// has with this model, recording each answer in the response store
 	// (see mocks/simulate); the faker answers when the model fails.
@@ -171,7 +175,7 @@ func Build(cfg Config) (*Stack, error) {
 	if gerr != nil {
 		return nil, fmt.Errorf("dependency graph: %w", gerr)
 	}
-	st.Tracker = deps.NewTracker(st.Graph, deps.TrackerOptions{Policy: func(t *toolset.Tool) deps.Policy {
+	st.Tracker = deps.NewTracker(st.Graph, deps.TrackerOptions{Explain: cfg.Explain, Policy: func(t *toolset.Tool) deps.Policy {
 		if cfg.DepsPolicy != "" {
 			return cfg.DepsPolicy
 		}

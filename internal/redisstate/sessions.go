@@ -17,9 +17,11 @@ import (
 // SessionOptions bounds the traces kept in Redis: the same bounds as the
 // engine's in memory.
 type SessionOptions struct {
-	MaxSessions        int   // default 10,000
-	MaxCallsPerSession int   // default 1,000
-	MaxTraceBytes      int64 // default 64 MiB, of the calls' JSON
+	MaxSessions int // default 10,000
+	// MaxSessionTraceBytes bounds one session's trace (default 1 MiB, of
+	// the calls' JSON): past it its oldest calls go, however many it makes.
+	MaxSessionTraceBytes int64
+	MaxTraceBytes        int64 // default 64 MiB, all sessions' together
 	// TTL is how long a trace outlives its session's last call (default 24 h).
 	TTL time.Duration
 	// Clock orders sessions by last use (default the system clock).
@@ -30,8 +32,8 @@ type SessionOptions struct {
 // next call of a session and GET /v1/sessions/{id} shows the calls every
 // replica made. Call numbers come from one counter per session. Past the
 // bounds the least recently used sessions are forgotten first (with what
-// the dependency check learnt in them), and a long trace drops its oldest
-// calls a quarter at a time, as in memory.
+// the dependency check learnt in them), and a trace past its own bound
+// drops its oldest calls down to three quarters of it, as in memory.
 //
 // Keys: sess:{<key>}:meta (next call number, dropped calls),
 // sess:{<key>}:calls (the calls' JSON), sess:{<key>}:sizes, and for all
@@ -56,8 +58,8 @@ func (s *Shared) Traces(opts SessionOptions) *Traces {
 	if opts.MaxSessions <= 0 {
 		opts.MaxSessions = 10000
 	}
-	if opts.MaxCallsPerSession <= 0 {
-		opts.MaxCallsPerSession = 1000
+	if opts.MaxSessionTraceBytes <= 0 {
+		opts.MaxSessionTraceBytes = sandbox.DefaultMaxSessionTraceBytes
 	}
 	if opts.MaxTraceBytes <= 0 {
 		opts.MaxTraceBytes = 64 << 20
@@ -69,12 +71,12 @@ func (s *Shared) Traces(opts SessionOptions) *Traces {
 		opts.Clock = time.Now
 	}
 	return &Traces{shared: s, opts: opts,
-		local: sandbox.NewTraces(opts.MaxSessions, opts.MaxCallsPerSession, opts.MaxTraceBytes, nil)}
+		local: sandbox.NewTraces(opts.MaxSessions, opts.MaxSessionTraceBytes, opts.MaxTraceBytes, nil)}
 }
 
 // sessionLib is shared by the scripts: evicting a session, and keeping
 // every bound.
-const sessionLib = `
+const sessionLib = provForget + `
 local p = ARGV[1]
 local function k(s, what) return p .. "sess:{" .. s .. "}:" .. what end
 local function evict(s)
@@ -84,9 +86,7 @@ local function evict(s)
   redis.call("ZREM", p .. "sess:index", s)
   local existed = redis.call("DEL", k(s, "meta"), k(s, "calls"), k(s, "sizes"))
   -- what the dependency check learnt in it goes too, on every replica
-  redis.call("DEL", p .. "prov:{" .. s .. "}")
-  redis.call("INCR", p .. "prov:{" .. s .. "}:gen")
-  redis.call("EXPIRE", p .. "prov:{" .. s .. "}:gen", ARGV[3])
+  forget(p, s, ARGV[3])
   return existed
 end
 local function addBytes(s, n)
@@ -155,17 +155,25 @@ return seq
 
 // appendScript adds call ARGV[8] (JSON, size ARGV[9]) to session ARGV[2]
 // unless it was forgotten while the call ran. ARGV: prefix, session, ttl,
-// now, max sessions, max bytes, max calls, record, size.
+// now, max sessions, max bytes, max bytes of one session, record, size.
 var appendScript = redis.NewScript(sessionLib + `
-local s, now, maxCalls = ARGV[2], tonumber(ARGV[4]), tonumber(ARGV[7])
+local s, now, maxOne = ARGV[2], tonumber(ARGV[4]), tonumber(ARGV[7])
 if redis.call("EXISTS", k(s, "meta")) == 0 then return 0 end
 redis.call("RPUSH", k(s, "calls"), ARGV[8])
 redis.call("RPUSH", k(s, "sizes"), ARGV[9])
 addBytes(s, tonumber(ARGV[9]))
-local n = redis.call("LLEN", k(s, "calls"))
-if n > maxCalls then
-  -- a quarter at a time, as in memory, so a long session does not trim on every call
-  dropOldest(s, math.min(n - maxCalls + math.max(math.floor(maxCalls / 4), 1), n - 1))
+local held = tonumber(redis.call("HGET", p .. "sess:bytes", s) or "0")
+if held > maxOne then
+  -- down to three quarters of the bound, as in memory, so that a long
+  -- session does not trim on every call; the newest call stays
+  local sizes = redis.call("LRANGE", k(s, "sizes"), 0, -2)
+  local n, over = 0, held - math.floor(maxOne * 3 / 4)
+  for _, sz in ipairs(sizes) do
+    if over <= 0 then break end
+    over = over - tonumber(sz)
+    n = n + 1
+  end
+  dropOldest(s, n)
 end
 redis.call("ZADD", p .. "sess:index", now, s)
 touch(s, ARGV[3])
@@ -213,7 +221,7 @@ func (t *Traces) Append(ctx context.Context, slot sandbox.TraceSlot, rec sandbox
 		return fmt.Errorf("sessions: encode call %d: %w", rec.Seq, err)
 	}
 	_, err = guard(t.shared, "sessions", func() (struct{}, error) {
-		err := appendScript.Run(ctx, t.shared.rdb, nil, t.args(slot.Key, t.opts.MaxCallsPerSession, b, len(b))...).Err()
+		err := appendScript.Run(ctx, t.shared.rdb, nil, t.args(slot.Key, t.opts.MaxSessionTraceBytes, b, len(b))...).Err()
 		return struct{}{}, redisErr("sessions", err)
 	}, func() (struct{}, error) { return struct{}{}, nil }) // its session lives in Redis: lost
 	return err

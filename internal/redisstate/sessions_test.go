@@ -74,15 +74,20 @@ func TestTracesBounds(t *testing.T) {
 			require.NoError(t, tr.Append(ctx, slot, rec(slot.Seq)))
 		}
 	}
-	t.Run("calls per session, a quarter at a time", func(t *testing.T) {
+	t.Run("bytes per session, never calls: the newest kept", func(t *testing.T) {
 		_, rs := newShared(t, 1, Options{})
-		tr := rs[0].Traces(SessionOptions{MaxCallsPerSession: 8})
-		run(tr, "s", 9)
+		size, err := json.Marshal(rec(100))
+		require.NoError(t, err)
+		bound := int64(sessionOverhead + 1 + 40*len(size))
+		tr := rs[0].Traces(SessionOptions{MaxSessionTraceBytes: bound})
+		run(tr, "s", 500)
 		got, _, err := tr.Trace(ctx, "s", "s")
 		require.NoError(t, err)
-		require.Len(t, got.Calls, 6)
-		require.Equal(t, 3, got.Dropped)
-		require.Equal(t, 4, got.Calls[0].Seq)
+		require.Equal(t, 500, got.Dropped+len(got.Calls))
+		require.Equal(t, 500, got.Calls[len(got.Calls)-1].Seq)
+		require.Equal(t, got.Dropped+1, got.Calls[0].Seq, "the oldest calls went")
+		require.LessOrEqual(t, len(got.Calls), 40)
+		require.GreaterOrEqual(t, len(got.Calls), 25, "down to three quarters of the bound, no further")
 	})
 	t.Run("sessions, least recently used first, with their provenance", func(t *testing.T) {
 		m, rs := newShared(t, 1, Options{})

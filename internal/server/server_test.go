@@ -507,6 +507,86 @@ func TestStatusPassthrough(t *testing.T) {
 	require.Contains(t, string(body), "problem-unknown-api")
 }
 
+// TestRefusalsAgreeAcrossTransports: a call with an ID the session never
+// saw gets the API's own refusal, the same on every transport; what the
+// dependency check found (which call emitted what, where the value should
+// come from) is in the native envelope's violations and the session trace
+// only, never in what an agent reads as the API's answer. An ID the
+// session saw in locations_search is served everywhere.
+func TestRefusalsAgreeAcrossTransports(t *testing.T) {
+	ts, st := newServer(t, assemble.Config{})
+	const want = `{"errors":[{"code":"404","message":"Unknown location_id 999999123"}]}`
+	leaks := []string{"locations_search", "attractions_list", "never returned", "call #", "comes from", "understudy_hint"}
+	noLeak := func(t *testing.T, where string, body []byte) {
+		t.Helper()
+		for _, l := range leaks {
+			require.NotContains(t, string(body), l, where)
+		}
+	}
+	session := map[string]string{"X-Session-Id": "refusals"}
+
+	code, _, body := do(t, "POST", ts.URL+"/v1/call", "application/json",
+		`{"tool":"travel_advisor","api":"reviews_list","arguments":{"location_id":"999999123"},"session":"refusals"}`, nil)
+	require.Equal(t, 200, code, string(body))
+	var native struct {
+		Response   json.RawMessage     `json:"response"`
+		Status     int                 `json:"status"`
+		Violations []sandbox.Violation `json:"violations"`
+	}
+	require.NoError(t, json.Unmarshal(body, &native))
+	require.Equal(t, 404, native.Status)
+	require.JSONEq(t, want, string(native.Response))
+	noLeak(t, "native response", native.Response)
+	require.Len(t, native.Violations, 1, "the native envelope names the violation")
+	require.Contains(t, native.Violations[0].Message, "location_id=999999123")
+
+	for _, path := range []string{"/virtual", "/rapidapi"} {
+		code, _, body = do(t, "POST", ts.URL+path, "application/json",
+			`{"category":"Travel","tool_name":"travel_advisor","api_name":"reviews_list","tool_input":{"location_id":"999999123"}}`, session)
+		require.Equal(t, 200, code)
+		var tb struct {
+			Error    string          `json:"error"`
+			Response json.RawMessage `json:"response"`
+		}
+		require.NoError(t, json.Unmarshal(body, &tb))
+		require.Equal(t, "API returned status 404", tb.Error, path)
+		require.JSONEq(t, want, string(tb.Response), path)
+		noLeak(t, path, body)
+	}
+
+	wire := map[string]string{"X-RapidAPI-Host": "travel-advisor.p.rapidapi.com", "X-RapidAPI-Key": "k", "X-Session-Id": "refusals"}
+	code, _, body = do(t, "GET", ts.URL+"/reviews/list?location_id=999999123", "", "", wire)
+	require.Equal(t, 404, code, string(body))
+	require.JSONEq(t, want, string(body))
+	noLeak(t, "the RapidAPI wire", body)
+
+	cs := mcpClient(t, ts.URL+"/mcp")
+	name := toolset.ExportName(apiOf(t, "travel_advisor", "reviews_list"), toolset.NameToolBench)
+	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: name, Arguments: map[string]any{"location_id": "999999123"}})
+	require.NoError(t, err)
+	require.True(t, res.IsError)
+	text := res.Content[0].(*mcp.TextContent).Text
+	require.JSONEq(t, want, text)
+	noLeak(t, "MCP", []byte(text))
+
+	tr, ok := st.Engine.Session("refusals")
+	require.True(t, ok)
+	for _, c := range tr.Calls {
+		require.True(t, c.Rejected)
+		require.Equal(t, "before_dependency", c.Violations[0].Kind, "the trace says why")
+	}
+
+	// Seen in locations_search, valid for reviews_list on every transport.
+	code, _, body = do(t, "GET", ts.URL+"/locations/search?query=Lisbon", "", "", wire)
+	require.Equal(t, 200, code, string(body))
+	code, _, body = do(t, "GET", ts.URL+"/reviews/list?location_id=195283", "", "", wire)
+	require.Equal(t, 200, code, string(body))
+	code, _, body = do(t, "POST", ts.URL+"/virtual", "application/json",
+		`{"category":"Travel","tool_name":"travel_advisor","api_name":"reviews_list","tool_input":{"location_id":"195283"}}`, session)
+	require.Equal(t, 200, code)
+	require.NotContains(t, string(body), "API returned status")
+}
+
 // TestManyViolationsMakeABoundedAnswer: a call with 20,000 unknown
 // arguments is refused with the first 50 violations and the count of the
 // rest, on every transport, in an answer smaller than the request (each

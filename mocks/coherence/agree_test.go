@@ -287,6 +287,27 @@ func asFloat(v any) (float64, bool) {
 // sameEntity checks, per edge (source>dependent), that the dependent's
 // answer is about the entity of the source's item it was given.
 var sameEntity = map[string]func(t *testing.T, h *harness, r resolution){
+	"currency_exchange.listquotes>currency_exchange.exchange": func(t *testing.T, _ *harness, r resolution) {
+		// A quote the list shows is one the exchange prices: a positive
+		// rate, and 1 for the quote into itself.
+		for _, p := range r.Params {
+			require.Equal(t, str(r.Item), str(r.Answer.Args[p]))
+		}
+		rate, ok := asFloat(r.Answer.Doc)
+		require.True(t, ok, "a rate: %s", r.Answer.Raw)
+		require.Positive(t, rate)
+		if str(r.Answer.Args["from"]) == str(r.Answer.Args["to"]) {
+			require.InDelta(t, 1, rate, 1e-9, "%s into itself", r.Answer.Args["from"])
+		}
+	},
+	"google_translate.supported_languages>google_translate.translate": func(t *testing.T, _ *harness, r resolution) {
+		// A language the list shows is one the text is translated into.
+		require.Equal(t, str(first(t, r.Item, "language")), str(r.Answer.Args["target"]))
+		require.NotEmpty(t, str(first(t, r.Answer.Doc, "data.translations[].translatedText")))
+	},
+	"image_translation.image_translation_languages>image_translation.translate_image_text": func(t *testing.T, _ *harness, r resolution) {
+		same(t, r.Item, "code", r.Answer.Doc, "data.target_lang")
+	},
 	"airport_info.nearby_airports>airport_info.airport": func(t *testing.T, _ *harness, r resolution) {
 		for _, f := range [][2]string{{"iata", "iata"}, {"name", "name"}, {"latitude", "latitude"}, {"longitude", "longitude"}} {
 			same(t, r.Item, f[0], r.Answer.Doc, f[1])

@@ -117,7 +117,7 @@ func (w *walked) walkEdges(t *testing.T, h *harness) {
 	byKey := map[string]*group{}
 	for _, e := range h.st.Graph.Edges() {
 		if e.Path == "" {
-			continue // a "see listquotes" reference, not a value
+			continue // a reference whose values no example shows
 		}
 		key := e.From + ">" + e.To
 		g := byKey[key]

@@ -130,6 +130,17 @@ func WithDepsPolicy(p deps.Policy) Option {
 	}
 }
 
+// WithExplain adds what the dependency check found (which call emitted a
+// refused value, where it should come from) to the body of a refused call,
+// under deps.HintField (toolserver's -explain): for a test that debugs an
+// agent. The real API gives no such hint, so an evaluation never sets it.
+func WithExplain() Option {
+	return func(c *config) error {
+		c.stack.Explain = true
+		return nil
+	}
+}
+
 // WithLimits sets rate limits and quotas in toolserver's -limit syntax,
 // e.g. "*=20/s;skyscanner80=2/s,burst=4,500/day"; a call over the limit is
 // a 429 problem with Retry-After.

@@ -284,10 +284,14 @@ func TestDepsPolicy(t *testing.T) {
 		opts           []sandboxtest.Option
 		wantStatus     int
 		wantViolations int
+		wantBody       string
 	}{
-		{"imported tools warn by default", nil, http.StatusOK, 1},
-		{"enforce", []sandboxtest.Option{sandboxtest.WithDepsPolicy(deps.Enforce)}, http.StatusBadRequest, 1},
-		{"off", []sandboxtest.Option{sandboxtest.WithDepsPolicy(deps.Off)}, http.StatusOK, 0},
+		{"imported tools warn by default", nil, http.StatusOK, 1, ""},
+		{"enforce", []sandboxtest.Option{sandboxtest.WithDepsPolicy(deps.Enforce)}, http.StatusBadRequest, 1,
+			`{"message":"Invalid order_id"}`},
+		{"enforce, explained", []sandboxtest.Option{sandboxtest.WithDepsPolicy(deps.Enforce), sandboxtest.WithExplain()}, http.StatusBadRequest, 1,
+			`{"message":"Invalid order_id","understudy_hint":"order_id=ORD-NEVER-LISTED was used before calling order_desk.list_orders or order_desk.get_order, which provide it"}`},
+		{"off", []sandboxtest.Option{sandboxtest.WithDepsPolicy(deps.Off)}, http.StatusOK, 0, ""},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -296,6 +300,9 @@ func TestDepsPolicy(t *testing.T) {
 			require.NoError(t, err)
 			require.Equal(t, tc.wantStatus, res.Status, "%s", res.Response)
 			require.Equal(t, tc.wantViolations, srv.Session("p").Violations)
+			if tc.wantBody != "" {
+				require.JSONEq(t, tc.wantBody, string(res.Response), "the API's own refusal; the hint only when asked")
+			}
 		})
 	}
 }
