@@ -157,9 +157,14 @@ func (ev *evaluator) score(inst Instance, v view, r agent.Reply, res *Result) {
 func (ev *evaluator) scorePlan(in *dataset.Instruction, v view, r agent.Reply, res *Result) {
 	pv := ev.plans().Read(in, v.tools, r.Content)
 	res.Missed, res.Score = pv.Missed, pv.Coverage
+	var notes []string
 	if pv.Copied > 0 {
-		res.Detail = fmt.Sprintf("%d steps copy the tools' documentation and count for nothing", pv.Copied)
+		notes = append(notes, fmt.Sprintf("%d steps copy the tools' documentation and count for nothing", pv.Copied))
 	}
+	if len(pv.Extra) > 0 {
+		notes = append(notes, "uses APIs the request does not need: "+strings.Join(pv.Extra, ", "))
+	}
+	res.Detail = strings.Join(notes, "; ")
 	res.Outcome = OutcomeLowCoverage
 	if pv.Pass() {
 		res.Outcome, res.Pass = OutcomePassed, true

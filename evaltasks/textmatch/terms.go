@@ -154,6 +154,22 @@ func (t *Terms) Equivalents(phrase string) [][]string {
 	return out
 }
 
+// Has tells whether a word or phrase is in a synonym or alias group.
+func (t *Terms) Has(phrase string) bool {
+	return len(t.groups[strings.Join(Lemmas(phrase), " ")]) > 0
+}
+
+// IsSynonym tells whether a word or phrase is in a synonym group (a word
+// of plans, not a name).
+func (t *Terms) IsSynonym(phrase string) bool {
+	for _, g := range t.groups[strings.Join(Lemmas(phrase), " ")] {
+		if g < len(t.Synonyms) {
+			return true
+		}
+	}
+	return false
+}
+
 // Same tells whether two words or phrases mean the same: equal lemmas, or
 // a synonym or alias group holding both.
 func (t *Terms) Same(a, b string) bool {
