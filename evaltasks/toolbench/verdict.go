@@ -97,7 +97,7 @@ func evidence(q *Query, r *Resolved, tr *solve.Trace) ([]string, bool) {
 	var values []string
 	// A value the query states in any form (a date written otherwise, a
 	// word of it) is no evidence the answer read it from a response.
-	asked := textmatch.NewMatcher(q.Text, "")
+	asked := textmatch.NewMatcher(q.Text)
 	apis := map[string]*toolset.API{}
 	for _, a := range r.Offered {
 		apis[a.ID()] = a
