@@ -190,7 +190,7 @@ func init() {
 		contextWords[w] = true
 	}
 	for _, w := range strings.Fields(`the a an your yours its their this that these those my our some any each
-		of for in on to from about with by at into onto per like as`) {
+		of for in on to from about with by at into onto per like as s`) {
 		contextWords[w] = true
 	}
 	for _, w := range strings.Fields(`could can would will do does did is are was should shall may might have has`) {
@@ -236,7 +236,10 @@ func newSentence(text string) sentence {
 			break
 		}
 	}
-	s.asks = framed && strings.Contains(text, "?") || requestRE.MatchString(text)
+	// An imperative that asks for something ("Send me the link.") is a
+	// request too.
+	imperative := len(s.words) > 1 && requestVerbs[s.words[0]]
+	s.asks = framed && strings.Contains(text, "?") || imperative || requestRE.MatchString(text)
 	// A list is a run of at least three bare items of one or two words.
 	items := listItemRE.Split(text, -1)
 	inList := make([]bool, len(items))
@@ -275,7 +278,7 @@ func bareItem(it string) bool {
 }
 
 // requestRE recognises a request made without a question mark.
-var requestRE = regexp.MustCompile(`(?i)\b(could you|can you|would you|please (provide|tell|share|specify|let|give|send|confirm|paste|upload|attach|enter|type|choose|pick|select)|let me know|tell me|i need|i'll need|i will need|need to know|need (a|an|the|your|some|more)|provide (the|your|a|an)|specify (the|your|a|an|which|what)|share (the|your|a|an))\b`)
+var requestRE = regexp.MustCompile(`(?i)\b(could you|can you|would you|please (provide|tell|share|specify|let|give|send|confirm|paste|upload|attach|enter|type|choose|pick|select)|let me know|tell me|i need|i'll need|i will need|need to know|need (a|an|the|your|some|more)|provide (the|your|a|an)|specify (the|your|a|an|which|what)|share (the|your|a|an)|if you (paste|send|share|give|tell|provide|type|upload|drop|let))\b`)
 
 // mentionsAt tells whether a sentence refers to a parameter: one of its
 // phrases in order (at most MaxGap words between its words), a phrase of
