@@ -14,6 +14,7 @@ require (
 	github.com/santhosh-tekuri/jsonschema/v6 v6.0.3
 	github.com/stretchr/testify v1.12.1
 	go.starlark.net v0.0.0-20260908191801-89a6a09411d5
+	golang.org/x/text v0.14.0
 	golang.org/x/time v0.16.0
 )
 
@@ -39,5 +40,4 @@ require (
 	golang.org/x/oauth2 v0.35.0 // indirect
 	golang.org/x/sync v0.20.0 // indirect
 	golang.org/x/sys v0.48.0 // indirect
-	golang.org/x/text v0.14.0 // indirect
 )

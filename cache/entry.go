@@ -127,7 +127,13 @@ func decodeEntry(path string, data []byte, wantHash string, strict bool) (Entry,
 	if err := json.Unmarshal(data, &f); err != nil {
 		return bad("truncated or not a JSON object", err)
 	}
-	if !strings.HasPrefix(f.Format, "understudy-recording/") {
+	switch {
+	case f.Format == entryFormat:
+	case strings.HasPrefix(f.Format, "understudy-recording/"):
+		// A later version's entry may mean what this one cannot read:
+		// it is refused, never served as if it were version 1.
+		return bad(`"format" `+strconv.Quote(f.Format)+` is not one this version reads (`+entryFormat+`)`, nil)
+	default:
 		return bad(`missing or unknown "format" (want "`+entryFormat+`")`, nil)
 	}
 	if f.Tool == "" || f.API == "" {

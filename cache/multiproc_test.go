@@ -15,6 +15,8 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/understudy/understudy/internal/bounded"
 )
 
 // The test binary doubles as the second process: TestMain runs a child role
@@ -88,7 +90,8 @@ func childCrashLoop(dir string) int {
 
 func child(t *testing.T, role, dir, id string) *exec.Cmd {
 	t.Helper()
-	cmd := exec.Command(os.Args[0], "-test.run=^$")
+	// Killed when the test waits for it too long: no Wait hangs.
+	cmd := exec.CommandContext(bounded.Context(t), os.Args[0], "-test.run=^$")
 	cmd.Env = append(os.Environ(), childEnv+"="+role, dirEnv+"="+dir, idEnv+"="+id)
 	cmd.Stderr = os.Stderr
 	return cmd
@@ -144,7 +147,7 @@ func TestConcurrentWritersOneProcess(t *testing.T) {
 			}
 		}(strconv.Itoa(g))
 	}
-	wg.Wait()
+	bounded.Wait(t, &wg, "8 writers")
 	close(errs)
 	for err := range errs {
 		require.NoError(t, err)

@@ -9,8 +9,11 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/understudy/understudy/internal/bounded"
 )
 
 // countingFS counts the entry files opened through it.
@@ -105,11 +108,10 @@ func TestCloseStopsCheck(t *testing.T) {
 	require.NoError(t, err)
 	done := make(chan error)
 	go func() { done <- s.Close() }()
-	for !s.stopping.Load() {
-		// Close has begun once it asks the check to stop.
-	}
+	// Close has begun once it asks the check to stop.
+	require.Eventually(t, s.stopping.Load, bounded.Timeout, time.Millisecond)
 	close(gate)
-	require.NoError(t, <-done)
+	require.NoError(t, bounded.Recv(t, done, "Close"))
 	after, err := os.ReadFile(filepath.Join(dir, indexName))
 	require.NoError(t, err)
 	require.Equal(t, string(idx), string(after))

@@ -4,8 +4,11 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"strconv"
+	"sync"
 	"time"
 
 	"github.com/redis/go-redis/v9"
@@ -18,8 +21,19 @@ type RedisOptions struct {
 	// Prefix starts every Redis key the store uses (default "understudy:"),
 	// so that several sandboxes can share one Redis database.
 	Prefix string
-	// Strict treats a checksum mismatch as corruption instead of a hand edit.
+	// Strict treats a checksum mismatch as corruption, even with TrustEdits.
 	Strict bool
+	// TrustEdits serves an entry whose checksum does not match (changed
+	// in Redis after it was recorded) as edited, with an *EditedWarning.
+	// Without it such an entry is not served: Get reports it as a
+	// *CorruptError (and warns), as a file would be refused with Strict.
+	// Entries in Redis are not edited by hand the way files are; one that
+	// changed there was changed by something else.
+	TrustEdits bool
+	// Warn receives, once per entry and content, an entry in Redis whose
+	// checksum does not match (*EditedWarning, or the *CorruptError Get
+	// returns for it). Nil drops them.
+	Warn func(error)
 	// Clock stamps recorded_at when an Entry has none (default: frozen at
 	// clock.Default, as for a directory store).
 	Clock clock.Clock
@@ -46,8 +60,9 @@ type RedisOptions struct {
 // An entry and its index member are written in one MULTI/EXEC transaction:
 // no reader ever sees one without the other. It is safe for concurrent use.
 type RedisStore struct {
-	rdb  redis.UniversalClient
-	opts RedisOptions
+	rdb    redis.UniversalClient
+	opts   RedisOptions
+	warned sync.Map // checksum-mismatched documents already warned about (their hash and checksum)
 }
 
 var _ Reader = (*RedisStore)(nil)
@@ -100,18 +115,55 @@ func (s *RedisStore) GetContext(ctx context.Context, key Key) (Entry, bool, erro
 	if !validHash(key.hash) {
 		return Entry{}, false, &InvalidKeyError{Hash: key.hash}
 	}
+	_, e, ok, err := s.GetDocument(ctx, key)
+	return e, ok, err
+}
+
+// GetDocument is GetContext with the entry's document as stored.
+func (s *RedisStore) GetDocument(ctx context.Context, key Key) (doc []byte, e Entry, ok bool, err error) {
+	if !validHash(key.hash) {
+		return nil, Entry{}, false, &InvalidKeyError{Hash: key.hash}
+	}
 	data, err := s.rdb.Get(ctx, s.entryKey(key.hash)).Bytes()
 	switch {
 	case errors.Is(err, redis.Nil):
-		return Entry{}, false, nil
+		return nil, Entry{}, false, nil
 	case err != nil:
-		return Entry{}, false, s.failed("get", key.hash, err)
+		return nil, Entry{}, false, s.failed("get", key.hash, err)
 	}
-	e, err := decodeEntry(s.place(key.hash), data, key.hash, s.opts.Strict)
+	e, err = s.decode(key.hash, data)
 	if err != nil {
-		return Entry{}, false, err
+		return nil, Entry{}, false, err
 	}
-	return e, true, nil
+	return data, e, true, nil
+}
+
+// decode reads an entry document of Redis, applying the checksum policy:
+// a mismatch is served as edited only with TrustEdits.
+func (s *RedisStore) decode(hash string, data []byte) (Entry, error) {
+	e, err := decodeEntry(s.place(hash), data, hash, s.opts.Strict)
+	if err != nil || !e.Edited {
+		return e, err
+	}
+	var warning error = &EditedWarning{Path: s.place(hash)}
+	if !s.opts.TrustEdits {
+		warning = &CorruptError{Path: s.place(hash), Reason: "checksum mismatch: the entry was changed in Redis after it was recorded; it is not served (toolserver -trust-edits serves it as edited)"}
+		err = warning
+	}
+	if s.opts.Warn != nil {
+		// Once per document: a key read on every call would repeat it.
+		var sum struct {
+			Checksum string `json:"checksum"`
+		}
+		_ = json.Unmarshal(data, &sum)
+		if _, seen := s.warned.LoadOrStore(hash+" "+sum.Checksum+" "+strconv.Itoa(len(data)), true); !seen {
+			s.opts.Warn(warning)
+		}
+	}
+	if err != nil {
+		return Entry{}, err
+	}
+	return e, nil
 }
 
 // failed classifies a Redis error: an error the server answered with (a key
@@ -161,6 +213,68 @@ func (s *RedisStore) Put(ctx context.Context, key Key, e Entry) error {
 	return nil
 }
 
+// PutDocument stores doc, an entry's document as another store holds it,
+// under key, unchanged (its checksum is kept), with its index member in
+// one step. With ifAbsent an entry Redis already has is left alone, and
+// stored reports whether doc was written. doc must decode as an entry of
+// key (a mismatched checksum is allowed).
+func (s *RedisStore) PutDocument(ctx context.Context, key Key, doc []byte, ifAbsent bool) (stored bool, err error) {
+	if !validHash(key.hash) {
+		return false, &InvalidKeyError{Hash: key.hash}
+	}
+	if _, err := decodeEntry(s.place(key.hash), doc, key.hash, false); err != nil {
+		return false, err
+	}
+	if !ifAbsent {
+		_, err = s.rdb.TxPipelined(ctx, func(p redis.Pipeliner) error {
+			p.Set(ctx, s.entryKey(key.hash), doc, 0)
+			p.ZAdd(ctx, s.indexKey(), redis.Z{Member: key.hash})
+			return nil
+		})
+		return err == nil, s.writeErr(err)
+	}
+	n, err := putIfAbsentScript.Run(ctx, s.rdb, []string{s.entryKey(key.hash), s.indexKey()}, doc, key.hash).Int()
+	return n == 1, s.writeErr(err)
+}
+
+// putIfAbsentScript writes an entry and its index member unless the entry
+// is there already.
+var putIfAbsentScript = redis.NewScript(`if redis.call("SET", KEYS[1], ARGV[1], "NX") then redis.call("ZADD", KEYS[2], 0, ARGV[2]) return 1 end return 0`)
+
+func (s *RedisStore) writeErr(err error) error {
+	if err == nil {
+		return nil
+	}
+	if cerr := ctxErr(err); cerr != nil {
+		return cerr
+	}
+	return &UnavailableError{Op: "put", Err: err}
+}
+
+// Missing returns the hashes, of those given, that Redis has no entry for.
+func (s *RedisStore) Missing(ctx context.Context, hashes []string) ([]string, error) {
+	var missing []string
+	for start := 0; start < len(hashes); start += int(walkPage) {
+		page := hashes[start:min(start+int(walkPage), len(hashes))]
+		cmds := make([]*redis.IntCmd, len(page))
+		_, err := s.rdb.Pipelined(ctx, func(p redis.Pipeliner) error {
+			for i, h := range page {
+				cmds[i] = p.Exists(ctx, s.entryKey(h))
+			}
+			return nil
+		})
+		if err != nil {
+			return nil, s.walkErr(err)
+		}
+		for i, c := range cmds {
+			if c.Val() == 0 {
+				missing = append(missing, page[i])
+			}
+		}
+	}
+	return missing, nil
+}
+
 // Len is the number of entries indexed.
 func (s *RedisStore) Len(ctx context.Context) (int, error) {
 	n, err := s.rdb.ZCard(ctx, s.indexKey()).Result()
@@ -175,8 +289,15 @@ func (s *RedisStore) Len(ctx context.Context) (int, error) {
 var walkPage int64 = 256
 
 // Walk calls fn for every valid entry in hash order. Corrupt entries are
-// handed to warn (nil drops them) and skipped, as Store.Walk does.
+// handed to warn (nil drops them) and skipped, as Store.Walk does; an entry
+// whose checksum does not match is walked, Edited, whatever TrustEdits
+// says (an export shows it as it is).
 func (s *RedisStore) Walk(ctx context.Context, warn func(error), fn func(Key, Entry) error) error {
+	return s.WalkDocuments(ctx, warn, func(k Key, e Entry, _ []byte) error { return fn(k, e) })
+}
+
+// WalkDocuments is Walk with each entry's document as stored.
+func (s *RedisStore) WalkDocuments(ctx context.Context, warn func(error), fn func(Key, Entry, []byte) error) error {
 	last := "-"
 	for {
 		hashes, err := s.rdb.ZRangeArgs(ctx, redis.ZRangeArgs{Key: s.indexKey(), Start: last, Stop: "+", ByLex: true, Count: walkPage}).Result()
@@ -206,7 +327,7 @@ func (s *RedisStore) Walk(ctx context.Context, warn func(error), fn func(Key, En
 				}
 				continue
 			}
-			if err := fn(Key{hash: h, tool: e.Tool, api: e.API, args: string(e.Arguments)}, e); err != nil {
+			if err := fn(Key{hash: h, tool: e.Tool, api: e.API, args: string(e.Arguments)}, e, []byte(str)); err != nil {
 				return err
 			}
 		}
@@ -225,15 +346,25 @@ func (s *RedisStore) walkErr(err error) error {
 type Copied struct {
 	Entries int `json:"entries"`
 	Skipped int `json:"skipped"` // corrupt entries left behind
+	// Edited lists the entries copied whose checksum does not match (they
+	// were changed after they were recorded), copied as they are: the
+	// checksum stays the one stored, so that Verify reports them.
+	Edited []string `json:"edited,omitempty"`
 }
 
 // ExportRedis writes every entry of src into the directory store dst, so
-// that recordings gathered by many replicas become files for CI.
+// that recordings gathered by many replicas become files for CI. Each is
+// written as Redis holds it: an entry changed in Redis after it was
+// recorded keeps its stored checksum (a fresh one would pass it off as
+// recorded) and is listed in Copied.Edited.
 func ExportRedis(ctx context.Context, src *RedisStore, dst *Store) (Copied, error) {
 	var c Copied
-	err := src.Walk(ctx, func(error) { c.Skipped++ }, func(k Key, e Entry) error {
-		if err := dst.Put(k, e); err != nil {
+	err := src.WalkDocuments(ctx, func(error) { c.Skipped++ }, func(k Key, e Entry, doc []byte) error {
+		if err := dst.PutDocument(k, doc); err != nil {
 			return err
+		}
+		if e.Edited {
+			c.Edited = append(c.Edited, entryPath(k.hash))
 		}
 		c.Entries++
 		return nil
@@ -241,7 +372,9 @@ func ExportRedis(ctx context.Context, src *RedisStore, dst *Store) (Copied, erro
 	return c, err
 }
 
-// ImportRedis writes every entry of the directory store src into dst.
+// ImportRedis writes every entry of the directory store src into dst, as
+// the files hold them (a hand-edited entry keeps its checksum, and is
+// listed in Copied.Edited).
 func ImportRedis(ctx context.Context, src *Store, dst *RedisStore) (Copied, error) {
 	var c Copied
 	warn := src.opts.Warn
@@ -252,9 +385,12 @@ func ImportRedis(ctx context.Context, src *Store, dst *RedisStore) (Copied, erro
 		}
 	}
 	defer func() { src.opts.Warn = warn }()
-	err := src.Walk(func(k Key, e Entry) error {
-		if err := dst.Put(ctx, k, e); err != nil {
+	err := src.WalkDocuments(func(k Key, e Entry, doc []byte) error {
+		if _, err := dst.PutDocument(ctx, k, doc, false); err != nil {
 			return err
+		}
+		if e.Edited {
+			c.Edited = append(c.Edited, entryPath(k.hash))
 		}
 		c.Entries++
 		return nil
@@ -293,16 +429,19 @@ func (s *RedisStore) LockKey(ctx context.Context, key Key) (unlock func(), e Ent
 		// Held or not, the key may have been recorded meanwhile (the last
 		// holder records before it unlocks).
 		e, ok, gerr := s.GetContext(ctx, key)
-		if held && (ok || gerr != nil) {
+		var ue *UnavailableError
+		gone := errors.As(gerr, &ue) || ctxErr(gerr) != nil
+		if held && (ok || gone) {
 			_ = unlockScript.Run(context.WithoutCancel(ctx), s.rdb, []string{lk}, token).Err()
 		}
 		if ok {
 			return nil, e, true, nil
 		}
-		var ue *UnavailableError
-		if errors.As(gerr, &ue) || ctxErr(gerr) != nil {
+		if gone {
 			return nil, Entry{}, false, gerr
 		}
+		// A corrupt entry (or one not served for its checksum) is
+		// recorded over by the holder.
 		if held {
 			return s.holding(lk, token), Entry{}, false, nil
 		}

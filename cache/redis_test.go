@@ -13,6 +13,8 @@ import (
 	"github.com/alicebob/miniredis/v2"
 	"github.com/redis/go-redis/v9"
 	"github.com/stretchr/testify/require"
+
+	"github.com/understudy/understudy/internal/bounded"
 )
 
 // newMiniRedis starts an in-process Redis and a store over it.
@@ -197,7 +199,7 @@ func TestRedisLockKey(t *testing.T) {
 	}()
 	require.NoError(t, rs.Put(ctx, k, Entry{Response: json.RawMessage(`{"ok":true}`)}))
 	unlock()
-	got := <-res
+	got := bounded.Recv(t, res, "the second caller of LockKey")
 	require.NoError(t, got.err)
 	require.True(t, got.found)
 	require.Equal(t, `{"ok":true}`, string(got.e.Response))
@@ -219,7 +221,7 @@ func TestRedisLockKeyCrashedHolderExpires(t *testing.T) {
 	// Still held by the dead holder until its expiry passes.
 	require.True(t, m.Exists("understudy:lock:"+k.Hash()))
 	m.FastForward(5 * time.Second)
-	wg.Wait()
+	bounded.Wait(t, &wg, "LockKey after the dead holder's lock expired")
 	require.NoError(t, lerr)
 	require.NotNil(t, unlock)
 	v, err := m.Get("understudy:lock:" + k.Hash())

@@ -383,9 +383,55 @@ func (s *Store) Walk(fn func(Key, Entry) error) error {
 	})
 }
 
+// WalkDocuments calls fn for every valid entry in hash order with the
+// entry file's bytes as stored, checksum and all: copies made of them
+// (pushed to Redis, exported) keep what the entry says of itself, a hand
+// edit included. Corrupt entries are reported through Options.Warn and
+// skipped. fn's error stops the walk.
+func (s *Store) WalkDocuments(fn func(k Key, e Entry, doc []byte) error) error {
+	return s.eachDoc(func(p, hash string, e Entry, doc []byte, err error) error {
+		if err != nil {
+			s.warn(err)
+			return nil
+		}
+		return fn(Key{hash: hash, tool: e.Tool, api: e.API, args: string(e.Arguments)}, e, doc)
+	})
+}
+
+// PutDocument stores doc, an entry file's bytes as another store holds
+// them, under key, unchanged: its checksum is kept, so an entry edited by
+// hand stays one that Verify reports. doc must decode as an entry of key
+// (a mismatched checksum is allowed).
+func (s *Store) PutDocument(key Key, doc []byte) error {
+	if !validHash(key.hash) {
+		return &InvalidKeyError{Hash: key.hash}
+	}
+	e, err := decodeEntry(entryPath(key.hash), doc, key.hash, false)
+	if err != nil {
+		return err
+	}
+	if s.roErr != nil {
+		return &WriteError{Dir: s.dir, Hash: key.hash, Op: "put", Err: s.roErr}
+	}
+	key = Key{hash: key.hash, tool: e.Tool, api: e.API, args: string(e.Arguments)}
+	mu := &s.locks[hexNibble(key.hash[0])<<2|hexNibble(key.hash[1])>>2]
+	mu.Lock()
+	err = s.writeEntry(key.hash, doc)
+	mu.Unlock()
+	if err == nil {
+		err = s.appendIndex(key)
+	}
+	return err
+}
+
 // each calls fn for every file named like an entry, in hash order, with the
 // decoded entry or the reason it cannot be used.
 func (s *Store) each(fn func(p, hash string, e Entry, err error) error) error {
+	return s.eachDoc(func(p, hash string, e Entry, _ []byte, err error) error { return fn(p, hash, e, err) })
+}
+
+// eachDoc is each with the entry file's bytes.
+func (s *Store) eachDoc(fn func(p, hash string, e Entry, doc []byte, err error) error) error {
 	tops, err := fs.ReadDir(s.fsys, ".")
 	if err != nil {
 		return fmt.Errorf("cache: list store: %w", err)
@@ -396,7 +442,7 @@ func (s *Store) each(fn func(p, hash string, e Entry, err error) error) error {
 		}
 		files, err := fs.ReadDir(s.fsys, top.Name())
 		if err != nil {
-			if ferr := fn(top.Name(), "", Entry{}, &CorruptError{Path: top.Name(), Reason: "unreadable folder", Err: err}); ferr != nil {
+			if ferr := fn(top.Name(), "", Entry{}, nil, &CorruptError{Path: top.Name(), Reason: "unreadable folder", Err: err}); ferr != nil {
 				return ferr
 			}
 			continue
@@ -418,7 +464,7 @@ func (s *Store) each(fn func(p, hash string, e Entry, err error) error) error {
 			} else {
 				err = &CorruptError{Path: p, Reason: "unreadable", Err: err}
 			}
-			if ferr := fn(p, hash, e, err); ferr != nil {
+			if ferr := fn(p, hash, e, data, err); ferr != nil {
 				return ferr
 			}
 		}

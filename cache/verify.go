@@ -107,14 +107,14 @@ func VerifyFS(fsys fs.FS, opts VerifyOptions) (VerifyReport, error) {
 }
 
 func verifyEntry(p, hash string, data []byte, opts VerifyOptions, bad func(string, string, ...any)) {
-	e, err := decodeEntry(p, data, hash, true)
+	// The secrets are looked for in the bytes, whatever else is wrong with
+	// the entry: a checksum mismatch or a corrupt entry must not hide one.
+	defer verifySecrets(p, data, opts, bad)
+	e, err := decodeEntry(p, data, hash, false)
 	if err != nil {
 		var ce *CorruptError
 		if errors.As(err, &ce) {
 			reason := ce.Reason
-			if reason == "checksum mismatch" {
-				reason += " (the entry was changed after it was recorded, or written by hand)"
-			}
 			if ce.Err != nil {
 				reason += ": " + ce.Err.Error()
 			}
@@ -123,6 +123,9 @@ func verifyEntry(p, hash string, data []byte, opts VerifyOptions, bad func(strin
 			bad(p, "%v", err)
 		}
 		return
+	}
+	if e.Edited {
+		bad(p, "checksum mismatch (the entry was changed after it was recorded, or written by hand)")
 	}
 	var head struct {
 		Key string `json:"key"`
@@ -141,6 +144,11 @@ func verifyEntry(p, hash string, data []byte, opts VerifyOptions, bad func(strin
 			bad(p, "arguments are not the canonical call: a replay looks %s.%s%s up under %s", e.Tool, e.API, k.Args(), entryPath(k.Hash()))
 		}
 	}
+}
+
+// verifySecrets reports the API key (in any of its forms) and the shapes
+// of credentials in an entry's bytes.
+func verifySecrets(p string, data []byte, opts VerifyOptions, bad func(string, string, ...any)) {
 	for _, s := range opts.Secrets {
 		if s != "" && bytes.Contains(data, []byte(s)) {
 			bad(p, "holds the API key")

@@ -99,6 +99,16 @@ func TestVerify(t *testing.T) {
 		{name: "a RapidAPI key", tamper: func(t *testing.T, _, weather string) {
 			rewrite(t, weather, Entry{Response: []byte(`{"k":"0a1b2c3d4emsh0a1b2c3d4e5f6a7p10a1b2c3d4e5fjsn0a1b2c3d4e5f"}`)})
 		}, reasons: []string{"a RapidAPI key"}},
+		{name: "a secret in an edited entry: both reported", opts: VerifyOptions{Secrets: []string{"k3y-s3cret"}}, tamper: func(t *testing.T, _, weather string) {
+			edit(t, weather, func(m map[string]any) { m["response"] = map[string]any{"echo": "k3y-s3cret sk-abcdefghijklmnopqrstuv"} })
+		}, reasons: []string{"checksum mismatch", "holds the API key", "an sk- API key"}},
+		{name: "a secret in a corrupt entry: both reported", tamper: func(t *testing.T, _, weather string) {
+			require.NoError(t, os.WriteFile(weather, []byte(`{"format":"understudy-recording/1","response":"sk-abcdefghijklmnopqrstuv`), 0o644))
+		}, reasons: []string{"truncated or not a JSON object", "an sk- API key"}},
+		{name: "a format this version does not read", tamper: func(t *testing.T, _, weather string) {
+			rewrite(t, weather, Entry{Response: []byte(`{"temp_c":18.5}`)})
+			edit(t, weather, func(m map[string]any) { m["format"] = "understudy-recording/999" })
+		}, reasons: []string{`"format" "understudy-recording/999" is not one this version reads`}},
 		{name: "a file that is not JSON", tamper: func(t *testing.T, _, weather string) {
 			require.NoError(t, os.WriteFile(weather, []byte(`{"format":`), 0o644))
 		}, reasons: []string{"truncated or not a JSON object"}},
@@ -165,4 +175,26 @@ func FuzzVerifyEntry(f *testing.F) {
 		}, func(p, format string, args ...any) { problems = append(problems, Problem{Path: p}) })
 		require.NotEmpty(t, problems)
 	})
+}
+
+// TestUnknownFormatIsNotServed: an entry of a format this version does not
+// read (understudy-recording/999) is refused as corrupt, never served as
+// version 1, from a directory and from Redis.
+func TestUnknownFormatIsNotServed(t *testing.T) {
+	dir, weather := storeToVerify(t)
+	edit(t, weather, func(m map[string]any) { m["format"] = "understudy-recording/999" })
+	s, _ := openTest(t, dir, Options{})
+	_, ok, err := s.Get(weatherKey())
+	require.False(t, ok)
+	var ce *CorruptError
+	require.ErrorAs(t, err, &ce)
+	require.Contains(t, ce.Reason, "understudy-recording/999")
+
+	data, err := os.ReadFile(weather)
+	require.NoError(t, err)
+	m, rs := newMiniRedis(t, RedisOptions{})
+	require.NoError(t, m.Set("understudy:rec:"+weatherKey().Hash(), string(data)))
+	_, ok, err = rs.Get(weatherKey())
+	require.False(t, ok)
+	require.ErrorAs(t, err, &ce)
 }

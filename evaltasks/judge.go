@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync/atomic"
 
 	"github.com/understudy/understudy/agent"
 	"github.com/understudy/understudy/evaltasks/dataset"
@@ -17,7 +18,10 @@ var JudgedTasks = []int{TaskClarify, TaskIntrinsic, TaskToolReturn, TaskPlan}
 const MinJudgeVotes = 3
 
 // Judge scores a reply with a language model: several votes at
-// temperature 0, decided by majority.
+// temperature 0, decided by majority. It fails closed: a vote it cannot
+// obtain or read is no verdict, an instance without a majority is an
+// error (*JudgeError), and a judge never reached stops the run
+// (*JudgeUnreachableError).
 type Judge struct {
 	// Model answers the judging prompts (an openai.Client configured
 	// with temperature 0, or any agent in tests).
@@ -25,16 +29,73 @@ type Judge struct {
 	// Name names the judge in reports, e.g. "judge:gpt-4o".
 	Name  string
 	Votes int // at least MinJudgeVotes; an even number is raised by one
+
+	// reached is set once the judge's server has answered anything, even
+	// an HTTP error.
+	reached atomic.Bool
 }
+
+// Votes of a JudgeRecord.
+const (
+	VotePass = "pass"
+	VoteFail = "fail"
+	// VoteInvalid is an answer that holds no verdict the parser reads.
+	VoteInvalid = "invalid"
+	// VoteError is a vote the judge did not give: its server failed.
+	VoteError = "error"
+)
+
+// JudgeUnparseable is the failure kind of a VoteInvalid vote; a VoteError
+// vote's kind is the server's error kind (AgentErrorKind: "http_500",
+// "timeout", "unreachable", "bad_response", ...).
+const JudgeUnparseable = "unparseable"
 
 // JudgeRecord is the judge's work on one instance, kept in results.
 type JudgeRecord struct {
 	Prompt string   `json:"prompt"`
-	Votes  []string `json:"votes"` // "pass", "fail" or "invalid", in order
+	Votes  []string `json:"votes"` // VotePass, VoteFail, VoteInvalid or VoteError, in order
 	Raw    []string `json:"raw"`   // each vote's text
-	Pass   bool     `json:"pass"`  // majority of all votes
+	Pass   bool     `json:"pass"`  // a majority of all votes passed
 	Rule   bool     `json:"rule"`  // what the rule scorer said
+	// Errors are the failed votes' errors; Failed their kinds (a server
+	// error kind, or JudgeUnparseable), one per vote that is no verdict.
 	Errors []string `json:"errors,omitempty"`
+	Failed []string `json:"failed,omitempty"`
+	// NoMajority is set when neither pass nor fail won more than half of
+	// the votes: the instance has no verdict and is a judge error.
+	NoMajority bool `json:"no_majority,omitempty"`
+}
+
+// ErrorJudge is the error kind of an instance the judge left without a
+// majority (see JudgeError). Like an agent error, it scores as a failure
+// and is retried on resume.
+const ErrorJudge = "judge"
+
+// JudgeError reports an instance without a verdict: the judge's votes
+// that could be obtained and read formed no majority.
+type JudgeError struct {
+	Judge  string
+	Votes  []string // as in JudgeRecord
+	Failed []string // the failed votes' kinds
+}
+
+func (e *JudgeError) Error() string {
+	return fmt.Sprintf("judge %s gave no majority: votes %s; %d of %d failed (%s)", e.Judge, strings.Join(e.Votes, "/"), len(e.Failed), len(e.Votes), strings.Join(e.Failed, ", "))
+}
+
+// JudgeUnreachableError reports a judge whose server never answered
+// (connection refused, no answer within the timeout): the run stops at
+// once rather than record a judge error on every instance. What was
+// recorded is saved; resuming retries the instances left.
+type JudgeUnreachableError struct {
+	Judge string
+	// Kind is the error kind (ErrorUnreachable or ErrorTimeout), Err the
+	// error.
+	Kind, Err string
+}
+
+func (e *JudgeUnreachableError) Error() string {
+	return fmt.Sprintf("the judge %s was never reached (%s: %s)", e.Judge, e.Kind, e.Err)
 }
 
 func (j *Judge) votes() int {
@@ -75,11 +136,11 @@ func parseVote(text string) string {
 	hasPass, hasFail := strings.Contains(t, "PASS"), strings.Contains(t, "FAIL")
 	switch {
 	case hasPass && !hasFail:
-		return "pass"
+		return VotePass
 	case hasFail && !hasPass:
-		return "fail"
+		return VoteFail
 	}
-	return "invalid"
+	return VoteInvalid
 }
 
 // judgePrompt states the task's criterion and the material to judge.
@@ -110,30 +171,35 @@ func judgePrompt(task int, in *dataset.Instruction, reply string) string {
 	return b.String()
 }
 
-// judge asks the model for its votes on a reply. Errors of single votes
-// are kept and count as invalid votes; only a cancelled context aborts.
+// judge asks the model for its votes on a reply; see Ask.
 func (j *Judge) judge(ctx context.Context, task int, in *dataset.Instruction, reply string, rule bool) (*JudgeRecord, error) {
 	rec, err := j.Ask(ctx, JudgeSystem, judgePrompt(task, in, reply), ParseVote)
-	if err != nil {
-		return nil, err
+	if rec != nil {
+		rec.Rule = rule
 	}
-	rec.Rule = rule
-	return rec, nil
+	return rec, err
 }
 
 // ParseVote reads a PASS/FAIL vote: the last "VERDICT: PASS|FAIL", else a
-// bare PASS or FAIL; anything else is "invalid".
+// bare PASS or FAIL; anything else is VoteInvalid.
 func ParseVote(text string) string { return parseVote(text) }
 
 // Ask casts the judge's votes on one prompt under a system message; parse
-// reads each answer as "pass", "fail" or "invalid", and the majority of all
-// votes decides. Errors of single votes are kept and count as invalid
-// votes; only a cancelled context aborts. Suites with their own criteria
-// (the ToolBench pass rate) judge through it.
+// reads each answer as VotePass, VoteFail or VoteInvalid. A majority of
+// all votes cast decides: more than half pass, or more than half fail. It
+// fails closed. A vote the judge's server fails to give (after the
+// client's retries) is VoteError, and one parse cannot read VoteInvalid:
+// neither is a verdict, each is kept with its kind. When the votes left
+// form no majority, Ask returns the record (NoMajority set) with a
+// *JudgeError, which the caller records as the instance's error. When the
+// server has never answered and a vote cannot reach it (connection
+// refused, timeout), Ask returns a *JudgeUnreachableError at once: the
+// run must stop. A cancelled context aborts. Suites with their own
+// criteria (the ToolBench pass rate) judge through it.
 func (j *Judge) Ask(ctx context.Context, system, prompt string, parse func(string) string) (*JudgeRecord, error) {
 	rec := &JudgeRecord{Prompt: prompt}
 	msgs := []agent.Message{{Role: agent.RoleSystem, Content: system}, {Role: agent.RoleUser, Content: rec.Prompt}}
-	pass := 0
+	pass, fail := 0, 0
 	n := j.votes()
 	for i := 0; i < n; i++ {
 		r, err := j.Model.Respond(ctx, msgs, nil)
@@ -141,16 +207,85 @@ func (j *Judge) Ask(ctx context.Context, system, prompt string, parse func(strin
 			if ctx.Err() != nil {
 				return nil, ctx.Err()
 			}
-			rec.Errors = append(rec.Errors, err.Error())
-			rec.Votes, rec.Raw = append(rec.Votes, "invalid"), append(rec.Raw, "")
+			kind := AgentErrorKind(err)
+			if !unreachedKind(kind, err.Error()) {
+				j.reached.Store(true)
+			} else if !j.reached.Load() {
+				return nil, &JudgeUnreachableError{Judge: j.Name, Kind: kind, Err: err.Error()}
+			}
+			rec.Errors, rec.Failed = append(rec.Errors, err.Error()), append(rec.Failed, kind)
+			rec.Votes, rec.Raw = append(rec.Votes, VoteError), append(rec.Raw, "")
 			continue
 		}
+		j.reached.Store(true)
 		v := parse(r.Content)
 		rec.Votes, rec.Raw = append(rec.Votes, v), append(rec.Raw, r.Content)
-		if v == "pass" {
+		switch v {
+		case VotePass:
 			pass++
+		case VoteFail:
+			fail++
+		default:
+			rec.Failed = append(rec.Failed, JudgeUnparseable)
 		}
 	}
 	rec.Pass = pass*2 > n
+	if !rec.Pass && fail*2 <= n {
+		rec.NoMajority = true
+		return rec, &JudgeError{Judge: j.Name, Votes: rec.Votes, Failed: rec.Failed}
+	}
 	return rec, nil
+}
+
+// JudgeFailures counts what a judge failed to do over a set of instances:
+// votes it did not give or that held no verdict, by kind, and instances
+// left without a majority (errors).
+type JudgeFailures struct {
+	Judge string `json:"judge"`
+	// Votes counts every vote cast; FailedVotes those that are no
+	// verdict, by kind (server error kinds, JudgeUnparseable).
+	Votes       int            `json:"votes"`
+	FailedVotes map[string]int `json:"failed_votes"`
+	NoMajority  int            `json:"no_majority"`
+}
+
+// AddJudgeRecord counts a record's votes into f (a new one when f is
+// nil) and returns it.
+func AddJudgeRecord(f *JudgeFailures, judge string, rec *JudgeRecord) *JudgeFailures {
+	if rec == nil {
+		return f
+	}
+	if f == nil {
+		f = &JudgeFailures{Judge: judge, FailedVotes: map[string]int{}}
+	}
+	f.Votes += len(rec.Votes)
+	for _, k := range rec.Failed {
+		f.FailedVotes[k]++
+	}
+	if rec.NoMajority {
+		f.NoMajority++
+	}
+	return f
+}
+
+// Failed tells whether any vote failed.
+func (f *JudgeFailures) Failed() bool { return f != nil && len(f.FailedVotes) > 0 }
+
+// String says how often the judge failed: "judge:x failed 12 of 300
+// votes (http_500 10, unparseable 2); 3 instances had no majority".
+func (f *JudgeFailures) String() string {
+	n := 0
+	for _, c := range f.FailedVotes {
+		n += c
+	}
+	s := fmt.Sprintf("the judge %s failed %d of %d votes (%s)", f.Judge, n, f.Votes, kindCounts(f.FailedVotes))
+	switch f.NoMajority {
+	case 0:
+		s += "; every instance still had a majority"
+	case 1:
+		s += "; 1 instance had no majority and is an error"
+	default:
+		s += fmt.Sprintf("; %d instances had no majority and are errors", f.NoMajority)
+	}
+	return s
 }

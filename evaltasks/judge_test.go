@@ -2,11 +2,17 @@ package evaltasks
 
 import (
 	"context"
+	"net"
+	"os"
+	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 	"github.com/understudy/understudy/agent"
+	"github.com/understudy/understudy/agent/agenttest"
 	"github.com/understudy/understudy/toolset"
 )
 
@@ -81,4 +87,168 @@ func TestJudgeCannotPassCopiedData(t *testing.T) {
 	require.Equal(t, 0.0, rep.Tasks[0].Metrics["passing_rate"])
 	require.Equal(t, rep.Tasks[0].Planned, rep.Tasks[0].Outcomes[OutcomeCopied], "every pasted reply is copied data")
 	require.Zero(t, model.n, "the judge is not asked about copied data")
+}
+
+// loopbackJudge is a judge on a real OpenAI-compatible server on
+// loopback answering every vote by policy, its client retrying nothing.
+func loopbackJudge(t *testing.T, policy func(agenttest.ChatRequest) (agenttest.Turn, error)) (*Judge, *agenttest.Server) {
+	t.Helper()
+	srv := agenttest.NewPolicyServer(t, policy)
+	return judgeAt(t, srv.URL()), srv
+}
+
+func judgeAt(t *testing.T, url string) *Judge {
+	t.Helper()
+	j, err := NewOpenAIJudge(AgentOptions{BaseURL: url, Model: "judge-model", Timeout: 5 * time.Second}, 3)
+	require.NoError(t, err)
+	return j
+}
+
+// The judge fails closed. A vote its server refuses (HTTP 500) or that
+// holds no verdict is no verdict: the instance has no majority, ends in a
+// judge error (a failure, never a pass or a fail), and the report says
+// which judge failed, how often and how, in report.json, report.md and
+// the table. A judge that gives a majority despite one failed vote
+// decides, and its failure is still counted.
+func TestJudgeFailsClosed(t *testing.T) {
+	judged := 2 + 2 + 3 + 1 // T3, T5, T6, T8 instances of the mini dataset
+	for _, tc := range []struct {
+		name       string
+		answers    []agenttest.Turn
+		noMajority bool
+		kinds      map[string]int
+	}{
+		{"refusing", []agenttest.Turn{agenttest.Fail(500, "overloaded")}, true, map[string]int{"http_500": 3 * judged}},
+		{"unparseable", []agenttest.Turn{agenttest.Text("The reply is fine, I suppose.")}, true, map[string]int{JudgeUnparseable: 3 * judged}},
+		{"one vote refused", []agenttest.Turn{agenttest.Text("VERDICT: PASS"), agenttest.Fail(500, "overloaded"), agenttest.Text("VERDICT: PASS")}, false, map[string]int{"http_500": judged}},
+		{"split by an unreadable vote", []agenttest.Turn{agenttest.Text("VERDICT: PASS"), agenttest.Text("VERDICT: FAIL"), agenttest.Text("maybe")}, true, map[string]int{JudgeUnparseable: judged}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var mu sync.Mutex
+			n := 0
+			j, _ := loopbackJudge(t, func(agenttest.ChatRequest) (agenttest.Turn, error) {
+				mu.Lock()
+				defer mu.Unlock()
+				a := tc.answers[n%len(tc.answers)]
+				n++
+				return a, nil
+			})
+			dir := t.TempDir()
+			rep := runMini(t, agent.Oracle{}, "oracle", func(c *Config) { c.Judge = j; c.OutDir = dir })
+			noMajority := 0
+			for _, tr := range rep.Tasks {
+				if !j.judges(tr.ID) {
+					require.Nil(t, tr.JudgeFailures)
+					require.Zero(t, tr.Errors)
+					continue
+				}
+				require.NotNil(t, tr.JudgeFailures, "task %d", tr.ID)
+				require.Equal(t, j.Name, tr.JudgeFailures.Judge)
+				require.Equal(t, 3*tr.Planned, tr.JudgeFailures.Votes)
+				noMajority += tr.JudgeFailures.NoMajority
+				if tc.noMajority {
+					require.Equal(t, tr.Planned, tr.Errors, "task %d: every instance is a judge error", tr.ID)
+					require.Equal(t, map[string]int{ErrorJudge: tr.Planned}, tr.ErrorKinds)
+					require.Equal(t, tr.Planned, tr.JudgeFailures.NoMajority)
+					for name, v := range tr.Metrics {
+						require.Zero(t, v, "task %d %s: no verdict is no pass", tr.ID, name)
+					}
+				} else {
+					require.Zero(t, tr.Errors, "task %d", tr.ID)
+					require.Zero(t, tr.JudgeFailures.NoMajority)
+				}
+			}
+			kinds := map[string]int{}
+			for _, tr := range rep.Tasks {
+				if tr.JudgeFailures != nil {
+					for k, v := range tr.JudgeFailures.FailedVotes {
+						kinds[k] += v
+					}
+				}
+			}
+			require.Equal(t, tc.kinds, kinds)
+			if tc.noMajority {
+				require.Equal(t, judged, noMajority)
+				require.Equal(t, judged, rep.JudgeErrors())
+				agentErrs, dataErrs := rep.ErrorCounts()
+				require.Zero(t, agentErrs+dataErrs, "a judge error is neither the agent's nor the dataset's")
+			}
+			md, err := os.ReadFile(filepath.Join(dir, MarkdownFile))
+			require.NoError(t, err)
+			require.Contains(t, string(md), "Judge failures: the judge "+j.Name+" failed")
+			var table strings.Builder
+			require.NoError(t, rep.WriteTable(&table))
+			require.Contains(t, table.String(), "the judge "+j.Name+" failed")
+			res := readResultsFile(t, dir)
+			for _, r := range res {
+				if r.Judge != nil {
+					require.Len(t, r.Judge.Votes, 3, r.Key)
+					require.NotEmpty(t, r.Judge.Failed, r.Key)
+					require.Equal(t, tc.noMajority, r.Judge.NoMajority, r.Key)
+				}
+			}
+		})
+	}
+}
+
+// A judge nobody listens on stops the run at its first vote, as a model
+// server that is not there does, instead of failing every judged
+// instance: one connection attempt, what was done is saved.
+func TestJudgeUnreachableStopsTheRun(t *testing.T) {
+	closed, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	require.NoError(t, closed.Close())
+	// A server that takes every connection and drops it unanswered.
+	dropping, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	t.Cleanup(func() { dropping.Close() })
+	var mu sync.Mutex
+	accepted := 0
+	go func() {
+		for {
+			c, err := dropping.Accept()
+			if err != nil {
+				return
+			}
+			mu.Lock()
+			accepted++
+			mu.Unlock()
+			c.Close()
+		}
+	}()
+	for _, tc := range []struct{ name, addr, err string }{
+		{"closed port", closed.Addr().String(), "connection refused"},
+		{"dropped connections", dropping.Addr().String(), ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			j := judgeAt(t, "http://"+tc.addr+"/v1")
+			dir := t.TempDir()
+			cfg := Config{Agent: agent.Oracle{}, AgentName: "oracle", Instructions: miniData(t), Stack: testStack(t), Judge: j, OutDir: dir}
+			rep, err := Run(context.Background(), cfg)
+			var ju *JudgeUnreachableError
+			require.ErrorAs(t, err, &ju)
+			require.Equal(t, ErrorUnreachable, ju.Kind)
+			require.Equal(t, j.Name, ju.Judge)
+			require.Contains(t, ju.Err, tc.err)
+			require.NotNil(t, rep)
+			require.False(t, rep.Complete)
+			for _, r := range readResultsFile(t, dir) {
+				require.Nil(t, r.Judge, "%s: no judged instance is recorded", r.Key)
+				require.NotEqual(t, ErrorJudge, r.ErrorKind)
+			}
+		})
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	require.Equal(t, 1, accepted, "the run stops at the judge's first vote")
+}
+
+func readResultsFile(t *testing.T, dir string) map[string]*Result {
+	t.Helper()
+	f, err := os.Open(filepath.Join(dir, ResultsFile))
+	require.NoError(t, err)
+	defer f.Close()
+	res, err := ReadResults(f, ResultsFile)
+	require.NoError(t, err)
+	return res
 }

@@ -54,11 +54,14 @@ type TaskReport struct {
 	Errors     int            `json:"errors,omitempty"`
 	ErrorKinds map[string]int `json:"error_kinds,omitempty"`
 	// Scorer names what scored the task: "rules" or the judge.
-	Scorer    string             `json:"scorer"`
-	Criterion string             `json:"criterion"`
-	Outcomes  map[string]int     `json:"outcomes,omitempty"`
-	Mistakes  map[string]int     `json:"mistakes,omitempty"`
-	Extra     map[string]float64 `json:"extra,omitempty"`
+	Scorer string `json:"scorer"`
+	// JudgeFailures says how often the judge failed to give a vote or a
+	// majority; absent while it never did.
+	JudgeFailures *JudgeFailures     `json:"judge_failures,omitempty"`
+	Criterion     string             `json:"criterion"`
+	Outcomes      map[string]int     `json:"outcomes,omitempty"`
+	Mistakes      map[string]int     `json:"mistakes,omitempty"`
+	Extra         map[string]float64 `json:"extra,omitempty"`
 	// Confusion is Task 1's confusion matrix.
 	Confusion *Confusion `json:"confusion,omitempty"`
 	// Chain says where Task 7's chains break.
@@ -122,7 +125,9 @@ func Aggregate(agentName, model, dataset string, tasks []int, planned map[int]in
 		if s := scorers[t]; s != "" {
 			tr.Scorer = s
 		}
+		var jf *JudgeFailures
 		for _, r := range byTask[t] {
+			jf = AddJudgeRecord(jf, tr.Scorer, r.Judge)
 			switch {
 			case r.Outcome == OutcomeNotRun:
 				continue
@@ -147,6 +152,9 @@ func Aggregate(agentName, model, dataset string, tasks []int, planned map[int]in
 		}
 		if len(tr.ErrorKinds) == 0 {
 			tr.ErrorKinds = nil
+		}
+		if jf.Failed() {
+			tr.JudgeFailures = jf
 		}
 		rep.Tasks = append(rep.Tasks, tr)
 	}
@@ -295,18 +303,29 @@ func EncodeReport(v any) ([]byte, error) {
 }
 
 // ErrorCounts totals the instances that ended in an error: the agent's
-// (every kind but ErrorData) and the dataset's.
+// (every kind but ErrorData and ErrorJudge) and the dataset's.
 func (r *Report) ErrorCounts() (agentErrs, dataErrs int) {
 	for _, t := range r.Tasks {
 		for k, n := range t.ErrorKinds {
-			if k == ErrorData {
+			switch k {
+			case ErrorData:
 				dataErrs += n
-			} else {
+			case ErrorJudge:
+			default:
 				agentErrs += n
 			}
 		}
 	}
 	return agentErrs, dataErrs
+}
+
+// JudgeErrors totals the instances the judge left without a majority.
+func (r *Report) JudgeErrors() int {
+	n := 0
+	for _, t := range r.Tasks {
+		n += t.ErrorKinds[ErrorJudge]
+	}
+	return n
 }
 
 // ErrorSummary lists the tasks with errors and their kinds, e.g.
@@ -386,6 +405,9 @@ func (r *Report) WriteTable(w io.Writer) error {
 		if t.Errors > 0 {
 			fmt.Fprintf(w, "Task %d: %d of %d instances ended in an error (%s); they score as failures.\n", t.ID, t.Errors, t.Planned, kindCounts(t.ErrorKinds))
 		}
+		if t.JudgeFailures != nil {
+			fmt.Fprintf(w, "Task %d: %s.\n", t.ID, t.JudgeFailures)
+		}
 	}
 	if !r.Complete {
 		fmt.Fprintf(w, "(incomplete run: instances not run score as failures; resume it with -resume)\n")
@@ -451,8 +473,14 @@ func (r *Report) Markdown() []byte {
 			if t.ErrorKinds[ErrorData] > 0 {
 				b.WriteString("; `data` errors are bad records of the dataset (find them with `evalrun -validate`), failures too so that a bad record can never raise a score")
 			}
+			if t.ErrorKinds[ErrorJudge] > 0 {
+				b.WriteString("; `judge` errors are instances whose judge votes formed no majority (a vote the judge did not give or that held no verdict is no verdict), failures too, retried by `-resume`")
+			}
 		}
 		b.WriteString(".\n")
+		if t.JudgeFailures != nil {
+			fmt.Fprintf(&b, "- Judge failures: %s; every vote and its error is in `%s`.\n", t.JudgeFailures, ResultsFile)
+		}
 		if len(t.Extra) > 0 {
 			fmt.Fprintf(&b, "- Also: %s.\n", joinCounts(t.Extra, func(v float64) string { return fmt.Sprintf("%.2f", v) }))
 		}

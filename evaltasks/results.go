@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"strconv"
 	"sync"
@@ -122,11 +123,16 @@ type resultsFile struct {
 	f  *os.File
 }
 
-// openResults opens results.jsonl for appending. A last line cut short by
+// openResults opens results.jsonl for appending, with the given mode
+// (RunFileMode) whether it is new or continued. A last line cut short by
 // a crash is removed first.
-func openResults(path string) (*resultsFile, error) {
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
+func openResults(path string, mode fs.FileMode) (*resultsFile, error) {
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, mode)
 	if err != nil {
+		return nil, err
+	}
+	if err := f.Chmod(mode); err != nil {
+		f.Close()
 		return nil, err
 	}
 	data, err := io.ReadAll(f)

@@ -387,7 +387,15 @@ func (ev *evaluator) runInstance(ctx context.Context, a agent.Agent, inst Instan
 	if ev.judge.judges(inst.Task) && res.Reply != nil && !ruleVetoes[res.Outcome] {
 		if _, bad := parseFailure(*res.Reply); !bad {
 			rec, err := ev.judge.judge(ctx, inst.Task, inst.In, res.Reply.Content, res.Pass)
-			if err != nil {
+			var je *JudgeError
+			switch {
+			case errors.As(err, &je):
+				// No majority is no verdict: an error, never a pass or a fail.
+				res.Judge = rec
+				res.Outcome, res.Error, res.ErrorKind = OutcomeError, err.Error(), ErrorJudge
+				res.Pass, res.Score = false, 0
+				return res, nil
+			case err != nil:
 				return nil, err
 			}
 			res.Judge = rec
@@ -524,7 +532,7 @@ func openRun(dir string, resume, overwrite bool, want []byte, diff func(have []b
 			return nil, err
 		}
 	}
-	return openResults(resultsPath)
+	return openResults(resultsPath, RunFileMode(dir))
 }
 
 // prepareRunDir checks a run directory against a run's manifest (want,
@@ -562,7 +570,7 @@ func prepareRunDir(dir string, resume, overwrite bool, want []byte, diff func(ha
 			return "", false, err
 		}
 	}
-	if err := atomicfile.WriteFile(manifestPath, want, runFilePerm); err != nil {
+	if err := atomicfile.WriteFile(manifestPath, want, RunFileMode(dir)); err != nil {
 		return "", false, err
 	}
 	return resultsPath, readOld, nil
@@ -590,23 +598,43 @@ func manifestDiff(have []byte, want manifest) string {
 	return strings.Join(diffs, "; ")
 }
 
-// runFilePerm is the mode of the manifest and the reports of a run folder,
-// written whole by atomicfile.WriteFile: owner-only, as the temporary files
-// they are renamed from always were.
-const runFilePerm = 0o600
+// RunFileMode is the mode of every file of a run directory (run.json,
+// results.jsonl, the reports and their pages): readable by whoever may
+// read the directory, written by its owner only. A directory made with
+// the default umask (0755) gets 0644 files; an owner-only one (0700,
+// evalrun -private, or a umask of 077) gets 0600 files, so the
+// transcripts it holds stay private. A directory that cannot be read
+// gets owner-only files.
+func RunFileMode(dir string) fs.FileMode {
+	info, err := os.Stat(dir)
+	if err != nil {
+		return 0o600
+	}
+	return 0o600 | info.Mode().Perm()&0o044
+}
+
+// MakePrivate creates dir, or makes an existing one, owner-only (0700),
+// so that every file a run writes into it is too (RunFileMode).
+func MakePrivate(dir string) error {
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return err
+	}
+	return os.Chmod(dir, 0o700)
+}
 
 func writeReport(dir string, rep *Report) error {
 	js, err := rep.JSON()
 	if err != nil {
 		return err
 	}
-	return errors.Join(atomicfile.WriteFile(filepath.Join(dir, ReportFile), js, runFilePerm), atomicfile.WriteFile(filepath.Join(dir, MarkdownFile), rep.Markdown(), runFilePerm))
+	mode := RunFileMode(dir)
+	return errors.Join(atomicfile.WriteFile(filepath.Join(dir, ReportFile), js, mode), atomicfile.WriteFile(filepath.Join(dir, MarkdownFile), rep.Markdown(), mode))
 }
 
 // NextRunDir returns base/<name>-NNN with the first number not yet used.
 func NextRunDir(base, name string) string {
 	for i := 1; ; i++ {
-		dir := filepath.Join(base, fmt.Sprintf("%s-%03d", sanitize(name), i))
+		dir := filepath.Join(base, fmt.Sprintf("%s-%03d", SafeName(name), i))
 		if _, err := os.Stat(dir); errors.Is(err, fs.ErrNotExist) {
 			return dir
 		}
@@ -619,7 +647,7 @@ func LatestRunDir(base, name string) string {
 	if err != nil {
 		return ""
 	}
-	prefix := sanitize(name) + "-"
+	prefix := SafeName(name) + "-"
 	best, bestN := "", 0
 	for _, e := range entries {
 		num, ok := strings.CutPrefix(e.Name(), prefix)
@@ -633,7 +661,9 @@ func LatestRunDir(base, name string) string {
 	return best
 }
 
-func sanitize(name string) string {
+// SafeName makes a name safe as a file name: letters, digits, '-', '_'
+// and '.' kept, anything else '_' ("run" for an empty name).
+func SafeName(name string) string {
 	var b strings.Builder
 	for _, r := range name {
 		switch {

@@ -56,8 +56,9 @@ func (f *RunFiles) Append(v any) error { return f.out.append(v) }
 
 // WriteReports writes report.json and report.md whole, atomically.
 func (f *RunFiles) WriteReports(reportJSON, markdown []byte) error {
-	return errors.Join(atomicfile.WriteFile(filepath.Join(f.Dir, ReportFile), reportJSON, runFilePerm),
-		atomicfile.WriteFile(filepath.Join(f.Dir, MarkdownFile), markdown, runFilePerm))
+	mode := RunFileMode(f.Dir)
+	return errors.Join(atomicfile.WriteFile(filepath.Join(f.Dir, ReportFile), reportJSON, mode),
+		atomicfile.WriteFile(filepath.Join(f.Dir, MarkdownFile), markdown, mode))
 }
 
 // Close closes results.jsonl.

@@ -7,11 +7,13 @@ import (
 	"fmt"
 	"net/http"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/understudy/understudy/internal/bounded"
 	"github.com/understudy/understudy/sandbox"
 )
 
@@ -40,7 +42,7 @@ func TestConcurrentMissesMakeOneUpstreamCall(t *testing.T) {
 			}
 		})
 	}
-	wg.Wait()
+	bounded.Wait(t, &wg, "2,000 calls")
 	close(errs)
 	for err := range errs {
 		require.NoError(t, err)
@@ -52,37 +54,48 @@ func TestConcurrentMissesMakeOneUpstreamCall(t *testing.T) {
 // request the others wait for goes away, a waiter still there calls the
 // upstream itself instead of failing with the other's cancellation.
 func TestWaiterRunsTheFillItsLeaderAbandoned(t *testing.T) {
-	first := make(chan struct{})
+	// The first request hangs until it is cancelled and says it arrived;
+	// the next ones answer. (A non-blocking send on an unbuffered channel
+	// once told the first request apart: when the test had not reached its
+	// receive yet, the leader's own request answered at once and the test
+	// waited forever for a request that had come and gone.)
+	var requests atomic.Int64
+	arrived := make(chan struct{})
 	up := newUpstream(t, func(w http.ResponseWriter, r *http.Request) {
-		select {
-		case first <- struct{}{}: // the leader's request: hangs until it is cancelled
+		if requests.Add(1) == 1 {
+			close(arrived)
 			<-r.Context().Done()
-		default:
-			fmt.Fprint(w, `{"temp_c": 20.0}`)
+			return
 		}
+		fmt.Fprint(w, `{"temp_c": 20.0}`)
 	})
 	remote := sandbox.NewRapidAPI(up.URL, sandbox.RemoteOptions{Key: "k", Retries: -1, Sleep: noSleep, PerSecond: 1e6})
 	e, _ := newEngine(t, engineOpts{mode: sandbox.ModeRecord, dir: t.TempDir(), up: remote})
 	req := sandbox.Request{Tool: "demo_weather", API: "current", Arguments: map[string]any{"city": "Porto"}}
 
 	leaderCtx, cancel := context.WithCancel(context.Background())
+	defer cancel()
 	leaderDone := make(chan error, 1)
 	go func() { _, err := e.Call(leaderCtx, req); leaderDone <- err }()
-	<-first // the leader's request reached the upstream
-	waiter := make(chan *sandbox.Result, 1)
+	bounded.Done(t, arrived, "the leader's request to reach the upstream")
+	type outcome struct {
+		res *sandbox.Result
+		err error
+	}
+	waiter := make(chan outcome, 1)
 	go func() {
-		res, err := e.Call(context.Background(), req)
-		require.NoError(t, err)
-		waiter <- res
+		res, err := e.Call(bounded.Context(t), req)
+		waiter <- outcome{res, err}
 	}()
 	// The waiter joins the flight; then the leader goes away.
 	require.Eventually(t, func() bool { return sandbox.FlightWaiters(e) == 1 }, time.Minute, time.Millisecond)
 	cancel()
-	require.Error(t, <-leaderDone)
-	res := <-waiter
-	require.Equal(t, 200, res.Status)
-	require.Equal(t, sandbox.SourceRemote, res.Source)
-	require.JSONEq(t, `{"temp_c": 20.0}`, string(res.Response))
+	require.ErrorIs(t, bounded.Recv(t, leaderDone, "the leader's call to end"), context.Canceled)
+	got := bounded.Recv(t, waiter, "the waiter's call to end")
+	require.NoError(t, got.err)
+	require.Equal(t, 200, got.res.Status)
+	require.Equal(t, sandbox.SourceRemote, got.res.Source)
+	require.JSONEq(t, `{"temp_c": 20.0}`, string(got.res.Response))
 	require.EqualValues(t, 2, up.hits.Load())
 }
 

@@ -70,47 +70,73 @@ func (s *scrubber) String(text string) string {
 	if s == nil || s.secret == "" {
 		return text
 	}
-	return s.scrubText(text, 0)
+	return string(s.scrub([]byte(text), 0))
 }
 
 // Bytes scrubs an upstream answer. A JSON answer stays the same JSON,
-// keys in the same order: forms of the secret that only appear once a
-// JSON string is decoded (a \u-escaped key, a key inside JSON carried as
-// text) are scrubbed by rewriting that string alone.
+// keys in the same order: only a string literal that held a form of the
+// secret is rewritten, and a number that held it becomes the string
+// "[REDACTED]".
 func (s *scrubber) Bytes(body []byte) []byte {
 	if s == nil || s.secret == "" {
 		return body
 	}
-	for _, n := range s.needles {
-		if bytes.Contains(body, []byte(n)) {
-			body = bytes.ReplaceAll(body, []byte(n), []byte(Redacted))
+	return s.scrub(body, 0)
+}
+
+// scrub removes every form of the secret from doc, JSON or not. Forms are
+// looked for in what a reader sees: in a string literal with escapes, in
+// the decoded text, never in the escape sequences themselves. (Replacing
+// the raw bytes turned "\u00381bxcaa+", an escaped "8" before the rest of
+// the key 81bxcaa+, into "\u003[REDACTED]", which is not JSON.) Decoded
+// text that is JSON again is scrubbed the same way, maxNestedJSON levels
+// deep. doc need not be JSON: text outside string literals is scrubbed as
+// it stands.
+func (s *scrubber) scrub(doc []byte, depth int) []byte {
+	backslash := bytes.IndexByte(doc, '\\') >= 0
+	if !s.containsNeedle(doc) && !(backslash && s.mayHide(doc)) {
+		return doc // the common case: nothing to do, nothing copied
+	}
+	var out []byte // nil until the first change
+	last := 0      // doc[:last] is in out (or unchanged, while out is nil)
+	isJSON := -1   // whether doc is JSON, once asked
+	text := 0      // where the text after the last string literal starts
+	replace := func(from, to int, with []byte) {
+		out = append(out, doc[last:from]...)
+		out = append(out, with...)
+		last = to
+	}
+	// outside scrubs doc[from:to], text between string literals.
+	outside := func(from, to int) {
+		for from < to {
+			at, n := s.firstNeedle(doc[from:to])
+			if at < 0 {
+				return
+			}
+			a, b := from+at, from+at+n
+			if isJSON < 0 {
+				isJSON = 0
+				if json.Valid(doc) {
+					isJSON = 1
+				}
+			}
+			if isJSON == 1 {
+				// Outside strings a JSON document holds a form of the key
+				// only inside a number (or a literal): the whole token
+				// becomes a string, so that the document stays JSON.
+				for a > 0 && isTokenByte(doc[a-1]) {
+					a--
+				}
+				for b < len(doc) && isTokenByte(doc[b]) {
+					b++
+				}
+				replace(a, b, []byte(`"`+Redacted+`"`))
+			} else {
+				replace(a, b, []byte(Redacted))
+			}
+			from = b
 		}
 	}
-	if bytes.IndexByte(body, '\\') < 0 {
-		return body
-	}
-	return s.scrubStrings(body, 0)
-}
-
-func (s *scrubber) scrubText(text string, depth int) string {
-	for _, n := range s.needles {
-		text = strings.ReplaceAll(text, n, Redacted)
-	}
-	if depth < maxNestedJSON && strings.IndexByte(text, '\\') >= 0 {
-		return string(s.scrubStrings([]byte(text), depth))
-	}
-	return text
-}
-
-// scrubStrings finds the JSON string literals in doc whose escapes could
-// hide the secret, decodes them, scrubs the decoded text (which may be
-// JSON again) and writes back the ones that changed. A string without
-// such escapes reads the same decoded as raw, so the needles have
-// scrubbed it already; skipping it keeps the common case cheap. doc need
-// not be JSON: anything that is not a string literal is left alone.
-func (s *scrubber) scrubStrings(doc []byte, depth int) []byte {
-	var out []byte // nil until the first change
-	last := 0
 	for i := 0; i < len(doc); i++ {
 		if doc[i] != '"' {
 			continue
@@ -123,25 +149,82 @@ func (s *scrubber) scrubStrings(doc []byte, depth int) []byte {
 			}
 		}
 		if j >= len(doc) {
-			break
+			break // an unterminated literal: the rest is text
 		}
+		outside(text, i)
+		text = j + 1
 		lit := doc[i : j+1]
-		if escaped && s.mayHide(lit) {
-			var text string
-			if json.Unmarshal(lit, &text) == nil {
-				if scrubbed := s.scrubText(text, depth+1); scrubbed != text {
-					out = append(out, doc[last:i]...)
-					out = appendJSONString(out, scrubbed)
-					last = j + 1
+		switch {
+		case !escaped:
+			// Without escapes the literal reads as it stands.
+			if s.containsNeedle(lit) {
+				replace(i, j+1, s.replaceNeedles(lit))
+			}
+		case s.containsNeedle(lit) || s.mayHide(lit):
+			var decoded string
+			if json.Unmarshal(lit, &decoded) != nil {
+				// Not a JSON string after all (text that merely has
+				// quotes): scrubbed as text.
+				if s.containsNeedle(lit) {
+					replace(i, j+1, s.replaceNeedles(lit))
 				}
+				break
+			}
+			var scrubbed []byte
+			if depth < maxNestedJSON {
+				scrubbed = s.scrub([]byte(decoded), depth+1)
+			} else {
+				scrubbed = s.replaceNeedles([]byte(decoded))
+			}
+			if string(scrubbed) != decoded {
+				replace(i, j+1, appendJSONString(nil, string(scrubbed)))
 			}
 		}
 		i = j
 	}
+	outside(text, len(doc))
 	if out == nil {
 		return doc
 	}
 	return append(out, doc[last:]...)
+}
+
+// isTokenByte reports whether c can be part of a JSON number or literal.
+func isTokenByte(c byte) bool {
+	return c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '.' || c == '+' || c == '-'
+}
+
+// containsNeedle reports whether b holds any form of the secret as it stands.
+func (s *scrubber) containsNeedle(b []byte) bool {
+	for _, n := range s.needles {
+		if bytes.Contains(b, []byte(n)) {
+			return true
+		}
+	}
+	return false
+}
+
+// firstNeedle finds the leftmost form of the secret in b (the longest
+// form at that place): its index and length, or -1.
+func (s *scrubber) firstNeedle(b []byte) (at, n int) {
+	at = -1
+	for _, nd := range s.needles { // longest first: a tie keeps the longer
+		if i := bytes.Index(b, []byte(nd)); i >= 0 && (at < 0 || i < at) {
+			at, n = i, len(nd)
+		}
+	}
+	return at, n
+}
+
+// replaceNeedles replaces every form of the secret in text that has no
+// escapes to respect, longest form first.
+func (s *scrubber) replaceNeedles(text []byte) []byte {
+	for _, n := range s.needles {
+		if bytes.Contains(text, []byte(n)) {
+			text = bytes.ReplaceAll(text, []byte(n), []byte(Redacted))
+		}
+	}
+	return text
 }
 
 // mayHide reports whether a string literal's escapes can hide the secret:

@@ -114,6 +114,28 @@ func TestScrubberRewritesOnlyTheStringThatHidesTheKey(t *testing.T) {
 	}
 }
 
+// TestScrubberNeverBreaksJSON: a form of the key is looked for in what a
+// JSON reader sees, never in escape sequences, so a JSON answer stays JSON
+// (the escaped "8" of \u0038 followed by the rest of the key once became
+// "\u003[REDACTED]"), and a key inside a number turns the number into the
+// string "[REDACTED]".
+func TestScrubberNeverBreaksJSON(t *testing.T) {
+	for _, tc := range []struct{ secret, in, want string }{
+		{"81bxcaa+", `"\u00381bxcaa+"`, `"[REDACTED]"`},
+		{"81bxcaa+", `{"a":"x\u00381bxcaa+y","b":"\u0038"}`, `{"a":"x[REDACTED]y","b":"\u0038"}`},
+		{"0038abcdef", `{"m":"\u0038abcdef","n":"0038abcdef"}`, `{"m":"\u0038abcdef","n":"[REDACTED]"}`},
+		{"12345678", `{"n":912345678.5,"s":"a"}`, `{"n":"[REDACTED]","s":"a"}`},
+		{"12345678", `[12345678]`, `["[REDACTED]"]`},
+		{"abcdef123", `<p>\u0061bcdef123 "\u0061bcdef123"</p>`, `<p>\u0061bcdef123 "[REDACTED]"</p>`},
+	} {
+		out := newScrubber(tc.secret).Bytes([]byte(tc.in))
+		require.Equal(t, tc.want, string(out), tc.in)
+		if json.Valid([]byte(tc.in)) {
+			require.True(t, json.Valid(out), "%s became %s", tc.in, out)
+		}
+	}
+}
+
 // requireNoSecret decodes every JSON string of doc, however deeply nested
 // as text, and checks that none holds the secret.
 func requireNoSecret(t *testing.T, doc []byte, secret string) {

@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/understudy/understudy/internal/bounded"
 )
 
 // TestSessionsAccounting: with calls of many sessions and of the session
@@ -37,7 +39,7 @@ func TestSessionsAccounting(t *testing.T) {
 			}
 		})
 	}
-	wg.Wait()
+	bounded.Wait(t, &wg, "8 goroutines appending to sessions")
 
 	sum := s.anonymous.Load().bytes
 	for _, key := range s.cache.Keys() {

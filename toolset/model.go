@@ -83,6 +83,10 @@ type API struct {
 	ResponseSchema *openapi3.Schema `json:"response_schema,omitempty"`
 	// ExampleResponse is a documented example response, verbatim.
 	ExampleResponse json.RawMessage `json:"example_response,omitempty"`
+	// TemplateResponse is ToolBench's type shape of the answer
+	// ({"status": "str", "data": [{"id": "int"}]}), from the tool file's
+	// template_response or a query file's api_list (see AddQueryTemplates).
+	TemplateResponse json.RawMessage `json:"template_response,omitempty"`
 	// Groups names the coherent groups (x-group) this API belongs to.
 	Groups []string `json:"groups,omitempty"`
 
@@ -433,7 +437,9 @@ func (e *LoadError) Unwrap() error { return e.Err }
 // with its category, tool_name and api_name: the tool by category and
 // name (see ToolIn), else by name alone; the API by name, raw or
 // standardized, or as the function name "<api>_for_<tool>" their clients
-// send at times. It returns nil when nothing matches.
+// send at times. It returns nil when nothing matches, and when the
+// function name is of another tool than the one tool_name names: such a
+// call names two APIs, and neither is run.
 func (c *Catalog) ToolBenchAPI(category, tool, api string) *API {
 	if c == nil {
 		return nil
@@ -453,9 +459,7 @@ func (c *Catalog) ToolBenchAPI(category, tool, api string) *API {
 				}
 			}
 		}
+		return nil // tool_name names a tool, which has no such API
 	}
-	if a := c.APIByFunction(api); a != nil {
-		return a
-	}
-	return nil
+	return c.APIByFunction(api)
 }

@@ -161,6 +161,9 @@ func openAPITool(doc *openapi3.T, source string) (*Tool, error) {
 				if err != nil {
 					return nil, err
 				}
+				if err := in.typeError(source); err != nil {
+					return nil, err
+				}
 				a.Name = uniqueAPIName(a.Name, used)
 				a.Tool = t
 				t.APIs = append(t.APIs, a)
@@ -689,6 +692,23 @@ func uniqueAPIName(name string, used map[string]bool) string {
 type inliner struct {
 	nodes int
 	notes []string
+	// badType is the first schema met whose type is none of JSON
+	// Schema's ("integr"): its field and type. Such a schema would accept
+	// any value, so the document is refused instead.
+	badType, badField string
+}
+
+// schemaTypes are the types a schema may have (OpenAPI 3.0's, and 3.1's
+// "null").
+var schemaTypes = []string{"array", "boolean", "integer", "null", "number", "object", "string"}
+
+// typeError is the load error of the first schema of unknown type met,
+// nil when there was none.
+func (in *inliner) typeError(source string) error {
+	if in.badField == "" {
+		return nil
+	}
+	return &LoadError{File: source, Field: in.badField, Err: fmt.Errorf("unknown type %q (a schema's type is one of %s)", in.badType, strings.Join(schemaTypes, ", "))}
 }
 
 func (in *inliner) note(format string, args ...any) {
@@ -725,6 +745,14 @@ func (in *inliner) schema(sr *openapi3.SchemaRef, field string, stack []*openapi
 		return &openapi3.Schema{}
 	}
 	in.nodes++
+	if v.Type != nil && in.badField == "" {
+		for _, typ := range *v.Type {
+			if !slices.Contains(schemaTypes, typ) {
+				in.badType, in.badField = typ, field+".type"
+				break
+			}
+		}
+	}
 	stack = append(stack, v)
 	cp := *v
 	cp.Extensions = v.Extensions

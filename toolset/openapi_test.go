@@ -115,6 +115,14 @@ func TestLoadOpenAPIBadInput(t *testing.T) {
 		{"external ref refused", `{"openapi": "3.0.3", "info": {"title": "x", "version": "1"}, "paths": {"/a": {"get": {"parameters": [{"$ref": "other.json#/p"}], "responses": {}}}}}`,
 			"other.json#/p", "disallowed external reference"},
 		{"YAML syntax", "openapi: 3.0.3\ninfo: [title\n", "", ""},
+		// A misspelt type once loaded silently, and the parameter then
+		// accepted any value.
+		{"unknown parameter type", `{"openapi": "3.0.3", "info": {"title": "x", "version": "1"}, "paths": {"/a": {"get": {"parameters": [{"name": "n", "in": "query", "schema": {"type": "integr"}}], "responses": {}}}}}`,
+			"paths./a.get.parameters[0].schema.type", `unknown type "integr"`},
+		{"unknown type deep in a body", `{"openapi": "3.0.3", "info": {"title": "x", "version": "1"}, "paths": {"/a": {"post": {"requestBody": {"content": {"application/json": {"schema": {"type": "object", "properties": {"tags": {"type": "array", "items": {"type": "strng"}}}}}}}, "responses": {}}}}}`,
+			"paths./a.post.requestBody.schema.properties.tags.items.type", `unknown type "strng"`},
+		{"unknown type in a referenced response schema", "openapi: 3.0.3\ninfo: {title: x, version: '1'}\npaths:\n  /a:\n    get:\n      responses:\n        '200':\n          description: ok\n          content:\n            application/json:\n              schema: {$ref: '#/components/schemas/Pet'}\ncomponents:\n  schemas:\n    Pet:\n      type: object\n      properties:\n        age: {type: integr}\n",
+			"paths./a.get.responses.schema.properties.age.type", `unknown type "integr"`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := LoadOpenAPI([]byte(tc.doc), "api/spec.json")

@@ -8,6 +8,8 @@ import (
 
 	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/stretchr/testify/require"
+
+	"github.com/understudy/understudy/internal/bounded"
 )
 
 // TestResponseParsedOnFirstUse checks that a ToolBench file's response
@@ -30,7 +32,7 @@ func TestResponseParsedOnFirstUse(t *testing.T) {
 			}
 		})
 	}
-	wg.Wait()
+	bounded.Wait(t, &wg, "4 readers of the response schemas")
 	withSchema := 0
 	for i, a := range apis {
 		s := a.Response()

@@ -263,18 +263,28 @@ func (ix *Index) Search(query string, k int) []Hit {
 		}
 		return ix.ids[i] < ix.ids[j]
 	}
-	// Keep the k best in a small sorted slice: k is small (5-10).
-	top := make([]int32, 0, k+1)
-	for _, d := range sc.touched {
-		if len(top) == k && !better(d, top[k-1]) {
-			continue
-		}
-		pos := sort.Search(len(top), func(i int) bool { return better(d, top[i]) })
-		top = append(top, 0)
-		copy(top[pos+1:], top[pos:])
-		top[pos] = d
-		if len(top) > k {
-			top = top[:k]
+	var top []int32
+	if k > smallK && len(sc.touched) > smallK {
+		// A long ranking (a retriever ranking every tool or API) is
+		// sorted once: inserting into a sorted slice would cost the
+		// square of the matches.
+		top = append(top, sc.touched...)
+		sort.Slice(top, func(i, j int) bool { return better(top[i], top[j]) })
+		top = top[:min(k, len(top))]
+	} else {
+		// Keep the k best in a small sorted slice: k is small (5-10).
+		top = make([]int32, 0, k+1)
+		for _, d := range sc.touched {
+			if len(top) == k && !better(d, top[k-1]) {
+				continue
+			}
+			pos := sort.Search(len(top), func(i int) bool { return better(d, top[i]) })
+			top = append(top, 0)
+			copy(top[pos+1:], top[pos:])
+			top[pos] = d
+			if len(top) > k {
+				top = top[:k]
+			}
 		}
 	}
 	hits := make([]Hit, len(top))
@@ -282,6 +292,31 @@ func (ix *Index) Search(query string, k int) []Hit {
 		hits[i] = Hit{API: ix.apis[d], ID: ix.ids[d], Score: s[d]}
 	}
 	return hits
+}
+
+// smallK is the longest ranking Search keeps by insertion; longer ones
+// are sorted.
+const smallK = 64
+
+// DocFreq is the number of indexed APIs whose documentation holds token,
+// a term as Tokenize writes it.
+func (ix *Index) DocFreq(token string) int {
+	if ix == nil {
+		return 0
+	}
+	return len(ix.postings[token])
+}
+
+// Holds tells whether the documentation of the i-th indexed API (in the
+// order given to NewIndex, the order of Scores) holds token, a term as
+// Tokenize writes it.
+func (ix *Index) Holds(i int, token string) bool {
+	if ix == nil {
+		return false
+	}
+	ps := ix.postings[token]
+	j := sort.Search(len(ps), func(n int) bool { return int(ps[n].doc) >= i })
+	return j < len(ps) && int(ps[j].doc) == i
 }
 
 // Search runs a BM25 query over the catalog's APIs; see Index.Search.

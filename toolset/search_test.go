@@ -147,3 +147,47 @@ func TestSuggest(t *testing.T) {
 	}
 	require.Empty(t, c.Suggest("qqqqqqqqqqqq", "zzzzzzzzzzzzzz", 3), "nothing close")
 }
+
+// A ranking longer than the insertion buffer is sorted instead; it is the
+// same ranking, and its first k are Search's k best.
+func TestSearchLongRanking(t *testing.T) {
+	c, err := Builtin()
+	require.NoError(t, err)
+	ix := c.Index()
+	require.Greater(t, ix.Len(), smallK)
+	for _, q := range []string{"weather forecast for a city", "the a of to", "get the list of all countries by name or code"} {
+		all := ix.Search(q, ix.Len())
+		require.Greater(t, len(all), smallK, q)
+		for k := 1; k <= smallK; k++ {
+			require.Equal(t, all[:min(k, len(all))], ix.Search(q, k), "%s @%d", q, k)
+		}
+		for i := 1; i < len(all); i++ {
+			a, b := all[i-1], all[i]
+			require.True(t, a.Score > b.Score || a.Score == b.Score && a.ID < b.ID, "%s: %s before %s", q, a.ID, b.ID)
+		}
+	}
+}
+
+// DocFreq and Holds agree with the postings Search reads: the APIs a
+// single term matches.
+func TestDocFreqAndHolds(t *testing.T) {
+	c, err := Builtin()
+	require.NoError(t, err)
+	ix := c.Index()
+	apis := c.APIs()
+	for _, tok := range []string{"weather", "the", "iata", "zeppelin"} {
+		holders := map[string]bool{}
+		for _, h := range ix.Search(tok, ix.Len()) {
+			holders[h.ID] = true
+		}
+		require.Equal(t, len(holders), ix.DocFreq(tok), tok)
+		for i, a := range apis {
+			require.Equal(t, holders[a.ID()], ix.Holds(i, tok), "%s in %s", tok, a.ID())
+		}
+	}
+	require.False(t, ix.Holds(-1, "the"))
+	require.False(t, ix.Holds(ix.Len(), "the"))
+	var none *Index
+	require.Zero(t, none.DocFreq("the"))
+	require.False(t, none.Holds(0, "the"))
+}

@@ -40,6 +40,7 @@ type apiFile struct {
 	OptionalParameters json.RawMessage `json:"optional_parameters"`
 	Schema             json.RawMessage `json:"schema"`
 	TestEndpoint       json.RawMessage `json:"test_endpoint"`
+	TemplateResponse   json.RawMessage `json:"template_response"`
 	Example            json.RawMessage `json:"x-example-response"`
 	Group              json.RawMessage `json:"x-group"`
 }
@@ -196,6 +197,7 @@ func loadToolBenchAPI(raw json.RawMessage, field, source string) (*API, error) {
 	}
 	a.responseRaw = responseSchemaJSON(af.Schema)
 	a.ExampleResponse = exampleResponse(af.Example, af.TestEndpoint)
+	a.TemplateResponse = templateResponse(af.TemplateResponse)
 	if len(af.Group) > 0 {
 		var one string
 		var many []string

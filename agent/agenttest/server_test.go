@@ -11,6 +11,8 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/understudy/understudy/internal/bounded"
 )
 
 // recordingTB is a testing.TB whose failures are collected instead of
@@ -41,7 +43,7 @@ func (r *recordingTB) finish() []string {
 
 func post(t *testing.T, url, body string) (int, string) {
 	t.Helper()
-	resp, err := http.Post(url+"/chat/completions", "application/json", strings.NewReader(body))
+	resp, err := bounded.Client.Post(url+"/chat/completions", "application/json", strings.NewReader(body))
 	require.NoError(t, err)
 	defer resp.Body.Close()
 	b, err := io.ReadAll(resp.Body)
@@ -113,14 +115,14 @@ func TestServerFaults(t *testing.T) {
 		Turn{Status: 503, RetryAfter: "2", Header: http.Header{"X-Request-Id": {"r1"}}},
 		Raw(200, `{"choices":`),
 	)
-	resp, err := http.Post(s.URL()+"/chat/completions", "application/json", strings.NewReader(minimal))
+	resp, err := bounded.Client.Post(s.URL()+"/chat/completions", "application/json", strings.NewReader(minimal))
 	require.NoError(t, err)
 	b, _ := io.ReadAll(resp.Body)
 	resp.Body.Close()
 	require.Equal(t, 429, resp.StatusCode)
 	require.JSONEq(t, `{"error":{"message":"slow down","type":"rate_limit_error","code":null}}`, string(b))
 
-	resp, err = http.Post(s.URL()+"/chat/completions", "application/json", strings.NewReader(minimal))
+	resp, err = bounded.Client.Post(s.URL()+"/chat/completions", "application/json", strings.NewReader(minimal))
 	require.NoError(t, err)
 	b, _ = io.ReadAll(resp.Body)
 	resp.Body.Close()

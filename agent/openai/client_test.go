@@ -18,6 +18,7 @@ import (
 	"github.com/understudy/understudy/agent"
 	"github.com/understudy/understudy/agent/agenttest"
 	"github.com/understudy/understudy/agent/openai"
+	"github.com/understudy/understudy/internal/bounded"
 	"github.com/understudy/understudy/internal/clock"
 	"github.com/understudy/understudy/toolset"
 )
@@ -533,7 +534,7 @@ func TestClientConcurrencyLimit(t *testing.T) {
 	tr := &countingTransport{base: http.DefaultTransport}
 	c, _ := newClient(t, srv.URL(), func(cfg *openai.Config) {
 		cfg.MaxConcurrent = 2
-		cfg.HTTPClient = &http.Client{Transport: tr}
+		cfg.HTTPClient = &http.Client{Transport: tr, Timeout: bounded.Timeout}
 	})
 	var wg sync.WaitGroup
 	errs := make(chan error, calls)
@@ -547,13 +548,15 @@ func TestClientConcurrencyLimit(t *testing.T) {
 	}
 	// Once two requests are held inside the server the limit is reached;
 	// then let them through one at a time.
-	for arrived.Load() < 2 {
-		time.Sleep(time.Millisecond)
-	}
+	require.Eventually(t, func() bool { return arrived.Load() >= 2 }, bounded.Timeout, time.Millisecond)
 	for i := 0; i < calls; i++ {
-		release <- struct{}{}
+		select {
+		case release <- struct{}{}:
+		case <-time.After(bounded.Timeout):
+			t.Fatalf("request %d of %d never reached the server", i+1, calls)
+		}
 	}
-	wg.Wait()
+	bounded.Wait(t, &wg, "the limited calls")
 	close(errs)
 	for err := range errs {
 		require.NoError(t, err)

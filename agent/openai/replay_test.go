@@ -13,6 +13,7 @@ import (
 	"github.com/understudy/understudy/agent"
 	"github.com/understudy/understudy/agent/agenttest"
 	"github.com/understudy/understudy/agent/openai"
+	"github.com/understudy/understudy/internal/bounded"
 	"github.com/understudy/understudy/toolset"
 )
 
@@ -127,7 +128,7 @@ func TestRecorderServesRepeatsFromTranscript(t *testing.T) {
 			replies[i], errs[i] = rec.Respond(context.Background(), ask("same"), nil)
 		}()
 	}
-	wg.Wait()
+	bounded.Wait(t, &wg, "8 identical requests")
 	for i := range replies {
 		require.NoError(t, errs[i])
 		require.Equal(t, "first", replies[i].Content)

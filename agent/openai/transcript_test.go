@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/understudy/understudy/agent"
+	"github.com/understudy/understudy/internal/bounded"
 )
 
 func testEntry(t *testing.T, q string) Entry {
@@ -110,7 +111,7 @@ func TestTranscriptConcurrentWriters(t *testing.T) {
 			}
 		}()
 	}
-	wg.Wait()
+	bounded.Wait(t, &wg, "concurrent transcript writers")
 	names, err := filepath.Glob(filepath.Join(dir, "*"))
 	require.NoError(t, err)
 	require.Len(t, names, 20, "no temporary files left behind")

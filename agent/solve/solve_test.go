@@ -19,6 +19,7 @@ import (
 	"github.com/understudy/understudy/agent/openai"
 	"github.com/understudy/understudy/agent/solve"
 	"github.com/understudy/understudy/internal/assemble"
+	"github.com/understudy/understudy/internal/bounded"
 	"github.com/understudy/understudy/internal/clock"
 	"github.com/understudy/understudy/internal/server"
 	"github.com/understudy/understudy/sandbox"
@@ -57,7 +58,7 @@ func mustStack(t testing.TB) *assemble.Stack {
 // sessionTrace reads GET /v1/sessions/{id}.
 func (s *toolServer) sessionTrace(t *testing.T, id string) sandbox.SessionTrace {
 	t.Helper()
-	resp, err := http.Get(s.URL + "/v1/sessions/" + id)
+	resp, err := bounded.Client.Get(s.URL + "/v1/sessions/" + id)
 	require.NoError(t, err)
 	defer resp.Body.Close()
 	require.Equal(t, http.StatusOK, resp.StatusCode)

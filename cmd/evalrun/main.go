@@ -58,13 +58,14 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, tty bool)
 		timeout     = fs.Duration("timeout", openai.DefaultTimeout, "timeout of one model request")
 		retries     = fs.Int("retries", openai.DefaultMaxRetries, "retries of a failed model request")
 		dataDir     = fs.String("data", "", "instruction dataset directory of *.jsonl (default: the embedded dataset)")
-		sample      = fs.Int("sample", 0, "at most this many instances per task, stratified by instruction type, scenario and API (0: all)")
-		seed        = fs.Uint64("seed", 0, "seed choosing the -sample instances")
+		sample      = fs.Int("sample", 0, "at most this many instances per task, stratified by instruction type, scenario and API (0: all); with -suite, at most this many queries, stratified by query file and category")
+		seed        = fs.Uint64("seed", 0, "seed choosing the -sample instances (and the -pool of -suite retrieval)")
 		concurrency = fs.Int("concurrency", 1, "instances evaluated at once")
 		budget      = fs.Int("budget", evaltasks.DefaultCallBudget, "call budget of a Task-7 instance")
 		outDir      = fs.String("out", "", "run directory (default: runs/<agent>-NNN, a new one each run)")
 		resume      = fs.Bool("resume", false, "continue the run in -out (default: the latest runs/<agent>-NNN)")
 		overwrite   = fs.Bool("overwrite", false, "start the run in -out again, discarding its results")
+		private     = fs.Bool("private", false, "make the run directory owner-only (0700), so its files, transcripts included, are 0600 (default: as readable as the directory, 0644 in a 0755 one)")
 		judgeURL    = fs.String("judge-url", "", "OpenAI-compatible API root of an LLM judge for tasks 3, 5, 6, 8 (default: rule scorers)")
 		judgeModel  = fs.String("judge-model", "", "judge model name")
 		judgeKeyEnv = fs.String("judge-api-key-env", "", "NAME of the environment variable holding the judge's API key")
@@ -127,8 +128,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, tty bool)
 	}
 	if *suite.suite != "" {
 		return runSuite(ctx, suite, suiteRun{stack: st, agent: a, agentName: *agentName, model: *model, judge: cfg.Judge, outDir: *outDir, resume: *resume,
-			overwrite: *overwrite, concurrency: *concurrency, budget: *budget, format: *format, quiet: *quiet, allowErrors: *allowErrors, stdout: stdout, stderr: stderr,
-			baseURL: *baseURL, timeout: *timeout})
+			overwrite: *overwrite, private: *private, concurrency: *concurrency, budget: *budget, sample: *sample, seed: *seed, format: *format, quiet: *quiet, allowErrors: *allowErrors, stdout: stdout, stderr: stderr,
+			baseURL: *baseURL, judgeURL: *judgeURL, timeout: *timeout})
 	}
 	cfg.OutDir = *outDir
 	if cfg.OutDir == "" {
@@ -140,6 +141,12 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, tty bool)
 			cfg.OutDir = evaltasks.NextRunDir("runs", *agentName)
 		}
 	}
+	if *private {
+		if err := evaltasks.MakePrivate(cfg.OutDir); err != nil {
+			fmt.Fprintf(stderr, "evalrun: -private: %v\n", err)
+			return exitFailed
+		}
+	}
 	if !*quiet {
 		cfg.Progress = stderr
 	}
@@ -147,7 +154,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, tty bool)
 	start := time.Now()
 	rep, err := evaltasks.Run(ctx, cfg)
 	var interrupted *evaltasks.InterruptedError
-	if explainUnreachable(stderr, err, *baseURL, *timeout) {
+	if explainUnreachable(stderr, err, *baseURL, *timeout) || explainJudgeUnreachable(stderr, err, *judgeURL, *timeout) {
 		return exitFailed
 	}
 	// The page's path is the last line, whatever the outcome: what to open.
@@ -171,9 +178,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, tty bool)
 	if !*quiet {
 		fmt.Fprintf(stderr, "evalrun: results in %s (%s)\n", cfg.OutDir, time.Since(start).Round(time.Millisecond))
 	}
-	if agentErrs, dataErrs := rep.ErrorCounts(); agentErrs+dataErrs > 0 {
-		fmt.Fprintf(stderr, "evalrun: %s; they score as failures (%s)\n", errorCounts(agentErrs, dataErrs), rep.ErrorSummary())
-		if agentErrs > 0 {
+	if agentErrs, dataErrs := rep.ErrorCounts(); agentErrs+dataErrs+rep.JudgeErrors() > 0 {
+		judgeErrs := rep.JudgeErrors()
+		fmt.Fprintf(stderr, "evalrun: %s; they score as failures (%s)\n", errorCounts(agentErrs, dataErrs, judgeErrs), rep.ErrorSummary())
+		if agentErrs+judgeErrs > 0 {
 			fmt.Fprintf(stderr, "evalrun: errored instances are retried by -resume -out %s\n", cfg.OutDir)
 		}
 		if dataErrs > 0 {
@@ -188,10 +196,13 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, tty bool)
 }
 
 // errorCounts says how many instances ended in which kind of error.
-func errorCounts(agentErrs, dataErrs int) string {
+func errorCounts(agentErrs, dataErrs, judgeErrs int) string {
 	var parts []string
 	if agentErrs > 0 {
 		parts = append(parts, plural(agentErrs, "instance")+" ended in an agent error")
+	}
+	if judgeErrs > 0 {
+		parts = append(parts, plural(judgeErrs, "instance")+" got no majority from the judge (judge errors; report.md says how its votes failed)")
 	}
 	if dataErrs > 0 {
 		parts = append(parts, plural(dataErrs, "instance")+" could not be run (dataset errors)")
@@ -240,6 +251,25 @@ func validateDataset(ctx context.Context, dataDir string, stdout, stderr io.Writ
 		return exitFailed
 	}
 	return exitOK
+}
+
+// explainJudgeUnreachable reports a run stopped because the judge was
+// never reached (*evaltasks.JudgeUnreachableError), with what to check;
+// it returns false for any other err. No table is printed: scores without
+// their judge would be no scores.
+func explainJudgeUnreachable(stderr io.Writer, err error, judgeURL string, timeout time.Duration) bool {
+	var ju *evaltasks.JudgeUnreachableError
+	if !errors.As(err, &ju) {
+		return false
+	}
+	fmt.Fprintf(stderr, "evalrun: %v; the run stops rather than score without it (what was done is saved; -resume continues)\n", err)
+	if judgeURL != "" {
+		fmt.Fprintf(stderr, "evalrun: is the judge's server running and answering at %s?\n", judgeURL)
+	}
+	if ju.Kind == evaltasks.ErrorTimeout {
+		fmt.Fprintf(stderr, "evalrun: a judge that is only slow needs a longer -timeout (now %v)\n", timeout)
+	}
+	return true
 }
 
 // explainUnreachable reports a run stopped because the agent never reached

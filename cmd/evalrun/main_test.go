@@ -325,6 +325,106 @@ func TestCompareSubcommand(t *testing.T) {
 	require.Contains(t, out.String(), "Compared anyway")
 }
 
+// TestCompareWritesBesideTheFirstRun: without -out the page lands
+// beside the first run, named after the runs, as readable as they are,
+// and its path is the last line.
+func TestCompareWritesBesideTheFirstRun(t *testing.T) {
+	runs := filepath.Join(t.TempDir(), "runs")
+	var out, errb bytes.Buffer
+	for _, agent := range []string{"baseline", "oracle"} {
+		require.Equal(t, exitOK, run(context.Background(), []string{"-agent", agent, "-data", mini, "-out", filepath.Join(runs, agent+"-001"), "-quiet"}, &out, &errb, false), errb.String())
+	}
+	// Elsewhere than the runs, as a user's shell would be.
+	t.Chdir(t.TempDir())
+	errb.Reset()
+	require.Equal(t, exitOK, run(context.Background(), []string{"compare", filepath.Join(runs, "baseline-001"), filepath.Join(runs, "oracle-001")}, &out, &errb, false), errb.String())
+	page := filepath.Join(runs, "compare-baseline-001-vs-oracle-001.html")
+	require.Equal(t, "evalrun: comparison in "+page+"\n", errb.String())
+	info, err := os.Stat(page)
+	require.NoError(t, err)
+	require.Equal(t, os.FileMode(0o644), info.Mode().Perm())
+	b, err := os.ReadFile(page)
+	require.NoError(t, err)
+	require.Contains(t, string(b), `<a class="failures-link" href="baseline-001/report.html#failures">`)
+	entries, err := os.ReadDir(".")
+	require.NoError(t, err)
+	require.Empty(t, entries, "nothing written to the working directory")
+
+	require.Equal(t, "compare-x-vs-y.html", defaultComparePage([]string{"x", "y"}), "beside a run in the working directory")
+	require.Equal(t, filepath.Join("a", "compare-b-vs-c_d.html"), defaultComparePage([]string{"a/b/", "c d"}))
+	long := strings.Repeat("r", 60)
+	require.Equal(t, filepath.Join("runs", "compare-"+long+"-vs-3-runs.html"), defaultComparePage([]string{"runs/" + long, long, long, long}))
+}
+
+// TestCompareRefusesIncompleteRuns: a run interrupted before every
+// instance had an outcome is not compared unless told, and then its
+// unfinished tasks are marked.
+func TestCompareRefusesIncompleteRuns(t *testing.T) {
+	dirs := map[string]string{}
+	var out, errb bytes.Buffer
+	for _, agent := range []string{"baseline", "oracle"} {
+		dirs[agent] = filepath.Join(t.TempDir(), agent)
+		require.Equal(t, exitOK, run(context.Background(), []string{"-agent", agent, "-data", mini, "-out", dirs[agent], "-quiet"}, &out, &errb, false), errb.String())
+	}
+	// The oracle's report as an interruption leaves it: Task 1 with one
+	// instance done.
+	path := filepath.Join(dirs["oracle"], "report.json")
+	b, err := os.ReadFile(path)
+	require.NoError(t, err)
+	var rep map[string]any
+	require.NoError(t, json.Unmarshal(b, &rep))
+	rep["complete"] = false
+	rep["tasks"].([]any)[0].(map[string]any)["n"] = 1
+	b, err = json.Marshal(rep)
+	require.NoError(t, err)
+	require.NoError(t, os.WriteFile(path, b, 0o644))
+
+	page := filepath.Join(t.TempDir(), "compare.html")
+	errb.Reset()
+	require.Equal(t, exitFailed, run(context.Background(), []string{"compare", "-out", page, dirs["baseline"], dirs["oracle"]}, &out, &errb, false))
+	require.Contains(t, errb.String(), "run "+dirs["oracle"]+" is incomplete: 17 of 21 instances have an outcome")
+	require.Contains(t, errb.String(), "evalrun -resume -out "+dirs["oracle"])
+	require.Contains(t, errb.String(), "-allow-incomplete")
+	require.NoFileExists(t, page)
+
+	out.Reset()
+	errb.Reset()
+	require.Equal(t, exitOK, run(context.Background(), []string{"compare", "-allow-incomplete", "-out", page, dirs["baseline"], dirs["oracle"]}, &out, &errb, false), errb.String())
+	require.Contains(t, out.String(), "| Task 1 | F1-score | 5 | ")
+	require.Contains(t, out.String(), "(incomplete)")
+	require.Contains(t, out.String(), "Incomplete runs compared anyway")
+	require.FileExists(t, page)
+}
+
+// TestRunFileModes: a run's files are 0644 like its page, or 0600 in an
+// owner-only directory with -private.
+func TestRunFileModes(t *testing.T) {
+	for _, tt := range []struct {
+		flags     []string
+		dir, file os.FileMode
+	}{
+		{nil, 0o755, 0o644},
+		{[]string{"-private"}, 0o700, 0o600},
+	} {
+		// A directory as the usual umask (022) makes it, whatever this
+		// process's umask is; -private makes it owner-only all the same.
+		dir := filepath.Join(t.TempDir(), "run")
+		require.NoError(t, os.Mkdir(dir, 0o755))
+		require.NoError(t, os.Chmod(dir, 0o755))
+		var out, errb bytes.Buffer
+		args := append([]string{"-agent", "oracle", "-tasks", "1,2", "-data", mini, "-out", dir, "-quiet"}, tt.flags...)
+		require.Equal(t, exitOK, run(context.Background(), args, &out, &errb, false), errb.String())
+		info, err := os.Stat(dir)
+		require.NoError(t, err)
+		require.Equal(t, tt.dir, info.Mode().Perm(), "%v", tt.flags)
+		for _, f := range []string{"run.json", "results.jsonl", "report.json", "report.md", "report.html"} {
+			info, err := os.Stat(filepath.Join(dir, f))
+			require.NoError(t, err)
+			require.Equal(t, tt.file, info.Mode().Perm(), "%v: %s", tt.flags, f)
+		}
+	}
+}
+
 func TestHelpNamesTheSubcommands(t *testing.T) {
 	var out, errb bytes.Buffer
 	require.Equal(t, exitOK, run(context.Background(), []string{"-h"}, &out, &errb, false))

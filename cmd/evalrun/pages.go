@@ -5,6 +5,9 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
+	"strings"
 
 	"github.com/understudy/understudy/evaltasks"
 	"github.com/understudy/understudy/evaltasks/htmlreport"
@@ -67,12 +70,14 @@ func reportCommand(args []string, stderr io.Writer) int {
 func compareCommand(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("evalrun compare", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	out := fs.String("out", htmlreport.CompareFile, "where to write the comparison page")
+	out := fs.String("out", "", "where to write the comparison page (default: beside the first run, compare-RUN-vs-RUN.html)")
 	mismatch := fs.Bool("allow-mismatch", false, "compare runs over different datasets, task sets or instance samples")
+	incomplete := fs.Bool("allow-incomplete", false, "compare runs without an outcome for every instance (interrupted): their unfinished tasks are marked, their differences never significant")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: evalrun compare [-out FILE] [-allow-mismatch] RUN_DIR RUN_DIR...\n\n"+
+		fmt.Fprintln(stderr, "usage: evalrun compare [-out FILE] [-allow-mismatch] [-allow-incomplete] RUN_DIR RUN_DIR...\n\n"+
 			"Prints the runs' headline metrics side by side as a markdown table, with the difference of each run\n"+
-			"from the first and 95% paired bootstrap intervals, and writes the same as an HTML page.")
+			"from the first and 95% paired bootstrap intervals, and writes the same as an HTML page (with links to\n"+
+			"each run's failure browser) beside the first run, printing its path.")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
@@ -83,6 +88,7 @@ func compareCommand(args []string, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 	var runs []htmlreport.Run
+	mode := os.FileMode(0o644)
 	for _, dir := range fs.Args() {
 		rep, err := htmlreport.ReadReport(dir)
 		if err != nil {
@@ -90,30 +96,74 @@ func compareCommand(args []string, stdout, stderr io.Writer) int {
 			return exitFailed
 		}
 		runs = append(runs, htmlreport.Run{Dir: dir, Report: rep})
+		// The page is no more readable than the least readable run.
+		mode &= evaltasks.RunFileMode(dir)
 	}
-	cmp, err := htmlreport.Compare(runs, htmlreport.CompareOptions{AllowMismatch: *mismatch})
-	var mm *htmlreport.MismatchError
-	if errors.As(err, &mm) {
+	cmp, err := htmlreport.Compare(runs, htmlreport.CompareOptions{AllowMismatch: *mismatch, AllowIncomplete: *incomplete})
+	var (
+		mm  *htmlreport.MismatchError
+		inc *htmlreport.IncompleteError
+	)
+	switch {
+	case errors.As(err, &mm):
 		fmt.Fprintf(stderr, "evalrun: %v; -allow-mismatch compares them anyway\n", err)
 		return exitFailed
-	}
-	if err != nil {
+	case errors.As(err, &inc):
+		fmt.Fprintf(stderr, "evalrun: %v (the rest score as failures); finish it with evalrun -resume -out %s, "+
+			"or -allow-incomplete compares it anyway, marked and never significant\n", err, inc.Run)
+		return exitFailed
+	case err != nil:
 		fmt.Fprintf(stderr, "evalrun: %v\n", err)
 		return exitFailed
 	}
 	if _, err := stdout.Write(cmp.Markdown()); err != nil {
 		return exitFailed
 	}
-	page, err := cmp.HTML()
+	path := *out
+	if path == "" {
+		path = defaultComparePage(fs.Args())
+	}
+	page, err := cmp.HTML(path)
 	if err == nil {
-		err = atomicfile.WriteFile(*out, page, 0o644)
+		err = atomicfile.WriteFile(path, page, mode)
 	}
 	if err != nil {
 		fmt.Fprintf(stderr, "evalrun: %v\n", err)
 		return exitFailed
 	}
-	fmt.Fprintf(stderr, "evalrun: comparison in %s\n", *out)
+	for _, dir := range fs.Args() {
+		if _, err := os.Stat(filepath.Join(dir, htmlreport.ReportFile)); err != nil {
+			fmt.Fprintf(stderr, "evalrun: %s has no %s for the page's links; evalrun report %s writes it\n", dir, htmlreport.ReportFile, dir)
+		}
+	}
+	fmt.Fprintf(stderr, "evalrun: comparison in %s\n", path)
 	return exitOK
+}
+
+// maxPageName bounds the default comparison page's name, well under the
+// 255 bytes file systems allow.
+const maxPageName = 160
+
+// defaultComparePage is where compare writes its page without -out:
+// beside the first run's directory, named after the runs so that one
+// comparison does not overwrite another (runs/baseline-001 and
+// runs/openai-001 give runs/compare-baseline-001-vs-openai-001.html).
+func defaultComparePage(dirs []string) string {
+	names := make([]string, len(dirs))
+	for i, d := range dirs {
+		if abs, err := filepath.Abs(d); err == nil {
+			d = abs
+		}
+		names[i] = evaltasks.SafeName(filepath.Base(d))
+	}
+	name := "compare-" + strings.Join(names, "-vs-") + ".html"
+	if len(name) > maxPageName {
+		name = fmt.Sprintf("compare-%s-vs-%d-runs.html", names[0], len(names)-1)
+	}
+	if len(name) > maxPageName {
+		name = htmlreport.CompareFile
+	}
+	return filepath.Join(dirs[0], "..", name)
 }
 
 func parseExit(err error) int {

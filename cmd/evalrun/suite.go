@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -28,7 +29,7 @@ const (
 // suiteFlags are the flags of -suite toolbench|retrieval.
 type suiteFlags struct {
 	suite, queries, tools, solver, retrievers *string
-	maxTurns, width, maxDepth                 *int
+	maxTurns, width, maxDepth, pool           *int
 }
 
 func addSuiteFlags(fs *flag.FlagSet) *suiteFlags {
@@ -41,6 +42,8 @@ func addSuiteFlags(fs *flag.FlagSet) *suiteFlags {
 		maxTurns:   fs.Int("max-turns", 0, "model turns per query of -suite toolbench (0: the solver's default, 30)"),
 		width:      fs.Int("width", 0, "DFSDT: children tried from one state (0: 2, ToolBench's tree_beam_size)"),
 		maxDepth:   fs.Int("max-depth", 0, "DFSDT: actions on one branch (0: 12, ToolBench's single_chain_max_step)"),
+		pool: fs.Int("pool", 0, fmt.Sprintf("-suite retrieval: rank a pool of this many APIs instead of the whole catalog: every API the queries name, "+
+			"then a -seed sample of the rest by category (%d: ToolBench's, as ToolLLM's Table 2)", toolbench.ToolBenchPool)),
 	}
 }
 
@@ -52,14 +55,17 @@ type suiteRun struct {
 	judge               *evaltasks.Judge
 	outDir              string
 	resume, overwrite   bool
+	private             bool
 	concurrency, budget int
+	sample              int
+	seed                uint64
 	format              string
 	quiet, allowErrors  bool
 	stdout, stderr      io.Writer
-	// baseURL and timeout are the model server's, for the advice when
-	// it is not reached.
-	baseURL string
-	timeout time.Duration
+	// baseURL and timeout are the model server's, judgeURL the judge's,
+	// for the advice when one is not reached.
+	baseURL, judgeURL string
+	timeout           time.Duration
 }
 
 // runSuite runs -suite toolbench or retrieval.
@@ -81,16 +87,30 @@ func runSuite(ctx context.Context, sf *suiteFlags, r suiteRun) int {
 			return fail(exitUsage, "-queries: %v", err)
 		}
 	}
+	if *sf.pool < 0 || *sf.pool > 0 && *sf.suite != suiteRetrieval {
+		return fail(exitUsage, "-pool %d: a positive pool size, for -suite retrieval", *sf.pool)
+	}
 	st := r.stack
+	cat := st.Catalog
 	if *sf.tools != "" {
-		cat, err := toolset.Load([]string{*sf.tools}, true)
-		if err != nil {
+		var err error
+		if cat, err = toolset.Load([]string{*sf.tools}, true); err != nil {
 			return fail(exitUsage, "-tools: %v", err)
 		}
-		if st, err = assemble.Build(assemble.Config{Catalog: cat}); err != nil {
-			return fail(exitFailed, "sandbox: %v", err)
+		if *sf.queries != "" {
+			// The query files' template_response shapes the fake
+			// answers of the APIs they name, as toolserver -queries does.
+			if _, err := cat.AddQueryTemplates(*sf.queries); err != nil {
+				return fail(exitUsage, "-queries: %v", err)
+			}
 		}
-		defer st.Close()
+		// Retrieval ranks the catalog and calls nothing: it needs no sandbox.
+		if *sf.suite == suiteToolBench {
+			if st, err = assemble.Build(assemble.Config{Catalog: cat}); err != nil {
+				return fail(exitFailed, "sandbox: %v", err)
+			}
+			defer st.Close()
+		}
 	}
 	name := *sf.suite + "-" + r.agentName
 	if *sf.suite == suiteRetrieval {
@@ -106,33 +126,38 @@ func runSuite(ctx context.Context, sf *suiteFlags, r suiteRun) int {
 			out = evaltasks.NextRunDir("runs", name)
 		}
 	}
+	if r.private {
+		if err := evaltasks.MakePrivate(out); err != nil {
+			return fail(exitFailed, "-private: %v", err)
+		}
+	}
 	start := time.Now()
 	var (
 		rep interface {
 			JSON() ([]byte, error)
 			WriteTable(io.Writer) error
 		}
-		err  error
-		errs int
+		err             error
+		errs, judgeErrs int
 	)
 	if *sf.suite == suiteRetrieval {
-		var rs []retrieve.Retriever
+		var names []string
 		if *sf.retrievers != "" {
-			for _, n := range splitList(*sf.retrievers) {
-				x, err := retrieve.New(n, st.Catalog)
-				if err != nil {
-					return fail(exitUsage, "-retrievers: %v", err)
+			names = splitList(*sf.retrievers)
+			for _, n := range names {
+				if !slices.Contains(retrieve.Names(), n) {
+					return fail(exitUsage, "-retrievers: %v", &retrieve.UnknownError{Name: n})
 				}
-				rs = append(rs, x)
 			}
 		}
 		var rr *toolbench.RetrievalReport
-		rr, err = toolbench.RunRetrieval(toolbench.RetrievalConfig{Queries: qs, Catalog: st.Catalog, Retrievers: rs, OutDir: out, Overwrite: r.overwrite})
+		rr, err = toolbench.RunRetrieval(toolbench.RetrievalConfig{Queries: qs, Sample: r.sample, Seed: r.seed, Catalog: cat, Names: names, Pool: *sf.pool,
+			OutDir: out, Overwrite: r.overwrite})
 		if rr != nil {
 			rep = rr
 		}
 	} else {
-		cfg := toolbench.Config{Queries: qs, Agent: r.agent, AgentName: r.agentName, Model: r.model, Solver: *sf.solver,
+		cfg := toolbench.Config{Queries: qs, Sample: r.sample, Seed: r.seed, Agent: r.agent, AgentName: r.agentName, Model: r.model, Solver: *sf.solver,
 			Budget: toolbench.Budget{Calls: r.budget, MaxTurns: *sf.maxTurns, Width: *sf.width, MaxDepth: *sf.maxDepth},
 			Judge:  r.judge, Concurrency: r.concurrency, Stack: st, OutDir: out, Resume: r.resume, Overwrite: r.overwrite}
 		if !r.quiet {
@@ -143,9 +168,10 @@ func runSuite(ctx context.Context, sf *suiteFlags, r suiteRun) int {
 		if tr != nil {
 			rep = tr
 			errs = tr.Overall.Errors
+			judgeErrs = tr.Overall.ErrorKinds[evaltasks.ErrorJudge]
 		}
 	}
-	if explainUnreachable(r.stderr, err, r.baseURL, r.timeout) {
+	if explainUnreachable(r.stderr, err, r.baseURL, r.timeout) || explainJudgeUnreachable(r.stderr, err, r.judgeURL, r.timeout) {
 		return exitFailed
 	}
 	if rep != nil {
@@ -164,7 +190,10 @@ func runSuite(ctx context.Context, sf *suiteFlags, r suiteRun) int {
 		fmt.Fprintf(r.stderr, "evalrun: results in %s (%s)\n", out, time.Since(start).Round(time.Millisecond))
 	}
 	if errs > 0 {
-		fmt.Fprintf(r.stderr, "evalrun: %s ended in an error; they score as unsolved (the trajectories are in %s; -resume -out %s retries agent errors)\n", queries(errs), out, out)
+		fmt.Fprintf(r.stderr, "evalrun: %s ended in an error; they score as unsolved (the trajectories are in %s; -resume -out %s retries agent and judge errors)\n", queries(errs), out, out)
+		if judgeErrs > 0 {
+			fmt.Fprintf(r.stderr, "evalrun: %s got no majority from the judge; report.md says how its votes failed\n", queries(judgeErrs))
+		}
 		if !r.allowErrors {
 			return fail(exitFailed, "exiting with an error because of them; -allow-errors accepts them")
 		}

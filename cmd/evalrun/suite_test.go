@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"net"
 	"os"
 	"path/filepath"
@@ -14,6 +15,7 @@ import (
 	"github.com/understudy/understudy/agent/agenttest"
 	"github.com/understudy/understudy/evaltasks/toolbench"
 	"github.com/understudy/understudy/evaltasks/toolbench/tbtest"
+	"github.com/understudy/understudy/internal/tbgen"
 	"github.com/understudy/understudy/toolset"
 )
 
@@ -172,4 +174,98 @@ func TestToolBenchSuiteUnreachable(t *testing.T) {
 	require.Contains(t, errb.String(), `"unreachable" errors`)
 	require.Contains(t, errb.String(), "is the model server running and answering at "+refused)
 	require.NotContains(t, errb.String(), "queries ended in an error")
+}
+
+// -suite retrieval over a generated tree: the printed table says what was
+// ranked (a -pool of APIs) and which queries were scored and skipped;
+// -sample keeps a stratified part of the queries. -pool is for
+// retrieval only.
+func TestRetrievalSuitePoolAndSample(t *testing.T) {
+	dir := tbgen.SliceDir()
+	var out, errb bytes.Buffer
+	code := run(context.Background(), []string{"-suite", "retrieval", "-tools", filepath.Join(dir, "tools"), "-queries", filepath.Join(dir, "queries"),
+		"-pool", "400", "-seed", "2", "-sample", "30", "-retrievers", "bm25", "-out", t.TempDir(), "-quiet"}, &out, &errb, false)
+	require.Equal(t, exitOK, code, errb.String())
+	require.Contains(t, out.String(), "Ranked a pool of 400 APIs (-pool 400")
+	require.Contains(t, out.String(), "A sample of 30 queries (-sample 30 -seed 2)")
+	require.Regexp(t, `Scored \d+ of 30 queries; skipped \d+ whose relevant APIs are not all in the catalog \(API absent \d+, tool absent \d+\)`, out.String())
+
+	out.Reset()
+	errb.Reset()
+	code = run(context.Background(), []string{"-suite", "toolbench", "-pool", "400", "-out", t.TempDir(), "-quiet"}, &out, &errb, false)
+	require.Equal(t, exitUsage, code)
+	require.Contains(t, errb.String(), "-pool 400: a positive pool size, for -suite retrieval")
+}
+
+// A judge that is not there stops either suite at its first vote, with
+// advice and no table; a judge that refuses every vote makes judge
+// errors, which fail the run unless -allow-errors, and never a pass.
+func TestJudgeFailsClosedInBothSuites(t *testing.T) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	dead := "http://" + l.Addr().String() + "/v1"
+	require.NoError(t, l.Close())
+	c, err := toolset.Builtin()
+	require.NoError(t, err)
+	qs, err := toolbench.ShippedQueries()
+	require.NoError(t, err)
+	model := agenttest.NewPolicyServer(t, tbtest.Solver(c, qs))
+	modelArgs := []string{"-agent", "openai", "-base-url", model.URL(), "-model", "scripted", "-retries", "0"}
+	for _, args := range [][]string{
+		append([]string{"-suite", "toolbench", "-solver", "react"}, modelArgs...),
+		{"-tasks", "6", "-sample", "3"},
+	} {
+		var out, errb bytes.Buffer
+		code := run(context.Background(), append(args, "-judge-url", dead, "-judge-model", "j", "-out", t.TempDir(), "-quiet"), &out, &errb, false)
+		require.Equal(t, exitFailed, code, errb.String())
+		require.Empty(t, out.String(), "no table without the judge")
+		require.Contains(t, errb.String(), "the judge judge:j (3 votes, majority) was never reached (unreachable")
+		require.Contains(t, errb.String(), "is the judge's server running and answering at "+dead)
+	}
+
+	refusing := agenttest.NewPolicyServer(t, func(agenttest.ChatRequest) (agenttest.Turn, error) { return agenttest.Fail(500, "overloaded"), nil })
+	queries := filepath.Join(t.TempDir(), "G1_query.json")
+	b, err := json.Marshal(qs[:2])
+	require.NoError(t, err)
+	require.NoError(t, os.WriteFile(queries, b, 0o644))
+	for _, tc := range []struct {
+		args []string
+		code int
+	}{
+		{nil, exitFailed},
+		{[]string{"-allow-errors"}, exitOK},
+	} {
+		var out, errb bytes.Buffer
+		args := append(append([]string{"-suite", "toolbench", "-solver", "react", "-queries", queries}, modelArgs...),
+			"-judge-url", refusing.URL(), "-judge-model", "j", "-out", t.TempDir(), "-format", "json")
+		code := run(context.Background(), append(args, tc.args...), &out, &errb, false)
+		require.Equal(t, tc.code, code, errb.String())
+		require.Contains(t, errb.String(), "2 queries got no majority from the judge")
+		var rep toolbench.Report
+		require.NoError(t, json.Unmarshal(out.Bytes(), &rep))
+		require.Zero(t, rep.Overall.PassRate)
+		require.Equal(t, 2, rep.JudgeFailures.NoMajority)
+	}
+	var out, errb bytes.Buffer
+	code := run(context.Background(), []string{"-tasks", "6", "-sample", "3", "-judge-url", refusing.URL(), "-judge-model", "j", "-retries", "0",
+		"-out", t.TempDir(), "-quiet"}, &out, &errb, false)
+	require.Equal(t, exitFailed, code, errb.String())
+	require.Contains(t, errb.String(), "3 instances got no majority from the judge")
+	require.Contains(t, out.String(), "Task 6: the judge judge:j (3 votes, majority) failed 9 of 9 votes (http_500 9); 3 instances had no majority and are errors.")
+}
+
+// The README's figure for the built-in baseline on the shipped queries is
+// a real run's, with either solver.
+func TestReadmeToolBenchBaselineFigure(t *testing.T) {
+	readme, err := os.ReadFile("../../README.md")
+	require.NoError(t, err)
+	for _, solver := range []string{"dfsdt", "react"} {
+		var out, errb bytes.Buffer
+		code := run(context.Background(), []string{"-suite", "toolbench", "-solver", solver, "-out", t.TempDir(), "-format", "json", "-quiet"}, &out, &errb, false)
+		require.Equal(t, exitOK, code, errb.String())
+		var rep toolbench.Report
+		require.NoError(t, json.Unmarshal(out.Bytes(), &rep))
+		o := rep.Overall
+		require.Contains(t, string(readme), fmt.Sprintf("The built-in baseline agent passes %d of %d (%.2f) with either solver.", o.Solved, o.Scored, o.PassRate), solver)
+	}
 }

@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/understudy/understudy/internal/bounded"
 )
 
 // startServe runs the command on a loopback port with extra flags and
@@ -28,7 +30,7 @@ func startServe(t *testing.T, args ...string) string {
 	}()
 	t.Cleanup(func() {
 		cancel()
-		require.Equal(t, 0, <-done, stderr.String())
+		require.Equal(t, 0, bounded.Recv(t, done, "the server to stop"), stderr.String())
 	})
 	select {
 	case addr := <-addrc:
@@ -36,6 +38,9 @@ func startServe(t *testing.T, args ...string) string {
 	case code := <-done:
 		done <- code
 		t.Fatalf("exited with %d: %s", code, stderr.String())
+		return ""
+	case <-time.After(bounded.Timeout):
+		t.Fatalf("not serving after %s: %s", bounded.Timeout, stderr.String())
 		return ""
 	}
 }
@@ -69,7 +74,7 @@ func TestServeBoundsClients(t *testing.T) {
 		if tc.origin != "" {
 			req.Header.Set("Origin", tc.origin)
 		}
-		resp, err := http.DefaultClient.Do(req)
+		resp, err := bounded.Client.Do(req)
 		require.NoError(t, err)
 		resp.Body.Close()
 		require.Equal(t, tc.status, resp.StatusCode, tc.origin)

@@ -47,6 +47,7 @@ func main() {
 
 type flags struct {
 	catalogs       pathList
+	queries        pathList
 	list, asJSON   bool
 	search         string
 	retriever      string
@@ -101,6 +102,7 @@ func runWith(args []string, stdout, stderr io.Writer, f flags) int {
 	fs.IntVar(&f.searchK, "k", 5, "with -search: how many APIs to print (1-100)")
 	fs.BoolVar(&f.noBuiltin, "no-builtin", false, "leave out the built-in tools; only -catalog paths are loaded")
 	fs.Var(&f.catalogs, "catalog", "a ToolBench folder (<Category>/<tool>.json), a ToolBench tool file or an OpenAPI 3 document to add; repeatable")
+	fs.Var(&f.queries, "queries", "a ToolBench query file or a folder of them (StableToolBench's solvable_queries): the template_response of each API they name shapes its fake answers; repeatable")
 	fs.StringVar(&f.addr, "addr", "127.0.0.1:8080", "address to serve HTTP on")
 	fs.StringVar(&f.mode, "mode", "fake", "where answers come from: fake (stand-ins), replay (recordings only), record (real API on a miss, then stored), live (real API every time)")
 	fs.StringVar(&f.cacheDir, "cache", "", "response store directory for recordings (replay/record/live); empty keeps them in memory")
@@ -150,6 +152,14 @@ func runWith(args []string, stdout, stderr io.Writer, f flags) int {
 	cat, err := toolset.Load(f.catalogs, !f.noBuiltin)
 	if err != nil {
 		return fail(err)
+	}
+	if len(f.queries) > 0 {
+		rep, err := cat.AddQueryTemplates(f.queries...)
+		if err != nil {
+			fmt.Fprintf(stderr, "toolserver: -queries: %v\n", err)
+			return 2
+		}
+		fmt.Fprintf(stderr, "toolserver: -queries: %d templates read from %d files, %d APIs given one (%d entries name APIs the catalog lacks)\n", rep.Entries, rep.Files, rep.Attached, rep.Unresolved)
 	}
 	if f.search != "" {
 		return search(cat, f, stdout, stderr)
@@ -228,11 +238,20 @@ func runWith(args []string, stdout, stderr io.Writer, f flags) int {
 		defer stop()
 	}
 	h, err := server.New(st.Engine, server.Options{Deps: st.Graph, MCP: server.MCPHandlerWith(mcpSrv, server.MCPOptions{SessionIdle: mcpIdle(f.mcpIdle)}), MaxBody: f.maxBody, Logger: cfg.Logger,
-		ReadTimeout: f.readTimeout, AllowOrigins: f.allowOrigins, Health: sharedHealth(st)})
+		ReadTimeout: f.readTimeout, AllowOrigins: f.allowOrigins, Health: sharedHealth(st), Metrics: metricsOf(st)})
 	if err != nil {
 		return fail(err)
 	}
 	return serve(ctx, h, f, stdout, stderr)
+}
+
+// metricsOf is the stack's metric families besides the engine's calls.
+func metricsOf(st *assemble.Stack) []server.MetricsWriter {
+	var out []server.MetricsWriter
+	for _, m := range st.Metrics() {
+		out = append(out, m)
+	}
+	return out
 }
 
 // mcpIdle maps the flag, where 0 means never, to MCPOptions, where 0

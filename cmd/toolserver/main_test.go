@@ -23,6 +23,8 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/understudy/understudy/internal/bounded"
 )
 
 func TestListFlags(t *testing.T) {
@@ -97,8 +99,10 @@ func TestServe(t *testing.T) {
 	case addr = <-addrc:
 	case code := <-done:
 		t.Fatalf("exited with %d: %s", code, stderr.String())
+	case <-time.After(bounded.Timeout):
+		t.Fatalf("not serving after %s: %s", bounded.Timeout, stderr.String())
 	}
-	resp, err := http.Post("http://"+addr+"/v1/call", "application/json",
+	resp, err := bounded.Client.Post("http://"+addr+"/v1/call", "application/json",
 		strings.NewReader(`{"tool":"calculator","api":"calculate","arguments":{"expression":"2*(3+4)"}}`))
 	require.NoError(t, err)
 	body, err := io.ReadAll(resp.Body)
@@ -107,7 +111,7 @@ func TestServe(t *testing.T) {
 	require.Equal(t, 200, resp.StatusCode, string(body))
 	require.Contains(t, string(body), "14")
 	cancel()
-	require.Equal(t, 0, <-done, stderr.String())
+	require.Equal(t, 0, bounded.Recv(t, done, "the server to stop"), stderr.String())
 }
 
 // TestStdio speaks MCP to the command over its standard input and output.
@@ -121,15 +125,15 @@ func TestStdio(t *testing.T) {
 		outW.Close()
 	}()
 	c := mcp.NewClient(&mcp.Implementation{Name: "t", Version: "1"}, nil)
-	cs, err := c.Connect(context.Background(), &mcp.IOTransport{Reader: outR, Writer: inW}, nil)
+	cs, err := c.Connect(bounded.Context(t), &mcp.IOTransport{Reader: outR, Writer: inW}, nil)
 	require.NoError(t, err)
-	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "calculate_for_calculator", Arguments: map[string]any{"expression": "6*7"}})
+	res, err := cs.CallTool(bounded.Context(t), &mcp.CallToolParams{Name: "calculate_for_calculator", Arguments: map[string]any{"expression": "6*7"}})
 	require.NoError(t, err)
 	require.False(t, res.IsError)
 	require.Contains(t, res.Content[0].(*mcp.TextContent).Text, "42")
 	require.NoError(t, cs.Close())
 	cancel()
-	require.Equal(t, 0, <-done)
+	require.Equal(t, 0, bounded.Recv(t, done, "the stdio server to stop"))
 }
 
 // TestMain lets the test binary stand in for the command, so that tests can
@@ -221,12 +225,15 @@ func start(t testing.TB, args []string, f flags) *started {
 	case code := <-done:
 		cancel()
 		t.Fatalf("exited with %d: %s", code, s.stderr.String())
+	case <-time.After(bounded.Timeout):
+		cancel()
+		t.Fatalf("not serving after %s: %s", bounded.Timeout, s.stderr.String())
 	}
 	stopped := false
 	s.stop = func() int {
 		stopped = true
 		cancel()
-		return <-done
+		return bounded.Recv(t, done, "the server to stop")
 	}
 	t.Cleanup(func() {
 		if !stopped {
@@ -276,6 +283,10 @@ func TestShutdownAnswersEveryCall(t *testing.T) {
 		<-release
 		writeEnvelope(w, http.StatusOK, "", map[string]any{"result": expression})
 	})
+	// The upstream's Close waits for its handlers: release them first
+	// (cleanups run last registered first) should the test fail before.
+	var released sync.Once
+	t.Cleanup(func() { released.Do(func() { close(release) }) })
 	var inFlight atomic.Int64
 	dir := t.TempDir()
 	s := start(t, []string{"-mode", "record", "-upstream", up.URL, "-key-env", "UNDERSTUDY_TEST_NO_SUCH_KEY", "-upstream-rate", "5", "-cache", dir},
@@ -291,7 +302,7 @@ func TestShutdownAnswersEveryCall(t *testing.T) {
 	for i := range n {
 		go func() {
 			body := fmt.Sprintf(`{"tool":"calculator","api":"calculate","arguments":{"expression":"%d+1"}}`, i)
-			resp, err := http.Post("http://"+s.addr+"/v1/call", "application/json", strings.NewReader(body))
+			resp, err := bounded.Client.Post("http://"+s.addr+"/v1/call", "application/json", strings.NewReader(body))
 			if err != nil {
 				outcomes <- outcome{err: err}
 				return
@@ -302,12 +313,12 @@ func TestShutdownAnswersEveryCall(t *testing.T) {
 		}()
 	}
 	require.Eventually(t, func() bool { return inFlight.Load() == n }, time.Minute, time.Millisecond, "all calls reach the server")
-	close(release)
+	released.Do(func() { close(release) })
 	require.Equal(t, 0, s.stop(), s.stderr.String())
 
 	byStatus := map[int]int{}
 	for range n {
-		o := <-outcomes
+		o := bounded.Recv(t, outcomes, "every call's answer")
 		require.NoError(t, o.err, "a call was cut off")
 		byStatus[o.status]++
 		switch o.status {
@@ -337,7 +348,7 @@ func TestSimulatedRateLimitSendsRetryAfter(t *testing.T) {
 	req, err := http.NewRequest(http.MethodGet, "http://"+s.addr+"/calculate?expression=6*7", nil)
 	require.NoError(t, err)
 	req.Header.Set("X-RapidAPI-Host", "calculator.understudy.test")
-	resp, err := http.DefaultClient.Do(req)
+	resp, err := bounded.Client.Do(req)
 	require.NoError(t, err)
 	body, err := io.ReadAll(resp.Body)
 	require.NoError(t, err)
@@ -345,7 +356,7 @@ func TestSimulatedRateLimitSendsRetryAfter(t *testing.T) {
 	require.Equal(t, http.StatusTooManyRequests, resp.StatusCode, string(body))
 	require.Equal(t, "3", resp.Header.Get("Retry-After"))
 
-	resp, err = http.Post("http://"+s.addr+"/v1/call", "application/json",
+	resp, err = bounded.Client.Post("http://"+s.addr+"/v1/call", "application/json",
 		strings.NewReader(`{"tool":"calculator","api":"calculate","arguments":{"expression":"6*7"}}`))
 	require.NoError(t, err)
 	var res struct {
@@ -419,7 +430,7 @@ func TestKeyNeverLeaksOnAnyTransport(t *testing.T) {
 	type transport func(t *testing.T, addr, expression string) string
 	post := func(path, body string) transport {
 		return func(t *testing.T, addr, expression string) string {
-			resp, err := http.Post("http://"+addr+path, "application/json", strings.NewReader(fmt.Sprintf(body, expression)))
+			resp, err := bounded.Client.Post("http://"+addr+path, "application/json", strings.NewReader(fmt.Sprintf(body, expression)))
 			require.NoError(t, err)
 			defer resp.Body.Close()
 			b, err := io.ReadAll(resp.Body)
@@ -435,7 +446,7 @@ func TestKeyNeverLeaksOnAnyTransport(t *testing.T) {
 			req, err := http.NewRequest(http.MethodGet, "http://"+addr+"/calculate?expression="+url.QueryEscape(expression), nil)
 			require.NoError(t, err)
 			req.Header.Set("X-RapidAPI-Host", "calculator.understudy.test")
-			resp, err := http.DefaultClient.Do(req)
+			resp, err := bounded.Client.Do(req)
 			require.NoError(t, err)
 			defer resp.Body.Close()
 			b, err := io.ReadAll(resp.Body)
@@ -508,7 +519,7 @@ func TestShutdownEndsIdleEventStreams(t *testing.T) {
 		if sid != "" {
 			req.Header.Set("Mcp-Session-Id", sid)
 		}
-		resp, err := http.DefaultClient.Do(req)
+		resp, err := bounded.Client.Do(req)
 		require.NoError(t, err)
 		_, _ = io.Copy(io.Discard, resp.Body)
 		resp.Body.Close()
@@ -522,7 +533,7 @@ func TestShutdownEndsIdleEventStreams(t *testing.T) {
 	require.NoError(t, err)
 	req.Header.Set("Accept", "text/event-stream")
 	req.Header.Set("Mcp-Session-Id", sid)
-	resp, err := http.DefaultClient.Do(req)
+	resp, err := bounded.Client.Do(req)
 	require.NoError(t, err)
 	defer resp.Body.Close()
 	require.Equal(t, http.StatusOK, resp.StatusCode)
@@ -537,6 +548,6 @@ func TestShutdownEndsIdleEventStreams(t *testing.T) {
 	case <-time.After(30 * time.Second):
 		t.Fatal("an idle event stream held shutdown up")
 	}
-	require.NoError(t, <-streamEnded, "the stream ended cleanly")
+	require.NoError(t, bounded.Recv(t, streamEnded, "the event stream to end"), "the stream ended cleanly")
 	require.Contains(t, s.stderr.String(), "0 requests in flight")
 }

@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/understudy/understudy/internal/bounded"
 )
 
 // TestPprofFlag: -pprof serves the profiles on a listener of its own, and
@@ -19,11 +21,17 @@ func TestPprofFlag(t *testing.T) {
 	line, err := p.stdout.ReadString('\n')
 	require.NoError(t, err, p.stderr.String())
 	u := strings.TrimSuffix(line, "\n")
-	m := regexp.MustCompile(`profiles at (http://127\.0\.0\.1:[0-9]+/debug/pprof/)`).FindStringSubmatch(p.stderr.String())
-	require.Len(t, m, 2, p.stderr.String())
+	// The program writes the profiles line before the URL, but os/exec
+	// copies stderr on a goroutine of its own: wait, bounded, for the copy.
+	re := regexp.MustCompile(`profiles at (http://127\.0\.0\.1:[0-9]+/debug/pprof/)`)
+	var m []string
+	require.Eventually(t, func() bool {
+		m = re.FindStringSubmatch(p.stderr.String())
+		return len(m) == 2
+	}, 30*time.Second, 10*time.Millisecond, "no profiles line on stderr")
 
 	get := func(url string) (int, string) {
-		resp, err := http.Get(url)
+		resp, err := bounded.Client.Get(url)
 		require.NoError(t, err)
 		defer resp.Body.Close()
 		b, err := io.ReadAll(resp.Body)

@@ -12,6 +12,8 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/understudy/understudy/internal/bounded"
 )
 
 // toolserverProcess is the command running as a real subprocess (the test
@@ -27,7 +29,9 @@ func startProcess(t *testing.T, args ...string) *toolserverProcess {
 	if testing.Short() {
 		t.Skip("spawns a process")
 	}
-	cmd := exec.Command(os.Args[0], args...)
+	// Killed once the test has waited for it too long, so that no read
+	// of its output and no Wait hangs.
+	cmd := exec.CommandContext(bounded.Context(t), os.Args[0], args...)
 	cmd.Env = append(os.Environ(), "UNDERSTUDY_TOOLSERVER_MAIN=1")
 	out, err := cmd.StdoutPipe()
 	require.NoError(t, err)
@@ -91,7 +95,7 @@ func TestReadySignal(t *testing.T) {
 				_, err := os.Stat(ready)
 				require.ErrorIs(t, err, os.ErrNotExist)
 			}
-			resp, err := http.Get(u + "/healthz")
+			resp, err := bounded.Client.Get(u + "/healthz")
 			require.NoError(t, err)
 			body, err := io.ReadAll(resp.Body)
 			require.NoError(t, err)

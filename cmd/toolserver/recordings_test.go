@@ -14,6 +14,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/understudy/understudy/cache"
+	"github.com/understudy/understudy/internal/bounded"
 	"github.com/understudy/understudy/toolset"
 )
 
@@ -43,7 +44,7 @@ func (ex readmeExample) do(t *testing.T, addr string) (int, map[string]any) {
 	for k, v := range ex.header {
 		req.Header.Set(k, v)
 	}
-	resp, err := http.DefaultClient.Do(req)
+	resp, err := bounded.Client.Do(req)
 	require.NoError(t, err)
 	defer resp.Body.Close()
 	b, err := io.ReadAll(resp.Body)

@@ -21,6 +21,8 @@ type replicaFlags struct {
 	fallback   string
 	exportRecs string
 	importRecs string
+	mirror     bool
+	trustEdits bool
 }
 
 func (r *replicaFlags) register(fs *flag.FlagSet) {
@@ -28,6 +30,8 @@ func (r *replicaFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&r.fallback, "redis-fallback", "", `with -redis: "local" keeps serving from this replica's own state while Redis is down (said in /healthz and the log) instead of answering 503`)
 	fs.StringVar(&r.exportRecs, "export-recordings", "", "with -redis: write every recording kept in Redis into the store directory DIR and exit")
 	fs.StringVar(&r.importRecs, "import-recordings", "", "with -redis: load every recording of the store directory DIR into Redis and exit")
+	fs.BoolVar(&r.mirror, "redis-mirror", true, "with -redis and -cache: write every recording to the -cache folder as well as to Redis (entries there that Redis lacks are pushed to it at start, when it is back and after it restarted); -redis-mirror=false writes to Redis only")
+	fs.BoolVar(&r.trustEdits, "trust-edits", false, "with -redis: serve recordings whose checksum does not match (changed in Redis after they were recorded), with a warning, instead of refusing them")
 }
 
 func (r replicaFlags) copying() bool { return r.exportRecs != "" || r.importRecs != "" }
@@ -50,6 +54,8 @@ func (r replicaFlags) configure(cfg *assemble.Config) error {
 		}
 	}
 	cfg.Redis = r.url
+	cfg.RedisNoMirror = !r.mirror
+	cfg.TrustEdits = r.trustEdits
 	return nil
 }
 
@@ -75,7 +81,7 @@ func copyRecordings(r replicaFlags, stdout, stderr io.Writer) int {
 	if r.exportRecs != "" && r.importRecs != "" {
 		return fail(2, errors.New("-export-recordings and -import-recordings go one at a time"))
 	}
-	shared, err := redisstate.Open(r.url, redisstate.Options{})
+	shared, err := redisstate.Open(r.url, redisstate.Options{Watch: -1})
 	if err != nil {
 		return fail(2, err)
 	}
@@ -115,5 +121,12 @@ func copyRecordings(r replicaFlags, stdout, stderr io.Writer) int {
 	}
 	b, _ := json.Marshal(c)
 	fmt.Fprintf(stdout, "toolserver: %s %d recordings (%s)\n%s\n", verb, c.Entries, dir, b)
+	if len(c.Edited) > 0 {
+		// Copied as stored, checksum and all: -verify-recordings lists them.
+		for _, p := range c.Edited {
+			fmt.Fprintf(stderr, "toolserver: %s: checksum mismatch (changed after it was recorded); %s with the checksum it had\n", p, verb)
+		}
+		fmt.Fprintf(stderr, "toolserver: %d of the recordings %s were changed after they were recorded\n", len(c.Edited), verb)
+	}
 	return 0
 }

@@ -15,8 +15,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/redis/go-redis/v9"
 	"github.com/stretchr/testify/require"
 
+	"github.com/understudy/understudy/internal/bounded"
 	"github.com/understudy/understudy/internal/redisstate/redistest"
 )
 
@@ -39,7 +41,7 @@ type answer struct {
 
 func post(t *testing.T, s *started, path, body string) answer {
 	t.Helper()
-	resp, err := http.Post("http://"+s.addr+path, "application/json", strings.NewReader(body))
+	resp, err := bounded.Client.Post("http://"+s.addr+path, "application/json", strings.NewReader(body))
 	require.NoError(t, err)
 	defer resp.Body.Close()
 	b, err := io.ReadAll(resp.Body)
@@ -49,7 +51,7 @@ func post(t *testing.T, s *started, path, body string) answer {
 
 func get(t *testing.T, s *started, path string) answer {
 	t.Helper()
-	resp, err := http.Get("http://" + s.addr + path)
+	resp, err := bounded.Client.Get("http://" + s.addr + path)
 	require.NoError(t, err)
 	defer resp.Body.Close()
 	b, err := io.ReadAll(resp.Body)
@@ -83,7 +85,7 @@ func TestReplicasShareADailyQuota(t *testing.T) {
 			}
 		})
 	}
-	wg.Wait()
+	bounded.Wait(t, &wg, "60 calls")
 	require.Equal(t, map[int]int{http.StatusOK: 7, http.StatusTooManyRequests: 53}, byStatus)
 }
 
@@ -105,7 +107,7 @@ func TestReplicasCallTheUpstreamOncePerKey(t *testing.T) {
 	for i := range 200 {
 		wg.Go(func() { answers <- post(t, servers[i%3], "/v1/call", calc("6*7+0")) })
 	}
-	wg.Wait()
+	bounded.Wait(t, &wg, "200 calls")
 	close(answers)
 	sources := map[string]int{}
 	var first string
@@ -307,6 +309,65 @@ func TestExportImportRecordings(t *testing.T) {
 	}
 	require.Len(t, ents(dir), 5)
 	require.Equal(t, ents(dir), ents(again))
+
+	// An entry changed inside Redis is exported as Redis holds it, its
+	// stored checksum kept and the mismatch reported, so that verifying the
+	// export fails on it (a fresh checksum once passed it off as recorded).
+	rdb := redis.NewClient(&redis.Options{Addr: rs.Addr})
+	defer rdb.Close()
+	ctx := bounded.Context(t)
+	hashes, err := rdb.ZRange(ctx, "understudy:recs", 0, 0).Result()
+	require.NoError(t, err)
+	doc, err := rdb.Get(ctx, "understudy:rec:"+hashes[0]).Bytes()
+	require.NoError(t, err)
+	var m map[string]any
+	require.NoError(t, json.Unmarshal(doc, &m))
+	m["response"] = map[string]any{"result": "edited"}
+	doc, err = json.Marshal(m)
+	require.NoError(t, err)
+	require.NoError(t, rdb.Set(ctx, "understudy:rec:"+hashes[0], doc, 0).Err())
+	edited := t.TempDir() + "/edited"
+	code, out, errOut = cli("-redis", rs.URL(0), "-export-recordings", edited)
+	require.Equal(t, 0, code, errOut)
+	require.Contains(t, out, "exported 5 recordings")
+	require.Contains(t, errOut, hashes[0]+".json: checksum mismatch")
+	code, _, errOut = cli("-verify-recordings", edited)
+	require.Equal(t, 1, code)
+	require.Contains(t, errOut, hashes[0]+".json: checksum mismatch")
+	require.Contains(t, errOut, "1 problem in 5 entries")
+}
+
+// TestReplicaStatesDurability: a replica of a redis-server that persists
+// nothing says so in /healthz and its log, and mirrors its recordings to
+// its -cache folder.
+func TestReplicaStatesDurability(t *testing.T) {
+	rs := redistest.Start(t)
+	up := toolbenchUpstream(t, func(w http.ResponseWriter, expression string) {
+		writeEnvelope(w, http.StatusOK, "", map[string]any{"result": expression})
+	})
+	dir := t.TempDir()
+	s := replicas(t, 1, rs.URL(0), "-mode", "record", "-cache", dir, "-upstream", up.URL, "-key-env", "UNDERSTUDY_TEST_NO_SUCH_KEY", "-upstream-rate", "1000")[0]
+	require.Equal(t, http.StatusOK, post(t, s, "/v1/call", calc("2+2")).status)
+	var h struct {
+		Warning string `json:"warning"`
+		Shared  struct {
+			Durable     bool              `json:"durable"`
+			Mirror      string            `json:"mirror"`
+			Persistence map[string]string `json:"persistence"`
+		} `json:"shared"`
+	}
+	require.Eventually(t, func() bool {
+		a := get(t, s, "/healthz")
+		return json.Unmarshal([]byte(a.body), &h) == nil && h.Shared.Persistence != nil
+	}, bounded.Timeout, 20*time.Millisecond)
+	require.False(t, h.Shared.Durable)
+	require.Equal(t, dir, h.Shared.Mirror)
+	require.Equal(t, map[string]string{"rdb": "", "aof": "off"}, h.Shared.Persistence)
+	require.Contains(t, h.Warning, "recordings live only in its memory")
+	require.Contains(t, s.stderr.String(), "redis-server persists nothing")
+	b, err := os.ReadFile(filepath.Join(dir, "index.jsonl"))
+	require.NoError(t, err)
+	require.Equal(t, 1, bytes.Count(b, []byte("\n")), "the recording is mirrored in -cache")
 }
 
 func TestReplicaFlagErrors(t *testing.T) {

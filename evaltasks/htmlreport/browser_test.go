@@ -51,12 +51,12 @@ type run struct {
 }
 
 // realRun evaluates a built-in agent in the offline sandbox, as evalrun
-// does, and writes its report.html.
-func realRun(t *testing.T, st *assemble.Stack, name string, sample int) run {
+// does, into root/runs/<agent>-001, and writes its report.html.
+func realRun(t *testing.T, st *assemble.Stack, root, name string, sample int) run {
 	t.Helper()
 	a, err := evaltasks.NewAgent(name, evaltasks.AgentOptions{Catalog: st.Catalog, Graph: st.Graph})
 	require.NoError(t, err)
-	dir := filepath.Join(t.TempDir(), name)
+	dir := filepath.Join(root, "runs", name+"-001")
 	rep, err := evaltasks.Run(context.Background(), evaltasks.Config{Agent: a, AgentName: name, Sample: sample, OutDir: dir, Stack: st})
 	require.NoError(t, err)
 	_, err = WriteRunDir(dir, rep)
@@ -123,26 +123,40 @@ func newBrowser(t *testing.T, exe string) *browser {
 // logged no error.
 func (b *browser) open(t *testing.T, path string, script bool) {
 	t.Helper()
+	b.openURL(t, "file://"+path, script)
+}
+
+// openURL loads a file: URL, which may carry a query and a fragment.
+func (b *browser) openURL(t *testing.T, url string, script bool) {
+	t.Helper()
 	b.mu.Lock()
 	b.requests, b.problems = nil, nil
 	b.mu.Unlock()
-	url := "file://" + path
 	// Navigate returns after the load event; the round trip of an
 	// evaluation after it brings every event the page sent while loading.
 	var state string
 	require.NoError(t, chromedp.Run(b.ctx, emulation.SetScriptExecutionDisabled(!script), chromedp.Navigate(url),
 		chromedp.WaitReady("footer", chromedp.ByQuery), chromedp.Evaluate(`document.readyState`, &state)))
 	require.Equal(t, "complete", state)
+	b.requireQuiet(t, url)
+}
+
+// requireQuiet requires that the page asked the network for nothing but
+// its own file and logged no error since it was opened.
+func (b *browser) requireQuiet(t *testing.T, url string) {
+	t.Helper()
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	require.Empty(t, b.problems, "console errors on %s", path)
+	require.Empty(t, b.problems, "console errors on %s", url)
+	page, _, _ := strings.Cut(url, "#")
+	file, _, _ := strings.Cut(page, "?")
 	var fetched []string
 	for _, r := range b.requests {
-		if r != url && !strings.HasPrefix(r, "data:") {
+		if r != page && r != file && !strings.HasPrefix(r, "data:") {
 			fetched = append(fetched, r)
 		}
 	}
-	require.Empty(t, fetched, "network requests from %s", path)
+	require.Empty(t, fetched, "network requests from %s", url)
 }
 
 func (b *browser) eval(t *testing.T, js string, out any) {
@@ -164,23 +178,43 @@ func (b *browser) screenshot(t *testing.T, full bool) []byte {
 }
 
 // saveShot writes a screenshot under the test's temporary directory and,
-// with -update, as the README's picture under docs/.
-func saveShot(t *testing.T, dir, name string, png []byte) {
+// with -update, as the README's picture under docs.
+func saveShot(t *testing.T, dir, docs, name string, png []byte) {
 	t.Helper()
 	require.NoError(t, os.WriteFile(filepath.Join(dir, name), png, 0o644))
 	if golden.Update() {
-		require.NoError(t, os.MkdirAll("../../docs", 0o755))
-		require.NoError(t, os.WriteFile(filepath.Join("../../docs", name), png, 0o644))
+		require.NoError(t, os.MkdirAll(docs, 0o755))
+		require.NoError(t, os.WriteFile(filepath.Join(docs, name), png, 0o644))
 	}
 }
 
 type barRead struct {
 	Task   int     `json:"task"`
 	Run    int     `json:"run"`
+	Width  float64 `json:"width"`
+	Height float64 `json:"height"`
+	// Left and Right are the bar's edges on the screen, in CSS pixels.
+	Left  float64 `json:"left"`
+	Right float64 `json:"right"`
+}
+
+// readBars reads the bars of the charts on screen (of the two layouts,
+// the one the page's width shows): their size in the chart's units and
+// their place in the viewport.
+const readBars = `Array.from(document.querySelectorAll("svg.chart rect.bar")).filter(r => r.closest("svg").getClientRects().length > 0).map(r => {
+	const box = r.getBBox(), screen = r.getBoundingClientRect();
+	return {task: Number(r.dataset.task), run: Number(r.dataset.run), width: box.width, height: box.height, left: screen.left, right: screen.right};
+})`
+
+type whiskerRead struct {
+	Task   int     `json:"task"`
+	Run    int     `json:"run"`
+	Lo     float64 `json:"lo"`
+	Hi     float64 `json:"hi"`
 	Height float64 `json:"height"`
 }
 
-const readBars = `Array.from(document.querySelectorAll("svg.chart rect.bar")).map(r => ({task: Number(r.dataset.task), run: Number(r.dataset.run), height: r.getBBox().height}))`
+const readWhiskers = `Array.from(document.querySelectorAll("svg.chart path.whisker")).filter(p => p.closest("svg").getClientRects().length > 0).map(p => ({task: Number(p.dataset.task), run: Number(p.dataset.run), lo: Number(p.dataset.lo), hi: Number(p.dataset.hi), height: p.getBBox().height}))`
 
 // visibleFailures filters the failure browser (name=value, then a change
 // event, as a user's choice sends) and counts the failures shown.
@@ -193,6 +227,50 @@ func visibleFailures(name, value string) string {
 })()`, name, value)
 }
 
+// filterState is what the failure browser's filters show.
+type filterState struct {
+	Task    string `json:"task"`
+	Outcome string `json:"outcome"`
+	API     string `json:"api"`
+	Shown   int    `json:"shown"`
+	Search  string `json:"search"`
+	// Offered are the outcome options a user can choose (not disabled),
+	// with the count each says.
+	Offered map[string]string `json:"offered"`
+}
+
+const readFilters = `(() => {
+	const f = document.getElementById("filters"), offered = {};
+	for (const o of f.elements.outcome.options) { if (o.value && !o.disabled) offered[o.value] = o.textContent; }
+	return {task: f.elements.task.value, outcome: f.elements.outcome.value, api: f.elements.api.value,
+		shown: Array.from(document.querySelectorAll("#failure-list .failure")).filter(e => e.getClientRects().length > 0).length,
+		search: location.search, offered: offered};
+})()`
+
+// openFailure is the failure a fragment opened: its id, whether it is
+// open and shown, and whether its summary is on screen under the sticky
+// filter bar.
+type openFailure struct {
+	ID      string `json:"id"`
+	Open    bool   `json:"open"`
+	Shown   bool   `json:"shown"`
+	OnPage  bool   `json:"onPage"`
+	Linked  int    `json:"linked"`
+	Opened  int    `json:"opened"`
+	Filters string `json:"filters"`
+}
+
+func readOpened(id string) string {
+	return fmt.Sprintf(`(() => {
+	const d = document.getElementById(%q), bar = document.getElementById("filters").getBoundingClientRect();
+	const top = d.querySelector("summary").getBoundingClientRect().top;
+	const f = document.getElementById("filters").elements;
+	return {id: d.id, open: d.open, shown: d.getClientRects().length > 0, onPage: top >= bar.bottom - 1 && top < innerHeight,
+		linked: document.querySelectorAll(".failure.linked").length, opened: document.querySelectorAll(".failure[open]").length,
+		filters: [f.task.value, f.outcome.value, f.api.value].join("|")};
+})()`, id)
+}
+
 // TestPagesInBrowser opens report.html and compare.html of real runs of
 // the built-in agents in headless Chromium.
 func TestPagesInBrowser(t *testing.T) {
@@ -203,6 +281,8 @@ func TestPagesInBrowser(t *testing.T) {
 	if exe == "" {
 		t.Skipf("no Chromium found (set CHROMIUM or install one of %v; on Debian: apt-get install chromium): the pages are not checked in a browser", chromiumNames)
 	}
+	docs, err := filepath.Abs(filepath.Join("..", "..", "docs"))
+	require.NoError(t, err)
 	st, err := assemble.Build(assemble.Config{})
 	require.NoError(t, err)
 	t.Cleanup(func() { st.Close() })
@@ -210,24 +290,26 @@ func TestPagesInBrowser(t *testing.T) {
 	if golden.Update() {
 		sample = 0
 	}
-	base := realRun(t, st, "baseline", sample)
-	orc := realRun(t, st, "oracle", sample)
+	root := t.TempDir()
+	base := realRun(t, st, root, "baseline", sample)
+	orc := realRun(t, st, root, "oracle", sample)
 	shots := t.TempDir()
 	b := newBrowser(t, exe)
+	report := filepath.Join(base.dir, ReportFile)
 
 	t.Run("report", func(t *testing.T) {
 		rep := base.rep
 		require.NotEmpty(t, rep.Failures, "the baseline fails somewhere")
-		b.open(t, filepath.Join(base.dir, ReportFile), true)
+		b.open(t, report, true)
 
 		var bars []barRead
 		b.eval(t, readBars, &bars)
-		require.Len(t, bars, len(rep.Tasks), "one bar per task")
+		require.Len(t, bars, len(rep.Tasks), "one bar per task, in columns")
 		for i, tr := range rep.Tasks {
 			require.Equal(t, tr.ID, bars[i].Task)
 			require.InDelta(t, tr.Metrics[evaltasks.Headline(tr.ID)]*plotHeight, bars[i].Height, 0.01, "task %d's bar", tr.ID)
 		}
-		saveShot(t, shots, "report.png", b.screenshot(t, false))
+		saveShot(t, shots, docs, "report.png", b.screenshot(t, false))
 
 		// The failure browser: every failure listed, then each filter
 		// shows exactly the failures it selects.
@@ -240,46 +322,101 @@ func TestPagesInBrowser(t *testing.T) {
 		require.Less(t, want, all, "the chosen task does not hold every failure")
 		b.eval(t, visibleFailures("task", fmt.Sprint(task)), &counts)
 		require.Equal(t, [2]int{want, want}, counts, "task %d", task)
+
+		// The filters compose: with a task chosen, the outcome list
+		// offers that task's outcomes only, each with its count.
+		var fs filterState
+		b.eval(t, readFilters, &fs)
+		offered := map[string]string{}
+		for _, f := range rep.Failures {
+			if f.Task == task {
+				n := count(rep.Failures, func(g evaltasks.Failure) bool { return g.Task == task && g.Outcome == f.Outcome })
+				offered[f.Outcome] = fmt.Sprintf("%s (%d)", words(f.Outcome), n)
+			}
+		}
+		require.Equal(t, offered, fs.Offered, "task %d's outcomes, counted", task)
 		want = count(rep.Failures, func(f evaltasks.Failure) bool { return f.Task == task && f.Outcome == outcome })
 		b.eval(t, visibleFailures("outcome", outcome), &counts)
 		require.Equal(t, [2]int{want, want}, counts, "task %d, outcome %s", task, outcome)
+
+		// The filters live in the URL: a reload shows the same selection.
+		b.eval(t, readFilters, &fs)
+		require.Equal(t, fmt.Sprintf("?task=%d&outcome=%s", task, outcome), fs.Search)
+		require.NoError(t, chromedp.Run(b.ctx, chromedp.Reload(), chromedp.WaitReady("footer", chromedp.ByQuery)))
+		var again filterState
+		b.eval(t, readFilters, &again)
+		require.Equal(t, filterState{Task: fmt.Sprint(task), Outcome: outcome, Shown: want, Search: fs.Search, Offered: fs.Offered}, again, "restored by the reload")
+
 		b.eval(t, visibleFailures("task", ""), &counts)
 		b.eval(t, visibleFailures("outcome", ""), &counts)
 		require.Equal(t, [2]int{all, all}, counts, "filters cleared")
+		b.eval(t, readFilters, &fs)
+		require.Empty(t, fs.Search, "no filter, no query")
 		want = count(rep.Failures, func(f evaltasks.Failure) bool { return slices.Contains(f.APIs, api) })
 		b.eval(t, visibleFailures("api", api), &counts)
 		require.Equal(t, [2]int{want, want}, counts, "API %s", api)
 		require.Less(t, want, all)
 
-		// A Task-7 failure opened, for the README's picture of the browser.
-		b.eval(t, visibleFailures("api", ""), &counts)
-		b.eval(t, visibleFailures("task", "7"), &counts)
-		require.Positive(t, counts[0], "the baseline breaks some chains")
-		var ok bool
-		b.eval(t, `(() => { const d = document.querySelector("#failure-list .failure:not([hidden])"); d.open = true; document.getElementById("failures").scrollIntoView(); return true; })()`, &ok)
-		saveShot(t, shots, "failures.png", b.screenshot(t, false))
+		// A deep link opens its failure, even one the filters in the
+		// same link would hide.
+		target := pickShown(rep.Failures)
+		id := "f-" + target.Key
+		for _, url := range []string{"file://" + report + "#" + id, fmt.Sprintf("file://%s?task=%d#%s", report, otherTask(rep.Failures, target.Task), id)} {
+			b.openURL(t, url, true)
+			var of openFailure
+			b.eval(t, readOpened(id), &of)
+			require.Equal(t, openFailure{ID: id, Open: true, Shown: true, OnPage: true, Linked: 1, Opened: 1, Filters: "||"}, of, url)
+		}
+		saveShot(t, shots, docs, "failures.png", b.screenshot(t, false))
+	})
+
+	t.Run("report at 420 px", func(t *testing.T) {
+		require.NoError(t, chromedp.Run(b.ctx, emulation.SetDeviceMetricsOverride(420, 900, 1, true)))
+		t.Cleanup(func() { require.NoError(t, chromedp.Run(b.ctx, emulation.ClearDeviceMetricsOverride())) })
+		b.open(t, report, true)
+		var width float64
+		b.eval(t, `innerWidth`, &width)
+		require.Equal(t, 420.0, width)
+		var bars []barRead
+		b.eval(t, readBars, &bars)
+		require.Len(t, bars, len(base.rep.Tasks), "one bar per task, in rows")
+		for i, tr := range base.rep.Tasks {
+			require.Equal(t, tr.ID, bars[i].Task)
+			require.InDelta(t, tr.Metrics[evaltasks.Headline(tr.ID)]*plotWidth, bars[i].Width, 0.01, "task %d's bar", tr.ID)
+			require.GreaterOrEqual(t, bars[i].Left, 0.0, "task %d's bar on screen", tr.ID)
+			require.LessOrEqual(t, bars[i].Right, width, "task %d's bar on screen", tr.ID)
+		}
+		var scrollWidth float64
+		b.eval(t, `document.documentElement.scrollWidth`, &scrollWidth)
+		require.LessOrEqual(t, scrollWidth, width, "the page does not scroll sideways")
+		saveShot(t, shots, docs, "report-narrow.png", b.screenshot(t, false))
 	})
 
 	t.Run("report without JavaScript", func(t *testing.T) {
-		b.open(t, filepath.Join(base.dir, ReportFile), false)
+		b.open(t, report, false)
 		var state struct {
 			FormHidden bool `json:"formHidden"`
 			Listed     int  `json:"listed"`
 			Transcript int  `json:"transcript"`
+			Diffs      int  `json:"diffs"`
 		}
-		b.eval(t, `({formHidden: document.getElementById("filters").hidden, listed: Array.from(document.querySelectorAll("#failure-list .failure")).filter(e => e.getClientRects().length > 0).length, transcript: document.querySelectorAll("#failure-list .transcript").length})`, &state)
+		b.eval(t, `({formHidden: document.getElementById("filters").hidden, listed: Array.from(document.querySelectorAll("#failure-list .failure")).filter(e => e.getClientRects().length > 0).length, transcript: document.querySelectorAll("#failure-list .transcript").length, diffs: document.querySelectorAll("#failure-list table.diff").length})`, &state)
 		require.True(t, state.FormHidden, "filters that cannot work are not shown")
 		require.Equal(t, len(base.rep.Failures), state.Listed, "every failure readable")
 		require.Positive(t, state.Transcript)
+		require.Positive(t, state.Diffs, "the gold beside the agent")
 	})
 
 	t.Run("compare", func(t *testing.T) {
-		// The directories as evalrun names them, for the page's run table.
-		c, err := Compare([]Run{{Dir: "runs/baseline-001", Report: base.rep}, {Dir: "runs/oracle-001", Report: orc.rep}}, CompareOptions{})
+		// The directories as evalrun names them, for the page's run
+		// table, and the page beside them, where compare writes it.
+		t.Chdir(root)
+		runs := []Run{{Dir: filepath.Join("runs", "baseline-001"), Report: base.rep}, {Dir: filepath.Join("runs", "oracle-001"), Report: orc.rep}}
+		c, err := Compare(runs, CompareOptions{})
 		require.NoError(t, err)
-		page, err := c.HTML()
+		path := filepath.Join(root, "runs", "compare-baseline-001-vs-oracle-001.html")
+		page, err := c.HTML(path)
 		require.NoError(t, err)
-		path := filepath.Join(t.TempDir(), CompareFile)
 		require.NoError(t, os.WriteFile(path, page, 0o644))
 		b.open(t, path, true)
 		var bars []barRead
@@ -290,11 +427,63 @@ func TestPagesInBrowser(t *testing.T) {
 			require.Equal(t, [2]int{tc.Task, i % 2}, [2]int{bar.Task, bar.Run})
 			require.InDelta(t, tc.Cells[bar.Run].Value*plotHeight, bar.Height, 0.01, "task %d, run %d", tc.Task, bar.Run)
 		}
+		// Each bar's interval as a whisker as long as the interval.
+		var whiskers []whiskerRead
+		b.eval(t, readWhiskers, &whiskers)
+		require.Len(t, whiskers, 2*len(c.Tasks), "a whisker per bar")
+		wide := 0
+		for i, w := range whiskers {
+			cell := c.Tasks[i/2].Cells[i%2]
+			require.InDelta(t, cell.Lo, w.Lo, 1e-6)
+			require.InDelta(t, cell.Hi, w.Hi, 1e-6)
+			require.InDelta(t, max((cell.Hi-cell.Lo)*plotHeight, 0), w.Height, 0.01, "task %d, run %d", w.Task, w.Run)
+			if cell.Hi > cell.Lo {
+				wide++
+			}
+		}
+		require.Positive(t, wide, "the baseline's intervals have a width")
 		var rows int
 		b.eval(t, `document.querySelectorAll("table.compare tbody tr").length`, &rows)
 		require.Equal(t, len(c.Tasks), rows)
-		saveShot(t, shots, "compare.png", b.screenshot(t, true))
+		saveShot(t, shots, docs, "compare.png", b.screenshot(t, true))
+
+		// A link per run to its failure browser, and from each value to
+		// the run's failures of that task.
+		var links []string
+		b.eval(t, `Array.from(document.querySelectorAll("a.failures-link")).map(a => a.href)`, &links)
+		require.Equal(t, []string{"file://" + filepath.Join(base.dir, ReportFile) + "#failures", "file://" + filepath.Join(orc.dir, ReportFile) + "#failures"}, links)
+		b.openURL(t, links[0], true)
+		var cell string
+		b.open(t, path, true)
+		b.eval(t, `document.querySelector("table.compare tbody tr[data-task='4'] td:nth-child(4) a").href`, &cell)
+		require.Equal(t, "file://"+filepath.Join(base.dir, ReportFile)+"?task=4#failures", cell)
+		b.openURL(t, cell, true)
+		var fs filterState
+		b.eval(t, readFilters, &fs)
+		require.Equal(t, "4", fs.Task)
+		require.Equal(t, count(base.rep.Failures, func(f evaltasks.Failure) bool { return f.Task == 4 }), fs.Shown)
 	})
+}
+
+// pickShown chooses the failure a deep link opens: one deep in the list,
+// whose gold is set beside the agent's call when there is one (Task 4).
+func pickShown(fs []evaltasks.Failure) evaltasks.Failure {
+	for _, f := range fs {
+		if f.Task == evaltasks.TaskFill && f.Reply != nil && len(f.Reply.ToolCalls) > 0 {
+			return f
+		}
+	}
+	return fs[len(fs)-1]
+}
+
+// otherTask is a task of some failure, not task.
+func otherTask(fs []evaltasks.Failure, task int) int {
+	for _, f := range fs {
+		if f.Task != task {
+			return f.Task
+		}
+	}
+	return task
 }
 
 // pickFilters chooses filter values that select some failures but not

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"html/template"
 	"math/rand/v2"
+	"net/url"
 	"path/filepath"
 	"slices"
 	"sort"
@@ -24,6 +25,11 @@ type CompareOptions struct {
 	// AllowMismatch compares runs over different datasets, task sets or
 	// instance samples; their differences then mix the agents with the data.
 	AllowMismatch bool
+	// AllowIncomplete compares runs without an outcome for every planned
+	// instance (interrupted ones, whose instances not run score as
+	// failures): their unfinished tasks are marked and their differences
+	// never called significant.
+	AllowIncomplete bool
 	// Resamples is the number of bootstrap resamples (default 1000).
 	Resamples int
 }
@@ -55,6 +61,28 @@ func (e *MismatchError) Error() string {
 	return fmt.Sprintf("runs %s and %s have different %s (%s vs %s)", e.Runs[0], e.Runs[1], e.What, e.Values[0], e.Values[1])
 }
 
+// IncompleteError is a comparison refused because a run has no outcome
+// for some of its planned instances: they score as failures, so its
+// differences from another run would measure the interruption, not the
+// agent.
+type IncompleteError struct {
+	Run           string
+	Done, Planned int
+}
+
+func (e *IncompleteError) Error() string {
+	return fmt.Sprintf("run %s is incomplete: %d of %d instances have an outcome", e.Run, e.Done, e.Planned)
+}
+
+// progress counts a report's instances with an outcome, and planned.
+func progress(rep *evaltasks.Report) (done, planned int) {
+	for _, t := range rep.Tasks {
+		done += max(min(t.N, t.Planned), 0)
+		planned += max(t.Planned, 0)
+	}
+	return done, planned
+}
+
 // Comparison is several runs side by side: Figure 4 of the evaluation
 // paper (agents × tasks), with the difference of every run from the first
 // and bootstrap intervals.
@@ -75,6 +103,8 @@ type RunInfo struct {
 	Model    string
 	Dataset  string
 	Complete bool
+	// Done and Planned count the run's instances with an outcome, and all.
+	Done, Planned int
 }
 
 // TaskComparison is one task's row: each run's value and each later
@@ -99,11 +129,15 @@ type Cell struct {
 	N           int
 	HasInterval bool
 	Lo, Hi      float64
+	// Incomplete: the run has no outcome for some of the task's planned
+	// instances (compared with CompareOptions.AllowIncomplete).
+	Incomplete bool
 }
 
 // Diff is a run's difference from the first run, with its interval;
 // Significant when the interval excludes 0 over at least MinClaimN
-// instances in both runs (Small when fewer).
+// instances in both runs (Small when fewer) and both runs finished the
+// task (Incomplete when one did not).
 type Diff struct {
 	Present     bool
 	Delta       float64
@@ -111,10 +145,13 @@ type Diff struct {
 	Lo, Hi      float64
 	Significant bool
 	Small       bool
+	Incomplete  bool
 }
 
 // Compare puts runs side by side. It refuses runs over different
-// datasets, task sets or instance samples unless opts.AllowMismatch.
+// datasets, task sets or instance samples unless opts.AllowMismatch
+// (*MismatchError), and incomplete runs unless opts.AllowIncomplete
+// (*IncompleteError).
 func Compare(runs []Run, opts CompareOptions) (*Comparison, error) {
 	if len(runs) < 2 {
 		return nil, fmt.Errorf("compare: need at least two runs, have %d", len(runs))
@@ -125,7 +162,12 @@ func Compare(runs []Run, opts CompareOptions) (*Comparison, error) {
 	c := &Comparison{Resamples: opts.Resamples}
 	labels := runLabels(runs)
 	for i, r := range runs {
-		c.Runs = append(c.Runs, RunInfo{Label: labels[i], Dir: r.Dir, Agent: r.Report.Agent, Model: r.Report.Model, Dataset: r.Report.Dataset, Complete: r.Report.Complete})
+		done, planned := progress(r.Report)
+		if !r.Report.Complete && !opts.AllowIncomplete {
+			return nil, &IncompleteError{Run: r.Dir, Done: done, Planned: planned}
+		}
+		c.Runs = append(c.Runs, RunInfo{Label: labels[i], Dir: r.Dir, Agent: r.Report.Agent, Model: r.Report.Model, Dataset: r.Report.Dataset,
+			Complete: r.Report.Complete, Done: done, Planned: planned})
 	}
 	for i := 1; i < len(runs); i++ {
 		for _, mm := range mismatches(runs[0], runs[i]) {
@@ -245,7 +287,7 @@ func compareTask(runs []Run, id, resamples int) TaskComparison {
 		if !ok {
 			continue
 		}
-		tc.Cells[i] = Cell{Present: true, Value: t.Metrics[metric], N: t.Planned}
+		tc.Cells[i] = Cell{Present: true, Value: t.Metrics[metric], N: t.Planned, Incomplete: !r.Report.Complete && t.N < t.Planned}
 		scores[i] = scoresOf(r.Report, id)
 		tc.Cells[i].HasInterval = len(scores[i]) > 0
 	}
@@ -290,7 +332,7 @@ func compareTask(runs []Run, id, resamples int) TaskComparison {
 		if !a.Present || !b.Present {
 			continue
 		}
-		d := Diff{Present: true, Delta: b.Value - a.Value}
+		d := Diff{Present: true, Delta: b.Value - a.Value, Incomplete: a.Incomplete || b.Incomplete}
 		if a.HasInterval && b.HasInterval {
 			deltas := make([]float64, resamples)
 			for k := range deltas {
@@ -299,7 +341,7 @@ func compareTask(runs []Run, id, resamples int) TaskComparison {
 			d.HasInterval = true
 			d.Lo, d.Hi = percentiles(deltas)
 			d.Small = (len(scores[0]) < MinClaimN || len(scores[i]) < MinClaimN)
-			d.Significant = !d.Small && (d.Lo > 0 || d.Hi < 0)
+			d.Significant = !d.Small && !d.Incomplete && (d.Lo > 0 || d.Hi < 0)
 		}
 		tc.Diffs[i-1] = d
 	}
@@ -352,18 +394,38 @@ func (c *Comparison) Method() string {
 		how = "paired where the runs scored the same instances, else per run"
 	}
 	return fmt.Sprintf("Intervals are 95%% bootstrap percentile intervals over the instances (%d resamples, %s, fixed seed); "+
-		"a difference is significant (*) when its interval excludes 0, and claimed only over at least %d instances per run. "+
-		"Δ is each run minus the first.", c.Resamples, how, MinClaimN)
+		"a difference is significant (*) when its interval excludes 0, and claimed only over at least %d instances per run "+
+		"and for tasks every run finished. Δ is each run minus the first.", c.Resamples, how, MinClaimN)
+}
+
+// Incomplete says which runs were compared without an outcome for every
+// planned instance, or "" when none was.
+func (c *Comparison) Incomplete() string {
+	var parts []string
+	for _, r := range c.Runs {
+		if !r.Complete {
+			parts = append(parts, fmt.Sprintf("%s (%s, %d of %d instances)", r.Label, r.Dir, r.Done, r.Planned))
+		}
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return "Incomplete runs compared anyway: " + strings.Join(parts, "; ") + ". Their instances not run score as failures; " +
+		"the tasks they did not finish are marked (incomplete) and their differences are never significant."
 }
 
 func (c Cell) text() string {
 	if !c.Present {
 		return "–"
 	}
-	if !c.HasInterval {
-		return fmt.Sprintf("%.2f", c.Value)
+	s := fmt.Sprintf("%.2f", c.Value)
+	if c.HasInterval {
+		s += fmt.Sprintf(" [%.2f, %.2f]", c.Lo, c.Hi)
 	}
-	return fmt.Sprintf("%.2f [%.2f, %.2f]", c.Value, c.Lo, c.Hi)
+	if c.Incomplete {
+		s += " (incomplete)"
+	}
+	return s
 }
 
 func (d Diff) text() string {
@@ -371,13 +433,19 @@ func (d Diff) text() string {
 		return "–"
 	}
 	if !d.HasInterval {
-		return fmt.Sprintf("%+.2f (no interval)", d.Delta)
+		s := fmt.Sprintf("%+.2f (no interval)", d.Delta)
+		if d.Incomplete {
+			s += " (incomplete)"
+		}
+		return s
 	}
 	s := fmt.Sprintf("%+.2f [%+.2f, %+.2f]", d.Delta, d.Lo, d.Hi)
-	if d.Small {
+	switch {
+	case d.Incomplete:
+		return s + " (incomplete)"
+	case d.Small:
 		return s + fmt.Sprintf(" (n < %d)", MinClaimN)
-	}
-	if d.Significant {
+	case d.Significant:
 		return s + " *"
 	}
 	return s + " n.s."
@@ -408,6 +476,9 @@ func (c *Comparison) Markdown() []byte {
 		b.WriteString("\n")
 	}
 	b.WriteString("\n" + c.Method() + "\n")
+	if inc := c.Incomplete(); inc != "" {
+		b.WriteString(inc + "\n")
+	}
 	for _, m := range c.Mismatches {
 		b.WriteString("Compared anyway: " + m + ".\n")
 	}
@@ -439,12 +510,13 @@ func mdCell(s string) string { return strings.ReplaceAll(s, "|", `\|`) }
 
 // comparePage is what compare.html is drawn from.
 type comparePage struct {
-	C      *Comparison
-	Style  template.CSS
-	Script template.JS
-	Chart  barChart
-	Rows   []compareRow
-	Method string
+	C          *Comparison
+	Style      template.CSS
+	Charts     [2]svgChart
+	Rows       []compareRow
+	Links      []string // each run's report.html, from the page
+	Method     string
+	Incomplete string
 }
 
 type compareRow struct {
@@ -452,51 +524,69 @@ type compareRow struct {
 	MetricLabel string
 	N           string
 	CellText    []string
-	DiffText    []string
-	DiffClass   []string
+	// CellLink opens each run's failure browser on the task.
+	CellLink  []string
+	DiffText  []string
+	DiffClass []string
 }
 
 // compareChart is Figure 4 of the paper as grouped bars: a group per
-// task, a bar per run.
-func compareChart(c *Comparison) barChart {
-	const inner = 4.0
-	w := barWidth / 2
-	ch := barChart{Title: "Headline metric per task and run", Baseline: plotTop + plotHeight, Ticks: ticks()}
-	x := plotLeft + barGap
+// task, a bar per run with its interval.
+func compareChart(c *Comparison) chartData {
+	d := chartData{Title: "Headline metric per task and run, with 95% intervals"}
 	for _, t := range c.Tasks {
-		start := x
+		g := chartGroup{Labels: []string{fmt.Sprintf("Task %d", t.Task), metricLabel(t.Metric)}}
 		for i, cell := range t.Cells {
-			b := barAt(x, cell.Value)
-			b.Value = cell.Value
-			b.W, b.Task, b.Run, b.Class = w, t.Task, i, fmt.Sprintf("bar run%d", i%6)
-			b.LabelX = x + w/2
-			b.Title = fmt.Sprintf("%s, Task %d %s: %s", c.Runs[i].Label, t.Task, metricLabel(t.Metric), cell.text())
+			b := chartBar{Task: t.Task, Run: i, Class: "bar " + runClass(i), Present: cell.Present, Value: cell.Value,
+				HasInterval: cell.HasInterval, Lo: cell.Lo, Hi: cell.Hi,
+				Title: fmt.Sprintf("%s, Task %d %s: %s", c.Runs[i].Label, t.Task, metricLabel(t.Metric), cell.text())}
 			if !cell.Present {
-				b.H, b.Y, b.Title = 0, plotTop+plotHeight, c.Runs[i].Label+": task not run"
+				b.Value, b.Title = 0, c.Runs[i].Label+": task not run"
 			}
-			ch.Bars = append(ch.Bars, b)
-			x += w + inner
+			g.Bars = append(g.Bars, b)
 		}
-		mid := (start + x - inner) / 2
-		ch.Bars[len(ch.Bars)-len(t.Cells)].Lines = labels(mid, fmt.Sprintf("Task %d", t.Task), metricLabel(t.Metric))
-		x += barGap
+		d.Groups = append(d.Groups, g)
 	}
-	lx := plotLeft
-	for i, r := range c.Runs {
-		ch.Legend = append(ch.Legend, legendItem{Label: r.Label, Class: fmt.Sprintf("run%d", i%6), X: lx, Y: plotTop + plotHeight + 44})
-		lx += 24 + 7*float64(len([]rune(r.Label)))
+	for _, r := range c.Runs {
+		d.Legend = append(d.Legend, r.Label)
 	}
-	ch.Width, ch.Height = max(x, lx), plotTop+plotHeight+60
-	return ch
+	return d
 }
 
-// HTML renders compare.html.
-func (c *Comparison) HTML() ([]byte, error) {
-	p := comparePage{C: c, Style: style, Script: script, Chart: compareChart(c), Method: c.Method()}
+// reportLink is the path of a run's report.html from the folder of a
+// page at pagePath ("" for a page whose links resolve from the working
+// directory), in URL form.
+func reportLink(runDir, pagePath string) string {
+	target := filepath.Join(runDir, ReportFile)
+	if pagePath != "" {
+		from, errFrom := filepath.Abs(filepath.Dir(pagePath))
+		to, errTo := filepath.Abs(target)
+		if errFrom == nil && errTo == nil {
+			if rel, err := filepath.Rel(from, to); err == nil {
+				target = rel
+			}
+		}
+	}
+	return (&url.URL{Path: filepath.ToSlash(target)}).EscapedPath()
+}
+
+// HTML renders compare.html, to be written at pagePath: its links to
+// each run's failure browser are relative to the page's folder ("": to
+// the working directory, where the runs' directories were named).
+func (c *Comparison) HTML(pagePath string) ([]byte, error) {
+	p := comparePage{C: c, Style: style, Charts: charts(compareChart(c)), Method: c.Method(), Incomplete: c.Incomplete()}
+	for _, r := range c.Runs {
+		p.Links = append(p.Links, reportLink(r.Dir, pagePath))
+	}
 	for _, t := range c.Tasks {
 		row := compareRow{TaskComparison: t, MetricLabel: metricLabel(t.Metric), N: t.nText()}
-		for _, cell := range t.Cells {
+		for i, cell := range t.Cells {
 			row.CellText = append(row.CellText, cell.text())
+			link := ""
+			if cell.Present {
+				link = fmt.Sprintf("%s?task=%d#failures", p.Links[i], t.Task)
+			}
+			row.CellLink = append(row.CellLink, link)
 		}
 		for _, d := range t.Diffs {
 			row.DiffText = append(row.DiffText, d.text())

@@ -37,6 +37,13 @@ func FuzzDecodeReport(f *testing.F) {
 	}
 	f.Add([]byte(`{"agent":"a","tasks":[{"id":99,"metrics":{"":1},"extra":{"":2},"planned":-1,"n":3,"chain":{"first_broken":[1]},"coverage_bins":[1]}],"failures":[{"key":"k"},{}],"by_type":[{"name":"x","cells":[{"task":1}]}]}`))
 	f.Add([]byte(`{"agent":"a","tasks":[{"id":1}],"instances":[{"key":"T1/a","task":1,"outcome":"error"}]}`))
+	// Failures whose gold is set beside the agent: a call argument by
+	// argument, a chain step by step.
+	f.Add([]byte(`{"agent":"a","complete":true,"tasks":[{"id":4},{"id":7}],"failures":[` +
+		`{"key":"T4/x","task":4,"outcome":"wrong_value","check":{"outcome":"wrong_value","param":"q"},"reply":{"tool_calls":[{"name":"a-b","arguments":{"q":"x","n":1}}]},` +
+		`"gold":{"id":"x","gold_call":{"api":"a.b","arguments":{"q":{"values":["y"]},"d":{"values":[1],"optional":true}}}}},` +
+		`{"key":"T7/y","task":7,"outcome":"partial","calls":[{"name":"a-b","api":"a.b","arguments":{"q":"x"}}],"breaks":[{"step":2,"kind":"not_called"}],` +
+		`"gold":{"id":"y","chain":[{"api":"a.b","arguments":{"q":"x"}},{"api":"a.c","bindings":{"id":{"step":-1,"path":"x"}}}]}}]}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		rep, err := DecodeReport(data, "report.json")
 		if err != nil {
@@ -46,9 +53,9 @@ func FuzzDecodeReport(f *testing.F) {
 		}
 		var b bytes.Buffer
 		require.NoError(t, WriteReport(&b, rep))
-		c, err := Compare([]Run{{Dir: "a", Report: rep}, {Dir: "b", Report: rep}}, CompareOptions{Resamples: 20})
+		c, err := Compare([]Run{{Dir: "a", Report: rep}, {Dir: "b", Report: rep}}, CompareOptions{Resamples: 20, AllowIncomplete: true})
 		require.NoError(t, err)
-		_, err = c.HTML()
+		_, err = c.HTML("")
 		require.NoError(t, err)
 		require.NotEmpty(t, c.Markdown())
 	})

@@ -84,15 +84,15 @@ func WriteReport(w io.Writer, rep *evaltasks.Report) error {
 	return pages.ExecuteTemplate(w, "report.html.tmpl", newReportPage(rep))
 }
 
-// WriteRunDir writes report.html into a run directory (atomically) and
-// returns its path.
+// WriteRunDir writes report.html into a run directory (atomically, as
+// readable as the directory: evaltasks.RunFileMode) and returns its path.
 func WriteRunDir(dir string, rep *evaltasks.Report) (string, error) {
 	var b bytes.Buffer
 	if err := WriteReport(&b, rep); err != nil {
 		return "", err
 	}
 	path := filepath.Join(dir, ReportFile)
-	return path, atomicfile.WriteFile(path, b.Bytes(), 0o644)
+	return path, atomicfile.WriteFile(path, b.Bytes(), evaltasks.RunFileMode(dir))
 }
 
 // Rebuild rewrites report.html of a run directory from its report.json,

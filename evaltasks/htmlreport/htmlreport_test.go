@@ -41,13 +41,34 @@ func TestReportGolden(t *testing.T) {
 	golden.Check(t, "testdata/report.golden.html", b.Bytes())
 
 	// What the golden file must hold, said outright.
-	require.Equal(t, len(rep.Tasks), strings.Count(page, `<rect class="bar"`), "one bar per task")
+	for _, layout := range []string{layoutColumns, layoutRows} {
+		chart := between(t, page, `<svg class="chart `+layout+`"`, "</svg>")
+		require.Equal(t, len(rep.Tasks), strings.Count(chart, `<rect class="bar"`), "%s: one bar per task", layout)
+	}
 	require.Equal(t, len(rep.Failures), strings.Count(page, `<details class="failure"`), "every failure in the browser")
 	require.NotContains(t, page, "ZgotmplZ", "no value the template refused")
 	for _, want := range []string{`id="task-1"`, "Confusion matrix", `id="by-type"`, `id="by-scenario"`, "Type II", `id="filters" class="filters" hidden`} {
 		require.Contains(t, page, want)
 	}
+	for _, f := range rep.Failures {
+		require.Contains(t, page, `<a class="permalink" href="#f-`+f.Key+`"`, "a link to each failure")
+	}
+	// The gold beside the agent's call, the raw record folded away.
+	require.Equal(t, len(rep.Failures), strings.Count(page, `<details class="raw"><summary>Gold record (JSON)</summary>`))
+	require.Contains(t, page, `<table class="diff call">`)
+	require.Contains(t, page, `<tr class="differs">`)
+	require.Contains(t, page, `<table class="diff items">`)
 	requireSelfContained(t, page)
+}
+
+// between is the part of s from the first begin to the next end.
+func between(t *testing.T, s, begin, end string) string {
+	t.Helper()
+	i := strings.Index(s, begin)
+	require.GreaterOrEqual(t, i, 0, "no %q", begin)
+	j := strings.Index(s[i:], end)
+	require.GreaterOrEqual(t, j, 0, "no %q after %q", end, begin)
+	return s[i : i+j+len(end)]
 }
 
 // requireSelfContained fails on anything a browser would fetch.
@@ -107,11 +128,17 @@ func TestCompareGolden(t *testing.T) {
 	c, err := Compare(runs, CompareOptions{})
 	require.NoError(t, err)
 	md := c.Markdown()
-	page, err := c.HTML()
+	page, err := c.HTML("")
 	require.NoError(t, err)
 	golden.Check(t, "testdata/compare.golden.md", md)
 	golden.Check(t, "testdata/compare.golden.html", page)
 	requireSelfContained(t, string(page))
+	// Every bar with its interval's whisker, in both layouts.
+	for _, layout := range []string{layoutColumns, layoutRows} {
+		chart := between(t, string(page), `<svg class="chart `+layout+`"`, "</svg>")
+		require.Equal(t, 2*len(c.Tasks), strings.Count(chart, `<rect class="bar run`), layout)
+		require.Equal(t, 2*len(c.Tasks), strings.Count(chart, `<path class="whisker"`), layout)
+	}
 
 	require.Len(t, c.Tasks, 8)
 	for _, tc := range c.Tasks {
@@ -178,6 +205,91 @@ func TestCompareSignificance(t *testing.T) {
 			require.Equal(t, tt.significant, d.Significant)
 			require.Equal(t, tt.small, d.Small)
 		})
+	}
+}
+
+// interrupted is a Task-2 and Task-4 report over n instances each, the
+// first k of each passed, of which Task 4 has outcomes for done only
+// (the rest not run, failures).
+func interrupted(n, k, done int) *evaltasks.Report {
+	rep := selection(n, k)
+	rep.Agent = "interrupted"
+	t4 := evaltasks.TaskReport{ID: 4, Metrics: map[string]float64{"precision": float64(min(k, done)) / float64(n)}, Planned: n, N: done}
+	rep.Tasks = append(rep.Tasks, t4)
+	for i := range n {
+		s := evaltasks.InstanceScore{Key: fmt.Sprintf("T4/%03d", i), Task: 4, Outcome: evaltasks.OutcomeNotRun}
+		if i < done {
+			s.Outcome = "wrong_value"
+			if i < k {
+				s.Outcome, s.Pass, s.Score = "correct", true, 1
+			}
+		}
+		rep.Instances = append(rep.Instances, s)
+	}
+	rep.Complete = done == n
+	return rep
+}
+
+// TestCompareRefusesIncompleteRuns: a run without an outcome for every
+// instance is refused, or compared with its unfinished tasks marked and
+// their differences never significant, however large.
+func TestCompareRefusesIncompleteRuns(t *testing.T) {
+	full, cut := interrupted(60, 15, 60), interrupted(60, 45, 3)
+	runs := []Run{{Dir: "runs/full", Report: full}, {Dir: "runs/cut", Report: cut}}
+	_, err := Compare(runs, CompareOptions{})
+	var ie *IncompleteError
+	require.ErrorAs(t, err, &ie)
+	require.Equal(t, IncompleteError{Run: "runs/cut", Done: 63, Planned: 120}, *ie)
+	require.EqualError(t, err, "run runs/cut is incomplete: 63 of 120 instances have an outcome")
+
+	c, err := Compare(runs, CompareOptions{AllowIncomplete: true})
+	require.NoError(t, err)
+	require.False(t, c.Runs[1].Complete)
+	byTask := map[int]TaskComparison{}
+	for _, tc := range c.Tasks {
+		byTask[tc.Task] = tc
+	}
+	// Task 2, finished by both runs: a real difference, starred.
+	require.False(t, byTask[2].Cells[1].Incomplete)
+	require.True(t, byTask[2].Diffs[0].Significant)
+	// Task 4, 3 of 60 done: marked, never starred (the interval alone
+	// would exclude 0: the 57 not run score as failures in both runs' favour).
+	d := byTask[4].Diffs[0]
+	require.True(t, byTask[4].Cells[1].Incomplete)
+	require.True(t, d.Incomplete)
+	require.False(t, d.Significant)
+	require.True(t, d.Hi < 0 || d.Lo > 0, "the bootstrap alone would have called it")
+	md := string(c.Markdown())
+	require.Contains(t, md, "(incomplete)")
+	require.Contains(t, md, "Incomplete runs compared anyway: interrupted [cut] (runs/cut, 63 of 120 instances)")
+	require.NotContains(t, strings.Split(md, "| Task 4 |")[1], " *", "no star on the unfinished task")
+	page, err := c.HTML("")
+	require.NoError(t, err)
+	require.Contains(t, string(page), "incomplete: 63 of 120 instances")
+}
+
+// TestCompareLinksEachRunsFailures: compare.html links every run's
+// failure browser, and each value to the run's failures of that task,
+// relative to where the page is written.
+func TestCompareLinksEachRunsFailures(t *testing.T) {
+	runs := []Run{{Dir: filepath.Join("runs", "baseline-001"), Report: selection(30, 10)}, {Dir: filepath.Join("runs", "my run"), Report: selection(30, 20)}}
+	c, err := Compare(runs, CompareOptions{Resamples: 50})
+	require.NoError(t, err)
+	tests := []struct {
+		page  string
+		links []string
+	}{
+		{filepath.Join("runs", "compare.html"), []string{"baseline-001/report.html", "my%20run/report.html"}},
+		{"", []string{"runs/baseline-001/report.html", "runs/my%20run/report.html"}},
+		{filepath.Join("elsewhere", "c.html"), []string{"../runs/baseline-001/report.html", "../runs/my%20run/report.html"}},
+	}
+	for _, tt := range tests {
+		page, err := c.HTML(tt.page)
+		require.NoError(t, err)
+		for _, link := range tt.links {
+			require.Contains(t, string(page), `<a class="failures-link" href="`+link+`#failures">`, "page at %q", tt.page)
+			require.Contains(t, string(page), `<a href="`+link+`?task=2#failures"`, "page at %q", tt.page)
+		}
 	}
 }
 
@@ -273,6 +385,7 @@ func TestModelOutputIsText(t *testing.T) {
 	f.Text = evil
 	f.Messages = append(f.Messages, agent.Message{Role: agent.RoleAssistant, Content: evil}, agent.Message{Role: agent.RoleTool, Name: evil, Content: `{"a": "` + evil + `"}`})
 	f.APIs = []string{evil}
+	f.Key = `T1/"><script>alert(3)</script>`
 	var b bytes.Buffer
 	require.NoError(t, WriteReport(&b, rep))
 	page := b.String()

@@ -4,21 +4,11 @@ import (
 	"fmt"
 	"html/template"
 	"maps"
+	"net/url"
 	"slices"
 	"strings"
 
 	"github.com/understudy/understudy/evaltasks"
-)
-
-// Geometry of the bar charts, in SVG user units. A bar of value v is
-// v×plotHeight tall: the browser test reads the heights back.
-const (
-	plotHeight = 200.0
-	plotTop    = 16.0
-	plotLeft   = 40.0
-	barWidth   = 56.0
-	barGap     = 28.0
-	labelSpace = 70.0
 )
 
 // reportPage is what report.html is drawn from.
@@ -27,7 +17,7 @@ type reportPage struct {
 	Label  string
 	Style  template.CSS
 	Script template.JS
-	Chart  barChart
+	Charts [2]svgChart
 	Tasks  []taskSection
 	// Columns are the report's tasks, the columns of the slice tables.
 	Columns    []int
@@ -40,92 +30,20 @@ type reportPage struct {
 	FilterAPIs     []string
 }
 
-type barChart struct {
-	Title         string
-	Width, Height float64
-	Baseline      float64 // y of value 0
-	Ticks         []tick
-	Bars          []bar
-	Legend        []legendItem
-}
-
-// line is a text label of a chart.
-type line struct {
-	Text  string
-	Class string
-	X, Y  float64
-}
-
-// labels are lines of text centred at x under the plot.
-func labels(x float64, texts ...string) []line {
-	out := make([]line, len(texts))
-	for i, t := range texts {
-		out[i] = line{Text: t, Class: "under", X: x, Y: plotTop + plotHeight + 18 + float64(i)*14}
-	}
-	if len(out) > 0 {
-		out[0].Class = "under task-name"
-	}
-	return out
-}
-
-type tick struct {
-	Y     float64
-	Label string
-}
-
-type legendItem struct {
-	Label string
-	Class string
-	X, Y  float64
-}
-
-type bar struct {
-	Task   int
-	Run    int // the run's position in a comparison; 0 in a report
-	Class  string
-	Value  float64
-	X, Y   float64
-	W, H   float64
-	Title  string
-	Lines  []line // labels under the bar (report) or the group (comparison)
-	LabelX float64
-	TextY  float64 // the value's label, above the bar
-}
-
-// bars places a bar of height v×plotHeight with its label above it.
-func barAt(x, v float64) bar {
-	v = min(max(v, 0), 1)
-	h := v * plotHeight
-	return bar{X: x, W: barWidth, Y: plotTop + plotHeight - h, H: h, Value: v, TextY: plotTop + plotHeight - h - 4}
-}
-
-func ticks() []tick {
-	var out []tick
-	for i := 0; i <= 4; i++ {
-		v := float64(i) / 4
-		out = append(out, tick{Y: plotTop + plotHeight - v*plotHeight, Label: fmt.Sprintf("%.2f", v)})
-	}
-	return out
-}
-
-// reportChart is the bar chart of the eight tasks' headline metrics, each
+// reportChart is the bar chart of the tasks' headline metrics, each
 // labelled with its n, errors and scorer.
-func reportChart(rep *evaltasks.Report) barChart {
-	c := barChart{Title: "Headline metric per task", Baseline: plotTop + plotHeight, Ticks: ticks()}
-	x := plotLeft + barGap
+func reportChart(rep *evaltasks.Report) chartData {
+	d := chartData{Title: "Headline metric per task"}
 	for _, t := range rep.Tasks {
 		m := evaltasks.Headline(t.ID)
-		b := barAt(x, t.Metrics[m])
-		b.Value = t.Metrics[m]
-		b.Task, b.Class = t.ID, "bar"
-		b.LabelX = x + barWidth/2
-		b.Title = fmt.Sprintf("Task %d, %s: %.3f over %d instances", t.ID, metricLabel(m), t.Metrics[m], t.Planned)
-		b.Lines = labels(b.LabelX, fmt.Sprintf("Task %d", t.ID), metricLabel(m), "n "+nCell(t), fmt.Sprintf("err %d · %s", t.Errors, t.Scorer))
-		c.Bars = append(c.Bars, b)
-		x += barWidth + barGap
+		d.Groups = append(d.Groups, chartGroup{
+			Labels: []string{fmt.Sprintf("Task %d", t.ID), metricLabel(m)},
+			Notes:  []string{"n " + nCell(t), fmt.Sprintf("err %d · %s", t.Errors, t.Scorer)},
+			Bars: []chartBar{{Task: t.ID, Class: "bar", Present: true, Value: t.Metrics[m],
+				Title: fmt.Sprintf("Task %d, %s: %.3f over %d instances", t.ID, metricLabel(m), t.Metrics[m], t.Planned)}},
+		})
 	}
-	c.Width, c.Height = x, plotTop+plotHeight+labelSpace
-	return c
+	return d
 }
 
 func metricLabel(m string) string {
@@ -275,10 +193,21 @@ type failureView struct {
 	evaltasks.Failure
 	APIList string // space-separated, for the filter
 	Summary string
+	Versus  goldView
+	// Link is the failure's fragment, #f-KEY: its deep link.
+	Link template.URL
+}
+
+// fragment is #id as a URL writes it: the id percent-encoded only where
+// it must be (a key's "/" stays as it is, readable in a shared link).
+// It is a fragment of the page itself, never a place to go: safe to
+// hand the template as a URL.
+func fragment(id string) template.URL {
+	return template.URL((&url.URL{Fragment: id}).String())
 }
 
 func newReportPage(rep *evaltasks.Report) reportPage {
-	p := reportPage{Rep: rep, Label: label(rep), Style: style, Script: script, Chart: reportChart(rep)}
+	p := reportPage{Rep: rep, Label: label(rep), Style: style, Script: script, Charts: charts(reportChart(rep))}
 	for _, t := range rep.Tasks {
 		p.Tasks = append(p.Tasks, newTaskSection(t))
 		p.Columns = append(p.Columns, t.ID)
@@ -294,7 +223,7 @@ func newReportPage(rep *evaltasks.Report) reportPage {
 		for _, a := range f.APIs {
 			apis[a] = true
 		}
-		p.Failures = append(p.Failures, failureView{Failure: f, APIList: strings.Join(f.APIs, " "), Summary: clip(f.Text, 140)})
+		p.Failures = append(p.Failures, failureView{Failure: f, APIList: strings.Join(f.APIs, " "), Summary: clip(f.Text, 140), Versus: newGoldView(f), Link: fragment("f-" + f.Key)})
 	}
 	p.FilterTasks = slices.Sorted(maps.Keys(tasks))
 	p.FilterOutcomes = slices.Sorted(maps.Keys(outcomes))

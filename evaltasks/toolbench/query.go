@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/understudy/understudy/agent"
+	"github.com/understudy/understudy/evaltasks/sampling"
 	"github.com/understudy/understudy/toolset"
 )
 
@@ -212,21 +213,109 @@ type Resolved struct {
 	// API it lacks), Relevant the APIs the query needs; both by catalog ID.
 	Offered  []*toolset.API
 	Relevant []*toolset.API
+	// Absent are the query's APIs the catalog lacks. A query with an
+	// absent relevant API cannot be scored (Resolve returns an
+	// *UnresolvedError); one that lacks only other api_list entries runs
+	// with the rest offered.
+	Absent []Absence
 	// Annotated holds the arguments of the query's annotated calls
 	// (x-calls) by catalog API ID, real parameter names.
 	Annotated map[string][]map[string]any
 }
 
-// Resolve finds a query's APIs in the catalog. A tool is found by its
-// tool_name, title or standardized name (within its category when two
-// categories hold one of that name), an API by its name.
-func (q *Query) Resolve(c *toolset.Catalog) (*Resolved, error) {
+// Reasons an API of a query is absent from the catalog.
+const (
+	ReasonToolAbsent = "tool absent"
+	ReasonAPIAbsent  = "API absent"
+)
+
+// Absence is one API of a query that the catalog lacks.
+type Absence struct {
+	Ref      APIRef `json:"ref"`
+	Relevant bool   `json:"relevant"`
+	// Reason is ReasonToolAbsent or ReasonAPIAbsent; Detail says what was
+	// looked for and what is there instead.
+	Reason string `json:"reason"`
+	Detail string `json:"detail"`
+}
+
+// UnresolvedError reports a query a relevant API of which is absent from
+// the catalog: nothing can score it (ToolEval's judge would find it
+// unsolvable, the rules could not tell), so suites count it apart.
+type UnresolvedError struct {
+	Absent []Absence // the relevant ones
+}
+
+func (e *UnresolvedError) Error() string {
+	parts := make([]string, len(e.Absent))
+	for i, a := range e.Absent {
+		parts[i] = fmt.Sprintf("relevant API %s: %s (%s)", a.Ref, a.Reason, a.Detail)
+	}
+	return strings.Join(parts, "; ")
+}
+
+// Reason is the query's reason: ReasonToolAbsent when a relevant tool is
+// absent, else ReasonAPIAbsent.
+func (e *UnresolvedError) Reason() string {
+	for _, a := range e.Absent {
+		if a.Reason == ReasonToolAbsent {
+			return ReasonToolAbsent
+		}
+	}
+	return ReasonAPIAbsent
+}
+
+// Resolve finds a query's APIs in the catalog; see Resolver. For many
+// queries over one catalog, build one Resolver.
+func (q *Query) Resolve(c *toolset.Catalog) (*Resolved, error) { return NewResolver(c).Resolve(q) }
+
+// Resolver finds queries' APIs in a catalog as ToolBench names them. A
+// tool is its category and its name: an api_list entry's tool is looked
+// for in its category_name only (a name two categories hold resolves by
+// category, and a tool of another category is never taken for it), by
+// its name, title or standardized name in any of ToolBench's spellings
+// ("Forward & Reverse Geocoding", "forward_reverse_geocoding",
+// "<name>_for_<category>"). A relevant API, named [tool, api] without a
+// category, takes the category of the api_list entry naming the same
+// tool (and API). An API is found by its name, raw or standardized, or
+// its function name "<api>_for_<tool>". Building one is linear in the
+// catalog; each lookup is a few map reads.
+type Resolver struct {
+	c *toolset.Catalog
+	// byName holds every tool under each standardized spelling of its
+	// name, title and catalog name, in catalog order.
+	byName map[string][]*toolset.Tool
+}
+
+// NewResolver indexes the catalog's tools by name.
+func NewResolver(c *toolset.Catalog) *Resolver {
+	r := &Resolver{c: c, byName: map[string][]*toolset.Tool{}}
+	for _, t := range c.Tools() {
+		seen := map[string]bool{}
+		for _, n := range []string{t.StandardizedName, t.Name, t.Title} {
+			k := toolset.Standardize(n)
+			if n == "" || seen[k] {
+				continue
+			}
+			seen[k] = true
+			r.byName[k] = append(r.byName[k], t)
+		}
+	}
+	return r
+}
+
+// Resolve finds a query's APIs. An absent relevant API makes it an
+// *UnresolvedError (inside a *QueryError), returned with what was found;
+// an annotated call (x-calls) that does not resolve is a *QueryError.
+func (rv *Resolver) Resolve(q *Query) (*Resolved, error) {
 	r := &Resolved{}
 	seen := map[string]bool{}
-	for i, ref := range q.APIs {
-		a, err := findAPI(c, ref)
-		if err != nil {
-			return nil, &QueryError{File: q.Group, Query: q.ID, Err: fmt.Errorf("api_list[%d]: %w", i, err)}
+	for _, ref := range q.APIs {
+		a, abs := rv.find(ref)
+		if abs != nil {
+			abs.Relevant = q.isRelevant(ref)
+			r.Absent = append(r.Absent, *abs)
+			continue
 		}
 		if !seen[a.ID()] {
 			seen[a.ID()] = true
@@ -234,10 +323,20 @@ func (q *Query) Resolve(c *toolset.Catalog) (*Resolved, error) {
 		}
 	}
 	rel := map[string]bool{}
-	for i, ref := range q.Relevant {
-		a, err := findAPI(c, ref)
-		if err != nil {
-			return nil, &QueryError{File: q.Group, Query: q.ID, Err: fmt.Errorf("relevant APIs[%d]: %w", i, err)}
+	var missing []Absence
+	for _, pair := range q.Relevant {
+		ref := pair
+		if ref.Category == "" {
+			ref.Category = q.categoryOf(pair)
+		}
+		a, abs := rv.find(ref)
+		if abs != nil {
+			abs.Relevant = true
+			missing = append(missing, *abs)
+			if !r.absent(ref) {
+				r.Absent = append(r.Absent, *abs)
+			}
+			continue
 		}
 		if rel[a.ID()] {
 			continue
@@ -252,10 +351,13 @@ func (q *Query) Resolve(c *toolset.Catalog) (*Resolved, error) {
 			r.Offered = append(r.Offered, a)
 		}
 	}
+	if len(missing) > 0 {
+		return r, &QueryError{File: q.Group, Query: q.ID, Err: &UnresolvedError{Absent: missing}}
+	}
 	for i, call := range q.Calls {
-		a, err := findAPI(c, APIRef{Tool: call.Tool, API: call.API})
-		if err != nil {
-			return nil, &QueryError{File: q.Group, Query: q.ID, Err: fmt.Errorf("x-calls[%d]: %w", i, err)}
+		a, abs := rv.find(APIRef{Category: q.categoryOf(APIRef{Tool: call.Tool, API: call.API}), Tool: call.Tool, API: call.API})
+		if abs != nil {
+			return nil, &QueryError{File: q.Group, Query: q.ID, Err: fmt.Errorf("x-calls[%d]: %s", i, abs.Detail)}
 		}
 		if r.Annotated == nil {
 			r.Annotated = map[string][]map[string]any{}
@@ -263,6 +365,127 @@ func (q *Query) Resolve(c *toolset.Catalog) (*Resolved, error) {
 		r.Annotated[a.ID()] = append(r.Annotated[a.ID()], call.Arguments)
 	}
 	return r, nil
+}
+
+// absent tells whether ref is already listed as absent.
+func (r *Resolved) absent(ref APIRef) bool {
+	for _, a := range r.Absent {
+		if sameTool(a.Ref.Tool, ref.Tool) && sameAPI(a.Ref.API, ref.API) {
+			return true
+		}
+	}
+	return false
+}
+
+// isRelevant tells whether an api_list entry is one of the relevant APIs.
+func (q *Query) isRelevant(ref APIRef) bool {
+	for _, r := range q.Relevant {
+		if sameTool(r.Tool, ref.Tool) && sameAPI(r.API, ref.API) {
+			return true
+		}
+	}
+	return false
+}
+
+// categoryOf is the category of the api_list entry that names the
+// pair's tool and API (else the tool alone), "" when none does.
+func (q *Query) categoryOf(pair APIRef) string {
+	cat := ""
+	for _, e := range q.APIs {
+		if !sameTool(e.Tool, pair.Tool) || e.Category == "" {
+			continue
+		}
+		if sameAPI(e.API, pair.API) {
+			return e.Category
+		}
+		if cat == "" {
+			cat = e.Category
+		}
+	}
+	return cat
+}
+
+func sameTool(a, b string) bool { return toolset.Standardize(a) == toolset.Standardize(b) }
+func sameAPI(a, b string) bool {
+	return a == b || toolset.StandardizeAPIName(a) == toolset.StandardizeAPIName(b)
+}
+
+// Find resolves one reference; an absent API is an error saying why.
+func (rv *Resolver) Find(ref APIRef) (*toolset.API, error) {
+	a, abs := rv.find(ref)
+	if abs != nil {
+		return nil, fmt.Errorf("%s: %s (%s)", ref, abs.Reason, abs.Detail)
+	}
+	return a, nil
+}
+
+// find resolves one reference, or says why it is absent.
+func (rv *Resolver) find(ref APIRef) (*toolset.API, *Absence) {
+	t, detail := rv.tool(ref.Category, ref.Tool)
+	if t == nil {
+		return nil, &Absence{Ref: ref, Reason: ReasonToolAbsent, Detail: detail}
+	}
+	if a := t.API(ref.API); a != nil {
+		return a, nil
+	}
+	if a := rv.c.APIByFunction(toolset.StandardizeAPIName(ref.API)); a != nil && a.Tool == t {
+		return a, nil
+	}
+	names := make([]string, 0, len(t.APIs))
+	for _, x := range t.APIs {
+		names = append(names, x.Name)
+	}
+	if len(names) > 12 {
+		names = append(names[:12], fmt.Sprintf("and %d more", len(t.APIs)-12))
+	}
+	return nil, &Absence{Ref: ref, Reason: ReasonAPIAbsent, Detail: fmt.Sprintf("tool %q of category %s has no API %q (it has %s)", ref.Tool, t.Category, ref.API, strings.Join(names, ", "))}
+}
+
+// tool finds the tool a reference names, in its category when it has
+// one; otherwise it says why there is none.
+func (rv *Resolver) tool(category, name string) (*toolset.Tool, string) {
+	cands := rv.byName[toolset.Standardize(name)]
+	if category == "" {
+		if t := rv.c.Tool(name); t != nil {
+			return t, ""
+		}
+		if len(cands) > 0 {
+			return cands[0], ""
+		}
+		return nil, fmt.Sprintf("no tool %q in the catalog", name)
+	}
+	if t := rv.c.ToolIn(category, name); t != nil {
+		return t, ""
+	}
+	cat := toolset.Standardize(category)
+	var elsewhere []string
+	for _, t := range cands {
+		if toolset.Standardize(t.Category) == cat {
+			return t, ""
+		}
+		elsewhere = append(elsewhere, t.Category)
+	}
+	if len(elsewhere) > 0 {
+		return nil, fmt.Sprintf("no tool %q in category %s (%s has one of that name; ToolBench tells tools apart by category)", name, category, strings.Join(elsewhere, ", "))
+	}
+	return nil, fmt.Sprintf("no tool %q in category %s, nor in any other", name, category)
+}
+
+// OracleScript is the query's annotated calls and reference answer as a
+// script for the oracle agent, or nil when it has none.
+func (q *Query) OracleScript(rv *Resolver) (*agent.OracleScript, error) {
+	if len(q.Calls) == 0 || q.Answer == "" {
+		return nil, nil
+	}
+	s := &agent.OracleScript{Answer: q.Answer}
+	for i, call := range q.Calls {
+		a, abs := rv.find(APIRef{Category: q.categoryOf(APIRef{Tool: call.Tool, API: call.API}), Tool: call.Tool, API: call.API})
+		if abs != nil {
+			return nil, &QueryError{File: q.Group, Query: q.ID, Err: fmt.Errorf("x-calls[%d]: %s", i, abs.Detail)}
+		}
+		s.Steps = append(s.Steps, agent.OracleStep{Name: toolset.ExportName(a, toolset.NameToolBench), Arguments: call.Arguments})
+	}
+	return s, nil
 }
 
 // RelevantIDs are the catalog IDs of the relevant APIs.
@@ -279,52 +502,29 @@ func apiIDs(as []*toolset.API) []string {
 	return out
 }
 
-// findAPI resolves one ToolBench API reference.
-func findAPI(c *toolset.Catalog, ref APIRef) (*toolset.API, error) {
-	t := findTool(c, ref.Category, ref.Tool)
-	if t == nil {
-		return nil, fmt.Errorf("no tool %q in the catalog", ref.Tool)
+// Sample keeps at most n queries (all of them when n <= 0), chosen by the
+// seed and stratified by query file and then by the category of the
+// query's first API, so that a small sample keeps each file's share and,
+// within it, each category's (sampling.Keep). The sample keeps the
+// queries' order.
+func Sample(qs []Query, n int, seed uint64) []Query {
+	if n <= 0 || len(qs) <= n {
+		return qs
 	}
-	a := t.API(ref.API)
-	if a == nil {
-		names := make([]string, len(t.APIs))
-		for i, x := range t.APIs {
-			names[i] = x.Name
+	items := make([]sampling.Item, len(qs))
+	for i := range qs {
+		cat := ""
+		if len(qs[i].APIs) > 0 {
+			cat = toolset.Standardize(qs[i].APIs[0].Category)
 		}
-		return nil, fmt.Errorf("tool %q has no API %q (it has %s)", ref.Tool, ref.API, strings.Join(names, ", "))
+		items[i] = sampling.Item{Key: qs[i].Key(), Strata: []string{qs[i].Group, cat}}
 	}
-	return a, nil
-}
-
-func findTool(c *toolset.Catalog, category, name string) *toolset.Tool {
-	var match *toolset.Tool
-	for _, t := range c.Tools() {
-		if !strings.EqualFold(t.Name, name) && !strings.EqualFold(t.Title, name) && t.StandardizedName != name && t.StandardizedName != toolset.Standardize(name) {
-			continue
-		}
-		if category == "" || strings.EqualFold(t.Category, category) {
-			return t
-		}
-		if match == nil {
-			match = t
+	keep := sampling.Keep(items, n, seed)
+	var out []Query
+	for i, q := range qs {
+		if keep[i] {
+			out = append(out, q)
 		}
 	}
-	return match
-}
-
-// OracleScript is the query's annotated calls and reference answer as a
-// script for the oracle agent, or nil when it has none.
-func (q *Query) OracleScript(c *toolset.Catalog) (*agent.OracleScript, error) {
-	if len(q.Calls) == 0 || q.Answer == "" {
-		return nil, nil
-	}
-	s := &agent.OracleScript{Answer: q.Answer}
-	for i, call := range q.Calls {
-		a, err := findAPI(c, APIRef{Tool: call.Tool, API: call.API})
-		if err != nil {
-			return nil, &QueryError{File: q.Group, Query: q.ID, Err: fmt.Errorf("x-calls[%d]: %w", i, err)}
-		}
-		s.Steps = append(s.Steps, agent.OracleStep{Name: toolset.ExportName(a, toolset.NameToolBench), Arguments: call.Arguments})
-	}
-	return s, nil
+	return out
 }

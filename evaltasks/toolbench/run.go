@@ -37,6 +37,10 @@ type Budget struct {
 type Config struct {
 	// Queries to run; nil loads the shipped files (fixtures' toolbench/).
 	Queries []Query
+	// Sample keeps at most this many queries (0: all), chosen by Seed and
+	// stratified by query file and category (see Sample).
+	Sample int
+	Seed   uint64
 	// Agent answers; AgentName and Model name it in the report.
 	Agent     agent.Agent
 	AgentName string
@@ -67,7 +71,13 @@ type Result struct {
 	Query    string   `json:"query"`
 	Relevant []string `json:"relevant,omitempty"`
 	Offered  []string `json:"offered,omitempty"`
-	// Outcome is the solver's (solve.Outcome*), or "error".
+	// Absent are the query's APIs the catalog lacks; with a relevant one
+	// among them the query is unresolved (Outcome OutcomeUnresolved,
+	// Unresolved its reason) and not run.
+	Absent     []Absence `json:"absent,omitempty"`
+	Unresolved string    `json:"unresolved,omitempty"`
+	// Outcome is the solver's (solve.Outcome*), OutcomeUnresolved, or
+	// OutcomeError.
 	Outcome    string       `json:"outcome"`
 	Answer     string       `json:"answer,omitempty"`
 	Verdict    *Verdict     `json:"verdict,omitempty"`
@@ -79,8 +89,16 @@ type Result struct {
 	ErrorKind string `json:"error_kind,omitempty"`
 }
 
-// OutcomeError marks a query that ended in an error; it scores as unsolved.
-const OutcomeError = "error"
+// Outcomes of a query besides the solver's.
+const (
+	// OutcomeError marks a query that ended in an error; it scores as
+	// unsolved.
+	OutcomeError = "error"
+	// OutcomeUnresolved marks a query a relevant API of which the catalog
+	// lacks: it is not run, and reports count it apart from the pass
+	// rates, with its reason.
+	OutcomeUnresolved = "unresolved"
+)
 
 func (r *Result) agentError() bool { return r.Error != "" && r.ErrorKind != evaltasks.ErrorData }
 
@@ -93,6 +111,8 @@ type manifest struct {
 	Budget  Budget `json:"budget"`
 	Judge   string `json:"judge,omitempty"`
 	Queries string `json:"queries"`
+	Sample  int    `json:"sample,omitempty"`
+	Seed    uint64 `json:"seed,omitempty"`
 }
 
 // ShippedQueries are the query files shipped with the project.
@@ -152,11 +172,15 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		}
 	}
 	digest := Digest(qs)
+	qs = Sample(qs, cfg.Sample, cfg.Seed)
 
 	results := map[string]*Result{}
 	var files *evaltasks.RunFiles
 	if cfg.OutDir != "" {
-		m := manifest{Suite: "toolbench", Agent: name, Model: cfg.Model, Solver: cfg.Solver, Budget: cfg.Budget, Queries: digest}
+		m := manifest{Suite: "toolbench", Agent: name, Model: cfg.Model, Solver: cfg.Solver, Budget: cfg.Budget, Queries: digest, Sample: cfg.Sample, Seed: cfg.Seed}
+		if cfg.Sample <= 0 {
+			m.Seed = 0
+		}
 		if cfg.Judge != nil {
 			m.Judge = scorer
 		}
@@ -175,11 +199,31 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		}
 	}
 
-	var pending []*Query
+	// Every query is resolved first: one the catalog cannot serve is
+	// recorded at once, and the rest are run.
+	resolver := NewResolver(st.Catalog)
+	type job struct {
+		q *Query
+		r *Resolved
+	}
+	var pending []job
 	for i := range qs {
-		if r, ok := results[qs[i].Key()]; !ok || r.agentError() {
-			pending = append(pending, &qs[i])
+		q := &qs[i]
+		if r, ok := results[q.Key()]; ok && !r.agentError() {
+			continue
 		}
+		r, err := resolver.Resolve(q)
+		if err != nil {
+			res := unresolvedResult(q, r, err)
+			if files != nil {
+				if err := files.Append(res); err != nil {
+					return nil, err
+				}
+			}
+			results[res.Key] = res
+			continue
+		}
+		pending = append(pending, job{q, r})
 	}
 	tools := exportTools(st.Catalog)
 	exec := &agent.EngineExecutor{Engine: st.Engine}
@@ -198,8 +242,8 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		// the eight-task suite, instead of erroring every query.
 		watch = evaltasks.NewReachWatch(len(pending))
 	)
-	firstErr := evaltasks.ForEach(ctx, pending, cfg.Concurrency, func(ctx context.Context, q *Query) error {
-		res, err := runQuery(ctx, cfg, st, tools, newSolver(), q)
+	firstErr := evaltasks.ForEach(ctx, pending, cfg.Concurrency, func(ctx context.Context, j job) error {
+		res, err := runQuery(ctx, cfg, resolver, tools, newSolver(), j.q, j.r)
 		if err == nil && files != nil {
 			err = files.Append(res)
 		}
@@ -221,6 +265,10 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	})
 
 	rep := Aggregate(name, cfg.Model, cfg.Solver, scorer, digest, qs, results)
+	rep.Sample, rep.Seed = cfg.Sample, cfg.Seed
+	if cfg.Sample <= 0 {
+		rep.Seed = 0
+	}
 	if files != nil {
 		js, err := rep.JSON()
 		if err == nil {
@@ -246,16 +294,27 @@ func passNote(r *Result) string {
 	return fmt.Sprintf(" pass=%t revised=%t", r.Verdict.Pass, r.Verdict.RevisedPass)
 }
 
-// runQuery solves and scores one query. It returns an error only when the
-// run must stop (cancellation, a judge that cannot be asked); a query the
-// catalog cannot serve, or a model that failed, is a Result with Error set.
-func runQuery(ctx context.Context, cfg Config, st *assemble.Stack, tools map[string]toolset.OpenAITool, s solve.Solver, q *Query) (*Result, error) {
+// unresolvedResult is the result of a query Resolve refused: unresolved
+// (with its reason) when a relevant API is absent, else a data error (an
+// annotation of ours that does not resolve).
+func unresolvedResult(q *Query, r *Resolved, err error) *Result {
 	res := &Result{Key: q.Key(), Group: q.Group, QueryID: q.ID, Query: q.Text}
-	r, err := q.Resolve(st.Catalog)
-	if err != nil {
-		res.Outcome, res.Error, res.ErrorKind = OutcomeError, err.Error(), evaltasks.ErrorData
-		return res, nil
+	var ue *UnresolvedError
+	if r != nil && errors.As(err, &ue) {
+		res.Outcome, res.Unresolved, res.Absent = OutcomeUnresolved, ue.Reason(), r.Absent
+		res.Relevant, res.Offered = r.RelevantIDs(), r.OfferedIDs()
+		return res
 	}
+	res.Outcome, res.Error, res.ErrorKind = OutcomeError, err.Error(), evaltasks.ErrorData
+	return res
+}
+
+// runQuery solves and scores one resolved query. It returns an error only
+// when the run must stop (cancellation, a judge that is not there); a
+// model that failed, or a judge that gave no majority, is a Result with
+// Error set.
+func runQuery(ctx context.Context, cfg Config, rv *Resolver, tools map[string]toolset.OpenAITool, s solve.Solver, q *Query, r *Resolved) (*Result, error) {
+	res := &Result{Key: q.Key(), Group: q.Group, QueryID: q.ID, Query: q.Text, Absent: r.Absent}
 	res.Relevant, res.Offered = r.RelevantIDs(), r.OfferedIDs()
 	p := solve.Problem{ID: q.Key(), Query: q.Text}
 	for _, a := range r.Offered {
@@ -263,7 +322,7 @@ func runQuery(ctx context.Context, cfg Config, st *assemble.Stack, tools map[str
 	}
 	// The oracle, when it is the agent, follows the query's annotation;
 	// other agents never read it.
-	script, err := q.OracleScript(st.Catalog)
+	script, err := q.OracleScript(rv)
 	if err != nil {
 		res.Outcome, res.Error, res.ErrorKind = OutcomeError, err.Error(), evaltasks.ErrorData
 		return res, nil
@@ -282,7 +341,13 @@ func runQuery(ctx context.Context, cfg Config, st *assemble.Stack, tools map[str
 	}
 	if cfg.Judge != nil && res.Error == "" {
 		v, err := judgeVerdict(ctx, cfg.Judge, q, r, tr)
-		if err != nil {
+		var je *evaltasks.JudgeError
+		switch {
+		case errors.As(err, &je):
+			// No majority is no verdict: an error, never a pass.
+			res.Verdict, res.Error, res.ErrorKind = v, err.Error(), evaltasks.ErrorJudge
+			return res, nil
+		case err != nil:
 			return nil, err
 		}
 		res.Verdict = v

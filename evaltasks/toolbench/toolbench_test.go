@@ -378,3 +378,76 @@ func TestUnreachableServerStopsTheRun(t *testing.T) {
 	require.True(t, rep.Complete)
 	require.Equal(t, len(qs), rep.Overall.Errors)
 }
+
+// The judge fails closed. A judge that refuses (HTTP 500) or whose votes
+// hold no verdict leaves every query without a majority: a judge error,
+// unsolved, never "not solvable" (which ToolEval's pass rate would count
+// as a pass); the report says which judge failed and how. A judge nobody
+// listens on stops the run at its first vote.
+func TestJudgeFailsClosed(t *testing.T) {
+	st := mustStack(t)
+	qs := shipped(t)[:4]
+	solver := tbtest.Solver(st.Catalog, qs)
+	judgeAt := func(url string) *evaltasks.Judge {
+		j, err := evaltasks.NewOpenAIJudge(evaltasks.AgentOptions{BaseURL: url, Model: "judge-model"}, 3)
+		require.NoError(t, err)
+		return j
+	}
+	for _, tc := range []struct {
+		name string
+		turn agenttest.Turn
+		kind string
+	}{
+		{"refusing", agenttest.Fail(500, "overloaded"), "http_500"},
+		{"unparseable", agenttest.Text("Looks solvable to me, and the answer seems fine."), evaltasks.JudgeUnparseable},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			model := agenttest.NewPolicyServer(t, solver)
+			judge := agenttest.NewPolicyServer(t, func(agenttest.ChatRequest) (agenttest.Turn, error) { return tc.turn, nil })
+			j := judgeAt(judge.URL())
+			dir := t.TempDir()
+			rep, err := toolbench.Run(context.Background(), toolbench.Config{Queries: qs, Agent: client(t, model.URL()), Stack: st, Judge: j, OutDir: dir})
+			require.NoError(t, err)
+			o := rep.Overall
+			require.Zero(t, o.PassRate, "no verdict is no pass")
+			require.Zero(t, o.RevisedPassRate)
+			require.Equal(t, len(qs), o.Errors)
+			require.Equal(t, map[string]int{evaltasks.ErrorJudge: len(qs)}, o.ErrorKinds)
+			require.NotNil(t, rep.JudgeFailures)
+			require.Equal(t, j.Name, rep.JudgeFailures.Judge)
+			require.Equal(t, map[string]int{tc.kind: 3 * len(qs)}, rep.JudgeFailures.FailedVotes, "the solvable question failed; the second was not asked")
+			require.Equal(t, len(qs), rep.JudgeFailures.NoMajority)
+			md, err := os.ReadFile(filepath.Join(dir, evaltasks.MarkdownFile))
+			require.NoError(t, err)
+			require.Contains(t, string(md), "The judge "+j.Name+" failed 12 of 12 votes ("+tc.kind+" 12); 4 instances had no majority")
+			for _, line := range strings.Split(strings.TrimSpace(readFile(t, filepath.Join(dir, evaltasks.ResultsFile))), "\n") {
+				var res toolbench.Result
+				require.NoError(t, json.Unmarshal([]byte(line), &res))
+				require.Equal(t, evaltasks.ErrorJudge, res.ErrorKind, res.Key)
+				require.True(t, res.Verdict.SolvableJudge.NoMajority, res.Key)
+				require.False(t, res.Verdict.Pass, res.Key)
+			}
+		})
+	}
+	t.Run("unreachable", func(t *testing.T) {
+		l, err := net.Listen("tcp", "127.0.0.1:0")
+		require.NoError(t, err)
+		url := "http://" + l.Addr().String() + "/v1"
+		require.NoError(t, l.Close())
+		model := agenttest.NewPolicyServer(t, solver)
+		rep, err := toolbench.Run(context.Background(), toolbench.Config{Queries: qs, Agent: client(t, model.URL()), Stack: st, Judge: judgeAt(url), OutDir: t.TempDir()})
+		var ju *evaltasks.JudgeUnreachableError
+		require.ErrorAs(t, err, &ju)
+		require.Contains(t, ju.Err, "connection refused")
+		require.False(t, rep.Complete)
+		require.Zero(t, rep.Overall.N, "the first query's judging stopped the run")
+		require.Equal(t, len(qs[0].Calls)+1, model.Count(), "only the first query was solved")
+	})
+}
+
+func readFile(t *testing.T, path string) string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	require.NoError(t, err)
+	return string(b)
+}

@@ -4,9 +4,12 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"maps"
 	"math"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -49,7 +52,8 @@ type Verdict struct {
 const RuleCriterion = "rule-based verdict (no judge): a query is solved when the solver ends with Finish give_answer " +
 	"(or a plain answer) whose final answer is non-empty and no refusal, every relevant API was called successfully " +
 	"on the answer's path (where the query file annotates a call of the API, with the annotated values of its " +
-	"required codes, names, dates and whole numbers), and the answer states a value from those responses that the query itself does not hold; " +
+	"required codes, names, dates and whole numbers), and the answer states a value from those responses that the query itself does not hold " +
+	"and the agent did not send itself (its own arguments echoed back, status words and small whole numbers count for nothing); " +
 	"every shipped query is solvable by construction, so the pass rate and the revised pass rate are equal"
 
 // refusalRE finds answers that decline rather than answer.
@@ -90,14 +94,20 @@ func (v *Verdict) finish(tr *solve.Trace) {
 
 // evidence lists the relevant APIs without a successful call on the
 // answer's path, and tells whether the answer states a value of their
-// responses the query does not hold (trivial values do not count: small
-// whole numbers and status words such as "success").
+// responses the query does not hold. Values that say nothing the API
+// found do not count: small whole numbers, status words such as
+// "success" or "true", and whatever the agent itself put into a call (a
+// response that echoes {"q": "test", "limit": 100} has found neither
+// "test" nor 100). An argument the agent took from an earlier response
+// (an ID a search listed) is the API's finding, not the agent's, and
+// counts from that response.
 func evidence(q *Query, r *Resolved, tr *solve.Trace) ([]string, bool) {
 	ok := map[string]bool{}
 	var values []string
 	// A value the query states in any form (a date written otherwise, a
 	// word of it) is no evidence the answer read it from a response.
 	asked := textmatch.NewMatcher(q.Text)
+	own := agentValues(tr.Calls())
 	apis := map[string]*toolset.API{}
 	for _, a := range r.Offered {
 		apis[a.ID()] = a
@@ -113,7 +123,7 @@ func evidence(q *Query, r *Resolved, tr *solve.Trace) ([]string, bool) {
 		}
 		ok[c.API] = true
 		for _, v := range textmatch.ReadToolData(string(c.Response)).Values {
-			if !trivialValue(v) && asked.Fact(v) != textmatch.FactStated {
+			if !trivialValue(v) && !own.echoes(v) && asked.Fact(v) != textmatch.FactStated {
 				values = append(values, v)
 			}
 		}
@@ -228,6 +238,111 @@ func wordsWithin(a, b string) bool {
 	return true
 }
 
+// arguments are the values the agent put into its calls of its own, to
+// tell a response value that only hands them back.
+type arguments struct {
+	values  map[string]bool  // lowercased strings and numbers as written
+	numbers map[float64]bool // every value that reads as a number
+	words   map[string]bool  // every content word of every value, stemmed
+}
+
+// agentValues reads the argument values of a run's calls, in the order
+// they were made, that no response seen before the call held: the agent's
+// own, from the query or invented, rather than found.
+func agentValues(calls []solve.CallRecord) arguments {
+	own := arguments{values: map[string]bool{}, numbers: map[float64]bool{}, words: map[string]bool{}}
+	found := arguments{values: map[string]bool{}, numbers: map[float64]bool{}, words: map[string]bool{}}
+	for _, c := range calls {
+		for _, v := range leafValues(c.Arguments) {
+			if !found.holds(v) {
+				own.add(v)
+			}
+		}
+		for _, v := range textmatch.ReadToolData(string(c.Response)).Values {
+			found.add(v)
+		}
+	}
+	return own
+}
+
+// leafValues are the leaf values of a call's arguments (a JSON object, as
+// the model sent them) as text; unreadable arguments have none.
+func leafValues(raw json.RawMessage) []string {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	var v any
+	if dec.Decode(&v) != nil {
+		return nil
+	}
+	var out []string
+	var walk func(any)
+	walk = func(x any) {
+		switch t := x.(type) {
+		case map[string]any:
+			for _, k := range slices.Sorted(maps.Keys(t)) {
+				walk(t[k])
+			}
+		case []any:
+			for _, e := range t {
+				walk(e)
+			}
+		case json.Number:
+			out = append(out, t.String())
+		case string:
+			out = append(out, t)
+		case bool:
+			out = append(out, strconv.FormatBool(t))
+		}
+	}
+	walk(v)
+	return out
+}
+
+// holds tells whether s is one of the values, in any case or number form.
+func (a arguments) holds(s string) bool {
+	s = strings.TrimSpace(s)
+	if a.values[strings.ToLower(s)] {
+		return true
+	}
+	f, err := strconv.ParseFloat(s, 64)
+	return err == nil && a.numbers[f]
+}
+
+func (a arguments) add(s string) {
+	s = strings.TrimSpace(s)
+	a.values[strings.ToLower(s)] = true
+	if f, err := strconv.ParseFloat(s, 64); err == nil {
+		a.numbers[f] = true
+	}
+	for _, w := range textmatch.ContentWords(s) {
+		a.words[w] = true
+	}
+}
+
+// echoes tells whether a response value is only the arguments handed
+// back: one of them in any case or number form ("100" for 100), or words
+// all of whose content words the arguments hold ("Paris to London" for
+// {"from": "Paris", "to": "London"}; "DE-BY" for {"countryCode": "DE"},
+// which a reply saying "DE" states as far as words go).
+func (a arguments) echoes(v string) bool {
+	if a.holds(v) {
+		return true
+	}
+	if _, err := strconv.ParseFloat(strings.TrimSpace(v), 64); err == nil {
+		return false
+	}
+	ws := textmatch.ContentWords(v)
+	if len(ws) == 0 {
+		return false
+	}
+	for _, w := range ws {
+		if !a.words[w] {
+			return false
+		}
+	}
+	return true
+}
+
 func trivialValue(v string) bool {
 	if textmatch.IsStatusLiteral(v) {
 		return true
@@ -240,26 +355,39 @@ func trivialValue(v string) bool {
 
 // judgeVerdict asks the judge: is the query solvable with the offered
 // APIs, and did the answer solve it. An answer that gives up (or none at
-// all) is not sent for the second question: it is unsolved.
+// all) is not sent for the second question: it is unsolved. A question
+// the judge answers with no majority is no verdict: judgeVerdict returns
+// the votes so far with the *evaltasks.JudgeError, and the query is an
+// error; any other error stops the run.
 func judgeVerdict(ctx context.Context, j *evaltasks.Judge, q *Query, r *Resolved, tr *solve.Trace) (*Verdict, error) {
 	rule := ruleVerdict(q, r, tr)
 	v := &Verdict{Scorer: j.Name, Missing: rule.Missing, Grounded: rule.Grounded, Rule: rule.Solved}
 	if v.Scorer == "" {
 		v.Scorer = "judge"
 	}
-	rec, err := j.Ask(ctx, SolvableSystem, solvablePrompt(q, r), labelParser("solvable", "unsolvable"))
-	if err != nil {
-		return nil, err
+	noVerdict := func(err error) (*Verdict, error) {
+		var je *evaltasks.JudgeError
+		if !errors.As(err, &je) {
+			return nil, err
+		}
+		v.Reason = "no verdict: " + err.Error()
+		return v, err
 	}
-	v.SolvableJudge, v.Solvable = rec, rec.Pass
+	rec, err := j.Ask(ctx, SolvableSystem, solvablePrompt(q, r), labelParser("solvable", "unsolvable"))
+	v.SolvableJudge = rec
+	if err != nil {
+		return noVerdict(err)
+	}
+	v.Solvable = rec.Pass
 	if tr.Outcome != solve.OutcomeAnswer || strings.TrimSpace(tr.Answer) == "" {
 		v.Reason = "no final answer (" + tr.Outcome + "): unsolved without a vote"
 		v.finish(tr)
 		return v, nil
 	}
 	rec, err = j.Ask(ctx, SolvedSystem, solvedPrompt(q, tr), labelParser("solved", "unsolved"))
+	v.SolvedJudge = rec
 	if err != nil {
-		return nil, err
+		return noVerdict(err)
 	}
 	rec.Rule = rule.Solved
 	v.SolvedJudge, v.Solved = rec, rec.Pass
@@ -275,18 +403,18 @@ const (
 )
 
 // labelParser reads "VERDICT: <yes>|<no>" (the last one wins) as a
-// pass/fail vote; anything else is invalid.
+// pass/fail vote; anything else is invalid: no verdict.
 func labelParser(yes, no string) func(string) string {
 	re := regexp.MustCompile(`(?i)verdict\s*[:=]?\s*\**\s*(` + no + `|` + yes + `)\b`)
 	return func(text string) string {
 		m := re.FindAllStringSubmatch(text, -1)
 		if len(m) == 0 {
-			return "invalid"
+			return evaltasks.VoteInvalid
 		}
 		if strings.EqualFold(m[len(m)-1][1], yes) {
-			return "pass"
+			return evaltasks.VotePass
 		}
-		return "fail"
+		return evaltasks.VoteFail
 	}
 }
 

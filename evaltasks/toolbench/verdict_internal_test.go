@@ -6,6 +6,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/understudy/understudy/agent/solve"
 	"github.com/understudy/understudy/toolset"
 )
 
@@ -44,4 +45,56 @@ func TestAgreesWithAnnotatedCall(t *testing.T) {
 			require.Equal(t, tc.want, agreesWithAny(tc.api, []map[string]any{tc.gold}, json.RawMessage(tc.got)))
 		})
 	}
+}
+
+// A response value is evidence only when the agent did not put it into a
+// call itself: its own arguments come back in any case, number form or
+// wording and still count for nothing, while what an earlier response
+// gave it (an ID a search listed) counts.
+func TestAgentValuesEcho(t *testing.T) {
+	call := func(args, response string) solve.CallRecord {
+		return solve.CallRecord{Arguments: json.RawMessage(args), Response: json.RawMessage(response)}
+	}
+	own := agentValues([]solve.CallRecord{
+		call(`{"q": "test", "limit": 100, "exact": true, "countryCode": "DE", "route": {"from": "Paris", "to": "London"}}`, `{"results": [{"id": "a1b2c3", "name": "Lumen Café"}]}`),
+		call(`{"id": "a1b2c3"}`, `{"id": "a1b2c3", "rating": 4.5}`),
+	})
+	for _, tc := range []struct {
+		value string
+		echo  bool
+	}{
+		{"test", true},
+		{"TEST", true},
+		{"100", true},
+		{"100.0", true},
+		{"true", true},
+		{"DE", true},
+		{"DE-BY", true},           // its one content word is an argument's
+		{"Paris to London", true}, // every content word is an argument's
+		{"a1b2c3", false},         // a search listed it before the agent passed it on
+		{"Lumen Café", false},
+		{"4.5", false},
+		{"101", false},
+		{"Paris, France", false},
+		{"", false},
+	} {
+		require.Equal(t, tc.echo, own.echoes(tc.value), tc.value)
+	}
+	require.False(t, agentValues([]solve.CallRecord{call(`{"q":`, `{}`)}).echoes("q"), "unreadable arguments echo nothing")
+}
+
+// Whatever arguments a model sends, reading them never fails, and every
+// value it sent of its own is an echo of them.
+func FuzzAgentValues(f *testing.F) {
+	f.Add(`{"q": "test", "limit": 100, "nested": [{"a": true}, null, 1.5e3]}`, "test")
+	f.Add(`[1, "two"]`, "two")
+	f.Add(`"just a string"`, "just a string")
+	f.Add(`{"q":`, "q")
+	f.Fuzz(func(t *testing.T, args, value string) {
+		own := agentValues([]solve.CallRecord{{Arguments: json.RawMessage(args)}})
+		_ = own.echoes(value)
+		for _, v := range leafValues(json.RawMessage(args)) {
+			require.True(t, own.echoes(v), "%q of %s", v, args)
+		}
+	})
 }

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"log/slog"
 	"sync"
@@ -56,6 +57,14 @@ type Config struct {
 	// RedisFallbackLocal serves from this process's own state while Redis
 	// is down, instead of refusing calls with 503.
 	RedisFallbackLocal bool
+	// RedisNoMirror stops writing every recording made in Redis to
+	// CacheDir as well (the mirror is on by default: a Redis that loses
+	// its data then loses nothing this replica recorded).
+	RedisNoMirror bool
+	// TrustEdits serves recordings of Redis whose checksum does not match
+	// (changed there after they were recorded), with a warning, instead
+	// of refusing them.
+	TrustEdits bool
 }
 
 // Stack is a built sandbox.
@@ -69,6 +78,23 @@ type Stack struct {
 	Store   *cache.Store // nil without CacheDir
 	// Shared is the Redis connection of a replica (nil without Config.Redis).
 	Shared *redisstate.Shared
+	// Simulator answers imported tools with a model (nil without
+	// Config.Simulate).
+	Simulator *simulate.Simulator
+}
+
+// MetricsWriter writes metric families in Prometheus's text format.
+type MetricsWriter interface {
+	WritePrometheus(w io.Writer) error
+}
+
+// Metrics are the metric families of the stack besides the engine's calls
+// (GET /metrics): the simulator's fallbacks, when it has one.
+func (s *Stack) Metrics() []MetricsWriter {
+	if s.Simulator == nil {
+		return nil
+	}
+	return []MetricsWriter{s.Simulator}
 }
 
 // Build assembles the stack.
@@ -140,7 +166,8 @@ func Build(cfg Config) (*Stack, error) {
 	var prov sandbox.Provenance = st.Tracker
 	var traces sandbox.Traces
 	if cfg.Redis != "" {
-		st.Shared, err = redisstate.Open(cfg.Redis, redisstate.Options{FallbackLocal: cfg.RedisFallbackLocal, Logger: cfg.Logger})
+		st.Shared, err = redisstate.Open(cfg.Redis, redisstate.Options{FallbackLocal: cfg.RedisFallbackLocal, Logger: cfg.Logger,
+			Local: st.Store, Mirror: !cfg.RedisNoMirror, TrustEdits: cfg.TrustEdits})
 		if err != nil {
 			return nil, errors.Join(err, st.Close())
 		}
@@ -150,23 +177,27 @@ func Build(cfg Config) (*Stack, error) {
 		traces = st.Shared.Traces(redisstate.SessionOptions{})
 	}
 	// Imported tools: the faker (or the simulator before it), answers
-	// kept consistent per session along the graph's edges. The simulator
+	// kept consistent per session along the graph's edges; the faker
+	// reads the graph too, so that the IDs it makes are the ones the
+	// dependent APIs take. The simulator
 	// records in the engine's response store, shared with the other
 	// replicas when there are some, so that they replay its answers; it
 	// records each answer as the session got it, and a recorded answer is
 	// served as recorded, as replay mode serves it.
 	linker := objects.New(st.Graph)
-	imported := linker.Wrap(faker.StandIn)
+	fk := faker.New(faker.Options{Graph: st.Graph})
+	imported := linker.Wrap(fk.StandIn)
 	if cfg.Simulate != nil {
 		var store simulate.Store = st.Cache
 		if st.Shared != nil {
 			store = st.Shared.Entries(st.Cache)
 		}
-		sim, err := simulate.New(cfg.Simulate, store, simulate.Options{Agree: linker.Agree})
+		sim, err := simulate.New(cfg.Simulate, store, simulate.Options{Agree: linker.Agree, Logger: cfg.Logger})
 		if err != nil {
 			return nil, errors.Join(err, st.Close())
 		}
-		imported = linker.Remember(sim.Wrap(linker.Agreeing(faker.StandIn)))
+		st.Simulator = sim
+		imported = linker.Remember(sim.Wrap(linker.Agreeing(fk.StandIn)))
 	}
 	st.Mocker, err = mocks.New(mocks.Options{Clock: cfg.Clock, World: w, Failures: cfg.Failures, Imported: imported})
 	if err != nil {

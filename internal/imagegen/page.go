@@ -45,7 +45,8 @@ const (
 )
 
 // RenderPage lays the page out for a viewport of width×height and draws
-// it. A full-page capture grows to the content's height (at least the
+// it: header, title, hero image (at most half the viewport high), text. A
+// full-page capture grows to the content's height (at least the
 // viewport's); otherwise the viewport crops it.
 func RenderPage(pg Page, width, height int, fullPage bool) *Screenshot {
 	width = max(MinPageWidth, min(MaxPageWidth, width))
@@ -73,9 +74,15 @@ func RenderPage(pg Page, width, height int, fullPage bool) *Screenshot {
 	y += margin
 	var hero image.Rectangle
 	if pg.Hero != nil {
+		// The hero is at most half the viewport high (a max-height of 50vh),
+		// so the page's own text shows below it, as on the sites' pages.
 		hb := pg.Hero.Bounds()
 		w := min(width-2*margin, hb.Dx()*s)
 		h := hb.Dy() * w / max(1, hb.Dx())
+		if h > height/2 {
+			h = height / 2
+			w = hb.Dx() * h / max(1, hb.Dy())
+		}
 		hero = image.Rect(margin, y, margin+w, y+h)
 		y += h + margin
 	}

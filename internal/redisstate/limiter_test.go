@@ -13,6 +13,7 @@ import (
 	"github.com/redis/go-redis/v9"
 	"github.com/stretchr/testify/require"
 
+	"github.com/understudy/understudy/internal/bounded"
 	"github.com/understudy/understudy/sandbox"
 )
 
@@ -134,7 +135,7 @@ func TestQuotaIsSharedExactly(t *testing.T) {
 			})
 		}
 	}
-	allowed.Wait()
+	bounded.Wait(t, &allowed, "150 calls over three replicas")
 	require.Equal(t, 20, n)
 }
 

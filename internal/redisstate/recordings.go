@@ -75,15 +75,35 @@ func (r *Recordings) Get(ctx context.Context, key string) (sandbox.Recording, bo
 	return g.rec, g.ok, g.err
 }
 
-// Put records a response in Redis, in one transaction.
+// Put records a response in Redis, in one transaction; with Mirror, in
+// the local store first.
 func (r *Recordings) Put(ctx context.Context, key, tool, api string, args map[string]any, rec sandbox.Recording) error {
+	mirrored := r.shared.mirror(key, func() error { return r.local.Put(ctx, key, tool, api, args, rec) })
 	_, err := guard(r.shared, "recordings", func() (struct{}, error) {
 		k := cache.KeyOf(tool, api, args)
 		return struct{}{}, r.shared.Store.Put(ctx, k, cache.Entry{Status: rec.Status, Response: rec.Response, Source: "remote"})
 	}, func() (struct{}, error) {
+		if mirrored {
+			return struct{}{}, nil
+		}
 		return struct{}{}, r.local.Put(ctx, key, tool, api, args, rec)
 	})
 	return err
+}
+
+// mirror writes a recording to the local store with Mirror, before Redis:
+// once the call is answered, the recording is on this replica's disk
+// whatever becomes of Redis. A failed mirror is logged; the recording
+// still goes to Redis.
+func (s *Shared) mirror(key string, put func() error) (mirrored bool) {
+	if !s.opts.Mirror {
+		return false
+	}
+	if err := put(); err != nil {
+		s.log.Warn("redis: recording not mirrored to the local folder", "key", key, "err", err)
+		return false
+	}
+	return true
 }
 
 // LockKey is Entries.LockKey by key hash.
@@ -153,11 +173,16 @@ func (r *Entries) Get(ctx context.Context, key cache.Key) (cache.Entry, bool, er
 	return g.e, g.ok, g.err
 }
 
-// Put records the entry in Redis, in one transaction.
+// Put records the entry in Redis, in one transaction; with Mirror, in the
+// local store first.
 func (r *Entries) Put(ctx context.Context, key cache.Key, e cache.Entry) error {
+	mirrored := r.shared.mirror(key.Hash(), func() error { return r.local.Put(ctx, key, e) })
 	_, err := guard(r.shared, "recordings", func() (struct{}, error) {
 		return struct{}{}, r.shared.Store.Put(ctx, key, e)
 	}, func() (struct{}, error) {
+		if mirrored {
+			return struct{}{}, nil
+		}
 		return struct{}{}, r.local.Put(ctx, key, e)
 	})
 	return err

@@ -33,6 +33,25 @@ type Options struct {
 	// so that an unreachable server does not slow every call by a dial
 	// timeout.
 	Retry time.Duration
+	// Local is this replica's recordings folder (-cache), or nil. The
+	// entries there that Redis lacks are pushed to it whenever it answers
+	// after they could have gone missing: at start, when it is back after
+	// being down (what FallbackLocal recorded meanwhile), and when it
+	// restarted (what a server without persistence lost). Entries edited
+	// by hand stay local unless TrustEdits.
+	Local *cache.Store
+	// Mirror writes every recording made in Redis to the local store too
+	// (write-through, before Redis): a Redis that loses its data loses
+	// nothing this replica recorded.
+	Mirror bool
+	// TrustEdits serves entries of Redis whose checksum does not match
+	// (changed there after they were recorded), with a warning; without
+	// it they are not served (cache.RedisOptions.TrustEdits).
+	TrustEdits bool
+	// Watch is how often the server is asked whether it restarted
+	// (default DefaultWatch); negative: never, and no goroutine runs (a
+	// one-off tool such as an export).
+	Watch time.Duration
 }
 
 // Shared is one Redis connection pool and what the sandbox keeps in it.
@@ -49,6 +68,18 @@ type Shared struct {
 	since  time.Time
 	tried  atomic.Int64 // unix nanoseconds of the last attempt while down
 	served atomic.Int64 // calls served from local state while down
+
+	// The watcher (durability.go): the server's run_id and persistence as
+	// last read, and whether the local folder is to be pushed (guarded by
+	// mu), how many entries it pushed.
+	runID       string
+	persistence Persistence
+	pushDue     bool
+	pushed      atomic.Int64
+	kick        chan struct{}
+	watchStop   chan struct{}
+	watchDone   chan struct{}
+	closeOnce   sync.Once
 }
 
 // CheckURL reports whether rawURL is a Redis URL Open accepts.
@@ -99,8 +130,19 @@ func New(rdb *redis.Client, where string, opts Options) *Shared {
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.DiscardHandler)
 	}
-	return &Shared{rdb: rdb, opts: opts, where: where, log: opts.Logger,
-		Store: cache.NewRedisStore(rdb, cache.RedisOptions{Prefix: opts.Prefix})}
+	if opts.Watch == 0 {
+		opts.Watch = DefaultWatch
+	}
+	s := &Shared{rdb: rdb, opts: opts, where: where, log: opts.Logger,
+		kick: make(chan struct{}, 1), watchStop: make(chan struct{}), watchDone: make(chan struct{})}
+	s.Store = cache.NewRedisStore(rdb, cache.RedisOptions{Prefix: opts.Prefix, TrustEdits: opts.TrustEdits,
+		Warn: func(err error) { s.log.Warn("redis: recording changed after it was recorded", "err", err) }})
+	if opts.Watch > 0 {
+		go s.watch()
+	} else {
+		close(s.watchDone)
+	}
+	return s
 }
 
 // redact drops the password of a Redis URL, for messages.
@@ -112,8 +154,12 @@ func redact(raw string) string {
 	return u.Redacted()
 }
 
-// Close closes the connection pool.
-func (s *Shared) Close() error { return s.rdb.Close() }
+// Close stops the watcher and closes the connection pool.
+func (s *Shared) Close() error {
+	s.closeOnce.Do(func() { close(s.watchStop) })
+	<-s.watchDone
+	return s.rdb.Close()
+}
 
 // Client is the Redis client, for tools (export, import, benchmarks).
 func (s *Shared) Client() *redis.Client { return s.rdb }
@@ -193,6 +239,9 @@ func (s *Shared) ok() {
 	if s.down {
 		s.log.Info("redis is back: shared state in use again", "redis", s.where, "down_for", time.Since(s.since).Round(time.Millisecond).String())
 		s.down, s.err = false, ""
+		// What was recorded locally meanwhile goes to Redis.
+		s.pushDue = true
+		s.kickWatch()
 	}
 }
 
@@ -232,8 +281,22 @@ func (s *Shared) Health(ctx context.Context) (map[string]any, bool) {
 	if s.opts.FallbackLocal {
 		out["fallback"] = "local"
 	}
+	out["mirror"] = "off"
+	if s.opts.Local != nil && s.opts.Mirror {
+		out["mirror"] = s.opts.Local.Dir()
+	}
+	if n := s.pushed.Load(); n > 0 {
+		out["pushed"] = n
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if s.persistence.Known {
+		out["persistence"] = s.persistence
+		out["durable"] = s.persistence.Durable()
+		if w := s.durability(s.persistence); w != "" {
+			out["warning"] = w
+		}
+	}
 	if perr == nil {
 		return out, true
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/understudy/understudy/internal/assemble"
+	"github.com/understudy/understudy/internal/bounded"
 )
 
 // TestHostilePythonKeepsServing sends the hardening issue's interpreter
@@ -51,7 +52,7 @@ func TestHostilePythonKeepsServing(t *testing.T) {
 			}
 		})
 	}
-	wg.Wait()
+	bounded.Wait(t, &wg, "16 programs")
 	for _, s := range statuses {
 		require.Contains(t, []int{200, 429}, s)
 	}

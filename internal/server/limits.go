@@ -160,40 +160,70 @@ func (c *limitedConn) working() (done func()) {
 	}
 }
 
-// readBody reads the whole (already size-limited) body before the route
-// runs, under a read deadline of timeout, then lifts the deadline so that a
-// long call is not cancelled by it. A body that ends before its
-// Content-Length, or does not arrive in time, is answered with a 400
-// problem and the connection is closed; a body over the size limit is
-// handed on as the error its reader gave, for each transport to answer in
-// its own way (413, or ToolBench's 200 with an error text). Once the body
-// is in, the connection counts as working for LimitListener.
-func readBody(timeout time.Duration) func(http.Handler) http.Handler {
+// bodyDeadline sets the read deadline of a request's body before anything
+// else runs, so that no handler, refusal or net/http's own reading of an
+// unread body waits for a body that never comes longer than timeout.
+// readBody lifts it once the body is in.
+func bodyDeadline(timeout time.Duration) func(http.Handler) http.Handler {
 	return func(next http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			if r.Body != nil && r.Body != http.NoBody {
-				rc := http.NewResponseController(w)
-				_ = rc.SetReadDeadline(time.Now().Add(timeout)) // unsupported on some writers (tests' recorders): no deadline then
-				body, err := io.ReadAll(r.Body)
-				_ = rc.SetReadDeadline(time.Time{})
-				var mbe *http.MaxBytesError
-				switch {
-				case err == nil:
-					r.Body = io.NopCloser(bytes.NewReader(body))
-				case errors.As(err, &mbe):
-					r.Body = io.NopCloser(io.MultiReader(bytes.NewReader(body), errReader{err}))
-				default:
-					w.Header().Set("Connection", "close")
-					writeProblem(w, incompleteBody(r, len(body), err))
-					return
-				}
-			}
-			if lc, ok := r.Context().Value(connKey{}).(*limitedConn); ok {
-				defer lc.working()()
+				// Unsupported on some writers (tests' recorders): no deadline then.
+				_ = http.NewResponseController(w).SetReadDeadline(time.Now().Add(timeout))
 			}
 			next.ServeHTTP(w, r)
 		})
 	}
+}
+
+// endConnection makes the answer being written the connection's last, and
+// lets no one read what is left of the body: "Connection: close" stops
+// net/http from reading (up to 256 KiB of) an unread body before it sends
+// the answer, and a read deadline already past stops it from reading the
+// rest when it closes the body afterwards. A refusal is then answered at
+// once, and its connection closed, however little of the body came.
+func endConnection(w http.ResponseWriter) {
+	w.Header().Set("Connection", "close")
+	_ = http.NewResponseController(w).SetReadDeadline(time.Now())
+}
+
+// refuse answers p and ends the connection without reading the body.
+func refuse(w http.ResponseWriter, p *Problem) {
+	endConnection(w)
+	writeProblem(w, p)
+}
+
+// readBody reads the whole (already size-limited) body before the route
+// runs, under the read deadline bodyDeadline set, then lifts the deadline
+// so that a long call is not cancelled by it. A body that ends before its
+// Content-Length, or does not arrive in time, is answered with a 400
+// problem and the connection is closed; a body over the size limit is
+// handed on as the error its reader gave, for each transport to answer in
+// its own way (413, or ToolBench's 200 with an error text), and the
+// connection is closed after that answer. Once the body is in, the
+// connection counts as working for LimitListener.
+func readBody(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Body != nil && r.Body != http.NoBody {
+			body, err := io.ReadAll(r.Body)
+			var mbe *http.MaxBytesError
+			switch {
+			case err == nil:
+				_ = http.NewResponseController(w).SetReadDeadline(time.Time{})
+				r.Body = io.NopCloser(bytes.NewReader(body))
+			case errors.As(err, &mbe):
+				endConnection(w)
+				r.Body = io.NopCloser(io.MultiReader(bytes.NewReader(body), errReader{err}))
+			default:
+				refuse(w, incompleteBody(r, len(body), err))
+				return
+			}
+		}
+		if lc, ok := r.Context().Value(connKey{}).(*limitedConn); ok {
+			defer lc.working()()
+		}
+		next.ServeHTTP(w, r)
+	})
 }
 
 type errReader struct{ err error }
@@ -224,14 +254,13 @@ func limitHeaders(next http.Handler) http.Handler {
 			}
 		}
 		if size > maxHeaderBytes {
-			w.Header().Set("Connection", "close")
-			writeProblem(w, newProblem(http.StatusRequestHeaderFieldsTooLarge, "headers-too-large", "Request header fields too large",
+			refuse(w, newProblem(http.StatusRequestHeaderFieldsTooLarge, "headers-too-large", "Request header fields too large",
 				fmt.Sprintf("the request line and headers are %d bytes; at most %d are accepted", size, maxHeaderBytes)))
 			return
 		}
 		for _, h := range []string{"X-Session-Id", "Mcp-Session-Id"} {
 			if v := r.Header.Get(h); len(v) > MaxSessionIDLen {
-				writeProblem(w, checkLen(h+" header", v, MaxSessionIDLen))
+				refuse(w, checkLen(h+" header", v, MaxSessionIDLen))
 				return
 			}
 		}

@@ -15,6 +15,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/understudy/understudy/internal/assemble"
+	"github.com/understudy/understudy/internal/bounded"
 )
 
 // hardened serves the full stack the way cmd/toolserver does: the
@@ -95,6 +96,60 @@ func TestIncompleteBodyIsAnswered(t *testing.T) {
 	}
 }
 
+// TestRefusalsDoNotWaitForTheBody: a request refused for its Host, its
+// Origin or its declared size, whose body never comes, is answered at once
+// and its connection closed by the server, on real loopback sockets; so
+// is an incomplete body's 400, while the client keeps its end open. The
+// read deadline (long here) is not what ends them: before, the refusal
+// waited for the body, without a deadline, and the 400's connection stayed
+// open as long as the client's.
+func TestRefusalsDoNotWaitForTheBody(t *testing.T) {
+	addr, _ := hardened(t, Options{ReadTimeout: time.Minute, MaxBody: 1000}, 16)
+	shortAddr, _ := hardened(t, Options{ReadTimeout: 300 * time.Millisecond}, 16)
+	head := func(path, host, extra string, length int) string {
+		return fmt.Sprintf("POST %s HTTP/1.1\r\nHost: %s\r\nContent-Type: application/json\r\n%sContent-Length: %d\r\n\r\n", path, host, extra, length)
+	}
+	for _, tc := range []struct {
+		name, addr, raw string
+		status          int
+		want            string
+	}{
+		{"foreign Host", addr, head("/v1/call", "evil.example", "", 100), 403, "problem-foreign-host"},
+		{"foreign Host on mcp", addr, head("/mcp", "evil.example", "Accept: application/json, text/event-stream\r\n", 100), 403, "problem-foreign-host"},
+		{"cross origin", addr, head("/v1/call", addr, "Origin: https://evil.example\r\n", 100), 403, "problem-cross-origin"},
+		{"cross origin, expecting 100-continue", addr, head("/virtual", addr, "Origin: https://evil.example\r\nExpect: 100-continue\r\n", 100), 403, "problem-cross-origin"},
+		{"declared too large", addr, head("/v1/call", addr, "", 1<<30), 413, "problem-body-too-large"},
+		{"declared too large on the ToolBench wire", addr, head("/virtual", addr, "", 1<<30), 200, "larger than"},
+		{"headers too large", addr, head("/v1/call", addr, "X-Pad: "+strings.Repeat("x", 70<<10)+"\r\n", 100), 431, "problem-headers-too-large"},
+		{"incomplete body, client keeps its end open", shortAddr, head("/v1/call", shortAddr, "", 100) + `{"api":`, 400, "problem-incomplete-body"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c, err := net.Dial("tcp", tc.addr)
+			require.NoError(t, err)
+			defer c.Close()
+			start := time.Now()
+			require.NoError(t, c.SetDeadline(start.Add(10*time.Second)))
+			_, err = io.WriteString(c, tc.raw)
+			require.NoError(t, err)
+			br := bufio.NewReader(c)
+			resp, err := http.ReadResponse(br, nil)
+			require.NoError(t, err, "answered before the body came")
+			b, err := io.ReadAll(resp.Body)
+			require.NoError(t, err)
+			resp.Body.Close()
+			require.Equal(t, tc.status, resp.StatusCode, string(b))
+			require.Contains(t, string(b), tc.want)
+			require.True(t, resp.Close, "Connection: close")
+			// The server closes its end: the next read sees EOF, long
+			// before the client's own deadline.
+			n, err := br.Read(make([]byte, 1))
+			require.Zero(t, n)
+			require.ErrorIs(t, err, io.EOF, "the server closed the connection")
+			require.Less(t, time.Since(start), 5*time.Second)
+		})
+	}
+}
+
 // TestSlowClientsDoNotLockOthersOut floods the server with more slow-body
 // connections than its cap (each sends its header and part of its body,
 // then nothing), then requires every health check to be answered and the
@@ -154,13 +209,13 @@ func isTimeout(err error) bool {
 func TestLimitListenerSparesRunningCalls(t *testing.T) {
 	release := make(chan struct{})
 	var started sync.WaitGroup
-	h := readBody(time.Minute)(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	h := bodyDeadline(time.Minute)(readBody(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path == "/block" {
 			started.Done()
 			<-release
 		}
 		_, _ = io.WriteString(w, "done "+r.URL.Path)
-	}))
+	})))
 	addr, lim := serveLimited(t, h, time.Minute, 2)
 
 	type answer struct {
@@ -191,24 +246,24 @@ func TestLimitListenerSparesRunningCalls(t *testing.T) {
 	started.Add(2)
 	a, b := dial(), dial()
 	ansA, ansB := get(a, "/block"), get(b, "/block")
-	started.Wait()
+	bounded.Wait(t, &started, "both blocking calls to start")
 	require.Equal(t, 2, lim.open())
 
 	// Both connections run a call: a third is closed unanswered.
 	c := dial()
 	ansC := get(c, "/now")
-	require.Error(t, (<-ansC).err)
+	require.Error(t, bounded.Recv(t, ansC, "the third connection's end").err)
 	require.Equal(t, 2, lim.open())
 
 	// Both calls finish; the connections stay open, idle.
 	close(release)
-	require.Equal(t, answer{body: "done /block"}, <-ansA)
-	require.Equal(t, answer{body: "done /block"}, <-ansB)
+	require.Equal(t, answer{body: "done /block"}, bounded.Recv(t, ansA, "the first call's answer"))
+	require.Equal(t, answer{body: "done /block"}, bounded.Recv(t, ansB, "the second call's answer"))
 
 	// A newcomer now evicts the idle connection that finished first... or
 	// second: either is idle, and it is answered.
 	d := dial()
-	require.Equal(t, answer{body: "done /later"}, <-get(d, "/later"))
+	require.Equal(t, answer{body: "done /later"}, bounded.Recv(t, get(d, "/later"), "the newcomer's answer"))
 	require.LessOrEqual(t, lim.open(), 2)
 }
 
@@ -262,7 +317,7 @@ func TestSiteGuard(t *testing.T) {
 			if tc.site != "" {
 				req.Header.Set("Sec-Fetch-Site", tc.site)
 			}
-			resp, err := http.DefaultClient.Do(req)
+			resp, err := bounded.Client.Do(req)
 			require.NoError(t, err)
 			b, err := io.ReadAll(resp.Body)
 			require.NoError(t, err)

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"sync"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -19,7 +20,7 @@ import (
 const DefaultMaxStdioLine = mcp.DefaultMaxLineLength
 
 // StdioTransport serves MCP as newline-delimited JSON over Reader and
-// Writer, through the SDK's own connection. Two things differ from
+// Writer, through the SDK's own connection. Four things differ from
 // mcp.StdioTransport, whose session ends on the first bad line and cancels
 // the requests still running when input ends:
 //
@@ -28,7 +29,15 @@ const DefaultMaxStdioLine = mcp.DefaultMaxLineLength
 //     error -32700, invalid request -32600) while serving goes on;
 //   - at the end of input, every request already read is answered before
 //     the session ends, so `printf 'initialize\ncall\n' | toolserver -stdio`
-//     answers both.
+//     answers both (within DrainTimeout);
+//   - a request whose id is already in flight is answered with -32600,
+//     as over HTTP, and never reaches the SDK (which answered it with a
+//     null id, so that the first request's answer seemed owed twice and the
+//     session never ended);
+//   - ids are answered as written: the SDK keeps an id as a string or an
+//     int64, so a number that is not a plain integer it holds exactly
+//     (1e308, 1.5, 9007199254740993) goes to it under a stand-in string
+//     and comes back as the client wrote it (mcpids.go).
 //
 // Batches (a JSON array on one line) are answered with -32600: MCP removed
 // them in protocol 2025-06-18, and the SDK ends the session on one.
@@ -38,7 +47,17 @@ type StdioTransport struct {
 	// MaxLineLength bounds one input line in bytes (0: DefaultMaxStdioLine).
 	// A longer line is discarded and answered with -32600.
 	MaxLineLength int
+	// DrainTimeout bounds how long the requests still running at the end
+	// of input are waited for (0: DefaultStdioDrain); the session then
+	// ends, cancelling them.
+	DrainTimeout time.Duration
 }
+
+// DefaultStdioDrain is how long requests running when input ends are
+// waited for: longer than any one call takes (an upstream call is bounded
+// by its timeout and retries), short enough that a client that closed its
+// end does not wait on a process that never exits.
+const DefaultStdioDrain = 2 * time.Minute
 
 var _ mcp.Transport = (*StdioTransport)(nil)
 
@@ -51,28 +70,49 @@ func (t *StdioTransport) Connect(ctx context.Context) (mcp.Connection, error) {
 	if max <= 0 {
 		max = DefaultMaxStdioLine
 	}
-	w := &lineWriter{w: t.Writer}
-	f := &lineFilter{src: bufio.NewReaderSize(t.Reader, 64<<10), reply: w, max: max, closed: make(chan struct{})}
+	drain := t.DrainTimeout
+	if drain <= 0 {
+		drain = DefaultStdioDrain
+	}
+	ids := newIDTable()
+	w := &lineWriter{w: t.Writer, ids: ids}
+	f := &lineFilter{src: bufio.NewReaderSize(t.Reader, 64<<10), reply: w, max: max, ids: ids, closed: make(chan struct{})}
 	// The filter already bounds lines, so the SDK's own cap (which ends the
 	// session when hit) is turned off.
 	inner, err := (&mcp.IOTransport{Reader: f, Writer: w, MaxLineLength: -1}).Connect(ctx)
 	if err != nil {
 		return nil, err
 	}
-	return &drainingConn{Connection: inner, pending: map[jsonrpc.ID]int{}, closed: make(chan struct{})}, nil
+	return &drainingConn{Connection: inner, ids: ids, drainFor: drain, closed: make(chan struct{})}, nil
 }
 
 // lineWriter serialises whole lines from the SDK and from the filter's
-// error answers, so the two never interleave within a line.
+// error answers, so the two never interleave within a line. A line from
+// the SDK answering a request gets its id back as the client wrote it.
 type lineWriter struct {
-	mu sync.Mutex
-	w  io.Writer
+	mu  sync.Mutex
+	w   io.Writer
+	ids *idTable
 }
 
+// Write writes one line of the SDK (its connection writes each message
+// whole, in one call).
 func (l *lineWriter) Write(p []byte) (int, error) {
+	out := l.ids.answered(p)
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	return l.w.Write(p)
+	if _, err := l.w.Write(out); err != nil {
+		return 0, err
+	}
+	return len(p), nil
+}
+
+// writeOwn writes an answer of the filter itself, whose id is already as
+// the client wrote it.
+func (l *lineWriter) writeOwn(p []byte) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	_, _ = l.w.Write(p)
 }
 
 // Close leaves the underlying writer open (it is the process's stdout).
@@ -82,7 +122,8 @@ func (l *lineWriter) Close() error { return nil }
 // and answers the others itself. Only the SDK's reading goroutine calls Read.
 type lineFilter struct {
 	src   *bufio.Reader
-	reply io.Writer
+	reply ownWriter
+	ids   *idTable
 	max   int
 	buf   []byte // the checked line not yet read by the SDK
 	err   error  // the source's error, returned once buf is empty
@@ -104,7 +145,7 @@ func (f *lineFilter) Read(p []byte) (int, error) {
 			f.err = err
 		}
 		if tooLong {
-			f.answer(errorLine(jsonrpc.ID{}, jsonrpc.CodeInvalidRequest, fmt.Sprintf("line longer than %d bytes", f.max)))
+			f.answer(errorLine(nil, jsonrpc.CodeInvalidRequest, fmt.Sprintf("line longer than %d bytes", f.max)))
 			continue
 		}
 		line = bytes.TrimSpace(line)
@@ -112,6 +153,11 @@ func (f *lineFilter) Read(p []byte) (int, error) {
 			continue
 		}
 		if ok, ans := CheckStdioLine(line); !ok {
+			f.answer(ans)
+			continue
+		}
+		line, ans := f.ids.request(line)
+		if ans != nil {
 			f.answer(ans)
 			continue
 		}
@@ -161,11 +207,14 @@ func (f *lineFilter) readLine() (line []byte, tooLong bool, err error) {
 	}
 }
 
+// ownWriter takes the filter's own answers (lineWriter.writeOwn).
+type ownWriter interface{ writeOwn(line []byte) }
+
 // answer writes an error line; a failed write ends nothing (the SDK's own
 // next write reports a broken output).
 func (f *lineFilter) answer(line []byte) {
 	if len(line) > 0 {
-		_, _ = f.reply.Write(line)
+		f.reply.writeOwn(line)
 	}
 }
 
@@ -178,14 +227,14 @@ func (f *lineFilter) answer(line []byte) {
 // notifications only is dropped with no answer (answer is nil).
 func CheckStdioLine(line []byte) (ok bool, answer []byte) {
 	if !json.Valid(line) {
-		return false, errorLine(jsonrpc.ID{}, jsonrpc.CodeParseError, "parse error: the line is not one JSON value")
+		return false, errorLine(nil, jsonrpc.CodeParseError, "parse error: the line is not one JSON value")
 	}
 	switch line[0] {
 	case '{':
 	case '[':
 		return false, batchError(line)
 	default:
-		return false, errorLine(jsonrpc.ID{}, jsonrpc.CodeInvalidRequest, "invalid request: a message is a JSON object")
+		return false, errorLine(nil, jsonrpc.CodeInvalidRequest, "invalid request: a message is a JSON object")
 	}
 	if _, err := jsonrpc.DecodeMessage(line); err != nil {
 		return false, errorLine(requestID(line), jsonrpc.CodeInvalidRequest, "invalid request: "+err.Error())
@@ -199,13 +248,13 @@ func CheckStdioLine(line []byte) (ok bool, answer []byte) {
 func batchError(line []byte) []byte {
 	var elems []json.RawMessage
 	if err := json.Unmarshal(line, &elems); err != nil || len(elems) == 0 {
-		return errorLine(jsonrpc.ID{}, jsonrpc.CodeInvalidRequest, "invalid request: empty batch")
+		return errorLine(nil, jsonrpc.CodeInvalidRequest, "invalid request: empty batch")
 	}
 	const msg = "invalid request: JSON-RPC batches are not supported (MCP removed them in 2025-06-18); send one message per line"
 	var out []json.RawMessage
 	for _, e := range elems {
 		id := requestID(e)
-		if !id.IsValid() {
+		if id == nil {
 			continue
 		}
 		out = append(out, bytes.TrimSuffix(errorLine(id, jsonrpc.CodeInvalidRequest, msg), []byte("\n")))
@@ -218,43 +267,39 @@ func batchError(line []byte) []byte {
 }
 
 // requestID is the id of a line that tries to be a request (it names a
-// method), when the id is a string or an integer; the zero ID otherwise.
-func requestID(line []byte) jsonrpc.ID {
+// method), as written, when it is a string or a number; nil otherwise.
+func requestID(line []byte) json.RawMessage {
 	var probe struct {
 		Method json.RawMessage `json:"method"`
 		ID     json.RawMessage `json:"id"`
 	}
 	if json.Unmarshal(line, &probe) != nil || probe.Method == nil || len(probe.ID) == 0 {
-		return jsonrpc.ID{}
+		return nil
 	}
-	var s string
-	if json.Unmarshal(probe.ID, &s) == nil {
-		id, _ := jsonrpc.MakeID(s)
-		return id
+	switch c := probe.ID[0]; {
+	case c == '"', c == '-', c >= '0' && c <= '9':
+		return probe.ID
 	}
-	var n int64
-	if json.Unmarshal(probe.ID, &n) == nil {
-		id, _ := jsonrpc.MakeID(float64(n))
-		if id.Raw() == n {
-			return id
-		}
-	}
-	return jsonrpc.ID{}
+	return nil
 }
 
 // errorLine renders a JSON-RPC error response. It is written here rather
 // than by the SDK's encoder, which leaves out a null id where JSON-RPC 2.0
 // (§5) requires "id": null.
-func errorLine(id jsonrpc.ID, code int64, msg string) []byte {
+// id is the request's id as written (nil: null).
+func errorLine(id json.RawMessage, code int64, msg string) []byte {
 	type wireError struct {
 		Code    int64  `json:"code"`
 		Message string `json:"message"`
 	}
+	if id == nil {
+		id = json.RawMessage("null")
+	}
 	b, err := json.Marshal(struct {
-		JSONRPC string    `json:"jsonrpc"`
-		ID      any       `json:"id"`
-		Error   wireError `json:"error"`
-	}{"2.0", id.Raw(), wireError{code, msg}})
+		JSONRPC string          `json:"jsonrpc"`
+		ID      json.RawMessage `json:"id"`
+		Error   wireError       `json:"error"`
+	}{"2.0", id, wireError{code, msg}})
 	if err != nil {
 		// Only a failing encoder gets here; the answer still parses.
 		b = []byte(`{"jsonrpc":"2.0","id":null,"error":{"code":-32603,"message":"internal error"}}`)
@@ -263,76 +308,153 @@ func errorLine(id jsonrpc.ID, code int64, msg string) []byte {
 }
 
 // drainingConn holds back the end of input until every request already
-// read has been answered, instead of letting the SDK cancel them.
+// read has been answered (or DrainTimeout has passed), instead of letting
+// the SDK cancel them. The requests in flight are the idTable's: the
+// filter adds each call it passes on (a duplicate never gets there), the
+// writer removes each as it is answered.
 type drainingConn struct {
 	mcp.Connection
-	mu      sync.Mutex
-	pending map[jsonrpc.ID]int
-	idle    chan struct{} // closed when pending becomes empty, while someone waits
-	closed  chan struct{}
-	once    sync.Once
+	ids      *idTable
+	drainFor time.Duration
+	closed   chan struct{}
+	once     sync.Once
 }
 
 func (c *drainingConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 	msg, err := c.Connection.Read(ctx)
-	if err == nil {
-		if req, ok := msg.(*jsonrpc.Request); ok && req.IsCall() {
-			c.mu.Lock()
-			c.pending[req.ID]++
-			c.mu.Unlock()
-		}
-		return msg, nil
-	}
-	if errors.Is(err, io.EOF) {
+	if err != nil && errors.Is(err, io.EOF) {
 		c.drain(ctx)
 	}
-	return nil, err
+	return msg, err
 }
 
-// drain waits until no request is pending, the context ends or the
-// connection is closed.
+// drain waits until no request is in flight, the context ends, the
+// connection is closed or drainFor has passed.
 func (c *drainingConn) drain(ctx context.Context) {
+	limit := time.NewTimer(c.drainFor)
+	defer limit.Stop()
 	for {
-		c.mu.Lock()
-		if len(c.pending) == 0 {
-			c.mu.Unlock()
+		idle := c.ids.idle()
+		if idle == nil {
 			return
 		}
-		if c.idle == nil {
-			c.idle = make(chan struct{})
-		}
-		idle := c.idle
-		c.mu.Unlock()
 		select {
 		case <-idle:
 		case <-ctx.Done():
 			return
 		case <-c.closed:
 			return
+		case <-limit.C:
+			return
 		}
 	}
-}
-
-func (c *drainingConn) Write(ctx context.Context, msg jsonrpc.Message) error {
-	err := c.Connection.Write(ctx, msg)
-	if resp, ok := msg.(*jsonrpc.Response); ok {
-		// Answered, or failed to answer for good: either way not pending.
-		c.mu.Lock()
-		if n := c.pending[resp.ID]; n > 1 {
-			c.pending[resp.ID] = n - 1
-		} else {
-			delete(c.pending, resp.ID)
-		}
-		if len(c.pending) == 0 && c.idle != nil {
-			close(c.idle)
-			c.idle = nil
-		}
-		c.mu.Unlock()
-	}
-	return err
 }
 
 func (c *drainingConn) Close() error {
 	c.once.Do(func() { close(c.closed) })
 	return c.Connection.Close()
+}
+
+// idTable tracks the requests in flight between the filter and the SDK's
+// answers: it refuses an id already in flight and gives ids the SDK cannot
+// hold exactly a stand-in, restoring them in the answer.
+type idTable struct {
+	mu       sync.Mutex
+	inFlight map[string]struct{} // the ids' identities (idKey)
+	idleCh   chan struct{}       // closed when inFlight empties, while someone waits
+}
+
+func newIDTable() *idTable {
+	return &idTable{inFlight: map[string]struct{}{}}
+}
+
+// request registers a call line the filter passes on. It returns the line
+// to hand the SDK (with a stand-in id when needed), or, for a call whose
+// id is already in flight, the -32600 answer to write instead.
+func (t *idTable) request(line []byte) (out []byte, answer []byte) {
+	var msg map[string]json.RawMessage
+	if json.Unmarshal(line, &msg) != nil {
+		return line, nil
+	}
+	method, raw := msg["method"], msg["id"]
+	if method == nil {
+		return line, nil // an answer to a request of the server's
+	}
+	key, isCall := idKey(raw)
+	if !isCall {
+		// A notification: a cancellation names its request by its
+		// stand-in.
+		if toSDK(msg) {
+			return marshalLine(msg, line), nil
+		}
+		return line, nil
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if _, dup := t.inFlight[key]; dup {
+		return nil, errorLine(raw, jsonrpc.CodeInvalidRequest, "invalid request: duplicate in-flight request ID "+string(raw)+" (the request with this id is still running)")
+	}
+	t.inFlight[key] = struct{}{}
+	if !toSDK(msg) {
+		return line, nil
+	}
+	return marshalLine(msg, line), nil
+}
+
+// answered notes a line the SDK writes. An answer to a request ends it
+// being in flight, and one to a request with a stand-in id gets the id
+// as written back.
+func (t *idTable) answered(line []byte) []byte {
+	var probe struct {
+		Method json.RawMessage `json:"method"`
+		ID     json.RawMessage `json:"id"`
+	}
+	if json.Unmarshal(line, &probe) != nil || probe.Method != nil {
+		return line // a request or notification of the server's
+	}
+	key, ok := idKey(probe.ID)
+	if !ok {
+		return line
+	}
+	written, aliased := writtenID(probe.ID)
+	if aliased {
+		key, _ = idKey(written)
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	delete(t.inFlight, key)
+	if len(t.inFlight) == 0 && t.idleCh != nil {
+		close(t.idleCh)
+		t.idleCh = nil
+	}
+	if !aliased {
+		return line
+	}
+	return restoreLine(line)
+}
+
+// idle is nil when no request is in flight, or else a channel closed
+// once none is.
+func (t *idTable) idle() <-chan struct{} {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if len(t.inFlight) == 0 {
+		return nil
+	}
+	if t.idleCh == nil {
+		t.idleCh = make(chan struct{})
+	}
+	return t.idleCh
+}
+
+// marshalLine encodes a rewritten message on one line, HTML characters
+// as they are; it returns orig should encoding fail.
+func marshalLine(msg map[string]json.RawMessage, orig []byte) []byte {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if enc.Encode(msg) != nil {
+		return orig
+	}
+	return bytes.TrimSuffix(buf.Bytes(), []byte("\n"))
 }

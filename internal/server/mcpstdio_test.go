@@ -3,7 +3,6 @@ package server_test
 import (
 	"bufio"
 	"bytes"
-	"context"
 	"encoding/json"
 	"io"
 	"strings"
@@ -14,7 +13,9 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/understudy/understudy/internal/assemble"
+	"github.com/understudy/understudy/internal/bounded"
 	"github.com/understudy/understudy/internal/server"
+	"github.com/understudy/understudy/mocks/failures"
 )
 
 const (
@@ -45,17 +46,31 @@ func (s *syncBuffer) String() string {
 // returns the answers, one JSON document per line.
 func runStdio(t *testing.T, input string, maxLine int) []map[string]any {
 	t.Helper()
-	st, err := assemble.Build(assemble.Config{})
+	return decodeAnswers(t, serveStdio(t, assemble.Config{}, input, maxLine))
+}
+
+// serveStdio serves input over stdio with the stack cfg builds, until the
+// input ends, and returns the output as written.
+func serveStdio(t *testing.T, cfg assemble.Config, input string, maxLine int) string {
+	t.Helper()
+	st, err := assemble.Build(cfg)
 	require.NoError(t, err)
 	t.Cleanup(func() { _ = st.Close() })
 	out := &syncBuffer{}
 	tr := &server.StdioTransport{Reader: strings.NewReader(input), Writer: out, MaxLineLength: maxLine}
-	err = server.MCPServer(st.Engine, "test").Run(context.Background(), tr)
+	// The session ends when the input does: a context that ends is only
+	// the test's bound, and it failing the test says the session hung.
+	err = server.MCPServer(st.Engine, "test").Run(bounded.Context(t), tr)
 	if err != nil {
 		require.ErrorIs(t, err, io.EOF)
 	}
+	return out.String()
+}
+
+func decodeAnswers(t *testing.T, output string) []map[string]any {
+	t.Helper()
 	var answers []map[string]any
-	sc := bufio.NewScanner(strings.NewReader(out.String()))
+	sc := bufio.NewScanner(strings.NewReader(output))
 	sc.Buffer(nil, 16<<20)
 	for sc.Scan() {
 		var doc any
@@ -206,4 +221,79 @@ func FuzzCheckStdioLine(f *testing.F) {
 			require.Contains(t, []int64{jsonrpc.CodeParseError, jsonrpc.CodeInvalidRequest}, e.Code)
 		}
 	})
+}
+
+// TestStdioDuplicateID: a request whose id is in flight is answered with
+// -32600 carrying that id, as over HTTP; the first request is answered;
+// and the session ends with the input. (The SDK answered the duplicate
+// with a null id, the first request's answer then seemed owed twice, and
+// the session never ended.)
+func TestStdioDuplicateID(t *testing.T) {
+	slow, err := failures.Parse("calculator:latency=300ms")
+	require.NoError(t, err)
+	call := func(id, expr string) string {
+		return `{"jsonrpc":"2.0","id":` + id + `,"method":"tools/call","params":{"name":"calculate_for_calculator","arguments":{"expression":"` + expr + `"}}}` + "\n"
+	}
+	for _, id := range []string{`5`, `"five"`, `1e308`} {
+		t.Run(id, func(t *testing.T) {
+			out := serveStdio(t, assemble.Config{Failures: slow}, stdioInit+"\n"+call(id, "6*7")+call(id, "1+1"), 0)
+			var mine []map[string]json.RawMessage
+			for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
+				var m map[string]json.RawMessage
+				require.NoError(t, json.Unmarshal([]byte(line), &m), line)
+				if string(m["id"]) == id {
+					mine = append(mine, m)
+				}
+			}
+			require.Len(t, mine, 2, out)
+			var results, dups int
+			for _, m := range mine {
+				if m["error"] != nil {
+					var e struct {
+						Code    int64
+						Message string
+					}
+					require.NoError(t, json.Unmarshal(m["error"], &e))
+					require.Equal(t, int64(jsonrpc.CodeInvalidRequest), e.Code)
+					require.Contains(t, e.Message, "duplicate in-flight request ID")
+					dups++
+				} else {
+					require.Contains(t, string(m["result"]), "42", "the first request is answered")
+					results++
+				}
+			}
+			require.Equal(t, 1, results)
+			require.Equal(t, 1, dups)
+		})
+	}
+}
+
+// TestStdioIDsAsWritten: every id comes back as the client wrote it, the
+// numbers the SDK would turn into an int64 (1e308 came back as
+// -9223372036854775808) and string ids that look like the stand-ins.
+func TestStdioIDsAsWritten(t *testing.T) {
+	ids := []string{`1e308`, `9007199254740993`, `-9223372036854775809`, `1.5`, `-0`, `1E2`, `2`, `-7`, `9007199254740992`,
+		`"understudy-id:1"`, `"a"`, `"\u0041b"`}
+	var in strings.Builder
+	in.WriteString(stdioInit + "\n")
+	for _, id := range ids {
+		in.WriteString(`{"jsonrpc":"2.0","id":` + id + `,"method":"ping"}` + "\n")
+	}
+	// A bad request's error echoes its id as written too.
+	in.WriteString(`{"jsonrpc":"2.0","id":123456789012345678901234567890,"method":5}` + "\n")
+	out := serveStdio(t, assemble.Config{}, in.String(), 0)
+	got := map[string]bool{}
+	for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
+		var m map[string]json.RawMessage
+		require.NoError(t, json.Unmarshal([]byte(line), &m), line)
+		got[string(m["id"])] = true
+	}
+	for _, id := range ids {
+		if id == `"\u0041b"` {
+			id = `"Ab"` // the same string
+		}
+		require.True(t, got[id], "id %s answered as written in:\n%s", id, out)
+	}
+	require.True(t, got[`123456789012345678901234567890`], out)
+	require.Len(t, got, len(ids)+2, "initialize, the pings and the bad request, nothing else:\n%s", out)
 }

@@ -14,15 +14,18 @@ import (
 // Problem is an RFC 7807 problem detail. Message repeats Detail for clients
 // written against RapidAPI's {"message": ...} errors.
 type Problem struct {
-	Type        string              `json:"type"`
-	Title       string              `json:"title"`
-	Status      int                 `json:"status"`
-	Detail      string              `json:"detail"`
-	Message     string              `json:"message"`
-	Validation  []toolset.Violation `json:"validation,omitempty"`
-	Suggestions []string            `json:"suggestions,omitempty"`
-	Key         string              `json:"key,omitempty"`
-	RetryAfter  int                 `json:"retry_after,omitempty"` // seconds
+	Type       string              `json:"type"`
+	Title      string              `json:"title"`
+	Status     int                 `json:"status"`
+	Detail     string              `json:"detail"`
+	Message    string              `json:"message"`
+	Validation []toolset.Violation `json:"validation,omitempty"`
+	// MoreViolations counts the violations beyond the first
+	// toolset.MaxListedViolations, which alone are listed.
+	MoreViolations int      `json:"more_violations,omitempty"`
+	Suggestions    []string `json:"suggestions,omitempty"`
+	Key            string   `json:"key,omitempty"`
+	RetryAfter     int      `json:"retry_after,omitempty"` // seconds
 
 	headers http.Header
 }
@@ -75,7 +78,8 @@ func problemOf(err error) *Problem {
 	case kind == sandbox.KindUnknownAPI && errors.As(err, &nf):
 		pr.Suggestions = nf.Suggestions
 	case kind == sandbox.KindInvalidArguments && errors.As(err, &ve):
-		pr.Validation = ve.Violations
+		pr.Validation = ve.Violations[:min(len(ve.Violations), toolset.MaxListedViolations)]
+		pr.MoreViolations = len(ve.Violations) - len(pr.Validation)
 	case kind == sandbox.KindRateLimited && errors.As(err, &rl):
 		secs := max(int(math.Ceil(rl.RetryAfter.Seconds())), 1)
 		pr.RetryAfter = secs

@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/understudy/understudy/internal/assemble"
+	"github.com/understudy/understudy/internal/bounded"
 	"github.com/understudy/understudy/internal/server"
 )
 
@@ -21,7 +22,7 @@ func TestSearch(t *testing.T) {
 	srv := httptest.NewServer(h)
 	t.Cleanup(srv.Close)
 	get := func(q url.Values) (*http.Response, []byte) {
-		resp, err := http.Get(srv.URL + "/v1/search?" + q.Encode())
+		resp, err := bounded.Client.Get(srv.URL + "/v1/search?" + q.Encode())
 		require.NoError(t, err)
 		defer resp.Body.Close()
 		var b json.RawMessage

@@ -35,6 +35,11 @@ type DepsView interface {
 	WriteDOT(w io.Writer) error
 }
 
+// MetricsWriter writes metric families in Prometheus's text format.
+type MetricsWriter interface {
+	WritePrometheus(w io.Writer) error
+}
+
 // Options configures the HTTP handler.
 type Options struct {
 	MaxBody int64
@@ -48,6 +53,9 @@ type Options struct {
 	// AllowOrigins lists the browser origins ("http://localhost:3000")
 	// allowed besides the server's own; see siteGuard.
 	AllowOrigins []string
+	// Metrics are more metric families for GET /metrics, written after
+	// the engine's calls (the simulator's fallbacks, say).
+	Metrics []MetricsWriter
 	// Health, when set, describes the state shared between replicas
 	// (Redis) under "shared" in GET /healthz; healthy false makes it a 503
 	// with status "unavailable", so that a load balancer takes notice.
@@ -107,14 +115,16 @@ func New(e *sandbox.Engine, opts Options) (*Server, error) {
 	mux.Handle("POST /virtual", route{wrap(s.toolbench)})
 	mux.Handle("POST /rapidapi", route{wrap(s.toolbench)})
 	if opts.MCP != nil {
-		mux.Handle("/mcp", route{limitMCPNames(opts.MCP)})
+		mux.Handle("/mcp", route{limitMCPNames(exactMCPIDs(opts.MCP))})
 	}
-	// Outermost first: a panic anywhere is answered; browsers of other
-	// sites are refused; headers, then the body, are bounded in size and
-	// the body in time; then the RapidAPI wire or the routes above, whose
-	// own refusals (404, 405, redirects) are problems too.
-	s.handler = recoverPanics(s.log)(guard.wrap(limitHeaders(limitBody(opts.MaxBody)(readBody(opts.ReadTimeout)(
-		rapidAPIHost(wire)(routerProblems(mux)))))))
+	// Outermost first: the body's read deadline is set; a panic anywhere
+	// is answered; browsers of other sites are refused; headers, then the
+	// body, are bounded in size and the body in time; then the RapidAPI
+	// wire or the routes above, whose own refusals (404, 405, redirects)
+	// are problems too. A refusal before the body is read is answered at
+	// once and closes the connection (refuse).
+	s.handler = bodyDeadline(opts.ReadTimeout)(recoverPanics(s.log)(guard.wrap(limitHeaders(limitBody(opts.MaxBody)(readBody(
+		rapidAPIHost(wire)(routerProblems(mux))))))))
 	return s, nil
 }
 
@@ -142,11 +152,18 @@ func recoverPanics(log *slog.Logger) func(http.Handler) http.Handler {
 }
 
 // limitBody bounds every request body; reading past the limit fails with
-// *http.MaxBytesError, which problemOf answers with 413.
+// *http.MaxBytesError, which problemOf answers with 413. A body whose
+// Content-Length is already over the limit is not read at all: it fails
+// so at once, and the connection ends with the answer.
 func limitBody(limit int64) func(http.Handler) http.Handler {
 	return func(next http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			if r.Body != http.NoBody { // a request without a body has nothing to bound, or to read
+			switch {
+			case r.Body == http.NoBody: // a request without a body has nothing to bound, or to read
+			case r.ContentLength > limit:
+				endConnection(w)
+				r.Body = io.NopCloser(errReader{&http.MaxBytesError{Limit: limit}})
+			default:
 				r.Body = http.MaxBytesReader(w, r.Body, limit)
 			}
 			next.ServeHTTP(w, r)
@@ -251,6 +268,9 @@ func (s *Server) healthz(r *http.Request) (any, error) {
 	}
 	detail, healthy := s.opts.Health(r.Context())
 	out["shared"] = detail
+	if w, ok := detail["warning"]; ok {
+		out["warning"] = w // where recordings live only in memory, say
+	}
 	if _, local := detail["serving"]; local {
 		out["status"] = "degraded"
 	}
@@ -346,6 +366,11 @@ func (s *Server) metrics(*http.Request) (any, error) {
 	var buf bytes.Buffer
 	if err := s.engine.Metrics().WritePrometheus(&buf); err != nil {
 		return nil, err
+	}
+	for _, m := range s.opts.Metrics {
+		if err := m.WritePrometheus(&buf); err != nil {
+			return nil, err
+		}
 	}
 	return &rawBody{contentType: "text/plain; version=0.0.4; charset=utf-8", body: buf.Bytes()}, nil
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/understudy/understudy/internal/assemble"
+	"github.com/understudy/understudy/internal/bounded"
 	"github.com/understudy/understudy/internal/server"
 	"github.com/understudy/understudy/sandbox"
 	"github.com/understudy/understudy/toolset"
@@ -35,7 +36,7 @@ func newServer(t testing.TB, cfg assemble.Config) (*httptest.Server, *assemble.S
 }
 
 // noRedirects shows a redirect as it is answered.
-var noRedirects = &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+var noRedirects = &http.Client{Timeout: bounded.Timeout, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
 
 func do(t testing.TB, method, url, contentType, body string, hdr map[string]string) (int, http.Header, []byte) {
 	t.Helper()
@@ -382,4 +383,45 @@ func TestStatusPassthrough(t *testing.T) {
 	code, _, body := do(t, "POST", ts.URL+"/v1/call", "application/json", `{"tool":"nope","api":"x"}`, map[string]string{server.StatusHeader: "passthrough"})
 	require.Equal(t, 404, code, string(body))
 	require.Contains(t, string(body), "problem-unknown-api")
+}
+
+// TestManyViolationsMakeABoundedAnswer: a call with 20,000 unknown
+// arguments is refused with the first 50 violations and the count of the
+// rest, on every transport, in an answer smaller than the request (each
+// violation once listed every name the API takes: 60,000 made 13.8 MB).
+func TestManyViolationsMakeABoundedAnswer(t *testing.T) {
+	st, err := assemble.Build(assemble.Config{})
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = st.Close() })
+	h, err := server.New(st.Engine, server.Options{MCP: server.MCPHandler(server.MCPServer(st.Engine, "test"))})
+	require.NoError(t, err)
+	ts := httptest.NewServer(h)
+	t.Cleanup(ts.Close)
+
+	args := map[string]any{"expression": "1+1"}
+	for i := range 20000 {
+		args["k"+strconv.Itoa(i)] = 1
+	}
+	argsJSON, err := json.Marshal(args)
+	require.NoError(t, err)
+	native := `{"tool":"calculator","api":"calculate","arguments":` + string(argsJSON) + `}`
+	code, _, body := do(t, "POST", ts.URL+"/v1/call", "application/json", native, nil)
+	require.Equal(t, http.StatusBadRequest, code)
+	require.Less(t, len(body), len(native), "the answer is smaller than the request")
+	var p struct {
+		Detail         string
+		Validation     []toolset.Violation
+		MoreViolations int `json:"more_violations"`
+	}
+	require.NoError(t, json.Unmarshal(body, &p))
+	require.Len(t, p.Validation, toolset.MaxListedViolations)
+	require.Equal(t, 20000-toolset.MaxListedViolations, p.MoreViolations)
+	require.True(t, strings.HasSuffix(p.Detail, "… and 19950 more"), p.Detail[max(0, len(p.Detail)-80):])
+
+	virtual, err := json.Marshal(map[string]any{"category": "Other", "tool_name": "calculator", "api_name": "calculate", "tool_input": string(argsJSON)})
+	require.NoError(t, err)
+	code, _, body = do(t, "POST", ts.URL+"/virtual", "application/json", string(virtual), nil)
+	require.Equal(t, http.StatusOK, code)
+	require.Less(t, len(body), len(virtual))
+	require.Contains(t, string(body), "… and 19950 more")
 }

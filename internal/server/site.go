@@ -65,7 +65,7 @@ func parseOrigin(s string) (*url.URL, error) {
 func (g *siteGuard) wrap(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if p := g.check(r); p != nil {
-			writeProblem(w, p)
+			refuse(w, p) // at once: the body of a request refused is never read
 			return
 		}
 		next.ServeHTTP(w, r)

@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/understudy/understudy/internal/assemble"
+	"github.com/understudy/understudy/internal/bounded"
 	"github.com/understudy/understudy/internal/recgen"
 	"github.com/understudy/understudy/toolset"
 )
@@ -40,7 +41,7 @@ func (c stbClient) step(category, toolName, apiName, actionInput string) stbAnsw
 	require.NoError(c.t, err)
 	req.Header.Set("Content-Type", "application/json") // requests.post(json=...)
 	req.Header.Set("toolbench_key", "stb-key")
-	resp, err := http.DefaultClient.Do(req)
+	resp, err := bounded.Client.Do(req)
 	require.NoError(c.t, err)
 	defer resp.Body.Close()
 	require.Equal(c.t, http.StatusOK, resp.StatusCode, "the client treats any other status as a failed request")
@@ -142,5 +143,34 @@ func TestStableToolBenchNamesTheToolByCategory(t *testing.T) {
 				require.NotEqual(t, `""`, string(got.Response))
 			})
 		}
+	}
+}
+
+// TestStableToolBenchRefusesAnotherToolsAPI: api_name given as another
+// tool's function name ("<api>_for_<tool>") with a tool_name of its own
+// names two APIs: it is refused, not run as the function's tool. A
+// function name with no tool_name, or the tool's own, still runs.
+func TestStableToolBenchRefusesAnotherToolsAPI(t *testing.T) {
+	ts, _ := newServer(t, assemble.Config{})
+	client := stbClient{t: t, url: ts.URL + "/virtual"}
+	for _, tc := range []struct {
+		name, tool, api, wantErr string
+	}{
+		{"another tool's function", "weatherapi_com", "flights_auto_complete_for_skyscanner80", "is an API of tool skyscanner80, not of tool_name \"weatherapi_com\""},
+		{"the tool's own function", "skyscanner80", "flights_auto_complete_for_skyscanner80", ""},
+		{"a function name alone", "", "flights_auto_complete_for_skyscanner80", ""},
+		{"the API's name", "skyscanner80", "flights_auto_complete", ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			client.t = t
+			got := client.step("Travel", tc.tool, tc.api, `{"query": "Lisbon"}`)
+			if tc.wantErr != "" {
+				require.Contains(t, got.Error, tc.wantErr)
+				require.Equal(t, `""`, string(got.Response), "nothing was run")
+				return
+			}
+			require.Empty(t, got.Error, string(got.Response))
+			require.Contains(t, string(got.Response), "Lisbon")
+		})
 	}
 }

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -64,7 +65,12 @@ func (s *Server) toolbench(r *http.Request) (any, error) {
 	cat := s.engine.Catalog()
 	if a := cat.ToolBenchAPI(req.Category, tool, api); a != nil {
 		tool, api = a.Tool.StandardizedName, a.Name
-	} else if t := cat.ToolIn(req.Category, tool); t != nil {
+	} else if t := cmp.Or(cat.ToolIn(req.Category, tool), cat.Tool(tool)); t != nil {
+		if other := cat.APIByFunction(api); other != nil && other.Tool != t {
+			// The function name is another tool's API: the call names
+			// two, and neither is run.
+			return answer(fmt.Sprintf("Unknown API: api_name %q is an API of tool %s, not of tool_name %q (%s)", prefix(api, 64), other.Tool.StandardizedName, prefix(req.ToolName, 64), t.StandardizedName), nil)
+		}
 		tool = t.StandardizedName // its API is unknown: say so of this tool
 	}
 	res, err := s.engine.Call(r.Context(), sandbox.Request{

@@ -11,9 +11,14 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
+// normalLimits are the default limits but for wall time, which a loaded
+// machine stretches: a normal program must pass by its steps and memory,
+// not by the speed of the machine running the test.
+var normalLimits = Limits{Timeout: time.Minute}
+
 func run(t *testing.T, code string) (*Result, *Error) {
 	t.Helper()
-	res, err := Run(context.Background(), code, Limits{})
+	res, err := Run(context.Background(), code, normalLimits)
 	require.NotNil(t, res)
 	if err == nil {
 		return res, nil

@@ -11,6 +11,8 @@ import (
 
 	"github.com/stretchr/testify/require"
 	"go.starlark.net/starlark"
+
+	"github.com/understudy/understudy/internal/bounded"
 )
 
 // deep builds a program that nests a list n levels deep in l, then runs tail.
@@ -101,7 +103,7 @@ func TestHostilePrograms(t *testing.T) {
 			require.True(t, containsAny(e.Msg, tc.msg), "%q names none of %q", e.Msg, tc.msg)
 			require.NotContains(t, e.Msg, "__")
 
-			after, err := Run(context.Background(), "sum([i * i for i in range(10)])", Limits{})
+			after, err := Run(context.Background(), "sum([i * i for i in range(10)])", normalLimits)
 			require.NoError(t, err)
 			require.Equal(t, int64(285), after.Value)
 		})
@@ -154,7 +156,7 @@ func TestBoundsKeepNormalPrograms(t *testing.T) {
 // cancelled, and waits until the pool counts it.
 func holdRun(t *testing.T, p *Pool, wantRunning, wantWaiting int) (cancel func(), done <-chan error) {
 	t.Helper()
-	ctx, cancel := context.WithCancel(context.Background())
+	ctx, cancel := context.WithCancel(bounded.Context(t))
 	ch := make(chan error, 1)
 	go func() {
 		_, err := p.Run(ctx, "while True:\n    pass", Limits{MaxSteps: 1 << 62, Timeout: time.Hour})
@@ -172,7 +174,7 @@ func TestPoolQueuesThenRefuses(t *testing.T) {
 	cancelA, doneA := holdRun(t, p, 1, 0)
 	cancelB, doneB := holdRun(t, p, 1, 1) // waits for A
 
-	_, err := p.Run(context.Background(), "1 + 1", Limits{})
+	_, err := p.Run(bounded.Context(t), "1 + 1", Limits{})
 	var busy *BusyError
 	require.ErrorAs(t, err, &busy)
 	require.Equal(t, 1, busy.Running)
@@ -181,12 +183,12 @@ func TestPoolQueuesThenRefuses(t *testing.T) {
 	require.Contains(t, err.Error(), "busy")
 
 	cancelA()
-	require.ErrorContains(t, <-doneA, "cancelled by the caller")
+	require.ErrorContains(t, bounded.Recv(t, doneA, "run A to end"), "cancelled by the caller")
 	require.Eventually(t, func() bool { r, w := p.Load(); return r == 1 && w == 0 }, time.Minute, time.Millisecond)
 	cancelB()
-	require.ErrorContains(t, <-doneB, "cancelled by the caller")
+	require.ErrorContains(t, bounded.Recv(t, doneB, "run B to end"), "cancelled by the caller")
 
-	res, err := p.Run(context.Background(), "1 + 1", Limits{})
+	res, err := p.Run(bounded.Context(t), "1 + 1", Limits{})
 	require.NoError(t, err)
 	require.Equal(t, int64(2), res.Value)
 	r, w := p.Load()
@@ -201,16 +203,16 @@ func TestPoolBoundsMemory(t *testing.T) {
 	cancelA, doneA := holdRun(t, p, 1, 0)
 	cancelB, doneB := holdRun(t, p, 2, 0)
 	cancelC, doneC := holdRun(t, p, 2, 1)
-	_, err := p.Run(context.Background(), "1", Limits{})
+	_, err := p.Run(bounded.Context(t), "1", Limits{})
 	require.ErrorAs(t, err, new(*BusyError))
 	for _, c := range []func(){cancelA, cancelB, cancelC} {
 		c()
 	}
 	for _, d := range []<-chan error{doneA, doneB, doneC} {
-		require.Error(t, <-d)
+		require.Error(t, bounded.Recv(t, d, "a held run to end"))
 	}
 
-	_, err = p.Run(context.Background(), "1", Limits{MaxAllocated: 1 << 30})
+	_, err = p.Run(bounded.Context(t), "1", Limits{MaxAllocated: 1 << 30})
 	var e *Error
 	require.ErrorAs(t, err, &e)
 	require.Equal(t, KindLimit, e.Kind)
@@ -219,15 +221,15 @@ func TestPoolBoundsMemory(t *testing.T) {
 func TestPoolWaitEnds(t *testing.T) {
 	p := NewPool(PoolLimits{Runs: 1, Queue: 4, Wait: time.Millisecond})
 	cancel, done := holdRun(t, p, 1, 0)
-	defer func() { cancel(); <-done }()
-	_, err := p.Run(context.Background(), "1", Limits{})
+	defer func() { cancel(); bounded.Recv(t, done, "the held run to end") }()
+	_, err := p.Run(bounded.Context(t), "1", Limits{})
 	require.ErrorAs(t, err, new(*BusyError))
 
-	ctx, stop := context.WithCancel(context.Background())
+	ctx, stop := context.WithCancel(bounded.Context(t))
 	stop()
 	p2 := NewPool(PoolLimits{Runs: 1, Queue: 4, Wait: time.Hour})
 	cancel2, done2 := holdRun(t, p2, 1, 0)
-	defer func() { cancel2(); <-done2 }()
+	defer func() { cancel2(); bounded.Recv(t, done2, "the second held run to end") }()
 	_, err = p2.Run(ctx, "1", Limits{})
 	require.True(t, errors.Is(err, context.Canceled), "%v", err)
 }
@@ -242,10 +244,10 @@ func TestPoolManyConcurrentRuns(t *testing.T) {
 	errs := make([]error, 16)
 	for i := range errs {
 		wg.Go(func() {
-			_, errs[i] = p.Run(context.Background(), code, Limits{})
+			_, errs[i] = p.Run(bounded.Context(t), code, Limits{})
 		})
 	}
-	wg.Wait()
+	bounded.Wait(t, &wg, "16 runs")
 	for _, err := range errs {
 		require.NoError(t, err)
 	}

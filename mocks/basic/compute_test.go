@@ -7,6 +7,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/understudy/understudy/internal/bounded"
 	"github.com/understudy/understudy/internal/starlarkbox"
 	"github.com/understudy/understudy/mocks/internal/standintest"
 	"github.com/understudy/understudy/sandbox"
@@ -96,7 +97,7 @@ func TestBasicPythonBusy(t *testing.T) {
 	t.Cleanup(func() { interpreter = saved })
 
 	hold := func(running, waiting int) (context.CancelFunc, <-chan error) {
-		ctx, cancel := context.WithCancel(context.Background())
+		ctx, cancel := context.WithCancel(bounded.Context(t))
 		done := make(chan error, 1)
 		go func() {
 			_, err := interpreter.Run(ctx, "while True:\n    pass", starlarkbox.Limits{MaxSteps: 1 << 62, Timeout: time.Hour})
@@ -122,9 +123,9 @@ func TestBasicPythonBusy(t *testing.T) {
 	require.Contains(t, err.Error(), "the interpreter is busy")
 
 	cancelA()
-	<-doneA
+	bounded.Recv(t, doneA, "the first held run to end")
 	cancelB()
-	<-doneB
+	bounded.Recv(t, doneB, "the second held run to end")
 	r := standintest.New(t, Register).WithDefaults().Object("python_interpreter", "run_python", map[string]any{"code": "1 + 1"})
 	require.Equal(t, float64(2), r["result"])
 }

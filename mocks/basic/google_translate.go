@@ -8,6 +8,9 @@ import (
 	"strings"
 	"unicode"
 
+	"golang.org/x/text/language"
+	"golang.org/x/text/language/display"
+
 	"github.com/understudy/understudy/mocks/standin"
 	"github.com/understudy/understudy/mocks/world"
 	"github.com/understudy/understudy/sandbox"
@@ -25,7 +28,9 @@ type trSegment struct {
 }
 
 // trSplitSegments cuts text at punctuation, keeping each mark with the
-// segment it ends so it can be put back.
+// segment it ends so it can be put back. A mark between two digits is part
+// of a number ("2.15", "10:30", "1,250"); Spanish opening marks are
+// dropped (the target's rules put them back, see trInvertedMarks).
 func trSplitSegments(text, lang string) []trSegment {
 	var segs []trSegment
 	var cur trSegment
@@ -36,7 +41,8 @@ func trSplitSegments(text, lang string) []trSegment {
 			word.Reset()
 		}
 	}
-	for _, r := range text {
+	rs := []rune(text)
+	for i, r := range rs {
 		switch {
 		case unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.Is(unicode.Mn, r) || r == '\'' || r == '’' || r == '-':
 			if world.Unspaced(lang) && (unicode.Is(unicode.Han, r) || unicode.In(r, unicode.Hiragana, unicode.Katakana)) {
@@ -45,12 +51,14 @@ func trSplitSegments(text, lang string) []trSegment {
 				continue
 			}
 			word.WriteRune(r)
+		case strings.ContainsRune(".,:", r) && i > 0 && i+1 < len(rs) && unicode.IsDigit(rs[i-1]) && unicode.IsDigit(rs[i+1]):
+			word.WriteRune(r)
 		case unicode.IsSpace(r):
 			flushWord()
 		default:
 			flushWord()
 			if r == '¿' || r == '¡' {
-				continue // Spanish opening marks are not carried over
+				continue
 			}
 			cur.punct += string(r)
 			segs = append(segs, cur)
@@ -71,12 +79,13 @@ type trResult struct {
 }
 
 // translate renders text from src into tgt, phrase by phrase. Words the
-// phrasebook lacks are kept as written (names, numbers).
+// phrasebook lacks are kept as written (names, numbers, other scripts);
+// punctuation is kept, with Spanish's opening marks added.
 func translate(pb *world.Phrasebook, text, src, tgt string) trResult {
-	var out strings.Builder
 	tr := trResult{}
 	srcIdx := pb.Index[src]
-	for si, seg := range trSplitSegments(text, src) {
+	var pieces []trPiece
+	for _, seg := range trSplitSegments(text, src) {
 		var parts []string
 		lower := make([]string, len(seg.words))
 		for i, w := range seg.words {
@@ -110,14 +119,59 @@ func translate(pb *world.Phrasebook, text, src, tgt string) trResult {
 		if len(seg.words) > 0 && (trStartsUpper(seg.words[0]) || world.Unspaced(src)) && !world.Unspaced(tgt) {
 			joined = trCapitalize(joined)
 		}
-		if si > 0 && out.Len() > 0 && !world.Unspaced(tgt) && joined != "" {
+		pieces = append(pieces, trPiece{text: joined, punct: strings.TrimSpace(seg.punct), words: len(seg.words)})
+	}
+	if tgt == "es" {
+		trInvertedMarks(pieces)
+	}
+	var out strings.Builder
+	for i, p := range pieces {
+		if i > 0 && out.Len() > 0 && !world.Unspaced(tgt) && p.text != "" {
 			out.WriteByte(' ')
 		}
-		out.WriteString(joined)
-		out.WriteString(strings.TrimSpace(seg.punct))
+		out.WriteString(p.text)
+		out.WriteString(p.punct)
 	}
 	tr.text = strings.TrimSpace(out.String())
 	return tr
+}
+
+// trPiece is a translated segment: its text, the punctuation that ends it
+// and how many source words it had.
+type trPiece struct {
+	text, punct string
+	words       int
+}
+
+// trInvertedMarks opens each Spanish question and exclamation with ¿ or ¡
+// where it begins: at the start of its sentence, or after a short opening
+// clause ("Hola, ¿cómo estás?", "Disculpe, ¿dónde está...?").
+func trInvertedMarks(ps []trPiece) {
+	start := 0
+	for i := range ps {
+		p := ps[i].punct
+		if !strings.ContainsAny(p, ".?!;") {
+			continue
+		}
+		open := ""
+		switch {
+		case strings.Contains(p, "?"):
+			open = "¿"
+		case strings.Contains(p, "!"):
+			open = "¡"
+		}
+		if open != "" {
+			at := start
+			if at < i && ps[at].words <= 2 && strings.HasPrefix(ps[at].punct, ",") {
+				at++
+			}
+			for at < i && ps[at].text == "" {
+				at++
+			}
+			ps[at].text = open + ps[at].text
+		}
+		start = i + 1
+	}
 }
 
 func trStartsUpper(s string) bool {
@@ -357,29 +411,45 @@ func handleDetectLanguage(_ context.Context, w *world.World, c *standin.Call) (a
 
 func handleSupportedLanguages(_ context.Context, w *world.World, c *standin.Call) (any, error) {
 	target := c.ArgString("target")
+	var names display.Namer
 	if target != "" {
-		if _, ok := trLang(w, target); !ok {
+		code, ok := trLang(w, target)
+		if !ok {
 			return nil, trError(400, "Invalid Value", "invalid")
+		}
+		if code != "en" {
+			names = display.Languages(language.Make(code))
 		}
 	}
 	var langs []any
-	for _, l := range w.Languages() {
-		code := l.Code
-		if code == "zh" {
-			for _, v := range []struct{ code, name string }{{"zh-CN", "Chinese (Simplified)"}, {"zh-TW", "Chinese (Traditional)"}} {
-				if target == "" {
-					langs = append(langs, map[string]any{"language": v.code})
-				} else {
-					langs = append(langs, map[string]any{"language": v.code, "name": v.name})
-				}
-			}
-			continue
-		}
+	add := func(code, tag, english string) {
 		if target == "" {
 			langs = append(langs, map[string]any{"language": code})
-		} else {
-			langs = append(langs, map[string]any{"language": code, "name": l.Name})
+			return
 		}
+		langs = append(langs, map[string]any{"language": code, "name": trDisplayName(names, tag, english)})
+	}
+	for _, l := range w.Languages() {
+		if l.Code == "zh" {
+			add("zh-CN", "zh-Hans", "Chinese (Simplified)")
+			add("zh-TW", "zh-Hant", "Chinese (Traditional)")
+			continue
+		}
+		add(l.Code, l.Code, l.Name)
 	}
 	return map[string]any{"data": map[string]any{"languages": langs}}, nil
+}
+
+// trDisplayName is a language's name in the target language, as CLDR
+// writes it (capitalised, as Google lists them), or its English name when
+// names is nil (English) or CLDR has none.
+func trDisplayName(names display.Namer, tag, english string) string {
+	if names == nil {
+		return english
+	}
+	n := names.Name(language.Make(tag))
+	if n == "" {
+		return english
+	}
+	return trCapitalize(n)
 }

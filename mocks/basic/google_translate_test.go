@@ -18,8 +18,11 @@ func trTranslated(t *testing.T, args map[string]any) map[string]any {
 }
 
 func TestBasicTranslate(t *testing.T) {
+	// The documented call names no source: the language is detected.
 	tr := trTranslated(t, nil)
 	require.Equal(t, "Onde fica a estação de comboios?", tr["translatedText"])
+	require.Equal(t, "en", tr["detectedSourceLanguage"])
+	tr = trTranslated(t, map[string]any{"source": "en"})
 	require.NotContains(t, tr, "detectedSourceLanguage")
 
 	for _, tc := range []struct {
@@ -27,7 +30,9 @@ func TestBasicTranslate(t *testing.T) {
 	}{
 		{"Thank you very much!", "en", "ja", "どうもありがとうございます!"},
 		{"Good morning", "en", "de", "Guten Morgen"},
-		{"hello, how are you?", "en", "es", "hola, cómo estás?"},
+		{"hello, how are you?", "en", "es", "hola, ¿cómo estás?"},
+		{"Where is the train station? Thank you!", "en", "es", "¿Dónde está la estación de tren? ¡Gracias!"},
+		{"The ticket costs 2.15 euros", "en", "pt", "O bilhete costs 2.15 euros"},
 		{"¿Dónde está el baño?", "es", "en", "Where is the bathroom?"},
 		{"Merci beaucoup", "fr", "it", "Grazie mille"},
 		{"I would like a coffee and a glass of water", "en", "fr", "Je voudrais un café et un verre d'eau"},
@@ -94,6 +99,15 @@ func TestBasicSupportedLanguages(t *testing.T) {
 	r = standintest.New(t, Register).WithDefaults().Object("google_translate", "supported_languages", map[string]any{"target": nil})
 	require.Contains(t, r["data"].(map[string]any)["languages"], map[string]any{"language": "pt"})
 	standintest.New(t, Register).WithDefaults().Fails(400, "google_translate", "supported_languages", map[string]any{"target": "zz"})
+
+	// Names are in the target language, as the documentation says.
+	r = standintest.New(t, Register).WithDefaults().Object("google_translate", "supported_languages", map[string]any{"target": "es"})
+	langs = r["data"].(map[string]any)["languages"].([]any)
+	require.Contains(t, langs, map[string]any{"language": "es", "name": "Español"})
+	require.Contains(t, langs, map[string]any{"language": "en", "name": "Inglés"})
+	require.Contains(t, langs, map[string]any{"language": "zh-CN", "name": "Chino simplificado"})
+	r = standintest.New(t, Register).WithDefaults().Object("google_translate", "supported_languages", map[string]any{"target": "ja"})
+	require.Contains(t, r["data"].(map[string]any)["languages"], map[string]any{"language": "en", "name": "英語"})
 }
 
 func TestBasicTranslateGolden(t *testing.T) {

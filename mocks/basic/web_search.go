@@ -56,8 +56,7 @@ func gsDisplayLink(u string) string {
 // gsLangPreferred moves documents in the lr language ("lang_pt", "pt-PT",
 // "pt") first, keeping the ranking otherwise.
 func gsLangPreferred(docs []*world.WebDoc, lr string) []*world.WebDoc {
-	lr = strings.ToLower(strings.TrimPrefix(strings.TrimSpace(lr), "lang_"))
-	lang, _, _ := strings.Cut(lr, "-")
+	lang := gsLang(lr)
 	if lang == "" {
 		return docs
 	}
@@ -71,6 +70,29 @@ func gsLangPreferred(docs []*world.WebDoc, lr string) []*world.WebDoc {
 		}
 	}
 	return append(out, rest...)
+}
+
+// gsLangOnly keeps the documents in the lr language, as Google News's
+// language restrict does.
+func gsLangOnly(docs []*world.WebDoc, lr string) []*world.WebDoc {
+	lang := gsLang(lr)
+	if lang == "" {
+		return docs
+	}
+	var out []*world.WebDoc
+	for _, d := range docs {
+		if d.Lang == lang {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+// gsLang is the language an lr value names: "lang_pt", "pt-PT", "pt".
+func gsLang(lr string) string {
+	lr = strings.ToLower(strings.TrimPrefix(strings.TrimSpace(lr), "lang_"))
+	lang, _, _ := strings.Cut(lr, "-")
+	return lang
 }
 
 func handleWebSearch(_ context.Context, w *world.World, c *standin.Call) (any, error) {
@@ -137,7 +159,7 @@ func handleNewsSearchGoogle(_ context.Context, w *world.World, c *standin.Call) 
 			hits = append(hits, d)
 		}
 	}
-	hits = gsLangPreferred(hits, c.ArgString("lr"))
+	hits = gsLangOnly(hits, c.ArgString("lr"))
 	items := []any{}
 	for _, d := range hits[:min(len(hits), gsNum(c))] {
 		items = append(items, map[string]any{

@@ -17,7 +17,9 @@ import (
 // The real_time_news_data stand-in (Google News results as the RapidAPI
 // "Real-Time News Data" tool serves them) over the authored corpus in
 // news.json: token-ranked search, edition headlines by recency, topic
-// headlines and full story coverage.
+// headlines and full story coverage. An edition is a country and a
+// language: searches and headlines answer that country's outlets writing
+// in that language; a story's full coverage spans every outlet.
 
 // newsRequestID is a request id in the real API's UUID form, from the call's seed.
 func newsRequestID(seed uint64) string {
@@ -65,16 +67,11 @@ func isASCIILetters(s string) bool {
 	return true
 }
 
-// editionOrder sorts an edition's articles: the edition country's own
-// outlets first, newest first within each.
-func editionOrder(list []*world.Article, country string) {
-	sort.SliceStable(list, func(i, j int) bool {
-		ci, cj := list[i].Country == country, list[j].Country == country
-		if ci != cj {
-			return ci
-		}
-		return list[i].Published.After(list[j].Published)
-	})
+// inEdition reports whether an article is of the Google News edition
+// (country, lang): an outlet of that country writing in that language.
+// A country-restricted search answers that country's outlets only.
+func inEdition(a *world.Article, country, lang string) bool {
+	return a.Country == country && a.Lang == lang
 }
 
 // visible reports whether an article was published by the call's clock.
@@ -123,7 +120,7 @@ func handleNewsSearch(_ context.Context, w *world.World, c *standin.Call) (any, 
 	var hits []scored
 	n := float64(len(nc.Articles))
 	for _, a := range nc.Articles {
-		if a.Lang != lang || !visible(a, c.Now) || (span > 0 && c.Now.Sub(a.Published) > span) {
+		if !inEdition(a, country, lang) || !visible(a, c.Now) || (span > 0 && c.Now.Sub(a.Published) > span) {
 			continue
 		}
 		s, matched := 0.0, 0
@@ -137,12 +134,8 @@ func handleNewsSearch(_ context.Context, w *world.World, c *standin.Call) (any, 
 		if matched == 0 {
 			continue
 		}
-		// Articles matching every query word outrank partial matches;
-		// the edition's own outlets get a small lift.
+		// Articles matching every query word outrank partial matches.
 		s *= float64(matched) / float64(len(qt))
-		if a.Country == country {
-			s *= 1.1
-		}
 		hits = append(hits, scored{a, s})
 	}
 	sort.SliceStable(hits, func(i, j int) bool {
@@ -170,13 +163,12 @@ func handleTopHeadlines(_ context.Context, w *world.World, c *standin.Call) (any
 	}
 	// One article per story: the headline view shows the lead, and the
 	// rest of the story is in full_story_coverage.
-	var list []*world.Article
+	var list []*world.Article // newest first, as the corpus is
 	for _, a := range nc.Articles {
-		if a.Lang == lang && visible(a, c.Now) {
+		if inEdition(a, country, lang) && visible(a, c.Now) {
 			list = append(list, a)
 		}
 	}
-	editionOrder(list, country)
 	seen := map[string]bool{}
 	data := []*world.Article{}
 	for _, a := range list {
@@ -213,11 +205,10 @@ func handleTopicHeadlines(_ context.Context, w *world.World, c *standin.Call) (a
 	}
 	var list []*world.Article
 	for _, a := range nc.Articles {
-		if a.Topic == topic && a.Lang == lang && visible(a, c.Now) {
+		if a.Topic == topic && inEdition(a, country, lang) && visible(a, c.Now) {
 			list = append(list, a)
 		}
 	}
-	editionOrder(list, country)
 	if len(list) > limit {
 		list = list[:limit]
 	}

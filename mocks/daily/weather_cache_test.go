@@ -7,6 +7,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/understudy/understudy/internal/bounded"
 	"github.com/understudy/understudy/mocks/internal/standintest"
 )
 
@@ -40,7 +41,7 @@ func TestWeatherModelCached(t *testing.T) {
 			})
 		}
 	}
-	wg.Wait()
+	bounded.Wait(t, &wg, "concurrent forecasts")
 	fresh := placeNear(w, 74.996, -39.996)
 	require.Equal(t, fresh.computeHours(date), places["same key"].hours(date))
 }
@@ -81,7 +82,7 @@ func TestAstroDayCached(t *testing.T) {
 			})
 		}
 	}
-	wg.Wait()
+	bounded.Wait(t, &wg, "concurrent forecasts")
 	p := places["city"]
 	noon, midnight := time.Date(2025, 6, 20, 3, 0, 0, 0, time.UTC), time.Date(2025, 6, 20, 15, 0, 0, 0, time.UTC)
 	require.Equal(t, 1, waAstroOf(p, date, noon).IsSunUp, "noon in Tokyo")

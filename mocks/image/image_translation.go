@@ -40,7 +40,7 @@ func translateImageText(_ context.Context, w *world.World, c *standin.Call) (any
 	}
 	blocks := []map[string]any{}
 	var out []string
-	for _, l := range rec.Lines {
+	for _, l := range joinBlocks(rec.Lines) {
 		if l.Language == "" || (source != "auto" && l.Language != source) {
 			continue // a bare host name or brand is not translated
 		}
@@ -79,6 +79,22 @@ func translateImageText(_ context.Context, w *world.World, c *standin.Call) (any
 		msg = "No text found in the image"
 	}
 	return map[string]any{"status": "ok", "message": msg, "data": data}, nil
+}
+
+// joinBlocks joins the lines a text wrapped into (a paragraph of a page)
+// back into one text, translated once, boxed by the union of its lines.
+func joinBlocks(lines []textLine) []textLine {
+	var out []textLine
+	for _, l := range lines {
+		if n := len(out); n > 0 && l.Block != 0 && out[n-1].Block == l.Block {
+			prev := &out[n-1]
+			prev.Text += " " + l.Text
+			prev.Box = imagegen.BoxOf(prev.Box.Rect().Union(l.Box.Rect()))
+			continue
+		}
+		out = append(out, l)
+	}
+	return out
 }
 
 func isTargetLanguage(code string) bool {

@@ -42,6 +42,9 @@ type textLine struct {
 	Box          imagegen.Box
 	Words        []imagegen.Word
 	Translations map[string]string
+	// Block groups the lines one text wraps into on a page (0: the line
+	// is a block of its own): translation takes a block as one text.
+	Block int
 }
 
 // The rendered-image cache is process-wide and keyed by what fully
@@ -525,7 +528,7 @@ func screenshot(iw *world.Images, site *world.Website, width, height int, full b
 	shot := imagegen.RenderPage(pg, width, height, full)
 	rec := &imageRec{Format: "png", Img: shot.Image, Lang: site.Language}
 	for _, l := range shot.Lines {
-		tl := textLine{Text: l.Text, Language: site.Language, Box: l.Box, Words: l.Words}
+		tl := textLine{Text: l.Text, Language: site.Language, Box: l.Box, Words: l.Words, Block: l.Source + 3}
 		switch {
 		case l.Source == -1:
 			tl.Language = ""

@@ -9,6 +9,7 @@ import (
 
 	"github.com/understudy/understudy/deps"
 	"github.com/understudy/understudy/internal/canon"
+	"github.com/understudy/understudy/mocks/faker/shape"
 	"github.com/understudy/understudy/mocks/standin"
 	"github.com/understudy/understudy/mocks/world"
 	"github.com/understudy/understudy/toolset"
@@ -152,14 +153,16 @@ func (l *Linker) agree(c *standin.Call, doc any) any {
 			continue
 		}
 		obj := stored.(map[string]any)
-		if !documented(c.API) {
-			return copyJSON(obj) // nothing says what else it answers: the object
-		}
 		if node := sameShape(doc, obj); node != nil {
 			for k, v := range obj {
 				node[k] = copyJSON(v)
 			}
 			return doc
+		}
+		if !documented(c.API) && shape.IsDetail(c.API) {
+			// Nothing documents what else it answers, and its name says
+			// it answers the object (a "Get Pet", not a "Get Pet Photos").
+			return copyJSON(obj)
 		}
 	}
 	return doc
@@ -167,7 +170,7 @@ func (l *Linker) agree(c *standin.Call, doc any) any {
 
 // documented reports whether the API's documentation shows its answer.
 func documented(a *toolset.API) bool {
-	if len(a.ExampleResponse) > 0 {
+	if len(a.ExampleResponse) > 0 || len(a.TemplateResponse) > 0 {
 		return true
 	}
 	s := a.Response()

@@ -2,12 +2,17 @@
 package simulate
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
+	"log/slog"
+	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/understudy/understudy/agent"
 	"github.com/understudy/understudy/cache"
@@ -77,6 +82,9 @@ type Simulator struct {
 
 	mu       sync.Mutex
 	inflight map[string]*flight
+	// fellBack counts, by tool and API, the calls the model failed and the
+	// faker answered.
+	fellBack sync.Map // [2]string{tool, api} -> *atomic.Int64
 }
 
 type flight struct {
@@ -93,12 +101,18 @@ type Options struct {
 	// answer is served as it is: replay mode, which answers recordings
 	// verbatim, answers a session as fake mode did.
 	Agree func(c *standin.Call, v any) any
+	// Logger gets a warning for every call the model failed and the
+	// faker answered instead (default: discarded).
+	Logger *slog.Logger
 }
 
 // New returns a simulator asking model and recording in store.
 func New(model Model, store Store, opts Options) (*Simulator, error) {
 	if model == nil || store == nil {
 		return nil, errors.New("simulate: needs a model and a response store")
+	}
+	if opts.Logger == nil {
+		opts.Logger = slog.New(slog.DiscardHandler)
 	}
 	return &Simulator{model: model, store: store, opts: opts, inflight: map[string]*flight{}}, nil
 }
@@ -137,6 +151,9 @@ func (s *Simulator) Wrap(next standin.Handler) standin.Handler {
 			if se := (*StoreError)(nil); errors.As(err, &se) {
 				return nil, err
 			}
+			// Never silent: a model that stopped answering would
+			// otherwise only show as answers that are the faker's.
+			s.fallBack(c.API, err)
 			return next(ctx, w, c)
 		}
 		return canon.Decode(body)
@@ -254,8 +271,9 @@ Answer with one JSON object and nothing else:
 Keep "error" empty. Make the response realistic and consistent with the documentation, the example and the input (echo the entities the input names), with the fields the example shows. Keep it short: a few items at most.`
 
 // Prompt is what the model is asked for a call: the API's documentation
-// (tool, API, method, parameters), its documented example answer, and the
-// call's arguments.
+// (tool, API, method, parameters), its documented example answer (not an
+// error reply), its template_response when it has one, and the call's
+// arguments.
 func Prompt(api *toolset.API, args map[string]any) ([]agent.Message, error) {
 	type paramDoc struct {
 		Name        string `json:"name"`
@@ -288,13 +306,21 @@ func Prompt(api *toolset.API, args map[string]any) ([]agent.Message, error) {
 	}
 	example := "(none documented)"
 	if ex := strings.TrimSpace(string(api.ExampleResponse)); ex != "" {
-		example = cutRunes(ex, maxExampleBytes)
+		// A tool file's test_endpoint is often an error reply ("You are
+		// not subscribed to this API."): no example of an answer.
+		if _, bad := cache.LooksLikeUpstreamError(api.ExampleResponse); !bad {
+			example = cutRunes(ex, maxExampleBytes)
+		}
 	}
 	var b strings.Builder
 	b.WriteString("API documentation: ")
 	b.Write(docJSON)
 	b.WriteString("\nAPI example response: ")
 	b.WriteString(example)
+	if t := strings.TrimSpace(string(api.TemplateResponse)); t != "" {
+		b.WriteString("\nAPI response template (the answer's shape, with each value's type): ")
+		b.WriteString(cutRunes(t, maxExampleBytes))
+	}
 	b.WriteString("\nAPI input: ")
 	b.Write(input)
 	b.WriteString("\n")
@@ -361,3 +387,52 @@ func isContainer(v any) bool {
 	}
 	return false
 }
+
+// fallBack notes a call the model failed, which the faker answers.
+func (s *Simulator) fallBack(api *toolset.API, err error) {
+	k := [2]string{standin.ToolName(api), api.Name}
+	v, ok := s.fellBack.Load(k)
+	if !ok {
+		v, _ = s.fellBack.LoadOrStore(k, new(atomic.Int64))
+	}
+	v.(*atomic.Int64).Add(1)
+	s.opts.Logger.Warn("simulate: the model did not answer; the faker answers instead (not recorded)", "api", api.ID(), "err", err)
+}
+
+// FellBack is how many calls of tool.api the model failed and the faker
+// answered.
+func (s *Simulator) FellBack(tool, api string) int64 {
+	if v, ok := s.fellBack.Load([2]string{tool, api}); ok {
+		return v.(*atomic.Int64).Load()
+	}
+	return 0
+}
+
+// WritePrometheus writes understudy_simulate_fallbacks_total, by tool and
+// API, in the text exposition format (GET /metrics).
+func (s *Simulator) WritePrometheus(w io.Writer) error {
+	type row struct {
+		k [2]string
+		v int64
+	}
+	var rows []row
+	s.fellBack.Range(func(k, v any) bool {
+		rows = append(rows, row{k.([2]string), v.(*atomic.Int64).Load()})
+		return true
+	})
+	slices.SortFunc(rows, func(a, b row) int {
+		return cmp.Or(strings.Compare(a.k[0], b.k[0]), strings.Compare(a.k[1], b.k[1]))
+	})
+	if _, err := io.WriteString(w, "# HELP understudy_simulate_fallbacks_total Calls the -simulate model did not answer, which the faker answered instead (not recorded), by tool and API.\n# TYPE understudy_simulate_fallbacks_total counter\n"); err != nil {
+		return err
+	}
+	for _, r := range rows {
+		if _, err := fmt.Fprintf(w, "understudy_simulate_fallbacks_total{tool=%q,api=%q} %d\n", oneLine(r.k[0]), oneLine(r.k[1]), r.v); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// oneLine keeps a label value on one line; %q quotes and escapes the rest.
+func oneLine(s string) string { return strings.ReplaceAll(s, "\n", " ") }

@@ -4,6 +4,10 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"net/http/httptest"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -14,10 +18,12 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/understudy/understudy/cache"
+	"github.com/understudy/understudy/internal/bounded"
 
 	"github.com/understudy/understudy/agent/agenttest"
 	"github.com/understudy/understudy/agent/openai"
 	"github.com/understudy/understudy/internal/assemble"
+	"github.com/understudy/understudy/internal/server"
 	"github.com/understudy/understudy/mocks/simulate"
 	"github.com/understudy/understudy/sandbox"
 	"github.com/understudy/understudy/toolset"
@@ -180,7 +186,7 @@ func TestReplicasShareSimulatedAnswers(t *testing.T) {
 			}
 		})
 	}
-	wg.Wait()
+	bounded.Wait(t, &wg, "the replicas' calls")
 	require.Equal(t, 1, srv2.Count(), "one model request for all the replicas")
 	for _, o := range out {
 		require.Equal(t, out[0], o)
@@ -326,4 +332,82 @@ func FuzzParseAnswer(f *testing.F) {
 			require.Equal(t, string(body), string(again), "an answer parses as itself")
 		}
 	})
+}
+
+// TestStoppedModelIsNotSilent: with the model's server stopped, the faker
+// answers (unrecorded), and the fallback is logged and counted in
+// GET /metrics by tool and API. (It once fell back without a word.)
+func TestStoppedModelIsNotSilent(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	stopped := "http://" + ln.Addr().String() + "/v1"
+	require.NoError(t, ln.Close())
+	m, err := openai.NewClient(openai.Config{BaseURL: stopped, Model: "simulator"})
+	require.NoError(t, err)
+
+	var logs syncBuffer
+	cat, err := toolset.Load([]string{filepath.Join("testdata", "toolbench")}, true)
+	require.NoError(t, err)
+	st, err := assemble.Build(assemble.Config{Catalog: cat, CacheDir: t.TempDir(), Simulate: m, Logger: slog.New(slog.NewTextHandler(&logs, nil))})
+	require.NoError(t, err)
+	defer st.Close()
+	for range 2 {
+		res, err := st.Engine.Call(bounded.Context(t), sandbox.Request{Tool: "pet_shop", API: "Search Pets", Arguments: map[string]any{"species": "dog"}})
+		require.NoError(t, err)
+		require.Contains(t, string(res.Response), `"species":"dog"`, "the faker's answer")
+	}
+	require.Contains(t, logs.String(), "simulate: the model did not answer")
+	require.Contains(t, logs.String(), "pet_shop.Search Pets")
+	require.EqualValues(t, 2, st.Simulator.FellBack("pet_shop", "Search Pets"))
+
+	var metrics []server.MetricsWriter
+	for _, mw := range st.Metrics() {
+		metrics = append(metrics, mw)
+	}
+	h, err := server.New(st.Engine, server.Options{Metrics: metrics})
+	require.NoError(t, err)
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/metrics", nil))
+	require.Equal(t, http.StatusOK, rec.Code)
+	require.Contains(t, rec.Body.String(), `understudy_simulate_fallbacks_total{tool="pet_shop",api="Search Pets"} 2`)
+}
+
+// syncBuffer is a log both the test and the stack's goroutines use.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  strings.Builder
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// TestPromptTemplateNoErrorExample: the model is shown the API's
+// template_response, and no error reply as its example.
+func TestPromptTemplateNoErrorExample(t *testing.T) {
+	tool := &toolset.Tool{Name: "Coins", StandardizedName: "coins", Category: "Finance"}
+	api := &toolset.API{Name: "Get Coin", Method: "GET", Tool: tool,
+		ExampleResponse:  json.RawMessage(`{"message": "You are not subscribed to this API."}`),
+		TemplateResponse: json.RawMessage(`{"symbol": "str", "price": "float"}`)}
+	tool.APIs = []*toolset.API{api}
+	msgs, err := simulate.Prompt(api, map[string]any{"symbol": "BTC"})
+	require.NoError(t, err)
+	user := msgs[1].Content
+	require.Contains(t, user, "API example response: (none documented)")
+	require.NotContains(t, user, "subscribed")
+	require.Contains(t, user, `API response template (the answer's shape, with each value's type): {"symbol": "str", "price": "float"}`)
+	require.Contains(t, user, `API input: {"symbol":"BTC"}`)
+
+	api.ExampleResponse = json.RawMessage(`{"symbol": "ETH", "price": 3120.5}`)
+	msgs, err = simulate.Prompt(api, map[string]any{"symbol": "BTC"})
+	require.NoError(t, err)
+	require.Contains(t, msgs[1].Content, `API example response: {"symbol": "ETH", "price": 3120.5}`)
 }

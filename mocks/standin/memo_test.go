@@ -12,6 +12,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/understudy/understudy/internal/bounded"
 	"github.com/understudy/understudy/internal/canon"
 	"github.com/understudy/understudy/mocks/world"
 )
@@ -128,7 +129,7 @@ func TestMemoConcurrent(t *testing.T) {
 			}
 		})
 	}
-	wg.Wait()
+	bounded.Wait(t, &wg, "concurrent calls")
 	for g := range got {
 		require.Len(t, got[g], 50)
 		require.Equal(t, got[0], got[g])

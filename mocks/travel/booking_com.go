@@ -47,7 +47,7 @@ func bkCityEntry(p *world.Place) map[string]any {
 		"name": p.City.Name, "city_name": p.City.Name, "label": p.City.Name + ", " + p.City.Region + ", " + p.CountryInfo.Name,
 		"region": p.City.Region, "country": p.CountryInfo.Name, "cc1": cc,
 		"latitude": p.City.Lat, "longitude": p.City.Lon,
-		"hotels": p.BookingProperties, "nr_hotels": p.BookingProperties,
+		"hotels": len(p.Hotels), "nr_hotels": len(p.Hotels), // what search_hotels finds there
 		"image_url": bkCityImage(p), "lc": "en", "city_ufi": nil,
 		"roundtrip": "GhA" + world.HotelKey("rt", p.BookingDestID)[:24] + "IAAoATICZW46",
 	}
@@ -89,16 +89,31 @@ func bkSearchDestination(_ context.Context, w *world.World, c *standin.Call) (an
 	return bkOK(c, data), nil
 }
 
-// bkStay is a validated stay: dates, guests, rooms, currency.
+// bkStay is a validated stay: dates, guests, rooms, currency, and the
+// language of the answer's texts.
 type bkStay struct {
 	Arrive, Depart time.Time
 	Nights         int
 	Adults, Rooms  int
+	Children       []int // ages
 	Currency       string
+	Lang           string
+}
+
+// bkGuests is the party as the price sees it: adults, and children from 2
+// years old as half an adult each (infants stay free).
+func (st bkStay) bkGuests() float64 {
+	g := float64(st.Adults)
+	for _, age := range st.Children {
+		if age >= 2 {
+			g += 0.5
+		}
+	}
+	return g
 }
 
 func bkParseStay(w *world.World, c *standin.Call) (bkStay, error) {
-	st := bkStay{Adults: 1, Rooms: 1, Currency: "EUR"}
+	st := bkStay{Adults: 1, Rooms: 1, Currency: "EUR", Lang: localeLang(c.ArgString("languagecode"))}
 	var ok bool
 	if st.Arrive, ok = parseDate(c.ArgString("arrival_date")); !ok {
 		return st, bkError(400, "arrival_date", "arrival_date must be in the format yyyy-mm-dd")
@@ -127,6 +142,15 @@ func bkParseStay(w *world.World, c *standin.Call) (bkStay, error) {
 	if c.Has("room_qty") {
 		if st.Rooms = c.ArgInt("room_qty", 0); st.Rooms < 1 || st.Rooms > 30 {
 			return st, bkError(400, "room_qty", "room_qty must be between 1 and 30")
+		}
+	}
+	if v := c.ArgString("children_age"); v != "" {
+		for _, part := range strings.Split(v, ",") {
+			age, err := strconv.Atoi(strings.TrimSpace(part))
+			if err != nil || age < 0 || age > 17 {
+				return st, bkError(400, "children_age", "children_age must be the children's ages from 0 to 17, comma separated, e.g. 0,17")
+			}
+			st.Children = append(st.Children, age)
 		}
 	}
 	if v := c.ArgString("currency_code"); v != "" {
@@ -161,33 +185,58 @@ func bkNightEUR(h *world.Hotel, room int, night time.Time) float64 {
 }
 
 // bkStayEUR is the price of the stay in a room type: rooms × nights, with a
-// surcharge when more than two adults share each room.
+// surcharge when more than two guests (children counted as bkGuests says)
+// share each room.
 func bkStayEUR(h *world.Hotel, room int, st bkStay) float64 {
 	total := 0.0
 	for i := range st.Nights {
 		total += bkNightEUR(h, room, st.Arrive.AddDate(0, 0, i))
 	}
-	perRoom := float64(st.Adults) / float64(st.Rooms)
+	perRoom := st.bkGuests() / float64(st.Rooms)
 	if perRoom > 2 {
 		total *= 1 + 0.3*(perRoom-2)
 	}
 	return total * float64(st.Rooms)
 }
 
-func bkScoreWord(s float64) string {
+// bkScoreWords are Booking's words for a review score, best first, by
+// language.
+var bkScoreWords = map[string][5]string{
+	"en": {"Wonderful", "Excellent", "Very Good", "Good", "Pleasant"},
+	"es": {"Fantástico", "Excelente", "Muy bien", "Bien", "Agradable"},
+	"fr": {"Fabuleux", "Superbe", "Très bien", "Bien", "Agréable"},
+	"de": {"Hervorragend", "Fabelhaft", "Sehr gut", "Gut", "Angenehm"},
+	"it": {"Eccezionale", "Favoloso", "Ottimo", "Buono", "Piacevole"},
+	"pt": {"Fantástico", "Excelente", "Muito bom", "Bom", "Agradável"},
+	"nl": {"Fantastisch", "Uitstekend", "Zeer goed", "Goed", "Aangenaam"},
+}
+
+func bkScoreWord(s float64, lang string) string {
+	words, ok := bkScoreWords[lang]
+	if !ok {
+		words = bkScoreWords["en"]
+	}
 	switch {
 	case s >= 9:
-		return "Wonderful"
+		return words[0]
 	case s >= 8.5:
-		return "Excellent"
+		return words[1]
 	case s >= 8:
-		return "Very Good"
+		return words[2]
 	case s >= 7:
-		return "Good"
+		return words[3]
 	default:
-		return "Pleasant"
+		return words[4]
 	}
 }
+
+// Headings of the answers, by language.
+var (
+	bkFound = phrase{"en": "%s: %d properties found", "es": "%s: %d alojamientos encontrados", "fr": "%s : %d établissements trouvés",
+		"de": "%s: %d Unterkünfte gefunden", "it": "%s: %d strutture trovate", "pt": "%s: %d propriedades encontradas", "nl": "%s: %d accommodaties gevonden"}
+	bkPopular = phrase{"en": "Most popular facilities", "es": "Servicios más populares", "fr": "Équipements les plus populaires",
+		"de": "Beliebteste Ausstattung", "it": "Servizi più richiesti", "pt": "Comodidades mais populares", "nl": "Populairste faciliteiten"}
+)
 
 func bkPrice(w *world.World, eur float64, cur string) map[string]any {
 	return map[string]any{"currency": cur, "value": fromEUR(w, eur, cur)}
@@ -251,7 +300,7 @@ func bkSearchHotels(_ context.Context, w *world.World, c *standin.Call) (any, er
 	}
 	return bkOK(c, map[string]any{
 		"hotels": list,
-		"meta":   []any{map[string]any{"title": fmt.Sprintf("%s: %d properties found", place.City.Name, len(hotels))}},
+		"meta":   []any{map[string]any{"title": fmt.Sprintf(bkFound.in(st.Lang), place.City.Name, len(hotels))}},
 		"appear": []any{},
 	}), nil
 }
@@ -267,13 +316,13 @@ func bkHotelCard(w *world.World, h *world.Hotel, st bkStay, pos int) map[string]
 	excluded := fromEUR(w, eur*0.04, st.Currency)
 	return map[string]any{
 		"hotel_id": h.HotelID,
-		"accessibilityLabel": fmt.Sprintf("%s.\n%d out of 5 stars.\n%.1f %s %d reviews.\n%s • %s.\n%d nights, %d adults.\nCurrent price %s %.2f.",
-			h.Name, h.Stars, h.ReviewScore, bkScoreWord(h.ReviewScore), h.ReviewCount, h.District, h.Place.City.Name, st.Nights, st.Adults, st.Currency, price),
+		"accessibilityLabel": fmt.Sprintf("%s.\n%d out of 5 stars.\n%.1f %s %d reviews.\n%s • %s.\n%d nights, %s.\nCurrent price %s %.2f.",
+			h.Name, h.Stars, h.ReviewScore, bkScoreWord(h.ReviewScore, st.Lang), h.ReviewCount, h.District, h.Place.City.Name, st.Nights, bkParty(st), st.Currency, price),
 		"property": map[string]any{
 			"id": h.HotelID, "name": h.Name, "ufi": ufi, "position": pos, "rankingPosition": pos,
 			"latitude": h.Lat, "longitude": h.Lon, "countryCode": strings.ToLower(h.Place.City.Country),
 			"wishlistName": h.Place.City.Name, "currency": st.Currency,
-			"reviewScore": h.ReviewScore, "reviewScoreWord": bkScoreWord(h.ReviewScore), "reviewCount": h.ReviewCount,
+			"reviewScore": h.ReviewScore, "reviewScoreWord": bkScoreWord(h.ReviewScore, st.Lang), "reviewCount": h.ReviewCount,
 			"propertyClass": h.Stars, "accuratePropertyClass": h.Stars, "qualityClass": 0, "isPreferred": h.IsPreferred,
 			"checkinDate": st.Arrive.Format(time.DateOnly), "checkoutDate": st.Depart.Format(time.DateOnly),
 			"checkin":  map[string]any{"fromTime": h.CheckinFrom, "untilTime": "00:00"},
@@ -318,7 +367,7 @@ func bkHotelDetails(_ context.Context, w *world.World, c *standin.Call) (any, er
 		"url":     "https://www.booking.com/hotel/" + strings.ToLower(p.City.Country) + "/" + slug + ".html",
 		"address": h.Address, "district": h.District, "zip": h.Postcode,
 		"city": p.City.Name, "city_trans": p.City.Name, "city_name_en": p.City.Name,
-		"country_trans": p.CountryInfo.Name, "countrycode": strings.ToLower(p.City.Country),
+		"country_trans": countryName(w, p.City.Country, st.Lang), "countrycode": strings.ToLower(p.City.Country),
 		"latitude": h.Lat, "longitude": h.Lon, "timezone": p.City.TimeZone,
 		"accommodation_type_name": h.AccommodationType, "class": h.Stars,
 		"review_nr": h.ReviewCount, "is_family_friendly": bkHas(h, "Family rooms"),
@@ -334,14 +383,23 @@ func bkHotelDetails(_ context.Context, w *world.World, c *standin.Call) (any, er
 			"all_inclusive_amount":   bkPrice(w, eur*1.04, st.Currency),
 			"excluded_amount":        bkPrice(w, eur*0.04, st.Currency),
 		},
-		"facilities_block": map[string]any{"type": "popular", "name": "Most popular facilities", "facilities": facilities},
+		"facilities_block": map[string]any{"type": "popular", "name": bkPopular.in(st.Lang), "facilities": facilities},
 		"rawData": map[string]any{
-			"reviewScore": h.ReviewScore, "reviewScoreWord": bkScoreWord(h.ReviewScore), "reviewCount": h.ReviewCount,
+			"reviewScore": h.ReviewScore, "reviewScoreWord": bkScoreWord(h.ReviewScore, st.Lang), "reviewCount": h.ReviewCount,
 			"propertyClass": h.Stars, "isPreferred": h.IsPreferred, "photoUrls": []any{bkPhoto(h, 0, "square500")},
 		},
 		"description": fmt.Sprintf("Set in %s, %s, %s offers %d-star accommodation %.1f km from the city centre. Facilities include %s.",
 			h.District, p.City.Name, h.Name, h.Stars, world.DistanceKm(h.Lat, h.Lon, p.City.Lat, p.City.Lon), strings.ToLower(strings.Join(h.Facilities[:min(4, len(h.Facilities))], ", "))),
 	}), nil
+}
+
+// bkParty is the guests as the card's label says them.
+func bkParty(st bkStay) string {
+	s := fmt.Sprintf("%d adults", st.Adults)
+	if n := len(st.Children); n > 0 {
+		s += fmt.Sprintf(", %d children", n)
+	}
+	return s
 }
 
 func bkHas(h *world.Hotel, f string) bool {
@@ -513,15 +571,20 @@ func bkReview(h *world.Hotel, bank world.ReviewBank, today time.Time, i int) map
 	nights := 1 + r.IntN(6)
 	checkout := today.AddDate(0, 0, -(3 + i*4 + r.IntN(4)))
 	checkin := checkout.AddDate(0, 0, -nights)
-	cons := bank.Hotel.Cons[r.IntN(len(bank.Hotel.Cons))]
-	if band == "superb" && r.IntN(2) == 0 {
-		cons = ""
+	// The draws that once picked the pros and cons are still made, so that
+	// the rest of the review keeps its values.
+	_ = r.IntN(len(bank.Hotel.Cons))
+	if band == "superb" {
+		_ = r.IntN(2)
 	}
+	pros, cons := bkReviewText(h, bank, i)
 	titles := bank.Hotel.Titles[band]
+	title := titles[r.IntN(len(titles))]
+	_ = r.IntN(len(bank.Hotel.Pros))
 	return map[string]any{
 		"review_id":      int(stableHash("bkrid", strconv.Itoa(h.HotelID), strconv.Itoa(i)) % 4000000000),
-		"title":          titles[r.IntN(len(titles))],
-		"pros":           bank.Hotel.Pros[r.IntN(len(bank.Hotel.Pros))],
+		"title":          title,
+		"pros":           pros,
 		"cons":           cons,
 		"average_score":  score,
 		"date":           checkout.AddDate(0, 0, 1+r.IntN(5)).Format("2006-01-02 15:04:05"),
@@ -537,6 +600,28 @@ func bkReview(h *world.Hotel, bank world.ReviewBank, today time.Time, i int) map
 			"checkin": checkin.Format(time.DateOnly), "checkout": checkout.Format(time.DateOnly),
 		},
 	}
+}
+
+// bkReviewText is the pros and cons of the hotel's i-th review: a pair no
+// other of its written reviews has (the i-th of a walk through every pair
+// of the bank with a stride prime to their number, from a start of the
+// hotel's own), so one guest's words never reappear under another's name.
+func bkReviewText(h *world.Hotel, bank world.ReviewBank, i int) (pros, cons string) {
+	np, nc := len(bank.Hotel.Pros), len(bank.Hotel.Cons)
+	n := np * nc
+	k := (int(stableHash("bkreviewtext", strconv.Itoa(h.HotelID))%uint64(n)) + i*reviewStride(n)) % n
+	return bank.Hotel.Pros[k%np], bank.Hotel.Cons[k/np]
+}
+
+// reviewStride is a step that visits every one of n combinations before
+// repeating: the first of 7, 11, 13, ... that shares no factor with n.
+func reviewStride(n int) int {
+	for _, p := range []int{7, 11, 13, 17, 19, 23, 29, 31} {
+		if n%p != 0 {
+			return p
+		}
+	}
+	return 1
 }
 
 func bkHotelPhotos(_ context.Context, w *world.World, c *standin.Call) (any, error) {

@@ -11,8 +11,9 @@ import (
 	"github.com/understudy/understudy/sandbox"
 )
 
-// The currency_exchange stand-in: the rate between two currencies at the
-// world's fixed rates, answered as a bare number like the real API.
+// The currency_exchange stand-in: an amount converted between two
+// currencies at the world's fixed rates (the rate itself for one unit),
+// answered as a bare number like the real API.
 
 const fxTool = "currency_exchange"
 
@@ -45,18 +46,23 @@ func fxExchange(_ context.Context, w *world.World, c *standin.Call) (any, error)
 	if !ok {
 		return nil, fxError("Invalid currency code in to: " + strconv.Quote(c.ArgString("to")))
 	}
-	// q is the source amount; the real API answers the rate whatever q is,
-	// but a q that is not a number is still refused.
+	// q is the source amount: the answer is what q units of from buy, so
+	// a model asking for $250 in euros gets 250 times the rate.
+	q := 1.0
 	if c.Has("q") {
-		if _, ok := c.ArgFloat("q"); !ok {
+		var ok bool
+		if q, ok = c.ArgFloat("q"); !ok {
 			return nil, fxError("q must be a number")
+		}
+		if q < 0 {
+			return nil, fxError("q must not be negative")
 		}
 	}
 	r, err := w.Rate(from, to)
 	if err != nil {
 		return nil, err
 	}
-	return fxSignificant(r, 6), nil
+	return fxSignificant(r*q, 6), nil
 }
 
 // fxSignificant rounds v to n significant digits.

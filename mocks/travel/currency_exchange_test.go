@@ -20,10 +20,13 @@ func TestCurrencyExchange(t *testing.T) {
 		require.NoError(t, err)
 		require.InEpsilon(t, want, v.(float64), 1e-5, "%s→%s", tc.from, tc.to)
 	}
-	// Like the real API, the answer is the rate whatever the amount.
+	// q is the amount: $250 buys 250 times what $1 buys, in the same shape.
 	a := s.OK(fxTool, "exchange", map[string]any{"from": "USD", "to": "EUR", "q": 250.0})
 	b := s.OK(fxTool, "exchange", map[string]any{"from": "USD", "to": "EUR"})
-	require.Equal(t, a, b)
+	require.InEpsilon(t, 250*b.(float64), a.(float64), 1e-5)
+	conforms(s, fxTool, "exchange", a)
+	require.Equal(t, 0.0, s.OK(fxTool, "exchange", map[string]any{"from": "USD", "to": "EUR", "q": 0.0}))
+	s.Fails(400, fxTool, "exchange", map[string]any{"from": "USD", "to": "EUR", "q": -5.0})
 	require.Equal(t, 1.0, s.OK(fxTool, "exchange", map[string]any{"from": "EUR", "to": "EUR"}))
 
 	body := s.Fails(400, fxTool, "exchange", map[string]any{"from": "XYZ", "to": "EUR"})

@@ -5,6 +5,7 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"math"
 	"math/rand/v2"
 	"sort"
@@ -92,12 +93,13 @@ func skyDecodeID(d *world.Travel, id string) (skyEndpoint, bool) {
 func skyAutoComplete(_ context.Context, w *world.World, c *standin.Call) (any, error) {
 	d := w.Travel
 	q := c.ArgString("query")
+	lang := localeLang(c.ArgString("locale"))
 	data := []any{}
 	seen := map[string]bool{}
 	add := func(key string, v map[string]any) {
 		if !seen[key] && len(data) < 10 {
 			seen[key] = true
-			data = append(data, v)
+			data = append(data, skyLocalized(w, v, lang))
 		}
 	}
 	if world.Fold(q) != "" {
@@ -127,6 +129,32 @@ func skyAutoComplete(_ context.Context, w *world.World, c *standin.Call) (any, e
 		}
 	}
 	return map[string]any{"status": true, "timestamp": timestamp(c), "data": data}, nil
+}
+
+// skyLocalized is an auto-complete entry with its country (the subtitle)
+// in lang; entries are shared, so a localised one is a copy.
+func skyLocalized(w *world.World, entry map[string]any, lang string) map[string]any {
+	if lang == "en" {
+		return entry
+	}
+	pres := entry["presentation"].(map[string]any)
+	name := countryName(w, skyEntryCountry(w, entry), lang)
+	if name == pres["subtitle"] {
+		return entry
+	}
+	out := maps.Clone(entry)
+	p := maps.Clone(pres)
+	p["subtitle"] = name
+	out["presentation"] = p
+	return out
+}
+
+// skyEntryCountry is the country code of the place an entry names.
+func skyEntryCountry(w *world.World, entry map[string]any) string {
+	if e, ok := skyDecodeID(w.Travel, entry["id"].(string)); ok {
+		return e.place.City.Country
+	}
+	return ""
 }
 
 // skySearch is one flight search session.
@@ -257,12 +285,15 @@ func skySearchRoundtrip(_ context.Context, w *world.World, c *standin.Call) (any
 // skyStart generates the search's itineraries, stores the session and
 // answers the first, incomplete page.
 func skyStart(w *world.World, c *standin.Call, s *skySearch) any {
-	key := strings.Join([]string{s.From.key(), s.To.key(), s.Depart.Format(time.DateOnly), skyDateOrEmpty(s.Return), strconv.Itoa(s.Adults), s.Cabin}, "|")
-	h := stableHash("skyscanner80", key)
+	route := []string{s.From.key(), s.To.key(), s.Depart.Format(time.DateOnly), skyDateOrEmpty(s.Return)}
+	h := stableHash("skyscanner80", strings.Join(append(route, strconv.Itoa(s.Adults), s.Cabin), "|"))
+	// The flights of a route and dates are the same for any party and
+	// cabin: only the fares differ (the cabin's factor, times the adults).
+	flights := stableHash("skyscanner80", strings.Join(append(route, "1", "economy"), "|"))
 	s.SessionID = "Cl" + base64.RawURLEncoding.EncodeToString(skyBytes(h, 0xC0FFEE, 4)) + "EAIaJAoiCgpkZXN0aW5hdGlvbhIUEhIKBAgBEAESCgoIOTU1NjUwNTU"
 	s.Token = "eyJhIjoi" + base64.RawURLEncoding.EncodeToString(skyBytes(h, 0x70CE, 3))
 	s.Required = 2 + int(h%2)
-	s.Options = skyOptionsFor(w, s, h)
+	s.Options = skyOptionsFor(w, s, flights)
 	s.First = max(1, len(s.Options)*2/5)
 	c.State.Put(skySessionKind, s.SessionID, s)
 	c.State.Put(skyTokenKind, s.Token, s)
@@ -315,6 +346,7 @@ func skySearchIncomplete(_ context.Context, w *world.World, c *standin.Call) (an
 
 // skyResults renders the first revealed options of a search, best first.
 func skyResults(w *world.World, s *skySearch, revealed int, complete bool, currency string, c *standin.Call) any {
+	lang := localeLang(c.ArgString("locale"))
 	var shown []*skyOption
 	for _, o := range s.Options {
 		if o.Order < revealed {
@@ -324,7 +356,7 @@ func skyResults(w *world.World, s *skySearch, revealed int, complete bool, curre
 	its := make([]any, 0, len(shown))
 	cheapest, fastest := skyExtremes(shown)
 	for _, o := range shown {
-		its = append(its, skyItinerary(w, s, o, currency, o == cheapest, o == fastest))
+		its = append(its, skyItinerary(w, s, o, currency, lang, o == cheapest, o == fastest))
 	}
 	status := "incomplete"
 	if complete {
@@ -448,7 +480,7 @@ func skyFormat(w *world.World, v float64, code string) string {
 	return sym + b.String()
 }
 
-func skyItinerary(w *world.World, s *skySearch, o *skyOption, currency string, cheapest, fastest bool) map[string]any {
+func skyItinerary(w *world.World, s *skySearch, o *skyOption, currency, lang string, cheapest, fastest bool) map[string]any {
 	tags := []any{}
 	if cheapest {
 		tags = append(tags, "cheapest")
@@ -460,7 +492,7 @@ func skyItinerary(w *world.World, s *skySearch, o *skyOption, currency string, c
 	return map[string]any{
 		"id":                      o.ID,
 		"price":                   map[string]any{"raw": price, "formatted": skyFormat(w, price, currency), "pricingOptionId": o.PriceID},
-		"legs":                    o.legsJSON,
+		"legs":                    o.legs(w, lang),
 		"isSelfTransfer":          false,
 		"isProtectedSelfTransfer": false,
 		"farePolicy": map[string]any{
@@ -474,10 +506,22 @@ func skyItinerary(w *world.World, s *skySearch, o *skyOption, currency string, c
 	}
 }
 
-func skyPlace(a *world.Airport) map[string]any {
+// legs are the option's legs as a search shows them, countries in lang.
+func (o *skyOption) legs(w *world.World, lang string) []any {
+	if lang == "en" {
+		return o.legsJSON
+	}
+	out := make([]any, len(o.Legs))
+	for i, l := range o.Legs {
+		out[i] = skyLegJSON(w, l, lang)
+	}
+	return out
+}
+
+func skyPlace(w *world.World, a *world.Airport, lang string) map[string]any {
 	return map[string]any{
 		"id": a.IATA, "entityId": a.SkyEntityID, "name": a.Title, "displayCode": a.IATA,
-		"city": a.City.Name, "country": a.CountryInfo.Name, "isHighlighted": false,
+		"city": a.City.Name, "country": countryName(w, a.Country, lang), "isHighlighted": false,
 	}
 }
 
@@ -485,10 +529,10 @@ func skyLocal(t time.Time, a *world.Airport) string {
 	return t.In(a.Loc).Format("2006-01-02T15:04:05")
 }
 
-func skyLegJSON(l *skyLeg) map[string]any {
+func skyLegJSON(w *world.World, l *skyLeg, lang string) map[string]any {
 	segs := make([]any, len(l.Segments))
 	for i, sg := range l.Segments {
-		segs[i] = skySegmentJSON(sg)
+		segs[i] = skySegmentJSON(w, sg, lang)
 	}
 	from, to := l.from(), l.to()
 	dd := l.arr().In(to.Loc)
@@ -496,8 +540,8 @@ func skyLegJSON(l *skyLeg) map[string]any {
 	delta := int(time.Date(dd.Year(), dd.Month(), dd.Day(), 0, 0, 0, 0, time.UTC).Sub(time.Date(sd.Year(), sd.Month(), sd.Day(), 0, 0, 0, 0, time.UTC)).Hours() / 24)
 	return map[string]any{
 		"id":                l.ID,
-		"origin":            skyPlace(from),
-		"destination":       skyPlace(to),
+		"origin":            skyPlace(w, from, lang),
+		"destination":       skyPlace(w, to, lang),
 		"durationInMinutes": l.minutes(),
 		"stopCount":         len(l.Segments) - 1,
 		"isSmallestStops":   len(l.Segments) == 1,
@@ -512,9 +556,9 @@ func skyLegJSON(l *skyLeg) map[string]any {
 	}
 }
 
-func skySegPlace(a *world.Airport) map[string]any {
+func skySegPlace(w *world.World, a *world.Airport, lang string) map[string]any {
 	return map[string]any{
-		"flightPlaceId": a.IATA, "displayCode": a.IATA, "name": a.Title, "type": "Airport", "country": a.CountryInfo.Name,
+		"flightPlaceId": a.IATA, "displayCode": a.IATA, "name": a.Title, "type": "Airport", "country": countryName(w, a.Country, lang),
 		"parent": map[string]any{"flightPlaceId": a.IATA, "displayCode": a.IATA, "name": a.City.Name, "type": "City"},
 	}
 }
@@ -532,12 +576,12 @@ func skyCarrierJSON(a *world.Airline) map[string]any {
 	return map[string]any{"id": a.SkyID, "name": a.Name, "alternateId": a.Code, "allianceId": alliance, "displayCode": a.Code}
 }
 
-func skySegmentJSON(sg *skySegment) map[string]any {
+func skySegmentJSON(w *world.World, sg *skySegment, lang string) map[string]any {
 	return map[string]any{
 		"id": fmt.Sprintf("%s-%s-%s-%s-%d", skyPlaceNum(sg.From), skyPlaceNum(sg.To),
 			sg.Dep.In(sg.From.Loc).Format("0601021504"), sg.Arr.In(sg.To.Loc).Format("0601021504"), sg.Carrier.SkyID),
-		"origin":            skySegPlace(sg.From),
-		"destination":       skySegPlace(sg.To),
+		"origin":            skySegPlace(w, sg.From, lang),
+		"destination":       skySegPlace(w, sg.To, lang),
 		"departure":         skyLocal(sg.Dep, sg.From),
 		"arrival":           skyLocal(sg.Arr, sg.To),
 		"durationInMinutes": int(sg.Arr.Sub(sg.Dep).Minutes()),
@@ -749,7 +793,7 @@ func skyGenerate(w *world.World, s *skySearch, rng *rand.Rand) []*skyOption {
 		}
 		o.ID = strings.Join(ids, "|")
 		for _, l := range o.Legs {
-			o.legsJSON = append(o.legsJSON, skyLegJSON(l))
+			o.legsJSON = append(o.legsJSON, skyLegJSON(w, l, "en"))
 		}
 		o.PriceID = base64.RawURLEncoding.EncodeToString(skyBytes(stableHash(o.ID, s.Cabin, strconv.Itoa(s.Adults)), 0x9A1D, 2))
 	}
@@ -869,9 +913,18 @@ func skyDetail(_ context.Context, w *world.World, c *standin.Call) (any, error) 
 		}
 		cur = k.Code
 	}
+	// The booking links go to the market's site in the locale's language.
+	market := strings.ToUpper(c.ArgString("market"))
+	if market == "" {
+		market = "US"
+	}
+	locale := c.ArgString("locale")
+	if locale == "" {
+		locale = "en-US"
+	}
 	legs := make([]any, len(o.Legs))
 	for i, l := range o.Legs {
-		lj := skyLegJSON(l)
+		lj := skyLegJSON(w, l, localeLang(c.ArgString("locale")))
 		legs[i] = map[string]any{
 			"id": lj["id"], "origin": lj["origin"], "destination": lj["destination"], "segments": lj["segments"],
 			"duration": lj["durationInMinutes"], "stopCount": lj["stopCount"], "departure": lj["departure"],
@@ -899,7 +952,7 @@ func skyDetail(_ context.Context, w *world.World, c *standin.Call) (any, error) 
 			"totalPrice": price,
 			"agents": []any{map[string]any{
 				"id": of.id, "name": of.name, "isCarrier": of.isCarrier, "bookingProposition": "PBOOK",
-				"url":          "https://www.skyscanner.net/transport_deeplink/4.0/UK/en-GB/" + cur + "/" + of.id + "/" + strconv.Itoa(len(o.Legs)) + "/" + o.ID,
+				"url":          "https://www.skyscanner.net/transport_deeplink/4.0/" + market + "/" + locale + "/" + cur + "/" + of.id + "/" + strconv.Itoa(len(o.Legs)) + "/" + o.ID,
 				"price":        price,
 				"rating":       map[string]any{"value": roundTo(3.6+rng.Float64()*1.2, 1), "count": 500 + rng.IntN(40000)},
 				"updateStatus": "current", "isDirectDeepLink": of.isCarrier,

@@ -30,14 +30,49 @@ func taPaging(shown, total, offset int) map[string]any {
 	return map[string]any{"results": strconv.Itoa(shown), "total_results": strconv.Itoa(total), "skipped": strconv.Itoa(offset)}
 }
 
-func taLocationString(p *world.Place) string {
-	if p.City.Region != "" && p.City.Region != p.City.Name {
-		return p.City.Name + ", " + p.City.Region + ", " + p.CountryInfo.Name
-	}
-	return p.City.Name + ", " + p.CountryInfo.Name
+// taView is how an answer is shown: its language (lang) and the currency
+// of its prices.
+type taView struct {
+	lang     string
+	currency string
 }
 
-func taGeo(p *world.Place) map[string]any {
+// taViewOf reads lang and currency, refusing a currency the world lacks.
+func taViewOf(w *world.World, c *standin.Call) (taView, error) {
+	v := taView{lang: localeLang(c.ArgString("lang")), currency: strings.ToUpper(c.ArgString("currency"))}
+	if v.currency == "" {
+		v.currency = "USD"
+	}
+	if _, ok := w.Currency(v.currency); !ok {
+		return v, taError(400, "Invalid currency "+v.currency)
+	}
+	return v, nil
+}
+
+// Fixed texts of the answers, by language.
+var (
+	taRanking = phrase{"en": "#%d of %d things to do in %s", "es": "N.º %d de %d cosas que hacer en %s", "fr": "N° %d sur %d choses à faire à %s",
+		"de": "Nr. %d von %d Aktivitäten in %s", "it": "N. %d di %d cose da fare a %s", "pt": "N.º %d de %d atividades em %s", "nl": "Nr. %d van %d activiteiten in %s"}
+	taCategories = map[string]phrase{
+		"attraction": {"en": "Attraction", "es": "Atracción", "fr": "Attraction", "de": "Sehenswürdigkeit", "it": "Attrazione", "pt": "Atração", "nl": "Attractie"},
+		"geographic": {"en": "Geographic", "es": "Geográfico", "fr": "Géographique", "de": "Geografisch", "it": "Geografico", "pt": "Geográfico", "nl": "Geografisch"},
+		"city":       {"en": "City", "es": "Ciudad", "fr": "Ville", "de": "Stadt", "it": "Città", "pt": "Cidade", "nl": "Stad"},
+	}
+)
+
+func taCategory(key, lang string) map[string]any {
+	return map[string]any{"key": key, "name": taCategories[key].in(lang)}
+}
+
+func taLocationString(w *world.World, p *world.Place, lang string) string {
+	country := countryName(w, p.City.Country, lang)
+	if p.City.Region != "" && p.City.Region != p.City.Name {
+		return p.City.Name + ", " + p.City.Region + ", " + country
+	}
+	return p.City.Name + ", " + country
+}
+
+func taGeo(w *world.World, p *world.Place, v taView) map[string]any {
 	photo := 0
 	if len(p.Attractions) > 0 {
 		photo = p.Attractions[0].PhotoIDs[0]
@@ -52,12 +87,12 @@ func taGeo(p *world.Place) map[string]any {
 		"location_id": p.TripAdvisorGeoID, "name": p.City.Name,
 		"latitude": taFloat(p.City.Lat), "longitude": taFloat(p.City.Lon),
 		"num_reviews": strconv.Itoa(reviews*3 + 1000), "timezone": p.City.TimeZone,
-		"location_string": taLocationString(p),
+		"location_string": taLocationString(w, p, v.lang),
 		"photo":           map[string]any{"images": world.AttractionImages(photo), "caption": p.City.Name},
 		"geo_type":        "broad", "preferred_map_engine": "default",
 		"description": fmt.Sprintf("%s is a city in %s with %d things to do listed.", p.City.Name, p.CountryInfo.Name, p.TripAdvisorThingsToDo),
-		"category":    map[string]any{"key": "geographic", "name": "Geographic"},
-		"subcategory": []any{map[string]any{"key": "city", "name": "City"}},
+		"category":    taCategory("geographic", v.lang),
+		"subcategory": []any{taCategory("city", v.lang)},
 		"web_url":     "https://www.tripadvisor.com/Tourism-g" + p.TripAdvisorGeoID + "-" + p.Slug + "-Vacations.html",
 	}
 }
@@ -66,17 +101,18 @@ func taSubKey(sub string) string {
 	return strings.ReplaceAll(strings.ToLower(strings.ReplaceAll(sub, " & ", "_")), " ", "_")
 }
 
-// taAttraction is the list form of an attraction.
-func taAttraction(a *world.Attraction) map[string]any {
+// taAttraction is the list form of an attraction; one with an admission
+// price shows it in the view's currency, as its details do.
+func taAttraction(w *world.World, a *world.Attraction, v taView) map[string]any {
 	p := a.Place
 	total := max(p.TripAdvisorThingsToDo, len(p.Attractions))
-	return map[string]any{
+	out := map[string]any{
 		"location_id": a.LocationID, "name": a.Name,
 		"latitude": taFloat(a.Lat), "longitude": taFloat(a.Lon),
 		"num_reviews": strconv.Itoa(a.NumReviews), "timezone": p.City.TimeZone,
-		"location_string":     taLocationString(p),
+		"location_string":     taLocationString(w, p, v.lang),
 		"photo":               map[string]any{"images": a.Images, "caption": a.Name},
-		"ranking":             fmt.Sprintf("#%d of %d things to do in %s", a.RankingPosition, total, p.City.Name),
+		"ranking":             fmt.Sprintf(taRanking.in(v.lang), a.RankingPosition, total, p.City.Name),
 		"ranking_position":    strconv.Itoa(a.RankingPosition),
 		"ranking_denominator": strconv.Itoa(total),
 		"ranking_category":    "attraction",
@@ -85,9 +121,14 @@ func taAttraction(a *world.Attraction) map[string]any {
 		"description":         a.Description,
 		"web_url":             "https://www.tripadvisor.com/Attraction_Review-g" + p.TripAdvisorGeoID + "-d" + a.LocationID + "-Reviews-" + a.Slug + "-" + p.Slug + ".html",
 		"address":             a.Address,
-		"category":            map[string]any{"key": "attraction", "name": "Attraction"},
+		"category":            taCategory("attraction", v.lang),
 		"subcategory":         []any{map[string]any{"key": taSubKey(a.Subcategory), "name": a.Subcategory}},
 	}
+	if a.PriceFromUSD > 0 {
+		price, _ := w.Convert(a.PriceFromUSD, "USD", v.currency)
+		out["offer_group"] = map[string]any{"lowest_price": skyFormat(w, price, v.currency), "offer_list": []any{}}
+	}
+	return out
 }
 
 func taLocationsSearch(_ context.Context, w *world.World, c *standin.Call) (any, error) {
@@ -97,6 +138,10 @@ func taLocationsSearch(_ context.Context, w *world.World, c *standin.Call) (any,
 	offset := c.ArgInt("offset", 0)
 	if limit < 1 || limit > 100 || offset < 0 {
 		return nil, taError(400, "limit must be between 1 and 100 and offset not negative")
+	}
+	v, err := taViewOf(w, c)
+	if err != nil {
+		return nil, err
 	}
 	var all []any
 	seen := map[string]bool{}
@@ -112,17 +157,17 @@ func taLocationsSearch(_ context.Context, w *world.World, c *standin.Call) (any,
 		cities := searchCities(w, q, 3)
 		for i, city := range cities {
 			p := d.PlaceByCity[city.ID]
-			add("geos", taGeo(p))
+			add("geos", taGeo(w, p, v))
 			if i == 0 {
 				for _, a := range p.Attractions[:min(3, len(p.Attractions))] {
-					add("things_to_do", taAttraction(a))
+					add("things_to_do", taAttraction(w, a, v))
 				}
 			}
 		}
 		if len(fq) >= 3 {
 			for _, a := range d.Attractions {
 				if strings.Contains(a.Folded, fq) {
-					add("things_to_do", taAttraction(a))
+					add("things_to_do", taAttraction(w, a, v))
 				}
 			}
 		}
@@ -154,9 +199,13 @@ func taAttractionsList(_ context.Context, w *world.World, c *standin.Call) (any,
 	if limit < 1 || limit > 100 || offset < 0 {
 		return nil, taError(400, "limit must be between 1 and 100 and offset not negative")
 	}
+	v, err := taViewOf(w, c)
+	if err != nil {
+		return nil, err
+	}
 	data := []any{}
 	for i := offset; i < len(p.Attractions) && i < offset+limit; i++ {
-		data = append(data, taAttraction(p.Attractions[i]))
+		data = append(data, taAttraction(w, p.Attractions[i], v))
 	}
 	return map[string]any{"data": data, "filters": map[string]any{}, "paging": taPaging(len(data), len(p.Attractions), offset)}, nil
 }
@@ -186,7 +235,11 @@ func taAttractionDetails(_ context.Context, w *world.World, c *standin.Call) (an
 	if err != nil {
 		return nil, err
 	}
-	out := taAttraction(a)
+	v, err := taViewOf(w, c)
+	if err != nil {
+		return nil, err
+	}
+	out := taAttraction(w, a, v)
 	p := a.Place
 	week := make([]any, 7)
 	var text []string
@@ -209,22 +262,11 @@ func taAttractionDetails(_ context.Context, w *world.World, c *standin.Call) (an
 	r := rand.New(rand.NewPCG(stableHash("tahist", a.LocationID), 1))
 	hist := taHistogram(a, r)
 	out["hours"] = map[string]any{"week_ranges": week, "timezone": p.City.TimeZone, "weekday_text": text}
-	out["address_obj"] = map[string]any{"street1": strings.Split(a.Address, ",")[0], "city": p.City.Name, "country": p.CountryInfo.Name, "postalcode": nil}
+	out["address_obj"] = map[string]any{"street1": strings.Split(a.Address, ",")[0], "city": p.City.Name, "country": countryName(w, p.City.Country, v.lang), "postalcode": nil}
 	out["rating_histogram"] = hist
 	out["photo_count"] = strconv.Itoa(a.PhotoCount)
-	out["ancestors"] = []any{map[string]any{"subcategory": []any{map[string]any{"key": "city", "name": "City"}}, "name": p.City.Name, "abbrv": nil, "location_id": p.TripAdvisorGeoID}}
+	out["ancestors"] = []any{map[string]any{"subcategory": []any{taCategory("city", v.lang)}, "name": p.City.Name, "abbrv": nil, "location_id": p.TripAdvisorGeoID}}
 	out["neighborhood_info"] = []any{}
-	if a.PriceFromUSD > 0 {
-		cur := strings.ToUpper(c.ArgString("currency"))
-		if cur == "" {
-			cur = "USD"
-		}
-		if _, ok := w.Currency(cur); !ok {
-			return nil, taError(400, "Invalid currency "+cur)
-		}
-		v, _ := w.Convert(a.PriceFromUSD, "USD", cur)
-		out["offer_group"] = map[string]any{"lowest_price": skyFormat(w, v, cur), "offer_list": []any{}}
-	}
 	out["write_review"] = "https://www.tripadvisor.com/UserReview-g" + p.TripAdvisorGeoID + "-d" + a.LocationID
 	return out, nil
 }
@@ -284,6 +326,19 @@ func taPhotosList(_ context.Context, w *world.World, c *standin.Call) (any, erro
 	return map[string]any{"data": data, "paging": taPaging(len(data), n, offset)}, nil
 }
 
+// taReviewText is the text of an attraction's j-th review of a band: the
+// j-th combination (opener, detail, closer) of a walk that visits each
+// once, from a start of the attraction's own, so no two of its reviews
+// read the same.
+func taReviewText(a *world.Attraction, bank world.ReviewBank, band string, j int) string {
+	ra := bank.Attraction
+	op, de, cl := ra.Openers[band], ra.Details, ra.Closers[band]
+	n := len(op) * len(de) * len(cl)
+	k := (int(stableHash("tareviewtext", a.LocationID, band)%uint64(n)) + j*reviewStride(n)) % n
+	detail := strings.NewReplacer("{name}", a.Name, "{city}", a.Place.City.Name).Replace(de[k/len(op)%len(de)])
+	return op[k%len(op)] + " " + detail + " " + cl[k/(len(op)*len(de))]
+}
+
 func taReviewsList(_ context.Context, w *world.World, c *standin.Call) (any, error) {
 	a, err := taAttractionByArg(w, c)
 	if err != nil {
@@ -295,18 +350,26 @@ func taReviewsList(_ context.Context, w *world.World, c *standin.Call) (any, err
 		return nil, taError(400, "limit must be between 1 and 100 and offset not negative")
 	}
 	bank := w.Travel.Reviews
-	n := min(a.NumReviews, 100)
+	n := min(a.NumReviews, world.MaxAttractionReviews)
 	today := today(c)
 	data := []any{}
-	for i := offset; i < n && i < offset+limit; i++ {
+	// inBand counts the reviews before the i-th with the same band: the
+	// i-th review's text is the inBand-th of its band's walk.
+	inBand := map[string]int{}
+	for i := 0; i < n && i < offset+limit; i++ {
 		r := rand.New(rand.NewPCG(stableHash("tareview", a.LocationID), uint64(i)))
 		rating := int(math.Round(math.Max(1, math.Min(5, a.Rating+r.NormFloat64()*0.7))))
 		band := strconv.Itoa(max(3, rating))
+		j := inBand[band]
+		inBand[band]++
+		if i < offset {
+			continue
+		}
 		who := bank.Reviewers[r.IntN(len(bank.Reviewers))]
 		pub := today.AddDate(0, 0, -(1 + i*3 + r.IntN(3))).Add(time.Duration(r.IntN(86400)) * time.Second)
 		travelled := pub.AddDate(0, 0, -r.IntN(40))
 		id := strconv.FormatUint(900000000+stableHash("tarid", a.LocationID, strconv.Itoa(i))%99000000, 10)
-		titles, texts := bank.Attraction.Titles[band], bank.Attraction.Texts[band]
+		titles := bank.Attraction.Titles[band]
 		data = append(data, map[string]any{
 			"id": id, "lang": "en", "location_id": a.LocationID, "published_date": pub.Format(time.RFC3339),
 			"published_platform": []string{"Desktop", "Mobile"}[r.IntN(2)],
@@ -316,7 +379,7 @@ func taReviewsList(_ context.Context, w *world.World, c *standin.Call) (any, err
 			"travel_date":      travelled.Format("2006-01"),
 			"trip_type":        []string{"Couples", "Family", "Friends", "Solo travel", "Business"}[r.IntN(5)],
 			"title":            titles[r.IntN(len(titles))],
-			"text":             texts[r.IntN(len(texts))],
+			"text":             taReviewText(a, bank, band, j),
 			"user": map[string]any{
 				"username": who[0] + who[2][:1] + strconv.Itoa(100+r.IntN(900)), "user_location": map[string]any{"name": who[2]},
 				"reviewer_type": nil, "contributions": map[string]any{"reviews": strconv.Itoa(1 + r.IntN(300))},

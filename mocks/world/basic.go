@@ -316,6 +316,16 @@ func cityPages(w *World) []*WebDoc {
 	return out
 }
 
+// Page returns the web page at url, if the world's web index has it.
+func (b *Basic) Page(url string) (*WebDoc, bool) {
+	for _, d := range b.pages {
+		if d.URL == url {
+			return d, true
+		}
+	}
+	return nil, false
+}
+
 // Thousands formats n with comma thousands separators, as English web pages do.
 func Thousands(n int64) string {
 	s := fmt.Sprint(n)

@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/understudy/understudy/fixtures"
+	"github.com/understudy/understudy/internal/bounded"
 )
 
 // worldCopy is a copy of every world file, to break one at a time.
@@ -77,7 +78,7 @@ func TestMaskConcurrentFirstUse(t *testing.T) {
 			}
 		})
 	}
-	wg.Wait()
+	bounded.Wait(t, &wg, "concurrent loads")
 	for _, m := range got {
 		require.NotNil(t, m)
 		require.Same(t, got[0], m)
@@ -161,7 +162,7 @@ func TestWebIndexBuiltOnFirstSearch(t *testing.T) {
 			}
 		})
 	}
-	wg.Wait()
+	bounded.Wait(t, &wg, "concurrent loads")
 	at := 0
 	hits := 0
 	for _, q := range queries {

@@ -139,6 +139,9 @@ type Attraction struct {
 	Images map[string]any `json:"-"` // the main photo's sizes; shared, read-only
 }
 
+// MaxAttractionReviews is how many reviews of one attraction are written out.
+const MaxAttractionReviews = 100
+
 // ReviewBank holds the phrases reviews are composed from.
 type ReviewBank struct {
 	Reviewers      [][3]string `json:"reviewers"` // name, country code, country name
@@ -148,9 +151,13 @@ type ReviewBank struct {
 		Pros   []string            `json:"pros"`
 		Cons   []string            `json:"cons"`
 	} `json:"hotel"`
+	// Attraction reviews compose their text from an opener and a closer of
+	// their rating and a detail naming the attraction ("{name}", "{city}").
 	Attraction struct {
-		Titles map[string][]string `json:"titles"` // by rating "3".."5"
-		Texts  map[string][]string `json:"texts"`
+		Titles  map[string][]string `json:"titles"` // by rating "3".."5"
+		Openers map[string][]string `json:"openers"`
+		Details []string            `json:"details"`
+		Closers map[string][]string `json:"closers"`
 	} `json:"attraction"`
 }
 
@@ -226,9 +233,15 @@ func loadTravel(fsys fs.FS, w *World) (*Travel, error) {
 			return nil, &WorldError{File: ReviewsFile, Err: fmt.Errorf("hotel titles %q missing", band)}
 		}
 	}
+	ra := d.Reviews.Attraction
 	for _, r := range []string{"3", "4", "5"} {
-		if len(d.Reviews.Attraction.Titles[r]) == 0 || len(d.Reviews.Attraction.Texts[r]) == 0 {
-			return nil, &WorldError{File: ReviewsFile, Err: fmt.Errorf("attraction titles and texts for rating %s missing", r)}
+		if len(ra.Titles[r]) == 0 || len(ra.Openers[r]) == 0 || len(ra.Closers[r]) == 0 || len(ra.Details) == 0 {
+			return nil, &WorldError{File: ReviewsFile, Err: fmt.Errorf("attraction titles, openers, details and closers for rating %s missing", r)}
+		}
+		// Every review of an attraction (up to 100 are written) has a text
+		// of its own.
+		if n := len(ra.Openers[r]) * len(ra.Details) * len(ra.Closers[r]); n < MaxAttractionReviews {
+			return nil, &WorldError{File: ReviewsFile, Err: fmt.Errorf("attraction reviews of rating %s can be written %d ways, fewer than %d", r, n, MaxAttractionReviews)}
 		}
 	}
 	return d, nil

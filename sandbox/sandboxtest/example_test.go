@@ -7,6 +7,7 @@ import (
 	"log"
 	"net/http"
 	"strings"
+	"time"
 
 	"github.com/understudy/understudy/sandbox/sandboxtest"
 )
@@ -21,7 +22,8 @@ func Example() {
 	defer srv.Close()
 
 	// Over HTTP, as an agent calls it.
-	resp, err := http.Post(srv.URL+"/v1/call", "application/json", strings.NewReader(
+	client := &http.Client{Timeout: 10 * time.Second} // a call never waits forever
+	resp, err := client.Post(srv.URL+"/v1/call", "application/json", strings.NewReader(
 		`{"tool": "iso_codes", "api": "country_by_code", "arguments": {"code": "PT"}, "session": "demo"}`))
 	if err != nil {
 		log.Fatal(err)

@@ -17,6 +17,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/understudy/understudy/deps"
+	"github.com/understudy/understudy/internal/bounded"
 	"github.com/understudy/understudy/sandbox"
 	"github.com/understudy/understudy/sandbox/sandboxtest"
 )
@@ -39,7 +40,7 @@ func do(t *testing.T, method, u string, body []byte) (int, string, []byte) {
 	if body != nil {
 		req.Header.Set("Content-Type", "application/json")
 	}
-	resp, err := http.DefaultClient.Do(req)
+	resp, err := bounded.Client.Do(req)
 	require.NoError(t, err)
 	defer resp.Body.Close()
 	b, err := io.ReadAll(resp.Body)
@@ -127,7 +128,7 @@ func TestEveryTransportIsServed(t *testing.T) {
 			for k, v := range tc.header {
 				req.Header.Set(k, v)
 			}
-			resp, err := http.DefaultClient.Do(req)
+			resp, err := bounded.Client.Do(req)
 			require.NoError(t, err)
 			defer resp.Body.Close()
 			b, err := io.ReadAll(resp.Body)
@@ -408,7 +409,7 @@ func TestCloseEndsRequestsStillRunning(t *testing.T) {
 	}
 	done := make(chan answer, 1)
 	go func() {
-		resp, err := http.Post(srv.URL+"/v1/call", "application/json", strings.NewReader(`{"tool":"iso_codes","api":"country_by_code","arguments":{"code":"NO"}}`))
+		resp, err := bounded.Client.Post(srv.URL+"/v1/call", "application/json", strings.NewReader(`{"tool":"iso_codes","api":"country_by_code","arguments":{"code":"NO"}}`))
 		if err != nil {
 			done <- answer{err: err}
 			return
@@ -419,13 +420,15 @@ func TestCloseEndsRequestsStillRunning(t *testing.T) {
 	}()
 	select {
 	case <-arrived:
+	case <-time.After(bounded.Timeout):
+		t.Fatal("the call reached neither the upstream nor an answer")
 	case got := <-done:
 		// A recorded call never reaches the upstream (the shipped
 		// recordings answer documented examples).
 		t.Fatalf("the call was answered without the upstream: %d %s %v", got.status, got.body, got.err)
 	}
 	require.NoError(t, srv.Close())
-	got := <-done
+	got := bounded.Recv(t, done, "the answer of the call cut by Close")
 	require.NoError(t, got.err)
 	require.Equal(t, http.StatusServiceUnavailable, got.status, "%s", got.body)
 	require.Contains(t, string(got.body), "server closed")

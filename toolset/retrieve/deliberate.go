@@ -26,7 +26,8 @@ type Deliberate struct {
 
 // NewDeliberate selects over the catalog's BM25 index.
 func NewDeliberate(c *toolset.Catalog) *Deliberate {
-	return &Deliberate{index: c.Index(), PerNeed: 3, Keep: 0.5}
+	r, _ := CatalogCorpus(c).New(NameDeliberate)
+	return r.(*Deliberate)
 }
 
 // Name is "deliberate".

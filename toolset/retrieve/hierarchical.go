@@ -2,6 +2,7 @@ package retrieve
 
 import (
 	"math"
+	"sort"
 	"strings"
 
 	"github.com/understudy/understudy/toolset"
@@ -23,7 +24,14 @@ type Hierarchical struct {
 	apis       *toolset.Index
 	categories *toolset.Index
 	tools      *toolset.Index
-	catalog    *toolset.Catalog
+	corpus     []*toolset.API
+	// The hierarchy by position in the indexes: a category's tools, a
+	// tool's APIs, each tool's ID.
+	catPos   map[string]int
+	catTools [][]int
+	toolAPIs [][]int
+	toolIDs  []string
+	maxTools int
 	// Categories and Tools are how many categories, and tools per
 	// category, the first round chooses (defaults 1 and 2).
 	Categories, Tools int
@@ -35,28 +43,58 @@ type Hierarchical struct {
 }
 
 // NewHierarchical indexes the catalog's categories and tools.
-func NewHierarchical(c *toolset.Catalog) *Hierarchical {
+func NewHierarchical(c *toolset.Catalog) *Hierarchical { return newHierarchical(CatalogCorpus(c)) }
+
+// newHierarchical indexes the categories and tools of a corpus, each
+// tool with the corpus' APIs of it. Everything is built in one pass over
+// the corpus, and a search reads scores by position, so that a search
+// costs time linear in the corpus, whatever its size.
+func newHierarchical(co Corpus) *Hierarchical {
+	h := &Hierarchical{apis: co.Index, corpus: co.APIs, catPos: map[string]int{}, Categories: 1, Tools: 2, Coverage: 0.75, Reflections: 4}
 	// Categories and tools are indexed as documents of their own: each is
 	// given to the BM25 index as a stand-in API whose name is its key and
 	// whose description is its documentation.
-	var cats, tools []*toolset.API
-	for _, cat := range c.Categories {
-		var doc strings.Builder
-		for _, t := range cat.Tools {
-			doc.WriteString(t.Name + " " + t.Title + " " + t.Description + " ")
+	var catDocs []*strings.Builder
+	var toolDocs []*strings.Builder
+	toolPos := map[*toolset.Tool]int{}
+	for i, a := range co.APIs {
+		t := a.Tool
+		if t == nil {
+			t = &toolset.Tool{}
 		}
-		cats = append(cats, &toolset.API{Name: cat.Name, Description: doc.String()})
-		for _, t := range cat.Tools {
-			var td strings.Builder
-			td.WriteString(t.Title + " " + t.Description + " ")
-			for _, a := range t.APIs {
-				td.WriteString(a.Name + " " + a.Description + " ")
+		tp, ok := toolPos[t]
+		if !ok {
+			cp, ok := h.catPos[t.Category]
+			if !ok {
+				cp = len(h.catTools)
+				h.catPos[t.Category] = cp
+				h.catTools = append(h.catTools, nil)
+				catDocs = append(catDocs, &strings.Builder{})
 			}
-			tools = append(tools, &toolset.API{Name: t.StandardizedName, Description: td.String()})
+			tp = len(h.toolIDs)
+			toolPos[t] = tp
+			h.toolIDs = append(h.toolIDs, t.StandardizedName)
+			h.toolAPIs = append(h.toolAPIs, nil)
+			h.catTools[cp] = append(h.catTools[cp], tp)
+			h.maxTools = max(h.maxTools, len(h.catTools[cp]))
+			catDocs[cp].WriteString(t.Name + " " + t.Title + " " + t.Description + " ")
+			td := &strings.Builder{}
+			td.WriteString(t.Title + " " + t.Description + " ")
+			toolDocs = append(toolDocs, td)
 		}
+		h.toolAPIs[tp] = append(h.toolAPIs[tp], i)
+		toolDocs[tp].WriteString(a.Name + " " + a.Description + " ")
 	}
-	return &Hierarchical{apis: c.Index(), categories: toolset.NewIndex(cats), tools: toolset.NewIndex(tools), catalog: c,
-		Categories: 1, Tools: 2, Coverage: 0.75, Reflections: 4}
+	cats := make([]*toolset.API, len(catDocs))
+	for name, cp := range h.catPos {
+		cats[cp] = &toolset.API{Name: name, Description: catDocs[cp].String()}
+	}
+	tools := make([]*toolset.API, len(toolDocs))
+	for tp, td := range toolDocs {
+		tools[tp] = &toolset.API{Name: h.toolIDs[tp], Description: td.String()}
+	}
+	h.categories, h.tools = toolset.NewIndex(cats), toolset.NewIndex(tools)
+	return h
 }
 
 // Name is "hierarchical".
@@ -74,36 +112,32 @@ func (h *Hierarchical) Search(query string, k int) ([]Hit, int) {
 	if k <= 0 {
 		return nil, 0
 	}
-	catRank := h.categories.Search(query, len(h.catalog.Categories))
+	catRank := h.categories.Search(query, h.categories.Len())
 	if len(catRank) == 0 {
 		return nil, 0
 	}
-	toolScore := map[string]float64{}
-	for _, t := range h.tools.Search(query, h.tools.Len()) {
-		toolScore[t.ID] = t.Score
-	}
-	apiScore := map[string]float64{}
-	for _, a := range h.apis.Search(query, h.apis.Len()) {
-		apiScore[a.ID] = a.Score
-	}
+	toolScore := h.tools.Scores(query)
+	apiScore := h.apis.Scores(query)
 	terms := h.queryTerms(query)
 
 	nCats, nTools := max(h.Categories, 1), max(h.Tools, 1)
 	var pool []Hit
+	var pooled []int // positions of the pool's APIs in the corpus
 	rounds := 0
 	for ; ; rounds++ {
-		pool = pool[:0]
+		pool, pooled = pool[:0], pooled[:0]
 		for _, c := range catRank[:min(nCats, len(catRank))] {
-			for _, t := range h.rankTools(c.ID, toolScore, nTools) {
-				for _, a := range t.APIs {
-					if s := apiScore[a.ID()]; s > 0 {
-						pool = append(pool, Hit{ID: a.ID(), Score: s})
+			for _, tp := range h.rankTools(h.catPos[c.ID], toolScore, nTools) {
+				for _, ap := range h.toolAPIs[tp] {
+					if s := apiScore[ap]; s > 0 {
+						pool = append(pool, Hit{ID: h.corpus[ap].ID(), Score: s})
+						pooled = append(pooled, ap)
 					}
 				}
 			}
 		}
-		wider := nCats < len(catRank) || nTools < h.maxTools()
-		if rounds >= h.Reflections || !wider || coverage(terms, pool) >= h.Coverage {
+		wider := nCats < len(catRank) || nTools < h.maxTools
+		if rounds >= h.Reflections || !wider || h.coverage(terms, pooled) >= h.Coverage {
 			break
 		}
 		nCats++
@@ -112,47 +146,32 @@ func (h *Hierarchical) Search(query string, k int) ([]Hit, int) {
 	return sortHits(pool, k), rounds
 }
 
-// rankTools returns a category's n best tools that match the query.
-func (h *Hierarchical) rankTools(category string, score map[string]float64, n int) []*toolset.Tool {
-	var cat *toolset.Category
-	for _, c := range h.catalog.Categories {
-		if c.Name == category {
-			cat = c
+// rankTools returns the positions of a category's n best tools that
+// match the query, best first, ties by tool ID.
+func (h *Hierarchical) rankTools(category int, score []float64, n int) []int {
+	var ts []int
+	for _, tp := range h.catTools[category] {
+		if score[tp] > 0 {
+			ts = append(ts, tp)
 		}
 	}
-	if cat == nil {
-		return nil
-	}
-	var ts []Hit
-	for _, t := range cat.Tools {
-		if s := score[t.StandardizedName]; s > 0 {
-			ts = append(ts, Hit{ID: t.StandardizedName, Score: s})
+	sort.Slice(ts, func(i, j int) bool {
+		a, b := ts[i], ts[j]
+		if score[a] != score[b] {
+			return score[a] > score[b]
 		}
-	}
-	var out []*toolset.Tool
-	for _, t := range sortHits(ts, n) {
-		out = append(out, h.catalog.Tool(t.ID))
-	}
-	return out
+		return h.toolIDs[a] < h.toolIDs[b]
+	})
+	return ts[:min(n, len(ts))]
 }
 
-func (h *Hierarchical) maxTools() int {
-	n := 0
-	for _, c := range h.catalog.Categories {
-		n = max(n, len(c.Tools))
-	}
-	return n
-}
-
-// term is a query term the catalog knows, with its weight (IDF) and the
-// APIs whose documentation holds it.
+// term is a query term the corpus knows, with its weight (IDF).
 type term struct {
+	token  string
 	weight float64
-	in     map[string]bool
 }
 
-// queryTerms reads which APIs hold each distinct query term, from the
-// catalog's own index (an API holds a term when the term alone scores it).
+// queryTerms are the distinct query terms some API's documentation holds.
 func (h *Hierarchical) queryTerms(query string) []term {
 	var out []term
 	seen := map[string]bool{}
@@ -162,25 +181,22 @@ func (h *Hierarchical) queryTerms(query string) []term {
 			continue
 		}
 		seen[tok] = true
-		in := map[string]bool{}
-		for _, hit := range h.apis.Search(tok, h.apis.Len()) {
-			in[hit.ID] = true
-		}
-		if len(in) == 0 {
+		df := h.apis.DocFreq(tok)
+		if df == 0 {
 			continue // a word no documentation uses says nothing about the APIs
 		}
-		out = append(out, term{weight: math.Log(1 + n/float64(len(in))), in: in})
+		out = append(out, term{token: tok, weight: math.Log(1 + n/float64(df))})
 	}
 	return out
 }
 
 // coverage is the weighted share of the terms some pooled API holds.
-func coverage(terms []term, pool []Hit) float64 {
+func (h *Hierarchical) coverage(terms []term, pooled []int) float64 {
 	total, covered := 0.0, 0.0
 	for _, t := range terms {
 		total += t.weight
-		for _, p := range pool {
-			if t.in[p.ID] {
+		for _, p := range pooled {
+			if h.apis.Holds(p, t.token) {
 				covered += t.weight
 				break
 			}

@@ -45,13 +45,42 @@ func (e *UnknownError) Error() string {
 
 // New builds a built-in retriever over a catalog by name.
 func New(name string, c *toolset.Catalog) (Retriever, error) {
+	return CatalogCorpus(c).New(name)
+}
+
+// Corpus is what retrievers rank: a catalog's APIs in catalog order
+// (category, tool, documentation order), or a pool of them, with the
+// BM25 index over exactly those APIs (so that term statistics are the
+// pool's, as a retriever built over that pool would see them).
+type Corpus struct {
+	APIs  []*toolset.API
+	Index *toolset.Index
+}
+
+// CatalogCorpus is every API of the catalog, with its own index.
+func CatalogCorpus(c *toolset.Catalog) Corpus { return Corpus{APIs: c.APIs(), Index: c.Index()} }
+
+// PoolCorpus is the catalog's APIs that keep accepts, in catalog order,
+// indexed on their own.
+func PoolCorpus(c *toolset.Catalog, keep func(*toolset.API) bool) Corpus {
+	var apis []*toolset.API
+	for _, a := range c.APIs() {
+		if keep(a) {
+			apis = append(apis, a)
+		}
+	}
+	return Corpus{APIs: apis, Index: toolset.NewIndex(apis)}
+}
+
+// New builds a built-in retriever over the corpus by name.
+func (co Corpus) New(name string) (Retriever, error) {
 	switch name {
 	case NameBM25, "":
-		return NewBM25(c), nil
+		return &BM25{index: co.Index}, nil
 	case NameHierarchical:
-		return NewHierarchical(c), nil
+		return newHierarchical(co), nil
 	case NameDeliberate:
-		return NewDeliberate(c), nil
+		return &Deliberate{index: co.Index, PerNeed: 3, Keep: 0.5}, nil
 	}
 	return nil, &UnknownError{Name: name}
 }

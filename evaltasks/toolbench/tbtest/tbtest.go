@@ -4,11 +4,15 @@ package tbtest
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
+	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/understudy/understudy/agent"
 	"github.com/understudy/understudy/agent/agenttest"
 	"github.com/understudy/understudy/agent/solve"
+	"github.com/understudy/understudy/deps"
 	"github.com/understudy/understudy/evaltasks/textmatch"
 	"github.com/understudy/understudy/evaltasks/toolbench"
 	"github.com/understudy/understudy/toolset"
@@ -124,4 +128,312 @@ func CallsThenEcho(c *toolset.Catalog, qs []toolbench.Query) Policy {
 		q, _ := query(req, qs)
 		return Finish(solve.ReturnGiveAnswer, q.Text), nil
 	}
+}
+
+// Step is one call a scripted agent makes: a function as the request
+// offers it and its arguments.
+type Step struct {
+	Function  string
+	Arguments map[string]any
+}
+
+// Seen is a call the agent made and what it saw come back.
+type Seen struct {
+	Step
+	// Error is the observation's error text; Response its response.
+	Error    string
+	Response json.RawMessage
+}
+
+// Caller picks the agent's next call for a query from what it has seen;
+// nil when it has made every call it means to.
+type Caller func(q *toolbench.Query, req agenttest.ChatRequest, seen []Seen) (*Step, error)
+
+// Answerer writes the final answer from what the agent saw; "" gives up.
+type Answerer func(q *toolbench.Query, seen []Seen) string
+
+// Agent is a scripted agent for the ToolBench suite: it makes the calls
+// call picks, one per turn, then finishes with answer's answer (giving up
+// when that is empty).
+func Agent(qs []toolbench.Query, call Caller, answer Answerer) Policy {
+	return func(req agenttest.ChatRequest) (agenttest.Turn, error) {
+		q, err := query(req, qs)
+		if err != nil {
+			return agenttest.Turn{}, err
+		}
+		seen, err := seenCalls(req)
+		if err != nil {
+			return agenttest.Turn{}, err
+		}
+		step, err := call(q, req, seen)
+		if err != nil {
+			return agenttest.Turn{}, err
+		}
+		if step != nil {
+			args, err := json.Marshal(step.Arguments)
+			if err != nil {
+				return agenttest.Turn{}, err
+			}
+			return agenttest.Tool(step.Function, string(args)), nil
+		}
+		if a := answer(q, seen); a != "" {
+			return Finish(solve.ReturnGiveAnswer, a), nil
+		}
+		return Finish(solve.ReturnGiveUp, "I could not find anything worth reporting."), nil
+	}
+}
+
+// seenCalls pairs the request's tool calls with their observations.
+func seenCalls(req agenttest.ChatRequest) ([]Seen, error) {
+	byID := map[string]Step{}
+	var out []Seen
+	for _, m := range req.Messages {
+		for _, tc := range m.ToolCalls {
+			var args map[string]any
+			if err := json.Unmarshal([]byte(tc.Function.Arguments), &args); err != nil {
+				return nil, err
+			}
+			byID[tc.ID] = Step{Function: tc.Function.Name, Arguments: args}
+		}
+		if m.Role != agent.RoleTool {
+			continue
+		}
+		var env struct {
+			Error    string          `json:"error"`
+			Response json.RawMessage `json:"response"`
+		}
+		if err := json.Unmarshal([]byte(m.Content), &env); err != nil {
+			return nil, fmt.Errorf("observation %q: %w", m.Content, err)
+		}
+		out = append(out, Seen{Step: byID[m.ToolCallID], Error: env.Error, Response: env.Response})
+	}
+	return out, nil
+}
+
+// TruthCall is a call that solves part of a generated query (tbgen's
+// manifest): the values the query names, and the parameters that take a
+// value found at a path of an earlier call's response (From: parameter →
+// "<api>: <path>", the deps path syntax).
+type TruthCall struct {
+	Category, Tool, API string
+	Arguments           map[string]any
+	From                map[string]string
+}
+
+// TruthCalls makes each query's truth calls in order (truth by query
+// key), taking bound values from the responses seen: the calls a careful
+// agent makes. A call whose API the request does not offer is left out.
+func TruthCalls(c *toolset.Catalog, truth map[string][]TruthCall) Caller {
+	return func(q *toolbench.Query, req agenttest.ChatRequest, seen []Seen) (*Step, error) {
+		var steps []TruthCall
+		for _, tc := range truth[q.Key()] {
+			if offered(req, c, tc) != "" {
+				steps = append(steps, tc)
+			}
+		}
+		if len(seen) >= len(steps) {
+			return nil, nil
+		}
+		tc := steps[len(seen)]
+		st := &Step{Function: offered(req, c, tc), Arguments: map[string]any{}}
+		for k, v := range tc.Arguments {
+			st.Arguments[k] = v
+		}
+		for param, from := range tc.From {
+			api, path, _ := strings.Cut(from, ": ")
+			for i, s := range seen {
+				if i < len(steps) && steps[i].API == api && s.Error == "" {
+					var doc any
+					if json.Unmarshal(s.Response, &doc) == nil {
+						if vs := deps.Values(doc, path); len(vs) > 0 {
+							st.Arguments[param] = vs[0]
+						}
+					}
+				}
+			}
+		}
+		return st, nil
+	}
+}
+
+// offered is the function name under which the request offers a truth
+// call's API, "" when it does not.
+func offered(req agenttest.ChatRequest, c *toolset.Catalog, tc TruthCall) string {
+	a := c.ToolBenchAPI(tc.Category, tc.Tool, tc.API)
+	if a == nil {
+		return ""
+	}
+	name := toolset.ExportName(a, toolset.NameToolBench)
+	for _, t := range req.Tools {
+		if t.Function.Name == name {
+			return name
+		}
+	}
+	return ""
+}
+
+// AnnotatedCalls makes each query's annotated calls (x-calls) in order.
+func AnnotatedCalls(c *toolset.Catalog) Caller {
+	return func(q *toolbench.Query, _ agenttest.ChatRequest, seen []Seen) (*Step, error) {
+		if len(seen) >= len(q.Calls) {
+			return nil, nil
+		}
+		call := q.Calls[len(seen)]
+		api, err := toolbench.NewResolver(c).Find(toolbench.APIRef{Tool: call.Tool, API: call.API})
+		if err != nil {
+			return nil, fmt.Errorf("query %s: %w", q.ID, err)
+		}
+		return &Step{Function: toolset.ExportName(api, toolset.NameToolBench), Arguments: maps.Clone(call.Arguments)}, nil
+	}
+}
+
+// Inventing adds the agent's own values to every call another caller
+// makes: each optional parameter the offered function documents, and the
+// request does not fill, gets "test" (a plain string), 100 (a number
+// without bounds) or true (a boolean), the values of the echoing agents
+// the rule verdict once credited.
+func Inventing(next Caller) Caller {
+	return func(q *toolbench.Query, req agenttest.ChatRequest, seen []Seen) (*Step, error) {
+		st, err := next(q, req, seen)
+		if st == nil || err != nil {
+			return st, err
+		}
+		for _, t := range req.Tools {
+			if t.Function.Name != st.Function {
+				continue
+			}
+			var schema struct {
+				Properties map[string]map[string]any `json:"properties"`
+				Required   []string                  `json:"required"`
+			}
+			b, _ := json.Marshal(t.Function.Parameters)
+			if json.Unmarshal(b, &schema) != nil {
+				continue
+			}
+			for name, p := range schema.Properties {
+				if _, set := st.Arguments[name]; set || slices.Contains(schema.Required, name) {
+					continue
+				}
+				if v, ok := invented(p); ok {
+					st.Arguments[name] = v
+				}
+			}
+		}
+		return st, nil
+	}
+}
+
+// invented is the agent's own value for a parameter schema, when the
+// schema leaves room for one.
+func invented(p map[string]any) (any, bool) {
+	for _, k := range []string{"enum", "format", "pattern", "minimum", "maximum", "minLength", "maxLength", "exclusiveMinimum", "exclusiveMaximum"} {
+		if _, ok := p[k]; ok {
+			return nil, false
+		}
+	}
+	switch p["type"] {
+	case "string":
+		return "test", true
+	case "integer", "number":
+		return 100, true
+	case "boolean":
+		return true, true
+	}
+	return nil, false
+}
+
+// QuoteFields answers with values the responses hold that are not the
+// call's own arguments: what a model reading its results reports. It
+// gives up when no response holds one, or a call failed.
+func QuoteFields(q *toolbench.Query, seen []Seen) string {
+	var parts []string
+	for _, s := range seen {
+		if s.Error != "" {
+			return ""
+		}
+		var vals []string
+		for _, v := range textmatch.ReadToolData(string(s.Response)).Values {
+			if len(vals) == 4 || textmatch.IsStatusLiteral(v) || isArgument(s.Arguments, v) || strings.Contains(q.Text, v) {
+				continue
+			}
+			if f, err := strconv.ParseFloat(v, 64); err == nil && f == float64(int64(f)) && f > -10 && f < 10 {
+				continue
+			}
+			vals = append(vals, v)
+		}
+		if len(vals) > 0 {
+			parts = append(parts, strings.Join(vals, ", "))
+		}
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return "Here is what I found: " + strings.Join(parts, "; ") + "."
+}
+
+// QuoteEchoes answers with what the responses handed back of the agent's
+// own arguments (those no earlier response gave it) and the status words
+// they carry: "Here is what I found: test; success; 100".
+func QuoteEchoes(_ *toolbench.Query, seen []Seen) string {
+	var parts []string
+	have := map[string]bool{}
+	add := func(v string) {
+		if !have[v] {
+			have[v] = true
+			parts = append(parts, v)
+		}
+	}
+	var earlier []string // values of the responses seen so far
+	own := func(arg any) bool {
+		for _, v := range earlier {
+			if isArgument(map[string]any{"": arg}, v) {
+				return false
+			}
+		}
+		return true
+	}
+	var mine []any
+	for _, s := range seen {
+		vals := textmatch.ReadToolData(string(s.Response)).Values
+		for _, v := range vals {
+			if textmatch.IsStatusLiteral(v) {
+				add(v)
+			}
+		}
+		for _, arg := range s.Arguments {
+			if !own(arg) {
+				continue
+			}
+			mine = append(mine, arg)
+			for _, v := range vals {
+				if isArgument(map[string]any{"": arg}, v) {
+					add(v)
+				}
+			}
+		}
+		earlier = append(earlier, vals...)
+	}
+	if len(parts) == 0 {
+		for _, arg := range mine {
+			add(fmt.Sprint(arg))
+		}
+	}
+	slices.Sort(parts)
+	return "Here is what I found: " + strings.Join(append(parts, "success", "true", "100"), "; ") + "."
+}
+
+// isArgument tells whether v is one of the arguments' values.
+func isArgument(args map[string]any, v string) bool {
+	for _, a := range args {
+		s := fmt.Sprint(a)
+		if strings.EqualFold(strings.TrimSpace(s), strings.TrimSpace(v)) {
+			return true
+		}
+		fa, ea := strconv.ParseFloat(s, 64)
+		fv, ev := strconv.ParseFloat(v, 64)
+		if ea == nil && ev == nil && fa == fv {
+			return true
+		}
+	}
+	return false
 }

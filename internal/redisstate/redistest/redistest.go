@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"strconv"
+	"syscall"
 	"testing"
 	"time"
 
@@ -17,16 +18,27 @@ import (
 // Server is a redis-server process owned by a test.
 type Server struct {
 	Addr string // 127.0.0.1:port
+	Dir  string // its working directory: RDB and AOF files go there
 	bin  string
-	dir  string
+	args []string
 	tb   testing.TB
 	cmd  *exec.Cmd
 }
+
+// NoPersistence are the settings of a server that writes nothing to disk.
+var NoPersistence = []string{"--save", "", "--appendonly", "no"}
 
 // Start runs redis-server (found on PATH, or in $REDIS_SERVER) on a free
 // port with nothing persisted, and stops it when the test ends. Without
 // the binary the test is skipped, naming the Debian package.
 func Start(tb testing.TB) *Server {
+	return StartWith(tb, NoPersistence...)
+}
+
+// StartWith is Start with the server's persistence (or other) settings
+// given as its command-line arguments ("--appendonly", "yes"), kept across
+// restarts.
+func StartWith(tb testing.TB, args ...string) *Server {
 	tb.Helper()
 	bin := os.Getenv("REDIS_SERVER")
 	if bin == "" {
@@ -41,7 +53,7 @@ func Start(tb testing.TB) *Server {
 	}
 	addr := ln.Addr().String()
 	ln.Close()
-	s := &Server{Addr: addr, bin: bin, dir: tb.TempDir(), tb: tb}
+	s := &Server{Addr: addr, bin: bin, Dir: tb.TempDir(), tb: tb, args: args}
 	s.Restart()
 	tb.Cleanup(s.Kill)
 	return s
@@ -60,13 +72,31 @@ func (s *Server) Kill() {
 	s.cmd = nil
 }
 
-// Restart starts the server again on the same port, empty, and waits
-// until it answers.
+// Stop ends the server as an operator does (SIGTERM: it saves what its
+// persistence settings say) and waits for it to exit.
+func (s *Server) Stop() {
+	if s.cmd == nil {
+		return
+	}
+	_ = s.cmd.Process.Signal(syscall.SIGTERM)
+	done := make(chan struct{})
+	go func() { _ = s.cmd.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(30 * time.Second):
+		_ = s.cmd.Process.Kill()
+		<-done
+	}
+	s.cmd = nil
+}
+
+// Restart starts the server again on the same port and directory (with
+// what it persisted there, if anything) and waits until it answers.
 func (s *Server) Restart() {
 	s.tb.Helper()
 	_, port, _ := net.SplitHostPort(s.Addr)
-	s.cmd = exec.Command(s.bin, "--port", port, "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
-		"--dir", s.dir, "--daemonize", "no", "--loglevel", "warning")
+	args := append([]string{"--port", port, "--bind", "127.0.0.1", "--dir", s.Dir, "--daemonize", "no", "--loglevel", "warning"}, s.args...)
+	s.cmd = exec.Command(s.bin, args...)
 	if err := s.cmd.Start(); err != nil {
 		s.tb.Fatalf("starting redis-server: %v", err)
 	}
