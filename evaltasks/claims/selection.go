@@ -54,7 +54,15 @@ func fields(fact string, data textmatch.ToolData) []string {
 	}
 	want, err := strconv.ParseFloat(f, 64)
 	if err != nil {
-		return nil
+		// A fact that writes values of the result in words ("latitude
+		// 48.8566 longitude 2.3522") is held by their fields.
+		var out []string
+		for _, v := range data.Values {
+			if len(v) >= 3 && len(v) < len(f) && textmatch.ContainsExact(f, v) {
+				out = append(out, data.Paths[v]...)
+			}
+		}
+		return out
 	}
 	var out []string
 	for _, v := range data.Values {
@@ -182,7 +190,7 @@ func Select(question string, facts []string, reply string, data textmatch.ToolDa
 	broad := broadRE.MatchString(question)
 	asked := askedFields(question, facts, data)
 	m := textmatch.NewMatcher(reply)
-	nums := textmatch.Numbers(reply)
+	nums := freeNumbers(reply, facts)
 	norm := textmatch.Normalized(reply)
 	q := textmatch.NewMatcher(question)
 	seen := map[string]bool{}
@@ -261,20 +269,13 @@ func Select(question string, facts []string, reply string, data textmatch.ToolDa
 // not select it); anything else as a fact.
 func states(m *textmatch.Matcher, nums []textmatch.Number, norm, v string, temp bool) bool {
 	if want, _, step, _, ok := textmatch.NumberFact(v); ok {
-		if m.FactWithin(v, textmatch.Rounded) != textmatch.FactStated {
-			return false
-		}
 		for _, n := range nums {
 			degrees := n.Unit == "c" || n.Unit == "f"
-			if degrees == temp || n.Unit == "" {
-				if n.Within(want, "", step, textmatch.Rounded) || n.Within(want, "", step, textmatch.Exact) {
-					return true
-				}
+			if (degrees == temp || n.Unit == "") && n.Within(want, "", step, textmatch.Rounded) {
+				return true
 			}
 		}
-		// Stated in a form Numbers does not read alone (a clock, a date,
-		// a duration): the matcher's word stands.
-		return !anyWithin(nums, want, step)
+		return false
 	}
 	if len(textmatch.Words(v)) >= 3 && strings.IndexFunc(v, unicode.IsLetter) >= 0 && textmatch.IANAZone(v) == nil {
 		return strings.Contains(norm, textmatch.Normalized(v))
@@ -282,15 +283,23 @@ func states(m *textmatch.Matcher, nums []textmatch.Number, norm, v string, temp 
 	return m.Fact(v) == textmatch.FactStated
 }
 
-// anyWithin tells whether a number of the answer is want as rounded, in
-// any unit.
-func anyWithin(nums []textmatch.Number, want, step float64) bool {
-	for _, n := range nums {
-		if n.Within(want, "", step, textmatch.Rounded) {
-			return true
+// freeNumbers are the numbers of an answer that state no expected fact:
+// a number that states the chance of rain asked is no wind speed that
+// rounds to it.
+func freeNumbers(reply string, facts []string) []textmatch.Number {
+	var out []textmatch.Number
+	for _, n := range textmatch.Numbers(reply) {
+		spoken := false
+		for _, f := range facts {
+			if want, unit, step, _, ok := textmatch.NumberFact(f); ok && n.Within(want, unit, step, textmatch.Rounded) {
+				spoken = true
+			}
+		}
+		if !spoken {
+			out = append(out, n)
 		}
 	}
-	return false
+	return out
 }
 
 // temperatureKeyWords name the fields that hold a temperature.

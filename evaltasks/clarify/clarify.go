@@ -236,9 +236,13 @@ func newSentence(text string) sentence {
 			break
 		}
 	}
-	// An imperative that asks for something ("Send me the link.") is a
-	// request too.
-	imperative := len(s.words) > 1 && requestVerbs[s.words[0]]
+	// An imperative addressed to the user ("Send me the link.", "Type
+	// the first letters and I'll suggest names.") is a request too; one
+	// that addresses nobody ("Search videos for a query.", a tool's
+	// description) is not.
+	imperative := len(s.words) > 1 && requestVerbs[s.words[0]] && slices.ContainsFunc(s.words[1:], func(w string) bool {
+		return w == "me" || w == "us" || w == "your" || w == "you" || w == "i"
+	})
 	s.asks = framed && strings.Contains(text, "?") || imperative || requestRE.MatchString(text)
 	// A list is a run of at least three bare items of one or two words.
 	items := listItemRE.Split(text, -1)
@@ -395,6 +399,11 @@ func newClarification(reply string) *clarification {
 		}
 	}
 	for _, m := range sentenceRE.FindAllStringIndex(reply, -1) {
+		// A parenthesis belongs to its sentence ("the year (Year. Ex:
+		// 2025)?" is one question), unless a line ends in it.
+		if strings.Count(reply[from:m[0]], "(") > strings.Count(reply[from:m[0]], ")") && !strings.Contains(reply[m[0]:m[1]], "\n") {
+			continue
+		}
 		// A sentence keeps its question mark: it asks with it.
 		add(reply[from:m[0]] + strings.Map(func(r rune) rune {
 			if r == '?' {
@@ -474,6 +483,10 @@ func offersChoice(sentence string, p *toolset.Param, given any) bool {
 	return false
 }
 
+// exampleRE finds a documented example in a sentence ("Ex: USD", "e.g.
+// 2025").
+var exampleRE = regexp.MustCompile(`(?i)\b(?:ex|e\.g|eg|example|for example|for instance)\s*[:.]\s*[^,;()]*`)
+
 // statesGiven tells whether a sentence restates a value the user gave
 // ("for 2 adults", "your 50 dollars").
 func statesGiven(sentence string, given any) bool {
@@ -486,7 +499,8 @@ func statesGiven(sentence string, given any) bool {
 	default:
 		vals = []string{fmt.Sprint(t)}
 	}
-	norm := textmatch.Normalized(sentence)
+	// A documented example ("Ex: 2025") is no value of the user's.
+	norm := textmatch.Normalized(exampleRE.ReplaceAllString(sentence, " "))
 	for _, s := range vals {
 		if n := textmatch.Normalized(s); strings.TrimSpace(n) != "" && strings.Contains(norm, n) {
 			return true
@@ -627,15 +641,21 @@ func withoutToolNames(api *toolset.API, reply string) string {
 // OwnSentences drops the sentences of a reply that repeat the user's text:
 // handing the user's own question back is not asking for anything.
 func OwnSentences(question, reply string) string {
+	// The other sentences are kept as written, so that a sentence the
+	// reply runs on (a parenthesis with full stops) stays one.
 	q := textmatch.Normalized(question)
-	var kept []string
-	for _, s := range textmatch.Sentences(reply) {
-		if n := textmatch.Normalized(s); strings.TrimSpace(n) == "" || strings.Contains(q, n) {
-			continue
+	lines := strings.Split(reply, "\n")
+	for i, line := range lines {
+		var b strings.Builder
+		for _, s := range textmatch.Sentences(line) {
+			if n := textmatch.Normalized(s); strings.TrimSpace(n) != "" && strings.Contains(q, n) {
+				s = "\n"
+			}
+			b.WriteString(s)
 		}
-		kept = append(kept, s)
+		lines[i] = b.String()
 	}
-	return strings.Join(kept, "\n")
+	return strings.Join(lines, "\n")
 }
 
 // Asks tells whether a text makes a request to the user: a question
