@@ -54,7 +54,7 @@ func (ev *evaluator) runChain(ctx context.Context, a agent.Agent, inst Instance,
 		Executor: &offeredExecutor{next: &agent.EngineExecutor{Engine: ev.engine}, cat: ev.cat, offered: offered},
 		Budget:   ev.budget,
 	}
-	tr, err := solver.Solve(ctx, solve.Problem{ID: inst.Key(), Query: inst.In.Text, Tools: v.tools, Session: ev.session(inst)})
+	tr, err := solver.Solve(ctx, solve.Problem{ID: inst.Key(), Query: inst.In.Text, System: ev.dateLine, Tools: v.tools, Session: ev.session(inst)})
 	if tr != nil {
 		res.addUsage(tr.Usage)
 		res.Messages = rec.transcript(tr)

@@ -20,6 +20,10 @@ type Report struct {
 	Model string `json:"model,omitempty"`
 	// Dataset is a digest of the instructions evaluated.
 	Dataset string `json:"dataset"`
+	// DateLine is the line every conversation started with (the sandbox's
+	// date and time), "" when none did (-no-date, or a run made before the
+	// line existed): runs that differ in it are not comparable.
+	DateLine string `json:"date_line,omitempty"`
 	// Complete tells whether every planned instance has a recorded
 	// outcome (an error is an outcome); false after an interruption.
 	Complete bool         `json:"complete"`
@@ -435,6 +439,11 @@ func (r *Report) Markdown() []byte {
 	var b bytes.Buffer
 	fmt.Fprintf(&b, "# Evaluation report: %s\n\n", r.label())
 	fmt.Fprintf(&b, "Dataset `%s`.", r.Dataset)
+	if r.DateLine != "" {
+		fmt.Fprintf(&b, " Every conversation starts with the line %q.", r.DateLine)
+	} else {
+		b.WriteString(" Conversations start with no date line (`-no-date`, the paper's bare prompts).")
+	}
 	if !r.Complete {
 		b.WriteString(" **Incomplete run.**")
 	}

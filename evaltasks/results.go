@@ -49,7 +49,10 @@ type Result struct {
 	Tools    []string        `json:"tools,omitempty"`
 	Messages []agent.Message `json:"messages,omitempty"`
 	Reply    *agent.Reply    `json:"reply,omitempty"`
-	Usage    agent.Usage     `json:"usage"`
+	// Cut says what MaxStoredReply took from the agent's replies before
+	// they were scored and kept.
+	Cut   *ReplyCut   `json:"cut,omitempty"`
+	Usage agent.Usage `json:"usage"`
 	// Error is set when the instance ended in an error instead of an
 	// answer. It is an outcome like any other: the instance scores as a
 	// failure in its task's metric (see Aggregate). ErrorKind says whose
@@ -77,6 +80,9 @@ const (
 	ErrorTimeout = "timeout"
 	// ErrorBadResponse: an answer the client could not decode.
 	ErrorBadResponse = "bad_response"
+	// ErrorMalformedReply: an answer whose choice has no message, which
+	// must not pass for an empty reply.
+	ErrorMalformedReply = "malformed-reply"
 )
 
 // AgentErrorKind classifies an agent's error for reports.
@@ -86,6 +92,7 @@ func AgentErrorKind(err error) string {
 		te *openai.TimeoutError
 		ce *openai.ConnectionError
 		de *openai.DecodeError
+		me *openai.MalformedReplyError
 	)
 	switch {
 	case errors.As(err, &ae):
@@ -96,6 +103,8 @@ func AgentErrorKind(err error) string {
 		return ErrorUnreachable
 	case errors.As(err, &de):
 		return ErrorBadResponse
+	case errors.As(err, &me):
+		return ErrorMalformedReply
 	}
 	return ErrorAgent
 }

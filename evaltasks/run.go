@@ -53,6 +53,12 @@ type Config struct {
 	Concurrency int
 	// Budget bounds the calls of a Task-7 instance (default DefaultCallBudget).
 	Budget int
+	// NoDate starts conversations without the date line (DateLine of the
+	// sandbox clock), as the paper's prompts did. The instructions say
+	// "today" and "next Friday" and the tools run on that clock, so by
+	// default every conversation starts with it; run.json and the report
+	// say which, so that runs with and without are not compared unawares.
+	NoDate bool
 	// Judge, when set, scores Tasks 3, 5, 6 and 8 instead of the rules.
 	Judge *Judge
 
@@ -172,10 +178,12 @@ type evaluator struct {
 	budget int
 	judge  *Judge
 	graph  *deps.Graph // dependencies, for Task 8's step order
+	// dateLine opens every conversation; "" with Config.NoDate.
+	dateLine string
 }
 
 func newEvaluator(st *assemble.Stack, budget int, judge *Judge) *evaluator {
-	ev := &evaluator{cat: st.Catalog, index: st.Catalog.Index(), engine: st.Engine, tools: map[string]toolset.OpenAITool{}, budget: budget, judge: judge, graph: st.Graph}
+	ev := &evaluator{cat: st.Catalog, index: st.Catalog.Index(), engine: st.Engine, tools: map[string]toolset.OpenAITool{}, budget: budget, judge: judge, graph: st.Graph, dateLine: DateLine(st.Clock)}
 	apis := st.Catalog.APIs()
 	for i, t := range toolset.OpenAITools(st.Catalog, toolset.ExportOptions{Style: toolset.NameDotted}) {
 		ev.tools[apis[i].ID()] = t
@@ -196,6 +204,8 @@ type manifest struct {
 	Budget  int    `json:"budget"`
 	Judge   string `json:"judge,omitempty"`
 	Dataset string `json:"dataset"`
+	// DateLine is the line conversations start with; "" for none (-no-date).
+	DateLine string `json:"date_line,omitempty"`
 }
 
 // Run evaluates an agent: every instance of the chosen tasks, scored and
@@ -233,6 +243,9 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		defer st.Close()
 	}
 	ev := newEvaluator(st, cfg.Budget, cfg.Judge)
+	if cfg.NoDate {
+		ev.dateLine = ""
+	}
 	scorers := map[int]string{}
 	for _, t := range tasks {
 		if cfg.Judge.judges(t) {
@@ -250,7 +263,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	results := map[string]*Result{}
 	var out *resultsFile
 	if cfg.OutDir != "" {
-		m := manifest{Agent: name, Model: cfg.Model, Tasks: tasks, Sample: cfg.Sample, Seed: cfg.Seed, Budget: ev.budget, Dataset: digest}
+		m := manifest{Agent: name, Model: cfg.Model, Tasks: tasks, Sample: cfg.Sample, Seed: cfg.Seed, Budget: ev.budget, Dataset: digest, DateLine: ev.dateLine}
 		if cfg.Judge != nil {
 			m.Judge = cfg.Judge.Name
 		}
@@ -308,6 +321,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		}
 	}
 	rep := Aggregate(name, cfg.Model, digest, tasks, planned, keep, scorers)
+	rep.DateLine = ev.dateLine
 	rep.Describe(insts, keep)
 	if cfg.OutDir != "" {
 		if err := writeReport(cfg.OutDir, rep); err != nil {
@@ -364,11 +378,14 @@ func (ev *evaluator) runInstance(ctx context.Context, a agent.Agent, inst Instan
 	// The gold script rides in the context for the oracle, which may be
 	// wrapped (recorded, counted); other agents never read it.
 	actx := agent.WithOracleScript(ctx, ev.oracleScript(inst))
+	// Every reply is cut to MaxStoredReply before it is scored or kept.
+	capped := &cappingAgent{next: a, limit: MaxStoredReply}
+	defer func() { res.Cut = capped.result() }()
 	if inst.Task == TaskChain {
-		err = ev.runChain(actx, a, inst, v, res)
+		err = ev.runChain(actx, capped, inst, v, res)
 	} else {
 		var r agent.Reply
-		r, err = a.Respond(actx, v.messages, v.tools)
+		r, err = capped.Respond(actx, v.messages, v.tools)
 		if err == nil {
 			res.addUsage(r.Usage)
 			res.Reply = &r
@@ -595,6 +612,7 @@ func manifestDiff(have []byte, want manifest) string {
 	add("budget", old.Budget, want.Budget)
 	add("judge", old.Judge, want.Judge)
 	add("dataset", old.Dataset, want.Dataset)
+	add("date line", fmt.Sprintf("%q", old.DateLine), fmt.Sprintf("%q", want.DateLine))
 	return strings.Join(diffs, "; ")
 }
 

@@ -9,8 +9,10 @@ import (
 	"strings"
 
 	"github.com/understudy/understudy/agent"
+	"github.com/understudy/understudy/agent/observe"
 	"github.com/understudy/understudy/evaltasks/chainscore"
 	"github.com/understudy/understudy/evaltasks/dataset"
+	"github.com/understudy/understudy/internal/clock"
 	"github.com/understudy/understudy/toolset"
 )
 
@@ -20,6 +22,38 @@ const ChainDistractors = 3
 
 // PlanPrompt is the system message of Task 8, which expects a plan in text.
 const PlanPrompt = "You can use the tools listed. Before calling any of them, outline in text how you would solve the user's request: the steps, in order, and the tool functions each step uses."
+
+// DateLine is the line every conversation starts with: the present on
+// the sandbox clock the tools run on (the frozen Monday 2 June 2025
+// 09:00 UTC by default), since instructions say "today", "this weekend"
+// and "next Friday". A nil clock reads clock.Default.
+func DateLine(c clock.Clock) string {
+	now := clock.Default
+	if c != nil {
+		now = c.Now()
+	}
+	zone := "UTC"
+	if _, off := now.Zone(); off != 0 {
+		zone = "UTC" + now.Format("-07:00")
+	}
+	return fmt.Sprintf("Current date and time: %s %s.", now.Format("Monday 2 January 2006, 15:04"), zone)
+}
+
+// system is the system message a conversation starts with: the date line
+// and then text, either of which may be empty; ok is false when both are.
+func (ev *evaluator) system(text string) (agent.Message, bool) {
+	content := strings.TrimSpace(ev.dateLine + "\n" + text)
+	return agent.Message{Role: agent.RoleSystem, Content: content}, content != ""
+}
+
+// opening starts a conversation: the system message (when there is one)
+// and then msgs.
+func (ev *evaluator) opening(text string, msgs ...agent.Message) []agent.Message {
+	if sys, ok := ev.system(text); ok {
+		return append([]agent.Message{sys}, msgs...)
+	}
+	return msgs
+}
 
 // view is what the agent is given for one instance.
 type view struct {
@@ -47,6 +81,14 @@ func (ev *evaluator) view(ctx context.Context, inst Instance) (view, error) {
 		return view{}, &DataError{Instance: inst.Key(), Err: fmt.Errorf(format, args...)}
 	}
 	user := agent.Message{Role: agent.RoleUser, Content: in.Text}
+	var turns []agent.Message // the earlier turns, then the instruction
+	if inst.Task != TaskToolReturn {
+		hist, err := ev.earlierTurns(ctx, inst)
+		if err != nil {
+			return view{}, err
+		}
+		turns = append(hist, user)
+	}
 	switch inst.Task {
 	case TaskDecide, TaskIntrinsic, TaskClarify, TaskFill:
 		id := in.TargetAPI
@@ -65,7 +107,7 @@ func (ev *evaluator) view(ctx context.Context, inst Instance) (view, error) {
 			// whose documentation looks closest to the question.
 			ids = []string{hits[0].ID}
 		}
-		return ev.withTools([]agent.Message{user}, ids), nil
+		return ev.withTools(ev.opening("", turns...), ids), nil
 	case TaskSelect:
 		target := dataset.ResolveAPI(ev.cat, in.TargetAPI)
 		if target == nil {
@@ -73,7 +115,7 @@ func (ev *evaluator) view(ctx context.Context, inst Instance) (view, error) {
 		}
 		ids := append([]string{target.ID()}, dataset.PerturbingAPIs(ev.cat, ev.index, *in)...)
 		shuffleFor(inst.Key(), ids)
-		return ev.withTools([]agent.Message{user}, ids), nil
+		return ev.withTools(ev.opening("", turns...), ids), nil
 	case TaskToolReturn:
 		return ev.toolReturnView(ctx, inst)
 	case TaskChain:
@@ -81,14 +123,15 @@ func (ev *evaluator) view(ctx context.Context, inst Instance) (view, error) {
 		if err != nil {
 			return view{}, &DataError{Instance: inst.Key(), Err: err}
 		}
+		// The solver writes the conversation; it starts with the date line
+		// too (see runChain).
 		return ev.withTools([]agent.Message{user}, ids), nil
 	case TaskPlan:
 		ids, err := ev.groupAPIs(in)
 		if err != nil {
 			return view{}, &DataError{Instance: inst.Key(), Err: err}
 		}
-		sys := agent.Message{Role: agent.RoleSystem, Content: PlanPrompt}
-		return ev.withTools([]agent.Message{sys, user}, ids), nil
+		return ev.withTools(ev.opening(PlanPrompt, user), ids), nil
 	}
 	return dataErr("unknown task %d", inst.Task)
 }
@@ -114,6 +157,10 @@ func (ev *evaluator) toolReturnView(ctx context.Context, inst Instance) (view, e
 		return view{}, &DataError{Instance: inst.Key(), Err: fmt.Errorf("gold call API %q is not in the catalog", in.GoldCall.API)}
 	}
 	args := in.GoldCall.FirstValues()
+	hist, err := ev.earlierTurns(ctx, inst)
+	if err != nil {
+		return view{}, err
+	}
 	// A record whose gold call quotes opaque values carries the steps that
 	// mint them; they run first, in the same session, unseen by the agent.
 	if _, err := chainscore.RunGold(ctx, ev.engine, ev.cat, in.Chain, ev.session(inst)); err != nil {
@@ -137,12 +184,61 @@ func (ev *evaluator) toolReturnView(ctx context.Context, inst Instance) (view, e
 		return view{}, &DataError{Instance: inst.Key(), Err: err}
 	}
 	name := toolset.ExportName(api, toolset.NameDotted)
-	msgs := []agent.Message{
-		{Role: agent.RoleUser, Content: in.Text},
-		{Role: agent.RoleAssistant, ToolCalls: []agent.ToolCall{{ID: "call_1", Name: name, Arguments: raw}}},
-		{Role: agent.RoleTool, ToolCallID: "call_1", Name: name, Content: string(res.Response)},
-	}
+	msgs := ev.opening("", append(hist,
+		agent.Message{Role: agent.RoleUser, Content: in.Text},
+		agent.Message{Role: agent.RoleAssistant, ToolCalls: []agent.ToolCall{{ID: "call_1", Name: name, Arguments: raw}}},
+		agent.Message{Role: agent.RoleTool, ToolCallID: "call_1", Name: name, Content: shownContent(dataset.ShownResult(api, res.Response, args))},
+	)...)
 	return ev.withTools(msgs, []string{api.ID()}), nil
+}
+
+// earlierTurns runs an instruction's history (the calls the assistant
+// made in earlier turns) in the instance's session and returns it as the
+// conversation shows it: each call, then its result as a model is shown
+// it. Later calls of the instance (Task 6's gold call) run after it in
+// the same session, so the IDs it returned are known there.
+func (ev *evaluator) earlierTurns(ctx context.Context, inst Instance) ([]agent.Message, error) {
+	if len(inst.In.History) == 0 {
+		return nil, nil
+	}
+	calls, err := chainscore.RunGoldCalls(ctx, ev.engine, ev.cat, inst.In.History, ev.session(inst))
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		return nil, &DataError{Instance: inst.Key(), Err: fmt.Errorf("earlier turns: %w", err)}
+	}
+	var msgs []agent.Message
+	for i, c := range calls {
+		raw, err := json.Marshal(c.Args)
+		if err != nil {
+			return nil, &DataError{Instance: inst.Key(), Err: err}
+		}
+		id := fmt.Sprintf("call_earlier_%d", i+1)
+		name := toolset.ExportName(c.API, toolset.NameDotted)
+		msgs = append(msgs,
+			agent.Message{Role: agent.RoleAssistant, ToolCalls: []agent.ToolCall{{ID: id, Name: name, Arguments: raw}}},
+			agent.Message{Role: agent.RoleTool, ToolCallID: id, Name: name, Content: shownContent(dataset.ShownResult(c.API, c.Response, c.Args))})
+	}
+	return msgs, nil
+}
+
+// shownContent is a tool message's content: the result as it is when it
+// is whole, else {"response": <what is shown>, "note": <what was cut>},
+// still JSON.
+func shownContent(f observe.Fitted) string {
+	if f.Whole() {
+		return f.Text
+	}
+	var resp json.RawMessage = []byte(f.Text)
+	if f.Bytes || !json.Valid(resp) {
+		resp, _ = json.Marshal(f.Text)
+	}
+	b, _ := json.Marshal(struct {
+		Response json.RawMessage `json:"response"`
+		Note     string          `json:"note"`
+	}{resp, f.Note})
+	return string(b)
 }
 
 // chainAPIs are Task 7's APIs: every API of the tools in the gold chain,
@@ -201,10 +297,18 @@ func (ev *evaluator) groupAPIs(in *dataset.Instruction) ([]string, error) {
 	return ids, nil
 }
 
-// conversation returns the user's text and the tool messages of a view.
+// conversation returns the user's text and the tool messages of a
+// view's last turn (from the instruction on): earlier turns are context,
+// not the result the answer is about.
 func conversation(v view) (user, tool string) {
+	from := 0
+	for i, m := range v.messages {
+		if m.Role == agent.RoleUser {
+			from = i
+		}
+	}
 	var u, t []string
-	for _, m := range v.messages {
+	for _, m := range v.messages[from:] {
 		switch m.Role {
 		case agent.RoleUser:
 			u = append(u, m.Content)

@@ -4,6 +4,7 @@ package toolset
 import (
 	"encoding/json"
 	"fmt"
+	"math"
 	"slices"
 	"sort"
 	"strings"
@@ -462,4 +463,70 @@ func (c *Catalog) ToolBenchAPI(category, tool, api string) *API {
 		return nil // tool_name names a tool, which has no such API
 	}
 	return c.APIByFunction(api)
+}
+
+// Holds tells whether a decoded JSON value is of kind k as it stands,
+// with none of the coercions Validate applies ("5" is no number, true no
+// string): the check a call is held to when it is scored. An integer must
+// be written without a fraction or exponent (a float64 must be whole); a
+// number may be any number. An unknown kind holds anything.
+func (k Kind) Holds(v any) bool {
+	switch k {
+	case KindString:
+		_, ok := v.(string)
+		return ok
+	case KindInteger:
+		switch x := v.(type) {
+		case json.Number:
+			return !strings.ContainsAny(x.String(), ".eE")
+		case float64:
+			return x == math.Trunc(x) && !math.IsInf(x, 0)
+		}
+		return false
+	case KindNumber:
+		switch v.(type) {
+		case json.Number, float64:
+			return true
+		}
+		return false
+	case KindBoolean:
+		_, ok := v.(bool)
+		return ok
+	case KindArray:
+		_, ok := v.([]any)
+		return ok
+	case KindObject:
+		_, ok := v.(map[string]any)
+		return ok
+	}
+	return true
+}
+
+// KindOf names the JSON type of a decoded value as a Kind: a whole number
+// is an integer, null is "null", and a value JSON has no type for is
+// named by its Go type.
+func KindOf(v any) Kind {
+	switch x := v.(type) {
+	case string:
+		return KindString
+	case json.Number:
+		if strings.ContainsAny(x.String(), ".eE") {
+			return KindNumber
+		}
+		return KindInteger
+	case float64:
+		if x == math.Trunc(x) && !math.IsInf(x, 0) {
+			return KindInteger
+		}
+		return KindNumber
+	case bool:
+		return KindBoolean
+	case []any:
+		return KindArray
+	case map[string]any:
+		return KindObject
+	case nil:
+		return "null"
+	}
+	return Kind(fmt.Sprintf("%T", v))
 }

@@ -10,11 +10,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"math/rand/v2"
 	"net"
 	"net/http"
 	"net/url"
 	"os"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -404,6 +406,10 @@ func (c *Client) Respond(ctx context.Context, messages []agent.Message, tools []
 		if errors.As(err, &de) {
 			de.Snippet = c.redact(de.Snippet)
 		}
+		var me *MalformedReplyError
+		if errors.As(err, &me) {
+			me.Snippet = c.redact(me.Snippet)
+		}
 		var ae *APIError
 		if errors.As(err, &ae) {
 			ae.Message = c.redact(ae.Message)
@@ -653,6 +659,24 @@ func (e *DecodeError) Error() string {
 
 func (e *DecodeError) Unwrap() error { return e.Err }
 
+// MalformedReplyError reports a response whose choice carries no message:
+// nothing the model said can be read, and an empty answer must not stand
+// in for it (a Task-1 negative would count as correctly answered). It is
+// not retried: the server answered, and would answer the same.
+type MalformedReplyError struct {
+	Reason string
+	// Snippet is the start of the body, for the reader of the error.
+	Snippet string
+}
+
+func (e *MalformedReplyError) Error() string {
+	s := "agent: malformed model reply: " + e.Reason
+	if e.Snippet != "" {
+		s += fmt.Sprintf(" (body starts %q)", e.Snippet)
+	}
+	return s
+}
+
 const maxErrorText = 500
 
 func parseAPIError(status int, body []byte) *APIError {
@@ -718,14 +742,18 @@ func joinText(sep string, parts ...string) string {
 // Response decoding.
 
 type wireResponse struct {
-	Choices []wireChoice    `json:"choices"`
-	Usage   *agent.Usage    `json:"usage"`
-	Error   json.RawMessage `json:"error"`
+	Choices []wireChoice `json:"choices"`
+	// Usage is read leniently (usageOf): it is informational, and a
+	// server's odd numbers never cost a reply.
+	Usage json.RawMessage `json:"usage"`
+	Error json.RawMessage `json:"error"`
 }
 
 type wireChoice struct {
-	Message      wireMessage `json:"message"`
-	FinishReason string      `json:"finish_reason"`
+	// Message is nil when the choice has none (or null): a reply that
+	// says nothing readable, not an empty answer.
+	Message      *wireMessage `json:"message"`
+	FinishReason string       `json:"finish_reason"`
 }
 
 type wireMessage struct {
@@ -767,11 +795,11 @@ func decodeChatResponse(body []byte, salt string) (agent.Reply, string, error) {
 		return agent.Reply{}, "", &DecodeError{Status: http.StatusOK, Reason: "response has no choices", Snippet: clip.Text(string(body), 120)}
 	}
 	ch := w.Choices[0]
-	m := ch.Message
-	var reply agent.Reply
-	if w.Usage != nil {
-		reply.Usage = *w.Usage
+	if ch.Message == nil {
+		return agent.Reply{}, "", &MalformedReplyError{Reason: "choices[0] has no message", Snippet: clip.Text(string(body), 120)}
 	}
+	m := *ch.Message
+	reply := agent.Reply{Usage: usageOf(w.Usage)}
 	content, err := decodeContent(m.Content)
 	if err != nil {
 		return agent.Reply{}, "", &DecodeError{Status: http.StatusOK, Reason: "choices[0].message.content: " + err.Error()}
@@ -805,6 +833,37 @@ func decodeChatResponse(body []byte, salt string) (agent.Reply, string, error) {
 	}
 	reply.ParseError = strings.Join(problems, "; ")
 	return reply, ch.FinishReason, nil
+}
+
+// usageOf reads the usage object leniently: each count that is a whole,
+// non-negative number within int32 range (or a string holding one) is
+// kept; anything else (a fraction, a negative or overflowing number,
+// another JSON type, a missing object) counts as 0. Usage only informs
+// the report.
+func usageOf(raw json.RawMessage) agent.Usage {
+	var fields map[string]json.RawMessage
+	if json.Unmarshal(raw, &fields) != nil {
+		return agent.Usage{}
+	}
+	count := func(name string) int {
+		var n json.Number
+		if json.Unmarshal(fields[name], &n) != nil {
+			return 0
+		}
+		i, err := strconv.ParseInt(n.String(), 10, 64)
+		if err != nil {
+			f, ferr := n.Float64()
+			if ferr != nil || f != math.Trunc(f) || f < 0 || f > math.MaxInt32 {
+				return 0
+			}
+			i = int64(f)
+		}
+		if i < 0 || i > math.MaxInt32 {
+			return 0
+		}
+		return int(i)
+	}
+	return agent.Usage{PromptTokens: count("prompt_tokens"), CompletionTokens: count("completion_tokens"), TotalTokens: count("total_tokens")}
 }
 
 // strictUnmarshal decodes one JSON value and names what is wrong when it cannot.

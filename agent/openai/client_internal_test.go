@@ -184,6 +184,49 @@ func TestDecodeChatResponseErrors(t *testing.T) {
 	}
 }
 
+// TestDecodeChatResponseMalformedReply: a choice without a message is no
+// answer at all; taking it as an empty one would score a Task-1 negative
+// as correctly answered.
+func TestDecodeChatResponseMalformedReply(t *testing.T) {
+	for _, body := range []string{
+		`{"choices":[{"finish_reason":"stop"}]}`,
+		`{"choices":[{"index":0,"message":null,"finish_reason":"stop"}],"usage":{"prompt_tokens":3}}`,
+	} {
+		_, err := DecodeChatResponse([]byte(body))
+		var me *MalformedReplyError
+		require.ErrorAs(t, err, &me, body)
+		require.Contains(t, err.Error(), "choices[0] has no message")
+	}
+	// An empty message is the model's (empty) answer, not a malformed reply.
+	r, err := DecodeChatResponse([]byte(`{"choices":[{"message":{},"finish_reason":"stop"}]}`))
+	require.NoError(t, err)
+	require.Equal(t, agent.Reply{}, r)
+}
+
+// TestDecodeChatResponseUsageIsInformational: usage numbers a server gets
+// wrong are read as 0 and never discard the reply.
+func TestDecodeChatResponseUsageIsInformational(t *testing.T) {
+	tests := []struct {
+		usage string
+		want  agent.Usage
+	}{
+		{`{"prompt_tokens":3,"completion_tokens":2,"total_tokens":5}`, agent.Usage{PromptTokens: 3, CompletionTokens: 2, TotalTokens: 5}},
+		{`{"prompt_tokens":3.0,"completion_tokens":1e1,"total_tokens":"13"}`, agent.Usage{PromptTokens: 3, CompletionTokens: 10, TotalTokens: 13}},
+		{`{"prompt_tokens":-1,"completion_tokens":2.5,"total_tokens":99999999999999999999999}`, agent.Usage{}},
+		{`{"prompt_tokens":null,"completion_tokens":[1],"total_tokens":{"n":1}}`, agent.Usage{}},
+		{`"lots"`, agent.Usage{}},
+		{`[1,2,3]`, agent.Usage{}},
+		{`null`, agent.Usage{}},
+	}
+	for _, tt := range tests {
+		body := `{"choices":[{"message":{"content":"Hello."},"finish_reason":"stop"}],"usage":` + tt.usage + `}`
+		r, err := DecodeChatResponse([]byte(body))
+		require.NoError(t, err, tt.usage)
+		require.Equal(t, "Hello.", r.Content, tt.usage)
+		require.Equal(t, tt.want, r.Usage, tt.usage)
+	}
+}
+
 func TestParseAPIError(t *testing.T) {
 	tests := []struct {
 		name   string

@@ -9,10 +9,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/understudy/understudy/agent"
 	"github.com/understudy/understudy/agent/internal/clip"
+	"github.com/understudy/understudy/agent/observe"
 	"github.com/understudy/understudy/sandbox"
 	"github.com/understudy/understudy/toolset"
 )
@@ -37,8 +40,10 @@ const DefaultCallBudget = 10
 // calls a tool or Finish still ends.
 const DefaultMaxTurns = 30
 
-// DefaultMaxObservation bounds the text of one tool result shown to the model.
-const DefaultMaxObservation = 8000
+// DefaultMaxObservation bounds the text of one tool result shown to the
+// model: observe.Budget, the budget every result the evaluation shows a
+// model is held to.
+const DefaultMaxObservation = observe.Budget
 
 // Outcomes of a solver run.
 const (
@@ -252,12 +257,21 @@ type run struct {
 	exec  agent.Executor
 	lim   limits
 	tools []toolset.OpenAITool
-	trace *Trace
+	// paging are the offered functions' paging arguments, for the way to
+	// the rest of a result that had to be cut.
+	paging map[string]observe.Paging
+	trace  *Trace
 }
 
 func newRun(name string, a agent.Agent, x agent.Executor, lim limits, p Problem) *run {
 	tools := append(append([]toolset.OpenAITool(nil), p.Tools...), FinishTool())
-	return &run{agent: a, exec: x, lim: lim, tools: tools, trace: &Trace{
+	paging := map[string]observe.Paging{}
+	for _, t := range p.Tools {
+		if props, ok := t.Function.Parameters["properties"].(map[string]any); ok {
+			paging[t.Function.Name] = observe.PagingOf(slices.Collect(maps.Keys(props)))
+		}
+	}
+	return &run{agent: a, exec: x, lim: lim, tools: tools, paging: paging, trace: &Trace{
 		Solver: name, ID: p.ID, Session: p.SessionFor(name), Budget: lim.budget, Steps: []Step{},
 	}}
 }
@@ -418,55 +432,39 @@ func (r *run) call(ctx context.Context, tc agent.ToolCall) (CallRecord, error) {
 			}
 		}
 	}
-	rec.Observation = fitObservation(rec.Error, ex.Response, r.lim.maxObs)
+	var given map[string]any
+	_ = json.Unmarshal(args, &given)
+	rec.Observation = fitObservation(rec.Error, ex.Response, r.lim.maxObs, given, r.paging[tc.Name])
 	return rec, nil
 }
 
 // fitObservation renders a tool result within max bytes. A response too
-// long is shortened as JSON, so the model still reads valid JSON: lists are
-// cut to their first items and long strings to their start, with a note
-// saying so; only when that is not enough is the text cut.
-func fitObservation(errText string, response json.RawMessage, max int) string {
+// long is fitted by observe.Result: its longest lists cut to what fits
+// (still valid JSON), with a "note" saying what was left out and how to
+// get the rest; only a response that is no JSON is cut as text.
+func fitObservation(errText string, response json.RawMessage, max int, args map[string]any, paging observe.Paging) string {
 	full := observationText(errText, response)
 	if len(full) <= max {
 		return full
 	}
-	dec := json.NewDecoder(bytes.NewReader(response))
-	dec.UseNumber()
-	var doc any
-	if dec.Decode(&doc) == nil {
-		for _, keep := range []int{10, 5, 3, 2, 1} {
-			short, _ := json.Marshal(shrinkJSON(doc, keep, 300))
-			note := fmt.Sprintf("the response was shortened to fit: lists cut to their first %d items, long texts cut", keep)
-			if s := observationNote(errText, short, note); len(s) <= max {
-				return s
-			}
-		}
+	// What the envelope and the escaping of the note take.
+	overhead := len(observationNote(errText, json.RawMessage("0"), "-")) + 64
+	f := observe.Result(response, max-overhead, args, paging)
+	var s string
+	if f.Bytes {
+		// No JSON: the text goes in as a string.
+		s = observationNote(errText, mustString(f.Text), f.Note)
+	} else {
+		s = observationNote(errText, json.RawMessage(f.Text), f.Note)
 	}
-	return clipObservation(full, max)
+	return clipObservation(s, max)
 }
 
-// shrinkJSON copies a decoded document with arrays cut to keep items and
-// strings to maxStr bytes.
-func shrinkJSON(v any, keep, maxStr int) any {
-	switch x := v.(type) {
-	case map[string]any:
-		out := make(map[string]any, len(x))
-		for k, e := range x {
-			out[k] = shrinkJSON(e, keep, maxStr)
-		}
-		return out
-	case []any:
-		n := min(len(x), keep)
-		out := make([]any, n)
-		for i := 0; i < n; i++ {
-			out[i] = shrinkJSON(x[i], keep, maxStr)
-		}
-		return out
-	case string:
-		return clip.Text(x, maxStr)
-	}
-	return v
+// mustString is s as a JSON string.
+func mustString(s string) json.RawMessage {
+	var buf bytes.Buffer
+	writeJSONString(&buf, s)
+	return buf.Bytes()
 }
 
 // spend takes one call from the budget; when none is left it ends the run

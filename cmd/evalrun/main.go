@@ -62,6 +62,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, tty bool)
 		seed        = fs.Uint64("seed", 0, "seed choosing the -sample instances (and the -pool of -suite retrieval)")
 		concurrency = fs.Int("concurrency", 1, "instances evaluated at once")
 		budget      = fs.Int("budget", evaltasks.DefaultCallBudget, "call budget of a Task-7 instance")
+		noDate      = fs.Bool("no-date", false, "start conversations without the line giving the sandbox's date and time, as the paper's prompts did")
 		outDir      = fs.String("out", "", "run directory (default: runs/<agent>-NNN, a new one each run)")
 		resume      = fs.Bool("resume", false, "continue the run in -out (default: the latest runs/<agent>-NNN)")
 		overwrite   = fs.Bool("overwrite", false, "start the run in -out again, discarding its results")
@@ -114,7 +115,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, tty bool)
 		return usage("%v", err)
 	}
 	cfg := evaltasks.Config{Tasks: taskList, Agent: a, AgentName: *agentName, Model: *model, Sample: *sample, Seed: *seed,
-		Concurrency: *concurrency, Budget: *budget, Resume: *resume, Overwrite: *overwrite, TTY: tty, Stack: st}
+		Concurrency: *concurrency, Budget: *budget, NoDate: *noDate, Resume: *resume, Overwrite: *overwrite, TTY: tty, Stack: st}
 	if *dataDir != "" {
 		cfg.Data, cfg.DataDir = os.DirFS(*dataDir), "."
 	}

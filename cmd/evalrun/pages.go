@@ -71,7 +71,7 @@ func compareCommand(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("evalrun compare", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	out := fs.String("out", "", "where to write the comparison page (default: beside the first run, compare-RUN-vs-RUN.html)")
-	mismatch := fs.Bool("allow-mismatch", false, "compare runs over different datasets, task sets or instance samples")
+	mismatch := fs.Bool("allow-mismatch", false, "compare runs over different datasets, date lines, task sets or instance samples")
 	incomplete := fs.Bool("allow-incomplete", false, "compare runs without an outcome for every instance (interrupted): their unfinished tasks are marked, their differences never significant")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: evalrun compare [-out FILE] [-allow-mismatch] [-allow-incomplete] RUN_DIR RUN_DIR...\n\n"+

@@ -149,8 +149,8 @@ func Check(cat *toolset.Catalog, gold *dataset.GoldCall, tc agent.ToolCall) Resu
 	}
 	for _, name := range slices.Sorted(maps.Keys(args)) {
 		p, v := want.Param(name), args[name]
-		if !typeMatches(p.Kind, v) {
-			return Result{Outcome: OutcomeWrongType, Param: name, Detail: fmt.Sprintf("%s given, want %s", jsonKind(v), p.Kind)}
+		if !p.Kind.Holds(v) {
+			return Result{Outcome: OutcomeWrongType, Param: name, Detail: fmt.Sprintf("%s given, want %s", toolset.KindOf(v), p.Kind)}
 		}
 		acc := gold.Arguments[name]
 		if !Acceptable(p, acc, v) {
@@ -177,65 +177,6 @@ func Acceptable(p *toolset.Param, acc dataset.Acceptable, v any) bool {
 // (a required parameter's "default" is only an example value).
 func atDefault(p *toolset.Param, v any) bool {
 	return !p.Required && p.Default != nil && SameValue(p.Default, v)
-}
-
-// typeMatches checks a decoded value against a parameter kind. An integer
-// must be written without a fraction or exponent; a number may be any
-// number. An unknown kind accepts anything.
-func typeMatches(k toolset.Kind, v any) bool {
-	switch k {
-	case toolset.KindString:
-		_, ok := v.(string)
-		return ok
-	case toolset.KindInteger:
-		n, ok := v.(json.Number)
-		if !ok {
-			if f, isF := v.(float64); isF {
-				return f == math.Trunc(f)
-			}
-			return false
-		}
-		return !strings.ContainsAny(n.String(), ".eE")
-	case toolset.KindNumber:
-		switch v.(type) {
-		case json.Number, float64:
-			return true
-		}
-		return false
-	case toolset.KindBoolean:
-		_, ok := v.(bool)
-		return ok
-	case toolset.KindArray:
-		_, ok := v.([]any)
-		return ok
-	case toolset.KindObject:
-		_, ok := v.(map[string]any)
-		return ok
-	}
-	return true
-}
-
-func jsonKind(v any) string {
-	switch x := v.(type) {
-	case string:
-		return "string"
-	case json.Number:
-		if strings.ContainsAny(x.String(), ".eE") {
-			return "number"
-		}
-		return "integer"
-	case float64:
-		return "number"
-	case bool:
-		return "boolean"
-	case []any:
-		return "array"
-	case map[string]any:
-		return "object"
-	case nil:
-		return "null"
-	}
-	return fmt.Sprintf("%T", v)
 }
 
 // bfclPunct is what BFCL's standardize_string removes before comparing strings.

@@ -143,16 +143,6 @@ func TestSameValueNumbers(t *testing.T) {
 	}
 }
 
-func TestCheckCallIntegerKind(t *testing.T) {
-	require.True(t, typeMatches("integer", json.Number("5")))
-	require.False(t, typeMatches("integer", json.Number("5.5")))
-	require.False(t, typeMatches("integer", json.Number("5e0")))
-	require.False(t, typeMatches("integer", "5"))
-	require.True(t, typeMatches("number", json.Number("5")))
-	require.False(t, typeMatches("boolean", "true"))
-	require.True(t, typeMatches("", "anything"))
-}
-
 func TestArgumentsErrorIsParseError(t *testing.T) {
 	cat := testStack(t).Catalog
 	gold := &dataset.GoldCall{API: "calculator.calculate", Arguments: map[string]dataset.Acceptable{"expression": {Values: []any{"1+1"}}}}

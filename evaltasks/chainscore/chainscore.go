@@ -18,6 +18,7 @@ import (
 	"github.com/understudy/understudy/evaltasks/callcheck"
 	"github.com/understudy/understudy/evaltasks/dataset"
 	"github.com/understudy/understudy/evaltasks/textmatch"
+	"github.com/understudy/understudy/internal/canon"
 	"github.com/understudy/understudy/sandbox"
 	"github.com/understudy/understudy/toolset"
 )
@@ -133,8 +134,8 @@ func (sc *Scorer) Score(ctx context.Context, in *dataset.Instruction, records []
 				c.ok = false
 			}
 			c.args = args
-			if json.Unmarshal(r.Response, &c.doc) != nil {
-				c.doc = nil
+			if doc, err := canon.Decode(r.Response); err == nil {
+				c.doc = doc
 			}
 		}
 		s.calls = append(s.calls, c)

@@ -14,6 +14,8 @@ import (
 	"slices"
 	"sort"
 	"strings"
+
+	"github.com/understudy/understudy/internal/canon"
 )
 
 // Instruction types of the evaluation paper §3.3.
@@ -53,8 +55,15 @@ type Instruction struct {
 	Present map[string]any `json:"present,omitempty"`
 
 	// Type IV: the gold chain, each step's literal arguments and bindings to
-	// earlier steps' responses.
+	// earlier steps' responses. Type II: the steps that mint the opaque
+	// values the user quotes, run before the gold call and never shown.
 	Chain []GoldStep `json:"chain,omitempty"`
+	// Types II and III: the earlier turns of the conversation, calls the
+	// assistant made before the instruction. They run first, in the
+	// instance's session, and the agent is shown each call with its result
+	// (ShownResult) before the user's text: an instruction that speaks of
+	// them ("the hotel you just showed me") carries them.
+	History []GoldStep `json:"history,omitempty"`
 
 	// Type V: the coherent group, the APIs a good plan uses, and its key steps.
 	Group     string   `json:"group,omitempty"`
@@ -115,7 +124,9 @@ func (e *LineError) Unwrap() error { return e.Err }
 const MaxLine = 1 << 20
 
 // ReadJSONL reads instructions from JSONL (blank lines and lines starting
-// with '#' are skipped). Every record is checked for the fields its type needs.
+// with '#' are skipped). Every record is checked for the fields its type
+// needs. Numbers are read exactly (canon.Exact): an integer float64
+// cannot hold, such as a 19-digit ID, keeps its digits as a json.Number.
 func ReadJSONL(r io.Reader, file string) ([]Instruction, error) {
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 64<<10), MaxLine)
@@ -128,7 +139,11 @@ func ReadJSONL(r io.Reader, file string) ([]Instruction, error) {
 		var in Instruction
 		dec := json.NewDecoder(bytes.NewReader(line))
 		dec.DisallowUnknownFields()
+		dec.UseNumber()
 		if err := dec.Decode(&in); err != nil {
+			return nil, &LineError{File: file, Line: n, Err: err}
+		}
+		if err := in.exactNumbers(); err != nil {
 			return nil, &LineError{File: file, Line: n, Err: err}
 		}
 		if err := in.Check(); err != nil {
@@ -143,6 +158,37 @@ func ReadJSONL(r io.Reader, file string) ([]Instruction, error) {
 		return nil, &LineError{File: file, Err: err}
 	}
 	return out, nil
+}
+
+// exactNumbers turns the json.Numbers of a record decoded with UseNumber
+// into the values canon.Decode gives (float64, or a json.Number of its
+// digits for an integer float64 cannot hold).
+func (in *Instruction) exactNumbers() error {
+	exact := func(v *any) error {
+		x, err := canon.Exact(*v)
+		*v = x
+		return err
+	}
+	var errs []error
+	if in.GoldCall != nil {
+		for name, acc := range in.GoldCall.Arguments {
+			for i := range acc.Values {
+				errs = append(errs, exact(&acc.Values[i]))
+			}
+			in.GoldCall.Arguments[name] = acc
+		}
+	}
+	for k, v := range in.Present {
+		errs = append(errs, exact(&v))
+		in.Present[k] = v
+	}
+	for _, st := range append(slices.Clip(in.Chain), in.History...) {
+		for k, v := range st.Arguments {
+			errs = append(errs, exact(&v))
+			st.Arguments[k] = v
+		}
+	}
+	return errors.Join(errs...)
 }
 
 // Check verifies that a record has the annotations of its type.

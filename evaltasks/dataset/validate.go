@@ -252,13 +252,14 @@ func (v *validator) run(ctx context.Context, ins []Instruction) *ValidationRepor
 		}
 		v.count(in)
 		v.checkText(in)
+		v.checkEarlierTurns(in)
 		switch in.Type {
 		case TypeNoTool:
 			v.checkTypeI(in)
 		case TypeSufficient:
 			v.checkTypeII(ctx, in)
 		case TypeMissing:
-			v.checkTypeIII(in)
+			v.checkTypeIII(ctx, in)
 		case TypeDependencies:
 			v.checkTypeIV(ctx, in)
 		case TypeHighLevel:

@@ -13,8 +13,10 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/understudy/understudy/agent/observe"
 	"github.com/understudy/understudy/deps"
 	"github.com/understudy/understudy/evaltasks/textmatch"
+	"github.com/understudy/understudy/internal/canon"
 	"github.com/understudy/understudy/toolset"
 )
 
@@ -34,6 +36,19 @@ func (v *validator) checkText(in *Instruction) {
 				return
 			}
 		}
+	}
+}
+
+// checkEarlierTurns requires an instruction that speaks of an earlier
+// turn to carry it, and history only where a conversation can have it
+// (Types II and III: the other tasks' conversations start with the user).
+func (v *validator) checkEarlierTurns(in *Instruction) {
+	if len(in.History) > 0 && in.Type != TypeSufficient && in.Type != TypeMissing {
+		v.problem(in, "history", "a Type-%s record has no earlier turns", roman(in.Type))
+		return
+	}
+	if w := EarlierTurn(in.Text); w != "" && len(in.History) == 0 {
+		v.problem(in, "text", "speaks of an earlier turn (%q) that the conversation does not carry: give the record that turn as its history, or reword it", w)
 	}
 }
 
@@ -95,6 +110,8 @@ func (v *validator) checkTypeII(ctx context.Context, in *Instruction) {
 		case len(acc.Values) == 0:
 			v.problem(in, field, "no acceptable values: an empty list is a dataset error, not \"anything goes\"")
 			ok = false
+		default:
+			ok = v.checkKinds(in, field, p, acc.Values) && ok
 		}
 	}
 	for _, p := range api.Params {
@@ -107,7 +124,8 @@ func (v *validator) checkTypeII(ctx context.Context, in *Instruction) {
 		return
 	}
 	base := gc.FirstValues()
-	if _, err := api.Validate(base); err != nil {
+	called, err := api.Validate(base)
+	if err != nil {
 		v.problem(in, "gold_call", "the gold call does not validate: %v", err)
 		return
 	}
@@ -125,6 +143,12 @@ func (v *validator) checkTypeII(ctx context.Context, in *Instruction) {
 		}
 	}
 	session := "validate/" + in.ID
+	if len(in.History) > 0 {
+		// The earlier turns, shown to the agent.
+		if _, ok := v.runChain(ctx, in, in.History, session, "history"); !ok {
+			return
+		}
+	}
 	if len(in.Chain) > 0 {
 		// The steps that mint the opaque values the user quotes.
 		if _, ok := v.runChain(ctx, in, in.Chain, session, "chain"); !ok {
@@ -140,11 +164,17 @@ func (v *validator) checkTypeII(ctx context.Context, in *Instruction) {
 		v.problem(in, "gold_call", "%s answered %d: %s", callText(api, base), res.Status, truncate(string(res.Response), 300))
 		return
 	}
-	var doc any
-	if err := json.Unmarshal(res.Response, &doc); err != nil {
+	doc, err := canon.Decode(res.Response)
+	if err != nil {
 		v.problem(in, "gold_call", "%s answered a body that is not JSON: %v", callText(api, base), err)
 		return
 	}
+	if !Informative(doc, called) {
+		v.problem(in, "gold_call", "%s returns nothing beyond its own arguments and envelope: no answer can come from it", callText(api, base))
+		return
+	}
+	shown := ShownResult(api, res.Response, base)
+	shownDoc := ShownDoc(shown)
 	for i, f := range in.ExpectedFacts {
 		field := fmt.Sprintf("expected_facts[%d]", i)
 		switch {
@@ -152,6 +182,8 @@ func (v *validator) checkTypeII(ctx context.Context, in *Instruction) {
 			v.problem(in, field, "empty fact")
 		case !factIn(doc, f):
 			v.problem(in, field, "%q does not appear in the response of %s", f, callText(api, base))
+		case !factIn(shownDoc, f):
+			v.problem(in, field, "%q is only in the part of the response of %s cut to fit the %d bytes a model is shown (%s)", f, callText(api, base), observe.Budget, shown.Note)
 		default:
 			if fault := ExpectedFactFault(in, doc, f); fault != "" {
 				v.problem(in, field, "%q %s", f, fault)
@@ -159,6 +191,68 @@ func (v *validator) checkTypeII(ctx context.Context, in *Instruction) {
 		}
 	}
 	v.checkPerturbing(in)
+}
+
+// Informative tells whether a response holds anything beyond the call:
+// a value that is not bookkeeping, not an internal code, and not one of
+// the arguments it was called with (defaults included). An empty result
+// list with its envelope and the echoed query holds nothing, and a record
+// whose gold call answers so asks for an answer no tool gives.
+func Informative(doc any, args map[string]any) bool {
+	echo := map[string]bool{}
+	for _, a := range args {
+		if k, ok := deps.ScalarKey(a); ok {
+			echo[strings.ToLower(k)] = true
+		}
+	}
+	found := false
+	var walk func(v any, key string)
+	walk = func(v any, key string) {
+		if found {
+			return
+		}
+		switch x := v.(type) {
+		case map[string]any:
+			for k, e := range x {
+				walk(e, k)
+			}
+		case []any:
+			for _, e := range x {
+				walk(e, key)
+			}
+		case nil:
+		default:
+			k, ok := deps.ScalarKey(x)
+			switch {
+			case !ok || k == "" || echo[strings.ToLower(k)]:
+			case slices.Contains(bookkeepingKeys, strings.ToLower(key)), idKeyRE.MatchString(key) && (isToken(k) || codeRE.MatchString(k)):
+			default:
+				found = true
+			}
+		}
+	}
+	walk(doc, "")
+	return found
+}
+
+// checkKinds requires gold values of the parameter's JSON type as they
+// stand: calls are scored without the coercions the sandbox applies, so a
+// gold value of another type ("venue": true for a string) is one no reply
+// can match.
+func (v *validator) checkKinds(in *Instruction, field string, p *toolset.Param, vals []any) bool {
+	ok := true
+	for i, val := range vals {
+		if !p.Kind.Holds(val) {
+			f := field
+			if len(vals) > 1 || strings.HasPrefix(field, "gold_call.") {
+				f = fmt.Sprintf("%s.values[%d]", field, i)
+			}
+			js, _ := json.Marshal(val)
+			v.problem(in, f, "%s is a JSON %s, but %s is %s: no call can match it", js, toolset.KindOf(val), p.Name, p.Kind)
+			ok = false
+		}
+	}
+	return ok
 }
 
 func (v *validator) checkPerturbing(in *Instruction) {
@@ -187,10 +281,21 @@ func (v *validator) checkPerturbing(in *Instruction) {
 	v.rep.Perturbing[in.ID] = p1
 }
 
-func (v *validator) checkTypeIII(in *Instruction) {
+func (v *validator) checkTypeIII(ctx context.Context, in *Instruction) {
 	api := v.needAPI(in, "target_api", in.TargetAPI)
 	if api == nil {
 		return
+	}
+	// A value the earlier turns gave is present too: the agent saw it.
+	var shown []any
+	if len(in.History) > 0 {
+		steps, ok := v.runChain(ctx, in, in.History, "validate/"+in.ID, "history")
+		if !ok {
+			return
+		}
+		for _, st := range steps {
+			shown = append(shown, ShownDoc(ShownResult(st.api, st.raw, st.args)))
+		}
 	}
 	if in.GoldCall != nil {
 		v.problem(in, "gold_call", "a Type-III record has no gold call: information is missing")
@@ -215,8 +320,8 @@ func (v *validator) checkTypeIII(in *Instruction) {
 			v.problem(in, "present."+name, "%s has no parameter %q", api.ID(), name)
 		case slices.Contains(in.Missing, name):
 			v.problem(in, "present."+name, "is also listed as missing")
-		case !textHas(in.Text, in.Present[name]):
-			v.problem(in, "present."+name, "value %v does not appear in the text", in.Present[name])
+		case !textHas(in.Text, in.Present[name]) && !docsHave(shown, in.Present[name]):
+			v.problem(in, "present."+name, "value %v does not appear in the text or the earlier turns", in.Present[name])
 		}
 	}
 	for _, p := range api.Params {
@@ -251,10 +356,12 @@ func (v *validator) checkTypeIV(ctx context.Context, in *Instruction) {
 				ok = false
 			}
 		}
-		for name := range st.Arguments {
-			if a.Param(name) == nil {
+		for _, name := range slices.Sorted(maps.Keys(st.Arguments)) {
+			if p := a.Param(name); p == nil {
 				v.problem(in, field+".arguments."+name, "%s has no parameter %q", a.ID(), name)
 				ok = false
+			} else {
+				ok = v.checkKinds(in, field+".arguments."+name, p, []any{st.Arguments[name]}) && ok
 			}
 			if _, bound := st.Bindings[name]; bound {
 				v.problem(in, field+".arguments."+name, "both a literal argument and a binding")
@@ -277,6 +384,12 @@ func (v *validator) checkTypeIV(ctx context.Context, in *Instruction) {
 	if !ok {
 		return
 	}
+	v.checkBoundShown(in, results)
+	if last := results[len(results)-1]; last.api != nil {
+		if called, err := last.api.Validate(last.args); err == nil && !Informative(last.doc, called) {
+			v.problem(in, fmt.Sprintf("chain[%d]", len(results)-1), "%s returns nothing beyond its own arguments and envelope: no answer can come from it", callText(last.api, last.args))
+		}
+	}
 	// The user cannot know an opaque value: it must not be in the text.
 	for i, st := range in.Chain {
 		a := v.api(st.API)
@@ -287,6 +400,37 @@ func (v *validator) checkTypeIV(ctx context.Context, in *Instruction) {
 			}
 			if k, ok := scalarText(results[i].args[param]); ok && len(k) > 3 && strings.Contains(in.Text, k) {
 				v.problem(in, fmt.Sprintf("chain[%d].bindings.%s", i, param), "the opaque value %q appears in the text; the user cannot know it", k)
+			}
+		}
+	}
+}
+
+// checkBoundShown requires every value a step takes from an earlier one
+// to be in what a model is shown of that step's result (ShownResult): a
+// value only in the part cut to fit the budget is one no agent can bind.
+func (v *validator) checkBoundShown(in *Instruction, results []chainStep) {
+	shown := make([]any, len(results))
+	notes := make([]string, len(results))
+	for i, r := range results {
+		f := ShownResult(r.api, r.raw, r.args)
+		shown[i], notes[i] = ShownDoc(f), f.Note
+	}
+	for i, st := range in.Chain {
+		for _, param := range slices.Sorted(maps.Keys(st.Bindings)) {
+			b := st.Bindings[param]
+			want, ok := deps.ScalarKey(results[i].args[param])
+			if !ok || b.Step < 0 || b.Step >= len(results) {
+				continue
+			}
+			found := false
+			for _, val := range deps.Values(shown[b.Step], b.Path) {
+				if k, ok := deps.ScalarKey(val); ok && k == want {
+					found = true
+					break
+				}
+			}
+			if !found {
+				v.problem(in, fmt.Sprintf("chain[%d].bindings.%s", i, param), "%q is only in the part of step %d's result cut to fit the %d bytes a model is shown (%s)", want, b.Step, observe.Budget, notes[b.Step])
 			}
 		}
 	}
@@ -314,8 +458,10 @@ func (v *validator) edgesInto(to string) string {
 
 // chainStep is one executed step of a gold chain.
 type chainStep struct {
+	api  *toolset.API
 	args map[string]any
 	doc  any
+	raw  []byte // the response as answered
 }
 
 // runChain executes steps in one session, resolving bindings from earlier
@@ -343,7 +489,10 @@ func (v *validator) runChain(ctx context.Context, in *Instruction, steps []GoldS
 			}
 			args[param] = vals[0]
 		}
-		var doc any
+		var (
+			doc any
+			raw []byte
+		)
 		for calls := 1; ; calls++ {
 			res, err := v.st.Engine.CallAPI(ctx, a, args, session)
 			if err != nil {
@@ -354,8 +503,8 @@ func (v *validator) runChain(ctx context.Context, in *Instruction, steps []GoldS
 				v.problem(in, f, "%s answered %d: %s", callText(a, args), res.Status, truncate(string(res.Response), 300))
 				return out, false
 			}
-			doc = nil
-			if err := json.Unmarshal(res.Response, &doc); err != nil {
+			raw = res.Response
+			if doc, err = canon.Decode(res.Response); err != nil {
 				v.problem(in, f, "%s answered a body that is not JSON: %v", callText(a, args), err)
 				return out, false
 			}
@@ -367,7 +516,7 @@ func (v *validator) runChain(ctx context.Context, in *Instruction, steps []GoldS
 				return out, false
 			}
 		}
-		out = append(out, chainStep{args: args, doc: doc})
+		out = append(out, chainStep{api: a, args: args, doc: doc, raw: raw})
 	}
 	return out, true
 }
@@ -507,6 +656,8 @@ func factIn(doc any, fact string) bool {
 			}
 		case string:
 			found = strings.Contains(x, fact)
+		case json.Number:
+			found = string(x) == fact
 		case float64:
 			found = numErr == nil && math.Abs(x-num) < 1e-9 || strconv.FormatFloat(x, 'f', -1, 64) == fact
 		case bool:
@@ -514,6 +665,36 @@ func factIn(doc any, fact string) bool {
 		}
 	}
 	walk(doc)
+	return found
+}
+
+// docsHave tells whether a value is a leaf of one of the documents.
+func docsHave(docs []any, val any) bool {
+	want, ok := deps.ScalarKey(val)
+	if !ok {
+		return false
+	}
+	found := false
+	var walk func(v any)
+	walk = func(v any) {
+		switch x := v.(type) {
+		case map[string]any:
+			for _, e := range x {
+				walk(e)
+			}
+		case []any:
+			for _, e := range x {
+				walk(e)
+			}
+		default:
+			if k, ok := deps.ScalarKey(x); ok && k == want {
+				found = true
+			}
+		}
+	}
+	for _, d := range docs {
+		walk(d)
+	}
 	return found
 }
 
@@ -581,29 +762,94 @@ func roman(t int) string {
 // bookkeepingKeys are response fields that describe the call or the
 // service (the interpreter's step count, a poll session), never the
 // answer to a question.
-var bookkeepingKeys = []string{"steps", "status", "success", "ok", "error", "error_type", "output_truncated", "took", "took_ms", "elapsed_ms", "request_id", "total_results", "sessionid", "session_id", "token", "page", "cached"}
+var bookkeepingKeys = []string{"steps", "status", "success", "ok", "error", "error_type", "output_truncated", "took", "took_ms", "elapsed_ms", "request_id", "requestid", "total_results", "totalresults", "sessionid", "session_id", "flightssessionid", "token", "page", "cached", "timestamp", "pricingoptionid"}
+
+// idKeyRE matches the keys of response fields that hold an API's own
+// identifiers (id, hotel_id, entityId, skyId, token): codes a later call
+// needs, not values a user asks for.
+var idKeyRE = regexp.MustCompile(`^(id|ids|token|skyid|entityid)$|_id$|[a-z]Id$|ID$`)
+
+// codeRE is a value shaped like an internal code: a number, a short run of
+// capitals and digits (KYOA), or a token.
+var codeRE = regexp.MustCompile(`^(-?\d+|[A-Z0-9]{2,8})$`)
+
+// isToken tells whether a value is a session token or an opaque ID: 20
+// characters or more of letters, digits and base64 punctuation, letters
+// and digits both, no space (a URL or an e-mail address is none).
+func isToken(s string) bool {
+	if len(s) < 20 {
+		return false
+	}
+	letters, digits := false, false
+	for _, r := range s {
+		switch {
+		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z':
+			letters = true
+		case r >= '0' && r <= '9':
+			digits = true
+		case r == '+' || r == '/' || r == '=' || r == '_' || r == '-':
+		default:
+			return false
+		}
+	}
+	return letters && digits
+}
 
 // queryStopWords are words of a search query that say nothing about its topic.
 var queryStopWords = []string{"the", "and", "for", "with", "from", "about", "news", "video", "videos", "photo", "photos", "image", "images", "picture", "pictures", "how", "what", "best"}
 
 // ExpectedFactFault tells why an expected fact of a Type-II record is not
 // a fact the question asks for (Task 6 scores answers by these facts), or
-// "" when it is one: a status literal, a bookkeeping field of the
-// response, a value the question already states, or a search hit that
-// shares too little with the query to be what the user is looking for.
+// "" when it is one: a status literal, a session token or opaque ID, a
+// value only in the response's echo of the request, the call's own
+// argument given back, a bookkeeping field of the response (the envelope:
+// status, timestamp, session), an internal code of the API (an ID, a
+// place code), a label of its categories, sort orders or contributors, a
+// value the question already states, or a search hit that shares too
+// little with the query to be what the user is looking for.
 // doc is the executed gold call's response.
 func ExpectedFactFault(in *Instruction, doc any, fact string) string {
 	low := strings.ToLower(strings.TrimSpace(fact))
 	if textmatch.IsStatusLiteral(low) {
 		return "is a status literal, not a fact the question asks for"
 	}
-	if keys := factKeys(doc, fact); len(keys) > 0 {
-		book := true
+	if isToken(strings.TrimSpace(fact)) {
+		return "is a session token or an opaque ID, not a value a user wants"
+	}
+	if echoed(doc, fact) {
+		return "is only in the response's echo of the request (parameters), not a fact the question asks for"
+	}
+	if arg := argumentEcho(in, fact); arg != "" {
+		return fmt.Sprintf("is the call's own argument (%s) given back, not a fact the question asks for", arg)
+	}
+	if hits := factHits(doc, fact); len(hits) > 0 {
+		keys := factKeys(doc, fact)
+		book, labels := true, true
+		var idKeys []string
 		for _, k := range keys {
 			book = book && slices.Contains(bookkeepingKeys, strings.ToLower(k))
 		}
+		ids := true
+		for _, h := range hits {
+			labels = labels && slices.Contains(labelParents, strings.ToLower(h.parent()))
+			switch {
+			case h.exact:
+				ids = ids && idKeyRE.MatchString(h.leaf())
+				idKeys = append(idKeys, h.leaf())
+			case !h.inURL:
+				// Part of a text the user is shown ("Bengaluru (BLR)").
+				ids = false
+			}
+		}
 		if book {
 			return fmt.Sprintf("is bookkeeping of the response (%s), not a fact the question asks for", strings.Join(keys, ", "))
+		}
+		if ids && len(idKeys) > 0 && codeRE.MatchString(strings.TrimSpace(fact)) {
+			return fmt.Sprintf("is an internal code of the API (%s), not a value a user wants", strings.Join(slices.Compact(slices.Sorted(slices.Values(idKeys))), ", "))
+		}
+		if labels {
+			h := hits[0]
+			return fmt.Sprintf("is a label of the API's own categories, sort orders or contributors (%s.%s), not a fact the question asks for", h.parent(), h.leaf())
 		}
 	}
 	if hasWord(strings.ToLower(in.Text), low) {
@@ -640,6 +886,64 @@ func ExpectedFactFault(in *Instruction, doc any, fact string) string {
 	return ""
 }
 
+// labelParents are the objects whose fields label the API's own
+// taxonomy, sort orders and contributors rather than the thing asked
+// about: a result's category ("Geographic"), a facilities block's heading
+// ("Most popular facilities"), a sort option ("most relevant"), where a
+// reviewer or photographer comes from.
+var labelParents = []string{"category", "categories", "subcategory", "facilities_block", "sort_options", "sort_option", "sorters", "sort", "user_location", "reviewer", "owner", "uploader"}
+
+// argumentEcho names the gold call's argument a fact merely repeats
+// ("width=800" for a resize to 800 pixels, "language=en" for an OCR call
+// told the text is English), or "" when it repeats none: the response
+// giving back what the call was told is no answer to the question.
+func argumentEcho(in *Instruction, fact string) string {
+	if in.GoldCall == nil {
+		return ""
+	}
+	f := strings.ToLower(strings.TrimSpace(fact))
+	for _, name := range slices.Sorted(maps.Keys(in.GoldCall.Arguments)) {
+		for _, v := range in.GoldCall.Arguments[name].Values {
+			if k, ok := deps.ScalarKey(v); ok && strings.ToLower(k) == f {
+				return name + "=" + k
+			}
+		}
+	}
+	return ""
+}
+
+// echoKeys name the objects in which a response repeats the request.
+var echoKeys = []string{"parameters", "params", "request", "search_parameters", "query_params"}
+
+// echoed tells whether a fact appears in a response only inside its echo
+// of the request ("parameters": {"country": "us", ...}).
+func echoed(doc any, fact string) bool {
+	inEcho, outside := false, false
+	var walk func(v any, echo bool)
+	walk = func(v any, echo bool) {
+		switch x := v.(type) {
+		case map[string]any:
+			for k, e := range x {
+				walk(e, echo || slices.Contains(echoKeys, strings.ToLower(k)))
+			}
+		case []any:
+			for _, e := range x {
+				walk(e, echo)
+			}
+		default:
+			if k, ok := deps.ScalarKey(x); ok && (k == fact || strings.Contains(k, fact) && len(fact) > 3) {
+				if echo {
+					inEcho = true
+				} else {
+					outside = true
+				}
+			}
+		}
+	}
+	walk(doc, false)
+	return inEcho && !outside
+}
+
 // queryWords are the topic words of a query: lower-case, accents folded,
 // at least three letters, no stop words.
 func queryWords(s string) []string {
@@ -661,37 +965,74 @@ func sameStem(a, b string) bool {
 	return a == b || len(a) >= 4 && strings.HasPrefix(b, a)
 }
 
-// factKeys lists the keys of the response leaves a fact is found in
-// (see factIn), sorted and unique.
-func factKeys(doc any, fact string) []string {
+// factHit is a place in a response where a fact is found: the keys from
+// the root to the leaf (list indexes left out), and whether the leaf is
+// the fact itself rather than a longer text that contains it, and
+// whether that text is a URL (an ID in a link is not shown as a value).
+type factHit struct {
+	path  []string
+	exact bool
+	inURL bool
+}
+
+// leaf is the key of the leaf; parent the key of the object holding it
+// (a list's key for an item of a list), "" at the root.
+func (h factHit) leaf() string { return h.path[len(h.path)-1] }
+func (h factHit) parent() string {
+	if len(h.path) < 2 {
+		return ""
+	}
+	return h.path[len(h.path)-2]
+}
+
+// factHits lists the places of the response a fact is found in (see
+// factIn), in a stable order.
+func factHits(doc any, fact string) []factHit {
 	num, numErr := strconv.ParseFloat(fact, 64)
-	keys := map[string]bool{}
-	var walk func(v any, key string)
-	walk = func(v any, key string) {
+	var hits []factHit
+	var walk func(v any, path []string)
+	add := func(path []string, exact bool, url bool) {
+		hits = append(hits, factHit{path: slices.Clone(path), exact: exact, inURL: url})
+	}
+	walk = func(v any, path []string) {
 		switch x := v.(type) {
 		case map[string]any:
-			for k, e := range x {
-				walk(e, k)
+			for _, k := range slices.Sorted(maps.Keys(x)) {
+				walk(x[k], append(path, k))
 			}
 		case []any:
 			for _, e := range x {
-				walk(e, key)
+				walk(e, path)
 			}
 		case string:
 			if strings.Contains(x, fact) {
-				keys[key] = true
+				add(path, x == fact, strings.HasPrefix(x, "http://") || strings.HasPrefix(x, "https://"))
+			}
+		case json.Number:
+			if string(x) == fact {
+				add(path, true, false)
 			}
 		case float64:
 			if numErr == nil && math.Abs(x-num) < 1e-9 || strconv.FormatFloat(x, 'f', -1, 64) == fact {
-				keys[key] = true
+				add(path, true, false)
 			}
 		case bool:
 			if strconv.FormatBool(x) == fact {
-				keys[key] = true
+				add(path, true, false)
 			}
 		}
 	}
-	walk(doc, "")
+	walk(doc, []string{""})
+	return hits
+}
+
+// factKeys lists the keys of the response leaves a fact is found in
+// (see factIn), sorted and unique.
+func factKeys(doc any, fact string) []string {
+	keys := map[string]bool{}
+	for _, h := range factHits(doc, fact) {
+		keys[h.leaf()] = true
+	}
 	return slices.Sorted(maps.Keys(keys))
 }
 

@@ -22,7 +22,7 @@ type Run struct {
 
 // CompareOptions tunes a comparison.
 type CompareOptions struct {
-	// AllowMismatch compares runs over different datasets, task sets or
+	// AllowMismatch compares runs over different datasets, date lines, task sets or
 	// instance samples; their differences then mix the agents with the data.
 	AllowMismatch bool
 	// AllowIncomplete compares runs without an outcome for every planned
@@ -50,7 +50,7 @@ const MinClaimN = 20
 // MismatchError is a comparison refused because the runs were not made
 // over the same instances: their difference would measure the data.
 type MismatchError struct {
-	// What differs: "dataset", "tasks" or "instances".
+	// What differs: "dataset", "date line", "tasks" or "instances".
 	What string
 	// Runs are the two runs that differ, Values what each has.
 	Runs   [2]string
@@ -149,9 +149,9 @@ type Diff struct {
 }
 
 // Compare puts runs side by side. It refuses runs over different
-// datasets, task sets or instance samples unless opts.AllowMismatch
-// (*MismatchError), and incomplete runs unless opts.AllowIncomplete
-// (*IncompleteError).
+// datasets, date lines, task sets or instance samples unless
+// opts.AllowMismatch (*MismatchError), and incomplete runs unless
+// opts.AllowIncomplete (*IncompleteError).
 func Compare(runs []Run, opts CompareOptions) (*Comparison, error) {
 	if len(runs) < 2 {
 		return nil, fmt.Errorf("compare: need at least two runs, have %d", len(runs))
@@ -224,6 +224,9 @@ func mismatches(a, b Run) []*MismatchError {
 	if a.Report.Dataset != b.Report.Dataset {
 		out = append(out, &MismatchError{What: "dataset", Runs: dirs, Values: [2]string{a.Report.Dataset, b.Report.Dataset}})
 	}
+	if a.Report.DateLine != b.Report.DateLine {
+		out = append(out, &MismatchError{What: "date line", Runs: dirs, Values: [2]string{dateLine(a.Report.DateLine), dateLine(b.Report.DateLine)}})
+	}
 	ta, tb := taskIDs(a.Report), taskIDs(b.Report)
 	if !slices.Equal(ta, tb) {
 		out = append(out, &MismatchError{What: "tasks", Runs: dirs, Values: [2]string{fmt.Sprint(ta), fmt.Sprint(tb)}})
@@ -232,6 +235,14 @@ func mismatches(a, b Run) []*MismatchError {
 			Values: [2]string{fmt.Sprintf("%d instances", len(ka)), fmt.Sprintf("%d instances, another sample", len(kb))}})
 	}
 	return out
+}
+
+// dateLine names a run's date line for a mismatch.
+func dateLine(s string) string {
+	if s == "" {
+		return "no date line"
+	}
+	return fmt.Sprintf("%q", s)
 }
 
 // taskUnion is every task of any run, in order.

@@ -303,6 +303,7 @@ func TestCompareRefusesRunsOverDifferentData(t *testing.T) {
 		{"another dataset", func(r *evaltasks.Report) { r.Dataset = "sha256:other" }, "dataset"},
 		{"other tasks", func(r *evaltasks.Report) { r.Tasks = r.Tasks[:3] }, "tasks"},
 		{"another sample", func(r *evaltasks.Report) { r.Instances = r.Instances[1:] }, "instances"},
+		{"another date line", func(r *evaltasks.Report) { r.DateLine += " (or none)" }, "date line"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -78,6 +78,9 @@ type Stack struct {
 	Store   *cache.Store // nil without CacheDir
 	// Shared is the Redis connection of a replica (nil without Config.Redis).
 	Shared *redisstate.Shared
+	// Clock is the sandbox clock the stand-ins read, for whoever tells an
+	// agent the present (the evaluator's date line).
+	Clock clock.Clock
 	// Simulator answers imported tools with a model (nil without
 	// Config.Simulate).
 	Simulator *simulate.Simulator
@@ -105,7 +108,7 @@ func Build(cfg Config) (*Stack, error) {
 	if cfg.Clock == nil {
 		cfg.Clock = clock.Frozen()
 	}
-	st := &Stack{Catalog: cfg.Catalog}
+	st := &Stack{Catalog: cfg.Catalog, Clock: cfg.Clock}
 	// The world, the shipped recordings and the catalog with its
 	// dependency graph do not depend on one another: they load at once.
 	warn := func(err error) { cfg.Logger.Warn("response store", "err", err) }

@@ -11,14 +11,17 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 
 	"github.com/understudy/understudy/deps"
 	"github.com/understudy/understudy/evaltasks/dataset"
 	"github.com/understudy/understudy/internal/assemble"
 	"github.com/understudy/understudy/internal/atomicfile"
+	"github.com/understudy/understudy/internal/canon"
 	"github.com/understudy/understudy/mocks/world"
 	"github.com/understudy/understudy/toolset"
 )
@@ -43,6 +46,9 @@ type gen struct {
 	errs  []error
 	// dropped counts candidates left out as near-duplicates.
 	dropped int
+	// beyondBudget are the Type-IV questions left out because they need
+	// more of a result than a model is shown.
+	beyondBudget []string
 }
 
 func run(dir string) error {
@@ -94,6 +100,7 @@ func run(dir string) error {
 		fmt.Printf("type %d: %d instructions\n", t, len(ins))
 	}
 	fmt.Printf("near-duplicate candidates left out: %d\n", g.dropped)
+	fmt.Printf("questions left out, needing more of a result than a model is shown: %d %v\n", len(g.beyondBudget), g.beyondBudget)
 	return nil
 }
 
@@ -158,54 +165,81 @@ func (g *gen) scenario(id string) string {
 	return ""
 }
 
+// answer is one executed call: its decoded response, and what a model is
+// shown of it (dataset.ShownResult: whole up to the budget, else cut).
+type answer struct {
+	doc, shown any
+	note       string // what was cut; "" when the model sees it whole
+}
+
 // call executes one call in a session and decodes the response.
-func (g *gen) call(id string, args map[string]any, session string) (any, error) {
+func (g *gen) call(id string, args map[string]any, session string) (answer, error) {
 	a := g.api(id)
 	if a == nil {
-		return nil, fmt.Errorf("unknown API %s", id)
+		return answer{}, fmt.Errorf("unknown API %s", id)
 	}
 	res, err := g.st.Engine.CallAPI(g.ctx, a, args, session)
 	if err != nil {
-		return nil, err
+		return answer{}, err
 	}
 	if res.Status >= 300 {
 		b, _ := json.Marshal(args)
-		return nil, fmt.Errorf("%s%s answered %d: %.300s", id, b, res.Status, res.Response)
+		return answer{}, fmt.Errorf("%s%s answered %d: %.300s", id, b, res.Status, res.Response)
 	}
-	var doc any
-	err = json.Unmarshal(res.Response, &doc)
-	return doc, err
+	doc, err := canon.Decode(res.Response)
+	if err != nil {
+		return answer{}, err
+	}
+	f := dataset.ShownResult(a, res.Response, args)
+	return answer{doc: doc, shown: dataset.ShownDoc(f), note: f.Note}, nil
 }
 
-// runChain executes gold steps in one session, returning each response.
-func (g *gen) runChain(steps []dataset.GoldStep, session string) ([]any, error) {
-	var docs []any
+// runChain executes gold steps in one session, returning each answer. A
+// value a step takes from an earlier one must be in what a model is shown
+// of that answer: a chain that needs what the budget cut is an error.
+func (g *gen) runChain(steps []dataset.GoldStep, session string) ([]answer, error) {
+	var out []answer
 	for i, st := range steps {
 		args := map[string]any{}
 		for k, v := range st.Arguments {
 			args[k] = v
 		}
-		for p, b := range st.Bindings {
-			vals := deps.Values(docs[b.Step], b.Path)
+		for _, p := range slices.Sorted(maps.Keys(st.Bindings)) {
+			b := st.Bindings[p]
+			vals := deps.Values(out[b.Step].doc, b.Path)
 			if len(vals) == 0 {
-				return docs, fmt.Errorf("step %d %s: nothing at %s", i, st.API, b.Path)
+				return out, fmt.Errorf("step %d %s: nothing at %s", i, st.API, b.Path)
+			}
+			if !shows(out[b.Step].shown, b.Path, vals[0]) {
+				return out, fmt.Errorf("step %d %s: %v at %s is cut from what a model is shown of step %d (%s)", i, st.API, vals[0], b.Path, b.Step, out[b.Step].note)
 			}
 			args[p] = vals[0]
 		}
-		var doc any
+		var ans answer
 		var err error
 		for n := 0; n < deps.MaxPolls; n++ {
-			doc, err = g.call(st.API, args, session)
+			ans, err = g.call(st.API, args, session)
 			if err != nil {
-				return docs, fmt.Errorf("step %d: %w", i, err)
+				return out, fmt.Errorf("step %d: %w", i, err)
 			}
-			if !st.Repeat || until(doc, st.Until) {
+			if !st.Repeat || until(ans.doc, st.Until) {
 				break
 			}
 		}
-		docs = append(docs, doc)
+		out = append(out, ans)
 	}
-	return docs, nil
+	return out, nil
+}
+
+// shows tells whether a value is at path in what a model is shown.
+func shows(shown any, path string, val any) bool {
+	want, ok := deps.ScalarKey(val)
+	for _, v := range deps.Values(shown, path) {
+		if k, kok := deps.ScalarKey(v); ok && kok && k == want {
+			return true
+		}
+	}
+	return false
 }
 
 func until(doc any, cond string) bool {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
 	"hash/fnv"
 	"strconv"
@@ -115,6 +116,8 @@ func scalar(v any) (string, bool) {
 		return x, true
 	case float64:
 		return strconv.FormatFloat(x, 'f', -1, 64), true
+	case json.Number:
+		return string(x), true
 	case bool:
 		return strconv.FormatBool(x), true
 	}

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/understudy/understudy/evaltasks/dataset"
+	"github.com/understudy/understudy/toolset"
 )
 
 // t2 is one authored Type-II instruction. For an API whose required value
@@ -73,7 +74,7 @@ func (g *gen) typeII() {
 
 		// real_time_news_data
 		{api: "real_time_news_data.search", text: "Any news about the climate talks?", args: A{"query": acc("climate talks", "climate talks news")}, facts: []string{"data[].title"}, also: []string{"web_search.news_search"}},
-		{api: "real_time_news_data.search", text: "Find me articles from the past day about electric cars.", args: A{"query": acc("electric cars", "electric car"), "time_published": acc("1d")}, facts: []string{"data[].title"}, also: []string{"web_search.news_search"}},
+		{api: "real_time_news_data.search", text: "Find me articles from the past week about EV sales.", args: A{"query": acc("EV sales", "electric vehicle sales"), "time_published": acc("7d")}, facts: []string{"data[].title"}, also: []string{"web_search.news_search"}},
 		{api: "real_time_news_data.search", text: "What's being reported on the ECB and interest rates?", args: A{"query": acc("ECB rates", "ECB interest rates", "ECB interest rate")}, facts: []string{"data[].title"}, also: []string{"web_search.news_search"}},
 		{api: "real_time_news_data.search", text: "Can you search the news for anything on the Champions League final, UK sources, in English?", args: A{"query": acc("Champions League final", "Champions League"), "country": acc("GB"), "lang": acc("en")}, facts: []string{"data[].title"}, also: []string{"web_search.news_search"}},
 		{api: "real_time_news_data.top_headlines", text: "What are today's top headlines?", args: A{}, facts: []string{"data[].title"}},
@@ -118,9 +119,9 @@ func (g *gen) typeII() {
 		{api: "tasty.recipes_list", text: "Got chickpeas and not much else. Show me 5 recipes that use them.", args: A{"from": acc(0.0), "size": acc(5.0), "q": acc("chickpeas", "chickpea")}, facts: []string{"results[].name"}},
 		{api: "tasty.recipes_list", text: "Vegetarian dinner ideas please, first ten results are plenty.", args: A{"from": acc(0.0), "size": acc(10.0), "tags": acc("vegetarian"), "q": opt("dinner")}, facts: []string{"results[].name"}},
 		{api: "tasty.recipes_list", text: "what soups do you have? list 20", args: A{"from": acc(0.0), "size": acc(20.0), "q": acc("soup")}, facts: []string{"results[].name"}},
-		{api: "tasty.recipes_get_more_info", text: "Tell me more about recipe {id} from that list — ingredients and steps.", args: A{}, setup: []dataset.GoldStep{g.step("tasty.recipes_list", M{"from": 0.0, "size": 20.0, "q": "chicken"})}, fill: map[string]int{"id": 0}},
-		{api: "tasty.recipes_get_more_info", text: "How long does recipe #{id} take to cook?", args: A{}, setup: []dataset.GoldStep{g.step("tasty.recipes_list", M{"from": 0.0, "size": 20.0, "q": "soup"})}, fill: map[string]int{"id": 0}},
-		{api: "tasty.recipes_get_more_info", text: "Full details for {id}, please — I'm shopping for it tonight.", args: A{}, setup: []dataset.GoldStep{g.step("tasty.recipes_list", M{"from": 0.0, "size": 20.0, "q": "rice"})}, fill: map[string]int{"id": 0}},
+		{api: "tasty.recipes_get_more_info", text: "Tell me more about recipe {id} from that list — ingredients and steps.", args: A{}, setup: []dataset.GoldStep{g.step("tasty.recipes_list", M{"from": 0.0, "size": 20.0, "q": "chicken"})}, fill: map[string]int{"id": 0}, facts: []string{"name", "sections[].components[].ingredient.name"}},
+		{api: "tasty.recipes_get_more_info", text: "How long does recipe #{id} take to cook?", args: A{}, setup: []dataset.GoldStep{g.step("tasty.recipes_list", M{"from": 0.0, "size": 20.0, "q": "soup"})}, fill: map[string]int{"id": 0}, facts: []string{"cook_time_minutes"}},
+		{api: "tasty.recipes_get_more_info", text: "Full details for {id}, please — I'm shopping for it tonight.", args: A{}, setup: []dataset.GoldStep{g.step("tasty.recipes_list", M{"from": 0.0, "size": 20.0, "q": "rice"})}, fill: map[string]int{"id": 0}, facts: []string{"name", "sections[].components[].ingredient.name"}},
 		{api: "tasty.recipes_list_similarities", text: "Loved recipe {id}. What similar recipes are there?", args: A{}, setup: []dataset.GoldStep{g.step("tasty.recipes_list", M{"from": 0.0, "size": 20.0, "q": "pasta"})}, fill: map[string]int{"recipe_id": 0}},
 		{api: "tasty.recipes_list_similarities", text: "Anything like recipe {recipe_id}? My kids won't eat it twice in a week.", args: A{}, setup: []dataset.GoldStep{g.step("tasty.recipes_list", M{"from": 0.0, "size": 20.0, "q": "tacos"})}, fill: map[string]int{"recipe_id": 0}},
 		{api: "tasty.recipes_list_similarities", text: "Suggest alternatives similar to {recipe_id} please.", args: A{}, setup: []dataset.GoldStep{g.step("tasty.recipes_list", M{"from": 0.0, "size": 20.0, "q": "salad"})}, fill: map[string]int{"recipe_id": 0}},
@@ -165,21 +166,14 @@ func (g *gen) buildII(it t2, id string) {
 	var chain []dataset.GoldStep
 	if len(it.setup) > 0 {
 		chain = g.resolve(it.setup)
-		docs, err := g.runChain(chain, session)
+		answers, err := g.runChain(chain, session)
 		if err != nil {
 			g.fail("%s: setup: %v", id, err)
 			return
 		}
 		for _, p := range slices.Sorted(maps.Keys(it.fill)) {
 			stepIdx := it.fill[p]
-			var val any
-			for _, e := range g.graph.Into(a.ID()) {
-				if e.Param == p && e.From == chain[stepIdx].API {
-					if vs := valuesAt(docs[stepIdx], e.Path); len(vs) > 0 {
-						val = vs[0]
-					}
-				}
-			}
+			val := g.provided(a, p, chain[stepIdx].API, answers[stepIdx])
 			if val == nil {
 				g.fail("%s: no value for %s from step %d", id, p, stepIdx)
 				return
@@ -197,9 +191,13 @@ func (g *gen) buildII(it t2, id string) {
 			call[k] = v.Values[0]
 		}
 	}
-	doc, err := g.call(it.api, call, session)
+	ans, err := g.call(it.api, call, session)
 	if err != nil {
 		g.fail("%s: %v", id, err)
+		return
+	}
+	if called, err := a.Validate(call); err == nil && !dataset.Informative(ans.doc, called) {
+		g.fail("%s: the gold call returns nothing beyond its own arguments and envelope", id)
 		return
 	}
 	in := dataset.Instruction{
@@ -207,18 +205,36 @@ func (g *gen) buildII(it t2, id string) {
 		TargetAPI: a.ID(), AlsoCorrect: it.also, Chain: chain,
 		GoldCall: &dataset.GoldCall{API: a.ID(), Arguments: map[string]dataset.Acceptable(args)},
 	}
+	if dataset.EarlierTurn(it.text) != "" {
+		// The text speaks of the turns that minted its values: the
+		// conversation carries them.
+		in.Chain, in.History = nil, chain
+	}
 	// Task 6 checks the answer by these facts: only values the question
 	// asks for count (the validator's rule), never a status, bookkeeping,
-	// the question's own words or an unrelated search hit.
-	asked := func(f string) bool { return dataset.ExpectedFactFault(&in, doc, f) == "" }
+	// the question's own words or an unrelated search hit; and only values
+	// the model is shown, so they are taken from what it is shown.
+	asked := func(f string) bool { return dataset.ExpectedFactFault(&in, ans.doc, f) == "" }
+	// Facts named by path must be found there: a path that yields
+	// nothing the question asks for means the call answered nothing
+	// relevant (an OCR of a French sign told it is English reads no
+	// line), and another field picked in its place would be no answer.
 	var fs []string
-	if it.lit != nil {
-		fs, it.facts = it.lit, []string{}
-	} else if it.facts != nil {
-		fs, err = facts(doc, asked, it.facts...)
-	}
-	if it.facts == nil || err != nil || len(fs) == 0 {
-		fs, err = autoFacts(doc, asked)
+	switch {
+	case it.lit != nil:
+		fs = it.lit
+		for _, f := range fs {
+			if fault := dataset.ExpectedFactFault(&in, ans.doc, f); fault != "" {
+				err = fmt.Errorf("%q %s", f, fault)
+			}
+		}
+	case len(it.facts) > 0:
+		fs, err = facts(ans.shown, asked, it.facts...)
+		if err == nil && len(fs) == 0 {
+			err = fmt.Errorf("nothing at %v is a fact the question asks for", it.facts)
+		}
+	default:
+		fs, err = autoFacts(ans.shown, asked)
 	}
 	if err != nil {
 		g.fail("%s: facts: %v", id, err)
@@ -232,6 +248,20 @@ func (g *gen) buildII(it t2, id string) {
 		cands = append(cands, alt)
 	}
 	g.add(cands...)
+}
+
+// provided is the value the answer of an earlier call of API from gives
+// parameter p of API a, along the annotated edge between them, from what a
+// model is shown of that answer; nil when there is none.
+func (g *gen) provided(a *toolset.API, p, from string, ans answer) any {
+	for _, e := range g.graph.Into(a.ID()) {
+		if e.Param == p && e.From == from {
+			if vs := valuesAt(ans.shown, e.Path); len(vs) > 0 {
+				return vs[0]
+			}
+		}
+	}
+	return nil
 }
 
 // preferredFacts are the response keys whose values an answer states, in

@@ -39,7 +39,7 @@ func (g *gen) typeIIExtra() []t2 {
 		{"booking_com.search_hotel_destination", func(c *world.City) string {
 			return fmt.Sprintf("How many hotels does the booking site list for %s?", c.Name)
 		}, func(c *world.City) A { return A{"query": acc(c.Name)} }, []string{"data[].nr_hotels"}, nil},
-		{"travel_advisor.locations_search", func(c *world.City) string { return fmt.Sprintf("Find %s on the travel guide site.", c.Name) }, func(c *world.City) A { return A{"query": acc(c.Name)} }, []string{"data[].result_object.name"}, nil},
+		{"travel_advisor.locations_search", func(c *world.City) string { return fmt.Sprintf("Find %s on the travel guide site.", c.Name) }, func(c *world.City) A { return A{"query": acc(c.Name)} }, []string{"data[].result_object.location_string"}, nil},
 		{"skyscanner80.flights_auto_complete", func(c *world.City) string {
 			return fmt.Sprintf("Which airports show up for %s in the flight search?", c.Name)
 		}, func(c *world.City) A { return A{"query": acc(c.Name)} }, []string{"data[].navigation.relevantFlightParams.skyId", "data[].presentation.suggestionTitle"}, nil},

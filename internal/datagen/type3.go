@@ -2,6 +2,8 @@ package main
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/understudy/understudy/evaltasks/dataset"
@@ -44,7 +46,7 @@ func (g *gen) typeIII() {
 		{"real_time_news_data.topic_headlines", "topic", "Show me headlines for a topic I care about.", nil},
 		{"real_time_news_data.topic_headlines", "topic", "What are the latest headlines in my favourite section?", nil},
 		{"real_time_news_data.topic_headlines", "topic", "headlines by topic pls", nil},
-		{"real_time_news_data.full_story_coverage", "story_id", "Show me the full coverage of that story.", nil},
+		{"real_time_news_data.full_story_coverage", "story_id", "Show me the full coverage of a news story I've been following.", nil},
 		{"real_time_news_data.full_story_coverage", "story_id", "How are other outlets covering the article I read this morning?", nil},
 		{"real_time_news_data.full_story_coverage", "story_id", "all coverage for the story please, newest first", nil},
 		{"public_holiday.public_holidays", "countryCode", "What are the public holidays in 2025?", M{"year": 2025.0}},
@@ -63,13 +65,13 @@ func (g *gen) typeIII() {
 		{"tasty.recipes_auto_complete", "prefix", "Can you suggest recipe names as I type?", nil},
 		{"tasty.recipes_auto_complete", "prefix", "Recipe autocomplete please.", nil},
 		{"tasty.recipes_auto_complete", "prefix", "What would the recipe search suggest for what I've typed so far?", nil},
-		{"tasty.recipes_get_more_info", "id", "Tell me more about that recipe.", nil},
-		{"tasty.recipes_get_more_info", "id", "What ingredients do I need for the dish we talked about?", nil},
+		{"tasty.recipes_get_more_info", "id", "Tell me more about a recipe I spotted on the recipe site.", nil},
+		{"tasty.recipes_get_more_info", "id", "What ingredients do I need for the dish I'm making tonight?", nil},
 		{"tasty.recipes_get_more_info", "id", "full details of the recipe pls", nil},
 		{"tasty.recipes_list_similarities", "recipe_id", "Find recipes similar to the one I made last night.", nil},
-		{"tasty.recipes_list_similarities", "recipe_id", "Anything like that recipe?", nil},
+		{"tasty.recipes_list_similarities", "recipe_id", "Anything like the recipe I cooked last night?", nil},
 		{"tasty.recipes_list_similarities", "recipe_id", "I loved it — what else is similar?", nil},
-		{"tasty.tips_list", "id", "What tips do people have for this recipe?", nil},
+		{"tasty.tips_list", "id", "What tips do people have for a recipe I want to try?", nil},
 		{"tasty.tips_list", "id", "Any advice from others who cooked it?", nil},
 		{"tasty.tips_list", "id", "show tips for the recipe", nil},
 		{"object_detection.detect_objects", "url", "What objects are in my photo?", nil},
@@ -110,14 +112,14 @@ func (g *gen) typeIII() {
 		{"skyscanner80.flights_auto_complete", "query", "find the airport entry for flights", nil},
 		{"skyscanner80.flights_search_one_way", "fromId,toId,departDate", "Find me a one-way flight.", nil},
 		{"skyscanner80.flights_search_one_way", "fromId,toId", "One-way flights on 2025-06-20 please.", M{"departDate": "2025-06-20"}},
-		{"skyscanner80.flights_search_one_way", "departDate", "Search one-way flights with the place ids you found.", nil},
+		{"skyscanner80.flights_search_one_way", "departDate", "Search one-way flights from Lisbon to London with the place ids you found.", nil},
 		{"skyscanner80.flights_search_roundtrip", "fromId,toId,departDate,returnDate", "Find round-trip flights for me.", nil},
-		{"skyscanner80.flights_search_roundtrip", "departDate,returnDate", "Search return flights between the two places you looked up.", nil},
+		{"skyscanner80.flights_search_roundtrip", "departDate,returnDate", "Search return flights from Paris to Rome between the two places you looked up.", nil},
 		{"skyscanner80.flights_search_roundtrip", "fromId,toId", "Round trip out 2025-06-20, back 2025-06-27.", M{"departDate": "2025-06-20", "returnDate": "2025-06-27"}},
 		{"skyscanner80.flights_search_incomplete", "sessionId", "Get the rest of the flight results.", nil},
 		{"skyscanner80.flights_search_incomplete", "sessionId", "The flight search was still loading — can you finish it?", nil},
 		{"skyscanner80.flights_search_incomplete", "sessionId", "poll the search again", nil},
-		{"skyscanner80.flights_detail", "itineraryId,token", "Show me the details of that flight.", nil},
+		{"skyscanner80.flights_detail", "itineraryId,token", "Show me the details of a flight I'm considering.", nil},
 		{"skyscanner80.flights_detail", "itineraryId,token", "What are the booking options for the itinerary?", nil},
 		{"skyscanner80.flights_detail", "itineraryId,token", "fare details for the flight pls", nil},
 		{"booking_com.search_hotel_destination", "query", "Look up a hotel destination for me.", nil},
@@ -128,28 +130,28 @@ func (g *gen) typeIII() {
 		{"booking_com.search_hotels", "dest_id", "Hotels from 2025-06-20 to 2025-06-23 please.", M{"arrival_date": "2025-06-20", "departure_date": "2025-06-23"}},
 		{"booking_com.get_hotel_details", "hotel_id", "Tell me more about the hotel for 2025-06-20 to 2025-06-23.", M{"arrival_date": "2025-06-20", "departure_date": "2025-06-23"}},
 		{"booking_com.get_hotel_details", "hotel_id,arrival_date,departure_date", "Does the hotel have free WiFi?", nil},
-		{"booking_com.get_hotel_details", "arrival_date,departure_date", "Details of the first hotel in your list please.", nil},
+		{"booking_com.get_hotel_details", "arrival_date,departure_date", "Details of the first hotel in your list please, for other dates than that search.", nil},
 		{"booking_com.get_room_list", "hotel_id", "What rooms are available from 2025-07-01 to 2025-07-04?", M{"arrival_date": "2025-07-01", "departure_date": "2025-07-04"}},
-		{"booking_com.get_room_list", "hotel_id,arrival_date,departure_date", "Room prices at that hotel?", nil},
-		{"booking_com.get_room_list", "arrival_date,departure_date", "List the rooms of the hotel you just showed me.", nil},
+		{"booking_com.get_room_list", "hotel_id,arrival_date,departure_date", "Room prices at a hotel I'm looking at?", nil},
+		{"booking_com.get_room_list", "arrival_date,departure_date", "List the rooms of the hotel you just showed me, for a later stay.", nil},
 		{"booking_com.get_hotel_reviews", "hotel_id", "What do guests say about the hotel?", nil},
 		{"booking_com.get_hotel_reviews", "hotel_id", "Show me the most recent reviews of the place we're considering.", nil},
 		{"booking_com.get_hotel_reviews", "hotel_id", "reviews for the hotel pls", nil},
 		{"booking_com.get_hotel_photos", "hotel_id", "Show me photos of the hotel.", nil},
 		{"booking_com.get_hotel_photos", "hotel_id", "Any pictures of the rooms at the hotel my wife liked?", nil},
-		{"booking_com.get_hotel_photos", "hotel_id", "pics of that hotel", nil},
+		{"booking_com.get_hotel_photos", "hotel_id", "pics of a hotel I'm eyeing", nil},
 		{"travel_advisor.locations_search", "query", "Look up a destination on the travel site.", nil},
 		{"travel_advisor.locations_search", "query", "Search travel locations for where I'm going.", nil},
 		{"travel_advisor.locations_search", "query", "find the place for sightseeing", nil},
 		{"travel_advisor.attractions_list", "location_id", "What attractions are there?", nil},
 		{"travel_advisor.attractions_list", "location_id", "Top things to do at my destination?", nil},
 		{"travel_advisor.attractions_list", "location_id", "list the sights", nil},
-		{"travel_advisor.attractions_get_details", "location_id", "Tell me about that attraction: hours and price.", nil},
-		{"travel_advisor.attractions_get_details", "location_id", "What's the address of the museum you mentioned?", nil},
+		{"travel_advisor.attractions_get_details", "location_id", "Tell me about an attraction I plan to visit: hours and price.", nil},
+		{"travel_advisor.attractions_get_details", "location_id", "What's the address of the museum I'm visiting on Saturday?", nil},
 		{"travel_advisor.attractions_get_details", "location_id", "more info on the attraction", nil},
 		{"travel_advisor.photos_list", "location_id", "Show me photos of the attraction.", nil},
 		{"travel_advisor.photos_list", "location_id", "What does the sight look like?", nil},
-		{"travel_advisor.photos_list", "location_id", "pictures of that place please", nil},
+		{"travel_advisor.photos_list", "location_id", "pictures of an attraction I want to visit please", nil},
 		{"travel_advisor.reviews_list", "location_id", "What are visitors saying about it?", nil},
 		{"travel_advisor.reviews_list", "location_id", "Is the attraction worth the queue? Check the reviews.", nil},
 		{"travel_advisor.reviews_list", "location_id", "reviews of the sight", nil},
@@ -212,9 +214,25 @@ func (g *gen) typeIII() {
 		{"skyscanner80.flights_search_one_way", "fromId,toId,departDate", "Book me the cheapest flight home.", nil},
 		{"booking_com.search_hotels", "dest_id,arrival_date,departure_date", "We need somewhere to stay, 2 adults, one room.", nil},
 		{"weatherapi_com.forecast_weather_api", "q", "Should we move the picnic, judging by this week's forecast?", nil},
-		{"tasty.recipes_get_more_info", "id", "How long does that one take to cook?", nil},
+		{"tasty.recipes_get_more_info", "id", "How long does the recipe I picked take to cook?", nil},
 		{"image_file_processing.resize_image", "image_url", "Make a 200x200 thumbnail.", M{"width": 200.0}},
 		{"object_detection.detect_objects", "url", "Count the cars in the traffic photo I took this morning.", nil},
+	}
+	// The instructions that speak of earlier turns carry them: the calls
+	// the assistant made, whose results give the values the text refers
+	// to (fill: parameter → the step whose answer gives it).
+	dest := g.step("booking_com.search_hotel_destination", M{"query": "Lisbon"})
+	hotels := g.step("booking_com.search_hotels", M{"search_type": "CITY", "arrival_date": "2025-06-20", "departure_date": "2025-06-23"}, "dest_id", 0)
+	auto := func(q string) dataset.GoldStep { return g.step("skyscanner80.flights_auto_complete", M{"query": q}) }
+	earlier := map[string]struct {
+		steps []dataset.GoldStep
+		fill  map[string]int
+	}{
+		"Search one-way flights from Lisbon to London with the place ids you found.":        {[]dataset.GoldStep{auto("Lisbon"), auto("London")}, map[string]int{"fromId": 0, "toId": 1}},
+		"Search return flights from Paris to Rome between the two places you looked up.":    {[]dataset.GoldStep{auto("Paris"), auto("Rome")}, map[string]int{"fromId": 0, "toId": 1}},
+		"Search hotels in the destination you found.":                                       {[]dataset.GoldStep{dest}, map[string]int{"dest_id": 0}},
+		"Details of the first hotel in your list please, for other dates than that search.": {[]dataset.GoldStep{dest, hotels}, map[string]int{"hotel_id": 1}},
+		"List the rooms of the hotel you just showed me, for a later stay.":                 {[]dataset.GoldStep{dest, hotels, g.step("booking_com.get_hotel_photos", M{}, "hotel_id", 1)}, map[string]int{"hotel_id": 1}},
 	}
 	n := map[string]int{}
 	for _, it := range items {
@@ -228,6 +246,26 @@ func (g *gen) typeIII() {
 		if len(it.present) > 0 {
 			present = map[string]any(it.present)
 		}
-		g.add(dataset.Instruction{ID: id, Type: dataset.TypeMissing, Text: it.text, Scenario: a.Tool.Scenario, TargetAPI: a.ID(), Missing: strings.Split(it.missing, ","), Present: present})
+		in := dataset.Instruction{ID: id, Type: dataset.TypeMissing, Text: it.text, Scenario: a.Tool.Scenario, TargetAPI: a.ID(), Missing: strings.Split(it.missing, ","), Present: present}
+		if e, ok := earlier[it.text]; ok {
+			in.History = g.resolve(e.steps)
+			answers, err := g.runChain(in.History, "datagen/"+id)
+			if err != nil {
+				g.fail("%s: earlier turns: %v", id, err)
+				continue
+			}
+			for _, p := range slices.Sorted(maps.Keys(e.fill)) {
+				i := e.fill[p]
+				val := g.provided(a, p, in.History[i].API, answers[i])
+				if val == nil {
+					g.fail("%s: no value for %s from earlier turn %d", id, p, i)
+					continue
+				}
+				in.Present = mapSet(in.Present, p, val)
+			}
+		} else if w := dataset.EarlierTurn(it.text); w != "" {
+			g.fail("%s: speaks of an earlier turn (%q) it does not carry", id, w)
+		}
+		g.add(in)
 	}
 }

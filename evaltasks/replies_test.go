@@ -1,0 +1,131 @@
+package evaltasks
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+	"github.com/understudy/understudy/agent"
+	"github.com/understudy/understudy/agent/agenttest"
+)
+
+func TestCapReply(t *testing.T) {
+	big := strings.Repeat("é", 40) // 80 bytes of 2-byte characters
+	tests := []struct {
+		name  string
+		reply agent.Reply
+		limit int
+		check func(t *testing.T, r agent.Reply, cut int)
+	}{
+		{"small reply untouched", agent.Reply{Content: "Lisbon is 17 °C.", Reasoning: "easy"}, 64, func(t *testing.T, r agent.Reply, cut int) {
+			require.Zero(t, cut)
+			require.Equal(t, agent.Reply{Content: "Lisbon is 17 °C.", Reasoning: "easy"}, r)
+		}},
+		{"text cut on a character boundary", agent.Reply{Content: big}, 33, func(t *testing.T, r agent.Reply, cut int) {
+			require.Equal(t, strings.Repeat("é", 16), r.Content)
+			require.Equal(t, 80-32, cut)
+		}},
+		{"reasoning gets what the text left", agent.Reply{Content: strings.Repeat("a", 30), Reasoning: strings.Repeat("b", 30)}, 40, func(t *testing.T, r agent.Reply, cut int) {
+			require.Len(t, r.Content, 30)
+			require.Equal(t, strings.Repeat("b", 10), r.Reasoning)
+			require.Equal(t, 20, cut)
+		}},
+		{"calls that do not fit make a parse error", agent.Reply{ToolCalls: []agent.ToolCall{
+			{ID: "1", Name: "f", Arguments: json.RawMessage(`{"a":1}`)},
+			{ID: "2", Name: "g", Arguments: json.RawMessage(`{"b":"` + strings.Repeat("x", 100) + `"}`)},
+		}}, 40, func(t *testing.T, r agent.Reply, cut int) {
+			require.Len(t, r.ToolCalls, 1, "the first call fits")
+			require.Equal(t, "f", r.ToolCalls[0].Name)
+			require.Contains(t, r.ParseError, "1 tool calls of the reply did not fit")
+			_, bad := parseFailure(r)
+			require.True(t, bad, "a reply cut in its calls never passes on what is left")
+			require.Positive(t, cut)
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := tt.reply
+			cut := capReply(&r, tt.limit)
+			tt.check(t, r, cut)
+		})
+	}
+}
+
+// TestMalformedReplyIsAnError: a model server whose choice carries no
+// message gives an error of kind malformed-reply; taken as an empty
+// answer it would score every Task-1 negative as correct.
+func TestMalformedReplyIsAnError(t *testing.T) {
+	srv := agenttest.NewPolicyServer(t, func(agenttest.ChatRequest) (agenttest.Turn, error) {
+		return agenttest.Raw(200, `{"choices":[{"index":0,"finish_reason":"stop"}],"usage":{"prompt_tokens":"many"}}`), nil
+	})
+	client, err := NewAgent("openai", AgentOptions{BaseURL: srv.URL(), Model: "m"})
+	require.NoError(t, err)
+	rep, err := Run(context.Background(), Config{Agent: client, AgentName: "openai", Instructions: miniData(t), Stack: testStack(t), Tasks: []int{TaskDecide}})
+	require.NoError(t, err)
+	tr := rep.Tasks[0]
+	require.Equal(t, tr.Planned, tr.Errors)
+	require.Equal(t, map[string]int{ErrorMalformedReply: tr.Planned}, tr.ErrorKinds)
+	require.Zero(t, tr.Extra["accuracy"], "no instance counts as answered")
+}
+
+// TestHugeRepliesStayBounded runs 40 instances whose model answers 1 MiB
+// each through the OpenAI client: what the run keeps (the report with its
+// failures, results.jsonl) grows by the capped size, not by the replies'.
+// Memory is measured as the live heap after a collection, with the report
+// held.
+func TestHugeRepliesStayBounded(t *testing.T) {
+	if testing.Short() {
+		t.Skip("40 replies of 1 MiB")
+	}
+	const n, size = 40, 1 << 20
+	answer := strings.Repeat("The answer is that it depends on the season. ", size/46)
+	srv := agenttest.NewPolicyServer(t, func(agenttest.ChatRequest) (agenttest.Turn, error) {
+		return agenttest.Text(answer), nil
+	})
+	client, err := NewAgent("openai", AgentOptions{BaseURL: srv.URL(), Model: "m"})
+	require.NoError(t, err)
+	ins := embeddedData(t)
+	dir := t.TempDir()
+	cfg := Config{Agent: client, AgentName: "openai", Instructions: ins, Stack: testStack(t), Tasks: []int{TaskIntrinsic}, Sample: n, OutDir: dir}
+
+	before := liveHeap()
+	rep, err := Run(context.Background(), cfg)
+	require.NoError(t, err)
+	after := liveHeap()
+	require.Equal(t, n, rep.Tasks[0].N)
+	require.Equal(t, n, srv.Count())
+
+	grown := int64(after) - int64(before)
+	t.Logf("live heap grew by %d KiB over %d replies of %d KiB", grown>>10, n, size>>10)
+	require.Less(t, grown, int64(n*MaxStoredReply*4), "the run keeps about the capped replies, never the 40 MiB answered")
+
+	st, err := os.Stat(filepath.Join(dir, ResultsFile))
+	require.NoError(t, err)
+	// Each reply is stored twice: as the reply and as the conversation's last message.
+	require.Less(t, st.Size(), int64(n*(2*MaxStoredReply+8<<10)), "results.jsonl holds the capped replies")
+	res, err := os.ReadFile(filepath.Join(dir, ResultsFile))
+	require.NoError(t, err)
+	got, err := ReadResults(strings.NewReader(string(res)), ResultsFile)
+	require.NoError(t, err)
+	for _, r := range got {
+		require.NotNil(t, r.Cut, r.Key)
+		require.Equal(t, 1, r.Cut.Replies)
+		require.Equal(t, len(answer)-len(r.Reply.Content), r.Cut.Bytes)
+		require.LessOrEqual(t, len(r.Reply.Content), MaxStoredReply)
+	}
+	runtime.KeepAlive(rep)
+}
+
+// liveHeap is the heap in use after a collection.
+func liveHeap() uint64 {
+	runtime.GC()
+	runtime.GC()
+	var m runtime.MemStats
+	runtime.ReadMemStats(&m)
+	return m.HeapAlloc
+}
