@@ -21,6 +21,7 @@ import (
 	"github.com/understudy/understudy/evaltasks/dataset"
 	"github.com/understudy/understudy/evaltasks/textmatch"
 	"github.com/understudy/understudy/fixtures"
+	"github.com/understudy/understudy/mocks/world"
 )
 
 // The degenerate-agent suite: models that follow a fixed strategy and never
@@ -605,4 +606,278 @@ func TestEveryToolFromTheQuestionIsNoBetterThanTheBaseline(t *testing.T) {
 			require.LessOrEqual(t, rep.Tasks[i].Extra["call_precision"], precisionFloor)
 		})
 	}
+}
+
+// Strategies that read only surface signals, one task each: shallower than
+// an answer, yet each once scored well above the baseline on its task (the
+// figures the README's "Scores that cannot be gamed" paragraph quotes).
+// Each runs end to end through -agent openai on the whole embedded
+// dataset of its task and must stay at or under SurfaceFloor.
+
+// SurfaceFloor caps the headline metric of a task for a strategy that reads
+// only surface signals.
+const SurfaceFloor = 0.2
+
+// surfaceStrategy is a strategy aimed at one task.
+type surfaceStrategy struct {
+	task   int
+	name   string
+	policy func(agenttest.ChatRequest) (agenttest.Turn, error)
+}
+
+func surfaceStrategies(t testing.TB) []surfaceStrategy {
+	t.Helper()
+	w, err := world.DefaultWorld()
+	require.NoError(t, err)
+	return []surfaceStrategy{
+		{TaskIntrinsic, "one fixed reply listing numbers, UTC offsets, capitals and currencies", say(candidateValues(w, false))},
+		{TaskIntrinsic, "one fixed reply listing every kind of value of the world", say(candidateValues(w, true))},
+		{TaskToolReturn, "the result's values in order, short of the lists-everything share", resultValuesInOrder(textmatch.MaxValueShare - 0.01)},
+		{TaskToolReturn, "one sentence per field: The <key> is <value>.", fieldSentences(textmatch.MaxValueShare - 0.01)},
+		{TaskClarify, "one-word sentences from each parameter's description", descriptionWords("%s please.")},
+		{TaskClarify, "one-word questions from each parameter's description", descriptionWords("%s please?")},
+		{TaskClarify, "a request listing each parameter's description word", descriptionWordList},
+		{TaskPlan, "every tool name, then a bag of words from the tool docs, as one step", namesAndDocWords},
+		{TaskPlan, "one generic step per tool, tools in catalog order", genericStepPerTool},
+	}
+}
+
+func TestSurfaceStrategiesSitAtTheFloor(t *testing.T) {
+	if testing.Short() {
+		t.Skip("the whole embedded dataset, once per strategy")
+	}
+	for _, s := range surfaceStrategies(t) {
+		t.Run(fmt.Sprintf("T%d %s", s.task, s.name), func(t *testing.T) {
+			rep := runStrategy(t, s.policy, func(c *Config) { c.Tasks = []int{s.task} })
+			got := metric(t, rep, s.task, headline[s.task])
+			t.Logf("T%d %s %.3f (floor %.2f): %s", s.task, headline[s.task], got, SurfaceFloor, s.name)
+			require.LessOrEqual(t, got, SurfaceFloor, "task %d: %s", s.task, s.name)
+		})
+	}
+}
+
+// candidateValues is one fixed reply for every question: the numbers 0 to
+// 100 (and down to -10), every whole-hour UTC offset, and the world's
+// capitals and currencies; all adds its languages, calling codes, IANA
+// zones and phrasebook entries.
+func candidateValues(w *world.World, all bool) string {
+	var b strings.Builder
+	b.WriteString("It is one of these: ")
+	for n := -10; n <= 100; n++ {
+		fmt.Fprintf(&b, "%d, ", n)
+	}
+	b.WriteString("\nThe offset is one of ")
+	for h := -12; h <= 14; h++ {
+		fmt.Fprintf(&b, "UTC%+03d:00, ", h)
+	}
+	var caps, curs []string
+	for _, c := range w.Countries() {
+		caps = append(caps, c.Capital)
+	}
+	for _, c := range w.Currencies() {
+		curs = append(curs, c.Name)
+	}
+	fmt.Fprintf(&b, "\nThe capital is one of %s.\nThe currency is one of %s.", strings.Join(caps, ", "), strings.Join(curs, ", "))
+	if all {
+		var langs, codes, zones, phrases []string
+		for _, l := range w.Languages() {
+			langs = append(langs, l.Name)
+		}
+		for _, c := range w.Countries() {
+			codes = append(codes, c.CallingCode)
+			zones = append(zones, c.TimeZones...)
+		}
+		for _, e := range w.Phrasebook() {
+			for _, k := range slices.Sorted(maps.Keys(e)) {
+				if k != "en" {
+					phrases = append(phrases, e[k])
+				}
+			}
+		}
+		fmt.Fprintf(&b, "\nThe language is one of %s.\nThe calling code is one of %s.\nThe zone is one of %s.\nIt is said %s.",
+			strings.Join(langs, ", "), strings.Join(codes, ", "), strings.Join(slices.Compact(slices.Sorted(slices.Values(zones))), ", "), strings.Join(phrases, ", "))
+	}
+	return b.String()
+}
+
+// leaf is a field of a tool result and its value, in document order.
+type leaf struct{ key, value string }
+
+// resultLeaves reads the leaves of a tool result in the order the JSON
+// writes them, each under its field's name; repeated values are kept once.
+// A result that is not JSON is one value.
+func resultLeaves(tool string) []leaf {
+	dec := json.NewDecoder(strings.NewReader(tool))
+	dec.UseNumber()
+	var out []leaf
+	seen := map[string]bool{}
+	var walk func(key string) error
+	walk = func(key string) error {
+		tok, err := dec.Token()
+		if err != nil {
+			return err
+		}
+		switch tok {
+		case json.Delim('{'):
+			for dec.More() {
+				k, err := dec.Token()
+				if err != nil {
+					return err
+				}
+				if err := walk(fmt.Sprint(k)); err != nil {
+					return err
+				}
+			}
+			_, err = dec.Token()
+			return err
+		case json.Delim('['):
+			for dec.More() {
+				if err := walk(key); err != nil {
+					return err
+				}
+			}
+			_, err = dec.Token()
+			return err
+		}
+		if s := fmt.Sprint(tok); tok != nil && strings.TrimSpace(s) != "" && !seen[s] {
+			seen[s] = true
+			out = append(out, leaf{key, s})
+		}
+		return nil
+	}
+	if walk("result") != nil {
+		return []leaf{{"result", strings.TrimSpace(tool)}}
+	}
+	return out
+}
+
+// shareOf is the first share of leaves, all of them when there are fewer
+// than the scorer's MinValuesForShare.
+func shareOf(ls []leaf, share float64) []leaf {
+	if len(ls) < textmatch.MinValuesForShare {
+		return ls
+	}
+	return ls[:max(1, int(share*float64(len(ls))))]
+}
+
+// resultValuesInOrder lists the last tool result's values in document
+// order, comma separated, up to a share of them.
+func resultValuesInOrder(share float64) func(agenttest.ChatRequest) (agenttest.Turn, error) {
+	return func(req agenttest.ChatRequest) (agenttest.Turn, error) {
+		rs := toolResults(req)
+		if len(rs) == 0 {
+			return agenttest.Text("Done."), nil
+		}
+		var vals []string
+		for _, l := range shareOf(resultLeaves(rs[len(rs)-1]), share) {
+			vals = append(vals, l.value)
+		}
+		return agenttest.Text("Here is what I found: " + strings.Join(vals, ", ") + "."), nil
+	}
+}
+
+// fieldSentences writes one sentence per field of the last tool result,
+// "The <key in words> is <value>.", up to a share of them.
+func fieldSentences(share float64) func(agenttest.ChatRequest) (agenttest.Turn, error) {
+	return func(req agenttest.ChatRequest) (agenttest.Turn, error) {
+		rs := toolResults(req)
+		if len(rs) == 0 {
+			return agenttest.Text("Done."), nil
+		}
+		var b strings.Builder
+		for _, l := range shareOf(resultLeaves(rs[len(rs)-1]), share) {
+			k := strings.Join(textmatch.SplitName(l.key), " ")
+			if k == "" {
+				k = "value"
+			}
+			fmt.Fprintf(&b, "The %s is %s. ", k, l.value)
+		}
+		return agenttest.Text(strings.TrimSpace(b.String())), nil
+	}
+}
+
+// paramDescriptions are the offered tools' parameters with their
+// descriptions, in name order.
+func paramDescriptions(req agenttest.ChatRequest) [][2]string {
+	var out [][2]string
+	for _, tl := range req.Tools {
+		props, _ := tl.Function.Parameters["properties"].(map[string]any)
+		for _, name := range slices.Sorted(maps.Keys(props)) {
+			desc := ""
+			if p, ok := props[name].(map[string]any); ok {
+				desc, _ = p["description"].(string)
+			}
+			out = append(out, [2]string{name, desc})
+		}
+	}
+	return out
+}
+
+// descriptionWord is the first word of a parameter's description that is
+// no generic word of API documentation, capitalised ("Source").
+func descriptionWord(name, desc string) string {
+	for _, w := range textmatch.Words(desc + " " + strings.Join(textmatch.SplitName(name), " ")) {
+		if len(w) >= 3 && !textmatch.IsStopWord(w) && !textmatch.IsGenericWord(w) && !textmatch.HasDigit(w) {
+			return strings.ToUpper(w[:1]) + w[1:]
+		}
+	}
+	return ""
+}
+
+// descriptionWords writes one short sentence per parameter of the offered
+// tools, a word of its description in the pattern ("%s please.").
+func descriptionWords(pattern string) func(agenttest.ChatRequest) (agenttest.Turn, error) {
+	return func(req agenttest.ChatRequest) (agenttest.Turn, error) {
+		var out []string
+		for _, p := range paramDescriptions(req) {
+			if w := descriptionWord(p[0], p[1]); w != "" {
+				out = append(out, fmt.Sprintf(pattern, w))
+			}
+		}
+		return agenttest.Text(strings.Join(out, " ")), nil
+	}
+}
+
+// descriptionWordList asks, in one request, for a word of each parameter's
+// description.
+func descriptionWordList(req agenttest.ChatRequest) (agenttest.Turn, error) {
+	var out []string
+	for _, p := range paramDescriptions(req) {
+		if w := descriptionWord(p[0], p[1]); w != "" {
+			out = append(out, strings.ToLower(w))
+		}
+	}
+	return agenttest.Text("Could you tell me: " + strings.Join(out, ", ") + "?"), nil
+}
+
+// namesAndDocWords is one step: every offered function's name, then the
+// distinct words of the tools' descriptions in alphabetical order (no run
+// of them copies a description).
+func namesAndDocWords(req agenttest.ChatRequest) (agenttest.Turn, error) {
+	var names []string
+	words := map[string]bool{}
+	for _, tl := range req.Tools {
+		names = append(names, tl.Function.Name)
+		for _, w := range textmatch.Words(tl.Function.Description) {
+			if !textmatch.IsStopWord(w) {
+				words[w] = true
+			}
+		}
+	}
+	return agenttest.Text("1. Use " + strings.Join(names, ", ") + " to " + strings.Join(slices.Sorted(maps.Keys(words)), " ") + "."), nil
+}
+
+// genericStepPerTool is a step per offered function, in the order offered
+// (the catalog's), each saying it gets what the function's name says.
+func genericStepPerTool(req agenttest.ChatRequest) (agenttest.Turn, error) {
+	var b strings.Builder
+	b.WriteString("Plan:\n")
+	for i, tl := range req.Tools {
+		name := tl.Function.Name
+		if j := strings.LastIndexAny(name, "-."); j >= 0 {
+			name = name[j+1:]
+		}
+		fmt.Fprintf(&b, "%d. Call `%s` to get the %s for the request.\n", i+1, tl.Function.Name, strings.Join(textmatch.SplitName(name), " "))
+	}
+	return agenttest.Text(b.String()), nil
 }

@@ -4,9 +4,9 @@ import (
 	"strings"
 
 	"github.com/understudy/understudy/agent"
+	"github.com/understudy/understudy/evaltasks/claims"
 	"github.com/understudy/understudy/evaltasks/clarify"
 	"github.com/understudy/understudy/evaltasks/dataset"
-	"github.com/understudy/understudy/evaltasks/textmatch"
 	"github.com/understudy/understudy/toolset"
 )
 
@@ -36,7 +36,7 @@ func (ev *evaluator) oracleScript(inst Instance) *agent.OracleScript {
 		s.Answer = clarify.Gold(ev.cat, in)
 	case TaskIntrinsic:
 		s.Answer = in.ReferenceAnswer
-		if missed, _ := textmatch.KeyPoints(in.KeyPoints, s.Answer); len(missed) > 0 {
+		if claims.KeyPoints(in.Text, in.KeyPoints, s.Answer).Share < 1 {
 			s.Answer += "\n\nIn short: " + strings.Join(in.KeyPoints, "; ") + "."
 		}
 	case TaskToolReturn:

@@ -44,7 +44,9 @@ func TestPlanScorer(t *testing.T) {
 	}{
 		{"a plan", good, true, ""},
 		{"the same plan in prose", "For your Paris stay I'd first find the dest_id for Paris with booking_com-search_hotel_destination. Then I'd search hotels for June 20-23 with booking_com-search_hotels, check the reviews of the best ones with booking_com-get_hotel_reviews, get room prices with booking_com-get_room_list and convert the price into US dollars with currency_exchange-exchange.", true, ""},
-		{"functions described, not named", "For Paris: find the Paris destination id, search hotels for the dates, check the hotel reviews of the best candidates, get the room list with prices, convert the price into US dollars with the currency exchange.", true, ""},
+		// "find the Paris destination id" states the key step, but names
+		// neither search_hotel_destination nor its function.
+		{"functions described, not named", "For Paris: find the Paris destination id, search hotels for the dates, check the hotel reviews of the best candidates, get the room list with prices, convert the price into US dollars with the currency exchange.", true, "booking_com.search_hotel_destination"},
 		{"names without what they do", "For Paris: booking_com-search_hotel_destination, booking_com-search_hotels, booking_com-get_hotel_reviews, booking_com-get_room_list, currency_exchange-exchange.", false, "booking_com.search_hotels"},
 		{"a consumer before its provider", "Plan for a Paris hotel, June 20-23:\n" +
 			"1. booking_com-search_hotels: search hotels for the dates.\n" +
@@ -63,6 +65,51 @@ func TestPlanScorer(t *testing.T) {
 				require.Contains(t, strings.Join(res.Missed, "\n"), tt.missed)
 			} else {
 				require.Equal(t, 1.0, res.Score, "%v", res.Missed)
+			}
+		})
+	}
+}
+
+// TestPlanReadsMeaning: key steps match by meaning, alternatives are
+// any-of, a step counts for one API and one key step, and the order is
+// checked between steps.
+func TestPlanReadsMeaning(t *testing.T) {
+	ev := newEvaluator(testStack(t), 0, nil)
+	tests := []struct {
+		name, id, plan string
+		pass           bool
+		missed         string // a part of one entry of Missed, "" for none
+	}{
+		{"key steps in other words", "V-daily_briefing-01",
+			"1. Check the clock with agent_clock-get_current_time so the briefing opens with today's date.\n" +
+				"2. Work out where you are with user_info-get_user_location (city and coordinates).\n" +
+				"3. Pull the current conditions for that city with weatherapi_com-realtime_weather_api.\n" +
+				"4. Fetch the latest headlines with real_time_news_data-top_headlines and keep the top five.", true, ""},
+		{"a calculator or python_interpreter: either is the job", "V-data_analysis-01",
+			"1. Compute the average of the numbers with calculator-calculate (or python_interpreter-run_python for a longer list).\n" +
+				"2. Get the EUR to USD rate with currency_exchange-exchange.\n" +
+				"3. Convert the average into dollars at that rate with the calculator.", true, ""},
+		{"python_interpreter alone does the calculator's job", "V-data_analysis-01",
+			"1. Work out the mean of the figures with python_interpreter-run_python.\n" +
+				"2. Look up the EUR to USD rate with currency_exchange-exchange.\n" +
+				"3. Convert the average into dollars, again in Python.", true, ""},
+		{"one step naming every API", "V-daily_briefing-01",
+			"1. Use agent_clock-get_current_time, user_info-get_user_location, weatherapi_com-realtime_weather_api and real_time_news_data-top_headlines to get the current time, the user's location, the weather there and the top headlines.", false, "user_info.get_user_location"},
+		{"steps that only repeat the APIs' names", "V-daily_briefing-01",
+			"1. Get current time with agent_clock-get_current_time.\n2. Get user location with user_info-get_user_location.\n3. Get realtime weather with weatherapi_com-realtime_weather_api.\n4. Get top headlines with real_time_news_data-top_headlines.", false, "agent_clock.get_current_time"},
+		{"the search before the place ids it needs", "V-flight_booking-03",
+			"1. Search one-way business-class flights from Madrid to New York on 2025-07-01 with skyscanner80-flights_search_one_way.\n" +
+				"2. Look up the place ids of Madrid and New York with skyscanner80-flights_auto_complete.\n" +
+				"3. Get the details and fares of the best itinerary with skyscanner80-flights_detail.", true, "planned before skyscanner80.flights_auto_complete"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			res := scoreAnswer(t, ev, TaskPlan, tt.id, tt.plan)
+			require.Equal(t, tt.pass, res.Pass, "%s %.2f %v %s", res.Outcome, res.Score, res.Missed, res.Detail)
+			if tt.missed != "" {
+				require.Contains(t, strings.Join(res.Missed, "\n"), tt.missed)
+			} else {
+				require.Equal(t, 1.0, res.Score, "%v %s", res.Missed, res.Detail)
 			}
 		})
 	}

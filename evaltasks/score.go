@@ -7,6 +7,7 @@ import (
 	"github.com/understudy/understudy/agent"
 	"github.com/understudy/understudy/evaltasks/callcheck"
 	"github.com/understudy/understudy/evaltasks/chainscore"
+	"github.com/understudy/understudy/evaltasks/claims"
 	"github.com/understudy/understudy/evaltasks/clarify"
 	"github.com/understudy/understudy/evaltasks/dataset"
 	"github.com/understudy/understudy/evaltasks/plan"
@@ -24,8 +25,8 @@ var Criteria = map[int]string{
 	TaskSelect:     "the first call names the target API (or one of its also-correct APIs) among the target and 4 BM25-nearest perturbing APIs",
 	TaskClarify:    clarify.Criterion,
 	TaskFill:       "exactly one call, and it is correct (a second call fails, as in BFCL): right name, required arguments, no unexpected ones, exact types, acceptable values after normalisation (integers exactly, other numbers within 1e-9 relative and 1e-6 absolute); an optional argument at its default counts as omitted; unparseable output is a parse error; a gold argument without acceptable values is a dataset error",
-	TaskIntrinsic:  fmt.Sprintf("no tool call, and the reply covers at least %.0f%% of the key points: numbers by value and sign (questions saying roughly, about, ballpark, approximately, around, typically, usually accept %.0f%% or %.0f degree), names by their aliases, words only where not denied", KeyPointShare*100, textmatch.ApproxShare*100, textmatch.ApproxDegrees),
-	TaskToolReturn: "the reply answers in words (not the tool's JSON, its field list or a copy of the conversation) and states every expected fact of the tool result in any equivalent form (times, dates, numbers, signs, negation), approximate questions with the Task-5 tolerance; status literals are not required; URLs, coordinates and identifiers must be copied exactly",
+	TaskIntrinsic:  claims.KeyPointCriterion(KeyPointShare),
+	TaskToolReturn: claims.FactCriterion(),
 	TaskChain:      chainscore.Criterion,
 	TaskPlan:       plan.Criterion,
 }
@@ -39,6 +40,7 @@ const (
 	OutcomeNoClarify    = clarify.OutcomeNoClarify
 	OutcomeOverAsked    = clarify.OutcomeOverAsked
 	OutcomeCopied       = "copied_data"
+	OutcomeUnselective  = "unselective"
 	OutcomeRelated      = "related"
 	OutcomeMissedPoints = "missed_key_points"
 	OutcomePassed       = "passed"
@@ -106,13 +108,16 @@ func (ev *evaluator) score(inst Instance, v view, r agent.Reply, res *Result) {
 	case TaskFill:
 		ev.scoreFill(in, r, res)
 	case TaskIntrinsic:
-		missed, share := textmatch.KeyPointsFor(in.Text, in.KeyPoints, r.Content)
-		res.Missed, res.Score = missed, share
+		kv := claims.KeyPoints(in.Text, in.KeyPoints, r.Content)
+		res.Missed, res.Score = append(kv.Missed, kv.Uncommitted...), kv.Share
+		if len(kv.Uncommitted) > 0 {
+			res.Detail = "states among other values of their kind, committing to none: " + strings.Join(kv.Uncommitted, ", ")
+		}
 		switch {
 		case called:
 			res.Outcome = OutcomeCalled
 			res.Score = 0
-		case share >= KeyPointShare-1e-9:
+		case kv.Share >= KeyPointShare-1e-9:
 			res.Outcome = OutcomeRelated
 			res.Pass = true
 		default:
@@ -130,9 +135,16 @@ func (ev *evaluator) score(inst Instance, v view, r agent.Reply, res *Result) {
 			res.pass(false)
 			return
 		}
-		missed, inexact := textmatch.StatedFactsFor(in.Text, in.ExpectedFacts, r.Content)
+		missed, inexact := claims.Facts(in.ExpectedFacts, r.Content, data)
 		res.Missed = append(missed, inexact...)
 		answered := len(res.Missed) == 0 && strings.TrimSpace(r.Content) != ""
+		if sel := claims.Select(user, in.ExpectedFacts, r.Content, data); answered && !sel.OK() {
+			// Every fact is there, among values the question does not
+			// ask about: the answer lists the result, it does not select.
+			res.Outcome, res.Detail = OutcomeUnselective, sel.Detail()
+			res.pass(false)
+			return
+		}
 		if answered && textmatch.SubstantiveFacts(in.ExpectedFacts) == 0 && !textmatch.StatesToolValue(r.Content, user, data) && !textmatch.StatesAll(in.ExpectedFacts, r.Content) {
 			// Nothing but status literals is expected: the reply must still
 			// state something the tool returned.
@@ -157,9 +169,14 @@ func (ev *evaluator) score(inst Instance, v view, r agent.Reply, res *Result) {
 func (ev *evaluator) scorePlan(in *dataset.Instruction, v view, r agent.Reply, res *Result) {
 	pv := ev.plans().Read(in, v.tools, r.Content)
 	res.Missed, res.Score = pv.Missed, pv.Coverage
+	var notes []string
 	if pv.Copied > 0 {
-		res.Detail = fmt.Sprintf("%d steps copy the tools' documentation and count for nothing", pv.Copied)
+		notes = append(notes, fmt.Sprintf("%d steps copy the tools' documentation and count for nothing", pv.Copied))
 	}
+	if len(pv.Extra) > 0 {
+		notes = append(notes, "uses APIs the request does not need: "+strings.Join(pv.Extra, ", "))
+	}
+	res.Detail = strings.Join(notes, "; ")
 	res.Outcome = OutcomeLowCoverage
 	if pv.Pass() {
 		res.Outcome, res.Pass = OutcomePassed, true

@@ -4,6 +4,7 @@ package clarify
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/understudy/understudy/evaltasks/dataset"
@@ -17,13 +18,15 @@ import (
 // phrases people use for them (terms.json) — never by the examples a
 // description quotes.
 
-// paramVocab is how a reply may refer to a parameter.
+// paramVocab is how a reply may refer to a parameter, as lemmas.
 type paramVocab struct {
-	// words are single stemmed words: enough to show the parameter is asked for.
-	words []string
-	// phrases name the parameter specifically: its name and its
-	// synonyms, each stated when all its words are in one sentence.
-	phrases []string
+	// phrases name the parameter: its name's words and its synonyms
+	// (terms.json).
+	phrases [][]string
+	// terms are the key words of its description that no other parameter
+	// of the API shares ("landmark" of an address; not "language", which
+	// a translation's target and source both describe).
+	terms []string
 }
 
 // descDebrisRE cuts the parts of a description that are examples,
@@ -79,106 +82,389 @@ func paramTerms(p *toolset.Param, name string) []string {
 	return textmatch.Dedupe(out)
 }
 
-// vocab is a parameter's vocabulary.
-func vocab(api *toolset.API, name string) paramVocab {
-	var p *toolset.Param
-	var syn []string
+// namePhrase is a parameter's name in words, when they say something
+// ("image url", "city"; not "q" or "from").
+func namePhrase(name string) []string {
+	parts := textmatch.SplitName(name)
+	if len(parts) == 1 && (len(parts[0]) < 3 || textmatch.IsGenericWord(parts[0]) || textmatch.IsStopWord(parts[0])) {
+		return nil
+	}
+	return textmatch.Lemmas(strings.Join(parts, " "))
+}
+
+// vocabs are the vocabularies of an API's parameters (or of the names
+// given, when the API is unknown): a description term counts for a
+// parameter only when no other parameter of the API has it.
+func vocabs(api *toolset.API, names []string) map[string]paramVocab {
 	if api != nil {
-		p = api.Param(name)
-		syn = textmatch.Vocabulary.Params[api.ID()][name]
+		names = nil
+		for _, p := range api.Params {
+			names = append(names, p.Name)
+		}
 	}
-	v := paramVocab{words: paramTerms(p, name)}
-	if parts := textmatch.SplitName(name); len(parts) > 1 || len(parts) == 1 && len(parts[0]) >= 3 && !textmatch.IsGenericWord(parts[0]) && !textmatch.IsStopWord(parts[0]) {
-		v.phrases = append(v.phrases, strings.Join(parts, " "))
+	terms := map[string][]string{}
+	owners := map[string]int{}
+	for _, n := range names {
+		var p *toolset.Param
+		if api != nil {
+			p = api.Param(n)
+		}
+		seen := map[string]bool{}
+		for _, w := range paramTerms(p, n) {
+			l := textmatch.Lemma(w)
+			if !seen[l] {
+				seen[l] = true
+				terms[n] = append(terms[n], l)
+				owners[l]++
+			}
+		}
+		for _, syn := range synonyms(api, n) {
+			for _, l := range textmatch.Lemmas(syn) {
+				if !seen[l] && !textmatch.IsStopWord(l) {
+					seen[l] = true
+					owners[l]++
+				}
+			}
+		}
 	}
-	v.phrases = append(v.phrases, syn...)
-	return v
+	out := map[string]paramVocab{}
+	for _, n := range names {
+		var v paramVocab
+		if np := namePhrase(n); len(np) > 0 {
+			v.phrases = append(v.phrases, np)
+		}
+		for _, syn := range synonyms(api, n) {
+			v.phrases = append(v.phrases, textmatch.Lemmas(syn))
+		}
+		for _, l := range terms[n] {
+			if owners[l] == 1 {
+				v.terms = append(v.terms, l)
+			}
+		}
+		out[n] = v
+	}
+	return out
+}
+
+// synonyms are the phrases terms.json gives a parameter.
+func synonyms(api *toolset.API, name string) []string {
+	if api == nil {
+		return nil
+	}
+	return textmatch.Vocabulary.Params[api.ID()][name]
 }
 
 // bracketRE finds remarks in brackets, innermost first.
 var bracketRE = regexp.MustCompile(`\([^()]*\)|\[[^\[\]]*\]`)
 
-// sentences are a text's sentences (and lines).
-var sentenceRE = regexp.MustCompile(`[.!?;\n]+(?:\s|$)`)
+// sentenceRE splits a text into sentences (and lines).
+var sentenceRE = regexp.MustCompile(`[.!?\n]+(?:\s|$)`)
 
-// mentions tells whether a sentence holds a phrase: verbatim (up to case
-// and punctuation), or, for a phrase of two or more content words, all of
-// them in any order ("check-out date" in "dates of check-in and check-out").
-func mentions(sentence textmatch.WordSet, norm, phrase string) bool {
-	if n := textmatch.Normalized(phrase); strings.TrimSpace(n) != "" && strings.Contains(norm, n) {
+// MaxGap is how many words may stand between the words of a phrase that
+// names a parameter: "what would you like me to search videos for" asks
+// what to "search for".
+const MaxGap = 2
+
+// ContextReach is how far before a single word that names a parameter a
+// determiner, question word or preposition must stand for the word to be
+// asked about ("which city", "the date of arrival"): a bare word in a list
+// asks for nothing.
+const ContextReach = 3
+
+// contextWords make a bare noun a phrase: determiners, possessives,
+// question words and prepositions.
+var contextWords = map[string]bool{}
+
+// questionWords open a question.
+var questionWords = map[string]bool{}
+
+// auxiliaries open a yes-no question or a request ("could you", "do you").
+var auxiliaries = map[string]bool{}
+
+// requestVerbs make a sentence a request ("tell me", "send the link").
+var requestVerbs = map[string]bool{}
+
+func init() {
+	for _, w := range strings.Fields(`what which where when who whom whose how`) {
+		questionWords[w] = true
+		contextWords[w] = true
+	}
+	for _, w := range strings.Fields(`the a an your yours its their this that these those my our some any each
+		of for in on to from about with by at into onto per like as s`) {
+		contextWords[w] = true
+	}
+	for _, w := range strings.Fields(`could can would will do does did is are was should shall may might have has`) {
+		auxiliaries[w] = true
+	}
+	for _, w := range strings.Fields(`tell share provide give send specify confirm paste upload attach enter type
+		choose pick select clarify need know mention name list describe drop supply include`) {
+		requestVerbs[w] = true
+	}
+}
+
+// sentence is a sentence of a reply, read for parameter lookups.
+type sentence struct {
+	text  string
+	words []string // lower-case words
+	lems  []string // their lemmas
+	// asks tells whether the sentence is a question or a request: a
+	// question mark with a question word, an auxiliary or a request verb,
+	// or a request's wording ("please send", "let me know").
+	asks bool
+	// bare is the sentence without the items of a list of bare words
+	// ("city, date, adults, rooms"), which name parameters without asking
+	// about any; nil when it holds no such list.
+	bare *sentence
+}
+
+// camelRE finds the inside of a camelCase name ("departDate"), which is
+// two words.
+var camelRE = regexp.MustCompile(`([a-z])([A-Z])`)
+
+// listItemRE splits a sentence into the items of a list.
+var listItemRE = regexp.MustCompile(`\s*(?:[,/:]|\band\b|\bor\b)\s*`)
+
+func newSentence(text string) sentence {
+	s := sentence{text: text, words: textmatch.Words(camelRE.ReplaceAllString(text, "$1 $2"))}
+	for _, w := range s.words {
+		s.lems = append(s.lems, textmatch.Lemma(w))
+	}
+	framed := false
+	for i, w := range s.words {
+		if questionWords[w] || requestVerbs[w] || i == 0 && auxiliaries[w] {
+			framed = true
+			break
+		}
+	}
+	// An imperative addressed to the user ("Send me the link.", "Type
+	// the first letters and I'll suggest names.") is a request too; one
+	// that addresses nobody ("Search videos for a query.", a tool's
+	// description) is not.
+	imperative := len(s.words) > 1 && requestVerbs[s.words[0]] && slices.ContainsFunc(s.words[1:], func(w string) bool {
+		return w == "me" || w == "us" || w == "your" || w == "you" || w == "i"
+	})
+	s.asks = framed && strings.Contains(text, "?") || imperative || requestRE.MatchString(text)
+	// A list is a run of at least three bare items of one or two words.
+	items := listItemRE.Split(text, -1)
+	inList := make([]bool, len(items))
+	for i := 0; i < len(items); {
+		j := i
+		for j < len(items) && bareItem(items[j]) {
+			j++
+		}
+		if j-i >= MinListItems {
+			for k := i; k < j; k++ {
+				inList[k] = true
+			}
+		}
+		i = max(j, i+1)
+	}
+	if slices.Contains(inList, true) {
+		var rest []string
+		for i, it := range items {
+			if !inList[i] {
+				rest = append(rest, it)
+			}
+		}
+		b := newSentence(strings.Join(rest, ", "))
+		s.bare = &b
+	}
+	return s
+}
+
+// MinListItems is the length of a run of bare words that makes a list.
+const MinListItems = 3
+
+// bareItem tells whether a list item is one or two words.
+func bareItem(it string) bool {
+	n := len(textmatch.Words(it))
+	return n >= 1 && n <= 2
+}
+
+// requestRE recognises a request made without a question mark.
+var requestRE = regexp.MustCompile(`(?i)\b(could you|can you|would you|please (provide|tell|share|specify|let|give|send|confirm|paste|upload|attach|enter|type|choose|pick|select)|let me know|tell me|i need|i'll need|i will need|need to know|need (a|an|the|your|some|more)|provide (the|your|a|an)|specify (the|your|a|an|which|what)|share (the|your|a|an)|if you (paste|send|share|give|tell|provide|type|upload|drop|let))\b`)
+
+// mentionsAt tells whether a sentence refers to a parameter: one of its
+// phrases in order (at most MaxGap words between its words), a phrase of
+// two or more content words with all of them in the sentence, or one of
+// its description terms as the head of a phrase (after a determiner,
+// question word or preposition).
+func (s sentence) mentions(v paramVocab) bool { return s.refers(v, true) }
+
+// names tells whether a sentence refers to a parameter by a phrase, or by
+// a description term right after a question word ("which source"): what
+// counts for asking again for a parameter the user gave, where a
+// description word that merely stands in the sentence ("for the next
+// days") must not.
+func (s sentence) names(v paramVocab) bool {
+	if s.refers(v, false) {
 		return true
 	}
-	pw := textmatch.Dedupe(textmatch.ContentWords(phrase))
-	if len(pw) < 2 {
-		return false
-	}
-	for _, w := range pw {
-		if !sentence[w] && !sentence[textmatch.Stem(w)] {
-			return false
-		}
-	}
-	return true
-}
-
-// clarification is a reply split into sentences for parameter lookups.
-type clarification struct {
-	reply string
-	sents []string
-	sets  []textmatch.WordSet
-	norms []string
-	all   textmatch.WordSet
-}
-
-func newClarification(reply string) *clarification {
-	c := &clarification{reply: reply, all: textmatch.NewWordSet(reply)}
-	for _, s := range sentenceRE.Split(reply, -1) {
-		if strings.TrimSpace(s) == "" {
-			continue
-		}
-		c.sents = append(c.sents, s)
-		c.sets = append(c.sets, textmatch.NewWordSet(s))
-		c.norms = append(c.norms, textmatch.Normalized(s))
-	}
-	return c
-}
-
-// named lists the sentences that name a parameter by one of its phrases.
-func (c *clarification) named(v paramVocab) []int {
-	var out []int
-	for i := range c.sents {
-		for _, p := range v.phrases {
-			if mentions(c.sets[i], c.norms[i], p) {
-				out = append(out, i)
-				break
+	for _, t := range v.terms {
+		for i, l := range s.lems {
+			if l != t {
+				continue
+			}
+			for j := max(0, i-2); j < i; j++ {
+				if questionWords[s.words[j]] {
+					return true
+				}
 			}
 		}
 	}
-	return out
+	return false
 }
 
-// covers tells whether the reply refers to a parameter at all: by a
-// phrase, or by one of its words.
-func (c *clarification) covers(v paramVocab) bool {
-	if len(c.named(v)) > 0 {
-		return true
+func (s sentence) refers(v paramVocab, terms bool) bool {
+	for _, p := range v.phrases {
+		switch {
+		case len(p) == 0:
+		case len(p) == 1:
+			if s.headAt(p) {
+				return true
+			}
+		case textmatch.IndexRun(s.lems, p, MaxGap) >= 0:
+			return true
+		default:
+			if content := contentLemmas(p); len(content) >= 2 && s.hasAll(content) {
+				return true
+			}
+		}
 	}
-	for _, w := range v.words {
-		if c.all[w] {
+	if !terms {
+		return false
+	}
+	for _, t := range v.terms {
+		if s.headAt([]string{t}) {
 			return true
 		}
 	}
 	return false
 }
 
-// asksGiven tells whether the reply asks again for a parameter the user
-// gave: a sentence names it without restating the given value (a
-// clarification's sentences ask, or list what is asked for).
-func (c *clarification) asksGiven(v paramVocab, p *toolset.Param, given any) bool {
-	for _, i := range c.named(v) {
-		if given != nil && statesGiven(c.sents[i], given) && !offersChoice(c.sents[i], p, given) {
+// contentLemmas are the lemmas of a phrase that are not stop words.
+func contentLemmas(p []string) []string {
+	var out []string
+	for _, l := range p {
+		if !textmatch.IsStopWord(l) {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+// hasAll tells whether the sentence holds every lemma.
+func (s sentence) hasAll(ls []string) bool {
+	for _, l := range ls {
+		if !slices.Contains(s.lems, l) {
+			return false
+		}
+	}
+	return true
+}
+
+// headAt tells whether a one-word phrase is in the sentence as a question
+// word or with a context word at most ContextReach words before it.
+func (s sentence) headAt(p []string) bool {
+	if len(p) != 1 {
+		return false
+	}
+	for i, l := range s.lems {
+		if l != p[0] {
 			continue
 		}
-		return true
+		if questionWords[s.words[i]] {
+			return true
+		}
+		for j := max(0, i-ContextReach); j < i; j++ {
+			if contextWords[s.words[j]] {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// clarification is a reply split into sentences.
+type clarification struct {
+	sents []sentence
+}
+
+func newClarification(reply string) *clarification {
+	c := &clarification{}
+	from := 0
+	add := func(text string) {
+		if strings.TrimSpace(text) != "" {
+			c.sents = append(c.sents, newSentence(text))
+		}
+	}
+	for _, m := range sentenceRE.FindAllStringIndex(reply, -1) {
+		// A parenthesis belongs to its sentence ("the year (Year. Ex:
+		// 2025)?" is one question), unless a line ends in it.
+		if strings.Count(reply[from:m[0]], "(") > strings.Count(reply[from:m[0]], ")") && !strings.Contains(reply[m[0]:m[1]], "\n") {
+			continue
+		}
+		// A sentence keeps its question mark: it asks with it.
+		add(reply[from:m[0]] + strings.Map(func(r rune) rune {
+			if r == '?' {
+				return r
+			}
+			return -1
+		}, reply[m[0]:m[1]]))
+		from = m[1]
+	}
+	add(reply[from:])
+	return c
+}
+
+// asks tells whether some sentence asks.
+func (c *clarification) asks() bool {
+	for _, s := range c.sents {
+		if s.asks {
+			return true
+		}
+	}
+	return false
+}
+
+// asks tells whether the reply asks for a missing parameter: a question
+// or request refers to it by meaning, and not only among the bare words
+// of a list.
+func (c *clarification) asksFor(v paramVocab) bool {
+	for _, s := range c.sents {
+		if s.asks && s.mentions(v) && (s.bare == nil || s.bare.mentions(v)) {
+			return true
+		}
+	}
+	return false
+}
+
+// asksAgain tells whether the reply asks for a parameter the user gave,
+// or that is optional: a question or request names it (by its name or a
+// synonym; a list of names asks too) without restating the given value,
+// or a sentence offers its other values ("format: png, jpeg or gif").
+func (c *clarification) asksAgain(v paramVocab, p *toolset.Param, given any) bool {
+	for _, s := range c.sents {
+		if !s.names(v) && !(given != nil && s.touches(v)) {
+			continue
+		}
+		if given != nil && offersChoice(s.text, p, given) {
+			return true
+		}
+		if s.asks && s.names(v) && (given == nil || !statesGiven(s.text, given)) {
+			return true
+		}
+	}
+	return false
+}
+
+// touches tells whether a sentence holds the content words of one of a
+// parameter's phrases, wherever they stand.
+func (s sentence) touches(v paramVocab) bool {
+	for _, p := range v.phrases {
+		if content := contentLemmas(p); len(content) > 0 && s.hasAll(content) {
+			return true
+		}
 	}
 	return false
 }
@@ -197,6 +483,10 @@ func offersChoice(sentence string, p *toolset.Param, given any) bool {
 	return false
 }
 
+// exampleRE finds a documented example in a sentence ("Ex: USD", "e.g.
+// 2025").
+var exampleRE = regexp.MustCompile(`(?i)\b(?:ex|e\.g|eg|example|for example|for instance)\s*[:.]\s*[^,;()]*`)
+
 // statesGiven tells whether a sentence restates a value the user gave
 // ("for 2 adults", "your 50 dollars").
 func statesGiven(sentence string, given any) bool {
@@ -209,7 +499,8 @@ func statesGiven(sentence string, given any) bool {
 	default:
 		vals = []string{fmt.Sprint(t)}
 	}
-	norm := textmatch.Normalized(sentence)
+	// A documented example ("Ex: 2025") is no value of the user's.
+	norm := textmatch.Normalized(exampleRE.ReplaceAllString(sentence, " "))
 	for _, s := range vals {
 		if n := textmatch.Normalized(s); strings.TrimSpace(n) != "" && strings.Contains(norm, n) {
 			return true
@@ -226,7 +517,7 @@ func statesGiven(sentence string, given any) bool {
 const MaxExtraShare = 0.5
 
 // Criterion says how the scorer decides, for reports.
-var Criterion = fmt.Sprintf("no tool call, and the reply asks for every missing parameter (by its name, its description's key words or its synonyms), asks for no parameter the user gave, brings up at most %.0f%% of the optional ones (at least one) and not every parameter of the API; calls made anyway are classified by mistake kind", MaxExtraShare*100)
+var Criterion = fmt.Sprintf("no tool call, and the reply asks, in its own questions or requests, for every missing parameter by meaning (its name, its synonyms, a key word of its description no other parameter shares; lemmatised, up to %d words apart, a single word as the head of a phrase), not in a word list or one-word sentences; it asks for no parameter the user gave, brings up at most %.0f%% of the optional ones (at least one) and not every parameter of the API; calls made anyway are classified by mistake kind", MaxGap, MaxExtraShare*100)
 
 // Outcomes of a clarification that calls no tool.
 const (
@@ -279,15 +570,17 @@ func (v Verdict) Outcome() (outcome, detail string) {
 // against the instruction's target API in the catalog.
 func Judge(cat *toolset.Catalog, in *dataset.Instruction, reply string) Verdict {
 	api := dataset.ResolveAPI(cat, in.TargetAPI)
-	reply = OwnSentences(in.Text, reply)
+	reply = withoutToolNames(api, OwnSentences(in.Text, reply))
 	c := newClarification(reply)
-	out := Verdict{Asks: Asks(reply)}
+	out := Verdict{Asks: c.asks()}
+	// A remark in brackets explains, it does not ask ("the language (of
+	// the input text)").
 	plain := newClarification(bracketRE.ReplaceAllString(reply, " "))
+	vs := vocabs(api, in.Missing)
 	missing := map[string]bool{}
 	for _, m := range in.Missing {
 		missing[m] = true
-		v := vocab(api, m)
-		if !c.covers(v) {
+		if !c.asksFor(vs[m]) {
 			out.Unasked = append(out.Unasked, m)
 		}
 	}
@@ -300,22 +593,20 @@ func Judge(cat *toolset.Catalog, in *dataset.Instruction, reply string) Verdict 
 			continue
 		}
 		given, present := in.Present[p.Name]
-		v := vocab(api, p.Name)
+		v := vs[p.Name]
 		switch {
 		case present || p.Required:
 			// Every required parameter not missing was given (that is what
 			// Missing means), with or without a recorded value.
-			// A remark in brackets explains, it does not ask ("the
-			// language (of the input text)").
-			if plain.asksGiven(v, p, given) {
+			if plain.asksAgain(v, p, given) {
 				out.Regiven = append(out.Regiven, p.Name)
 			}
-			if c.asksGiven(v, p, given) {
+			if c.asksAgain(v, p, given) {
 				named++
 			}
 		default:
 			optional++
-			if len(c.named(v)) > 0 {
+			if plain.asksAgain(v, p, nil) {
 				out.Extra = append(out.Extra, p.Name)
 				named++
 			}
@@ -327,25 +618,50 @@ func Judge(cat *toolset.Catalog, in *dataset.Instruction, reply string) Verdict 
 	return out
 }
 
+// identifierRE finds identifiers: words joined by '_', '-' or '.'.
+var identifierRE = regexp.MustCompile(`[A-Za-z0-9]+(?:[_.-][A-Za-z0-9]+)+`)
+
+// withoutToolNames takes the written names of the API and its tool out of
+// a reply ("ocr_extract_text-ocr_image_url"): they name what would be
+// called, and their words ask for nothing.
+func withoutToolNames(api *toolset.API, reply string) string {
+	if api == nil {
+		return reply
+	}
+	tool := strings.ToLower(api.Tool.StandardizedName)
+	return identifierRE.ReplaceAllStringFunc(reply, func(id string) string {
+		l := strings.ToLower(id)
+		if strings.Contains(l, tool) || l == strings.ToLower(api.Name) {
+			return " "
+		}
+		return id
+	})
+}
+
 // OwnSentences drops the sentences of a reply that repeat the user's text:
 // handing the user's own question back is not asking for anything.
 func OwnSentences(question, reply string) string {
+	// The other sentences are kept as written, so that a sentence the
+	// reply runs on (a parenthesis with full stops) stays one.
 	q := textmatch.Normalized(question)
-	var kept []string
-	for _, s := range textmatch.Sentences(reply) {
-		if n := textmatch.Normalized(s); strings.TrimSpace(n) == "" || strings.Contains(q, n) {
-			continue
+	lines := strings.Split(reply, "\n")
+	for i, line := range lines {
+		var b strings.Builder
+		for _, s := range textmatch.Sentences(line) {
+			if n := textmatch.Normalized(s); strings.TrimSpace(n) != "" && strings.Contains(q, n) {
+				s = "\n"
+			}
+			b.WriteString(s)
 		}
-		kept = append(kept, s)
+		lines[i] = b.String()
 	}
-	return strings.Join(kept, "\n")
+	return strings.Join(lines, "\n")
 }
 
-// askRE recognises a request to the user.
-var askRE = regexp.MustCompile(`(?i)\?|\b(could you|can you|would you|please (provide|tell|share|specify|let|give|send|confirm|paste|upload|attach|enter|type)|let me know|tell me|i need|i'll need|i will need|need to know|need (a|an|the|your|some|more)|provide|specify|share)\b`)
-
-// Asks tells whether a text makes a request to the user.
-func Asks(text string) bool { return askRE.MatchString(text) }
+// Asks tells whether a text makes a request to the user: a question
+// (with a question word, an auxiliary or a request verb) or a request's
+// wording.
+func Asks(text string) bool { return newClarification(text).asks() }
 
 // Gold is the oracle's clarification, from the annotations alone: it asks
 // for each missing parameter by name and description.

@@ -45,6 +45,10 @@ func TestClarificationMutations(t *testing.T) {
 	hotel := &dataset.Instruction{TargetAPI: "booking_com.search_hotels", Missing: []string{"dest_id", "arrival_date", "departure_date"}}
 	weather := &dataset.Instruction{TargetAPI: "weatherapi_com.realtime_weather_api", Missing: []string{"q"}}
 	png := &dataset.Instruction{TargetAPI: "image_file_processing.convert_image_format", Missing: []string{"image_url"}, Present: map[string]any{"format": []any{"png"}}}
+	video := &dataset.Instruction{TargetAPI: "web_search.video_search", Missing: []string{"q"}}
+	amount := &dataset.Instruction{TargetAPI: "currency_exchange.exchange", Missing: []string{"q"}, Present: map[string]any{"from": []any{"dollars"}, "to": []any{"euros"}}}
+	translate := &dataset.Instruction{TargetAPI: "google_translate.translate", Missing: []string{"q"}, Present: map[string]any{"target": []any{"Portuguese"}}}
+	flights := &dataset.Instruction{TargetAPI: "skyscanner80.flights_search_one_way", Missing: []string{"fromId", "toId", "departDate"}}
 	tests := []struct {
 		name  string
 		in    *dataset.Instruction
@@ -66,6 +70,21 @@ func TestClarificationMutations(t *testing.T) {
 		{"misses a date", hotel, "Where would you like to stay?", false},
 		{"example debris is not a parameter", weather, "Is it pari or 48.85672.3508?", false},
 		{"asks for the city", weather, "Which city should I check?", true},
+		{"a search's words apart", video, "Sure! What would you like me to search videos for?", true},
+		{"a search by its topic", video, "What kind of video are you after?", true},
+		{"one-word sentences", video, "Query please. Videos please?", false},
+		{"an imperative to the user", video, "Happy to. Give me a topic and I'll find some videos.", true},
+		{"an imperative to nobody: a tool's description", video, "Search videos for a query.", false},
+		{"an offer", translate, "If you paste the text you want translated, I'll put it into Portuguese.", true},
+		{"an amount by meaning", amount, "How much would you like to convert from dollars to euros?", true},
+		{"an amount, lemmatised", amount, "What amount are you converting?", true},
+		{"the text to translate", translate, "Of course! What text would you like me to translate into Portuguese?", true},
+		{"the text, and the given language again", translate, "What text should I translate, and into which language?", false},
+		{"a word list", translate, "Could you tell me: text, language, source?", false},
+		{"a bare word, no question", translate, "Text. Language. Source.", false},
+		{"a list of names asks again for the given target", translate, "Please send me the text, target, source, format.", false},
+		{"places and a date by meaning", flights, "Happy to help! Where are you flying from and to, and on which date do you want to travel?", true},
+		{"places and a date, in camelCase names", flights, "Could you tell me the fromId (your origin), the toId (the destination) and the departDate?", true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -4,6 +4,7 @@ package plan
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 	"unicode"
 
@@ -17,7 +18,7 @@ import (
 const MinCoverage = 0.6
 
 // Criterion says how the scorer decides, for reports.
-var Criterion = fmt.Sprintf("the plan, read as steps, reaches %.0f%% coverage of the group's APIs and key steps: an API counts when a step names it (or its function) and says what it does (its description's or a key step's words), and not when it is planned before the API that provides its input; a key step counts when one step states it; a step that copies %d words in a row of a tool's description counts for nothing", MinCoverage*100, CopyRun)
+var Criterion = fmt.Sprintf("the plan reaches %.0f%% coverage of the group's APIs and key steps, counted over their number plus the offered APIs it uses that the request does not need; read as ordered steps, each cut where another action starts and counting for one API and one key step (a step naming every API counts for one): an API counts when a step names it (or its function) and says what it does there beyond its name (words of its description, a key step or the request), not when planned before the API that provides its input; alternatives (calculator or python_interpreter) are any-of; a key step counts when a step does its action on its thing by meaning (lemmas, synonyms of terms.json) and the plan names its places, numbers and currencies; a step copying %d words in a row of a tool's description counts for nothing", MinCoverage*100, CopyRun)
 
 // Scorer reads plans against the catalog and its dependency graph.
 type Scorer struct {
@@ -29,18 +30,28 @@ type Scorer struct {
 
 // Task 8 asks whether the outline is sound, covers the provided APIs and
 // understands what each does (the evaluation paper, §3.4). Mentioning a
-// name is not using it: a list of every offered tool with its description
-// names them all and plans nothing. So the plan is read as steps, and
-//   - an API counts when a step names it (or its function) and says what
-//     it does there: words of its purpose (its description) or of a key
-//     step, in the step's own words (the written names of tools and APIs
-//     taken out, so a line of names says nothing);
-//   - a step that uses an API before a step that provides its input
+// name is not using it, and a plan is judged on what it does, not on the
+// words it holds:
+//   - it is read as ordered steps, each cut into clauses where another
+//     action starts ("…, then …", "… and convert …"); a clause counts for
+//     at most one group API and one key step, so one step naming every
+//     API, or a bag of every tool's words, plans one thing;
+//   - an API counts when a clause names it (or, naming no API, holds its
+//     function's words) and says what it does there beyond the words of
+//     its own name: a word of its description, of a key step or of the
+//     request ("call search_hotels to search hotels" only says which API
+//     it calls);
+//   - a clause that uses an API before the clause that provides its input
 //     (a dependency of the deps graph) does not count for that API;
-//   - a key step counts when one step states it;
+//   - APIs that do the same job (terms.json's alternatives) are one: any
+//     of them counts;
+//   - an offered API the plan uses that the request does not need counts
+//     against the coverage;
+//   - a key step counts when a clause does its action on its thing, by
+//     meaning (see keysteps.go), and the plan names its names and numbers;
 //   - a step that copies the tools' documentation (a run of CopyRun words
-//     of an offered tool's description) counts for nothing: copying says
-//     what a tool is, not what this plan does with it.
+//     of an offered tool's description) counts for nothing, and a clause
+//     that hands the request back plans nothing.
 
 // CopyRun is the length of a run of words shared with a tool description
 // that makes a step a copy of it. Plans paraphrase; six words in a row
@@ -121,11 +132,15 @@ func names(a *toolset.API) []string {
 	return []string{a.ID(), toolset.ExportName(a, toolset.NameDotted), toolset.ExportName(a, toolset.NameToolBench), a.FunctionName(), a.Name}
 }
 
-// refersTo tells whether a step refers to an API: by one of its names, or
-// by every functional word of its name; a name of one word that other
-// offered APIs share ("search") needs a word of the tool's name too.
-func refersTo(a *toolset.API, st planStep, ambiguous map[string]bool) bool {
-	return namedIn(a, st) || describedIn(a, st, ambiguous)
+// refersTo tells whether a step refers to an API: by one of its names,
+// or, in a step that names no offered API outright, by every functional
+// word of its name; a name of one word that other offered APIs share
+// ("search") needs a word of the tool's name too. A step that names APIs
+// is about them: "search flights with skyscanner80-flights_search_one_way"
+// is not about flights_detail, although it holds "flights" and the tool's
+// name.
+func refersTo(a *toolset.API, st planStep, ambiguous map[string]bool, named []*toolset.API) bool {
+	return namedIn(a, st) || len(named) == 0 && describedIn(a, st, ambiguous)
 }
 
 // namedIn tells whether a step writes one of the API's names.
@@ -165,9 +180,17 @@ func describedIn(a *toolset.API, st planStep, ambiguous map[string]bool) bool {
 		return false
 	}
 	squashed := strings.ReplaceAll(st.norm, " ", "")
-	for _, w := range fw {
-		if !st.words[w] && !(len(w) >= 6 && strings.Contains(squashed, w)) {
-			return false
+	// A name of three or more words may be described without one of
+	// them, though never without its last ("search flights" is no round
+	// trip).
+	lems := textmatch.Lemmas(st.text)
+	missing := 0
+	for i, w := range fw {
+		if !st.words[w] && !(len(w) >= 6 && strings.Contains(squashed, w)) && !slices.Contains(lems, textmatch.Lemma(w)) {
+			missing++
+			if len(fw) < 3 || i == len(fw)-1 || missing > 1 {
+				return false
+			}
 		}
 	}
 	if len(fw) == 1 && (ambiguous[fw[0]] || generic) {
@@ -181,35 +204,8 @@ func describedIn(a *toolset.API, st planStep, ambiguous map[string]bool) bool {
 	return true
 }
 
-// explainedBy tells whether the words that describe API a in a step are
-// those of another API the step names outright: "search flights with
-// skyscanner80-flights_search_one_way" names the search, not
-// flights_detail, although it holds "flights" and the tool's name.
-func explainedBy(a *toolset.API, named []*toolset.API) bool {
-	fw, _ := nameWords(a)
-	for _, o := range named {
-		if o == a {
-			continue
-		}
-		ow, _ := nameWords(o)
-		if textmatch.NewWordSet(strings.Join(ow, " ")).Coverage(strings.Join(fw, " ")) == 1 {
-			return true
-		}
-	}
-	return false
-}
-
-// purposeWords are the content words that say what an API is for: those
-// of its description.
-func purposeWords(a *toolset.API) textmatch.WordSet {
-	s := textmatch.WordSet{}
-	for _, w := range textmatch.ContentWords(a.Description) {
-		if !textmatch.IsVagueWord(w) && len(w) > 2 {
-			s[w] = true
-		}
-	}
-	return s
-}
+// camelRE finds the inside of a camelCase name ("sessionId").
+var camelRE = regexp.MustCompile(`([a-z])([A-Z])`)
 
 // identifierRE finds identifiers: words joined by '_', '-' or '.'.
 var identifierRE = regexp.MustCompile(`[A-Za-z0-9]+(?:[_.-][A-Za-z0-9]+)+`)
@@ -258,14 +254,28 @@ func ambiguousWords(apis []*toolset.API) map[string]bool {
 	return out
 }
 
-// usesFor tells whether a step says what an API does there: a word of the
-// API's purpose or of a key step in its prose.
-func usesFor(words, purpose, keyWords textmatch.WordSet) bool {
-	for w := range words {
-		if textmatch.IsVagueWord(w) || textmatch.IsStopWord(w) {
-			continue
+// lemmaSet is the set of lemmas of a text's words that carry meaning: no
+// stop words, no vague words of API documentation.
+func lemmaSet(text string) map[string]bool {
+	out := map[string]bool{}
+	for _, w := range textmatch.Words(camelRE.ReplaceAllString(text, "$1 $2")) {
+		if !textmatch.IsStopWord(w) && !textmatch.IsVagueWord(w) && len(w) > 1 {
+			out[textmatch.Lemma(w)] = true
 		}
-		if purpose[w] || keyWords[w] {
+	}
+	return out
+}
+
+// usesFor tells whether a step (the lemmas of its prose) says what API a
+// does there: a word of its purpose (its description), of a key step or
+// of the user's request ("for June 20-23"), besides the words of its own
+// name (a step that calls search_hotels "to search hotels" says only which
+// API it calls).
+func usesFor(a *toolset.API, step, keyWords map[string]bool) bool {
+	own := lemmaSet(strings.Join(append(textmatch.SplitName(a.Name), textmatch.SplitName(a.Tool.StandardizedName)...), " "))
+	purpose := lemmaSet(a.Description)
+	for l := range step {
+		if !own[l] && (purpose[l] || keyWords[l]) {
 			return true
 		}
 	}
@@ -320,7 +330,10 @@ func copies(text string, runs map[string]bool) bool {
 type Verdict struct {
 	// Missed are the group APIs (with why, when planned out of order) and
 	// key steps the plan does not cover.
-	Missed   []string
+	Missed []string
+	// Extra are the offered APIs the plan uses that the request does not
+	// need; each counts against the coverage.
+	Extra    []string
 	Coverage float64
 	// Copied counts the steps that copy the tools' documentation.
 	Copied int
@@ -329,103 +342,224 @@ type Verdict struct {
 // Pass tells whether the plan reaches MinCoverage.
 func (v Verdict) Pass() bool { return v.Coverage >= MinCoverage-1e-9 }
 
-// Read measures a Task-8 plan against an instruction: the share of its
-// group APIs used for their purpose in dependency order and of its key
-// steps stated, pooled, over the steps that are not copies of the tools'
-// documentation.
+// slot is a group API and the APIs that do the same job (terms.json's
+// alternatives): a plan uses the slot when it uses any of them.
+type slot struct {
+	ids  []string // group IDs, as the record writes them
+	apis []*toolset.API
+}
+
+// slots are the instruction's group APIs, alternatives together.
+func (s *Scorer) slots(in *dataset.Instruction) []slot {
+	var out []slot
+	at := map[string]int{}
+	for _, id := range in.GroupAPIs {
+		a := dataset.ResolveAPI(s.Catalog, id)
+		if a == nil {
+			out = append(out, slot{ids: []string{id}})
+			continue
+		}
+		k := a.ID()
+		if alts := textmatch.Vocabulary.AlternativesOf(a.ID()); len(alts) > 0 {
+			k = strings.Join(alts, "|")
+		}
+		if i, ok := at[k]; ok {
+			out[i].ids = append(out[i].ids, id)
+			out[i].apis = append(out[i].apis, a)
+			continue
+		}
+		at[k] = len(out)
+		out = append(out, slot{ids: []string{id}, apis: []*toolset.API{a}})
+	}
+	return out
+}
+
+// name is how a Verdict names a slot: its API, or its alternatives.
+func (sl slot) name() string { return strings.Join(sl.ids, " or ") }
+
+// Read measures a Task-8 plan against an instruction. The plan is read as
+// clauses (its steps, cut where another action starts), each doing one
+// thing: a clause uses at most one group API (or one of its alternatives)
+// and states at most one key step, so a step naming every API counts
+// for one. The coverage is the share of the group's APIs used for their
+// purpose, in dependency order, and of its key steps stated, over their
+// number plus the offered APIs the plan uses that the request does not
+// need. Steps that copy the tools' documentation count for nothing.
 //
 // tools are the tools offered to the agent, as it saw them.
 func (s *Scorer) Read(in *dataset.Instruction, tools []toolset.OpenAITool, plan string) Verdict {
-	total := len(in.GroupAPIs) + len(in.KeySteps)
+	slots := s.slots(in)
+	total := len(slots) + len(in.KeySteps)
 	if total == 0 {
 		return Verdict{Coverage: 1}
 	}
 	var v Verdict
 	runs := s.docRuns(tools)
-	var steps []planStep
-	known := identifiers(s.offeredAPIs(in, tools))
-	for _, st := range planSteps(plan) {
+	offered := s.offeredAPIs(in, tools)
+	known := identifiers(offered)
+	var cls []clause
+	var sts []planStep
+	for i, st := range planSteps(plan) {
 		if copies(stripIdentifiers(st.text, known), runs) {
 			v.Copied++
 			continue
 		}
-		steps = append(steps, st)
+		for _, c := range splitClauses(st.text) {
+			if restates(in.Text, c) {
+				continue
+			}
+			// The clause's lemmas keep the words of the names it writes:
+			// a step that calls compress_image compresses.
+			cls = append(cls, clause{text: c, lems: textmatch.Lemmas(c), step: i})
+			sts = append(sts, planStep{text: c, words: textmatch.NewWordSet(c), norm: textmatch.Normalized(c)})
+		}
 	}
-	// The key steps' words say what is done, but their names (a place:
-	// "find the Paris destination id") and numbers say where and when.
-	keyWords := textmatch.WordSet{}
+	keyWords := lemmaSet(strings.Join(keyStepWords(in.KeySteps), " ") + " " + in.Text)
+	// The things key steps act on count in any of their synonyms ("the
+	// mean" for "the average").
 	for _, k := range in.KeySteps {
+		if h := readKeyStep(k).head; h != "" {
+			for _, eq := range textmatch.Vocabulary.Equivalents(h) {
+				if len(eq) == 1 {
+					keyWords[eq[0]] = true
+				}
+			}
+		}
+	}
+	ambiguous := ambiguousWords(offered)
+	// uses[i] are the offered APIs clause i uses: named outright, or
+	// described by their function's words (unless those are the words of
+	// an API it names), and said what for.
+	uses := make([][]*toolset.API, len(cls))
+	for i, st := range sts {
+		var named []*toolset.API
+		for _, o := range offered {
+			if namedIn(o, st) {
+				named = append(named, o)
+			}
+		}
+		words := lemmaSet(stripIdentifiers(st.text, known))
+		seen := map[*toolset.API]bool{}
+		for _, o := range offered {
+			if seen[o] {
+				continue
+			}
+			seen[o] = true
+			if refersTo(o, st, ambiguous, named) && usesFor(o, words, keyWords) {
+				uses[i] = append(uses[i], o)
+			}
+		}
+	}
+	// Each slot takes one clause that uses one of its APIs.
+	inSlot := map[*toolset.API]int{}
+	for k, sl := range slots {
+		for _, a := range sl.apis {
+			inSlot[a] = k
+		}
+	}
+	ok := make([][]int, len(slots))
+	for i, us := range uses {
+		for _, a := range us {
+			if k, in := inSlot[a]; in && !slices.Contains(ok[k], i) {
+				ok[k] = append(ok[k], i)
+			}
+		}
+	}
+	took := match(ok, len(cls))
+	used := map[int]bool{}
+	// first[id] is the clause a group API is used in.
+	first := map[string]int{}
+	apis := map[string]*toolset.API{}
+	for k, sl := range slots {
+		i := took[k]
+		if i < 0 {
+			v.Missed = append(v.Missed, sl.name())
+			continue
+		}
+		used[i] = true
+		for j, a := range sl.apis {
+			if slices.Contains(uses[i], a) {
+				first[sl.ids[j]], apis[sl.ids[j]] = i, a
+				break
+			}
+		}
+	}
+	for k, sl := range slots {
+		i := took[k]
+		if i < 0 {
+			continue
+		}
+		for _, id := range sl.ids {
+			if _, ok := first[id]; !ok {
+				continue
+			}
+			if p := s.providedLater(apis, first, id, i); p != "" {
+				v.Missed = append(v.Missed, fmt.Sprintf("%s (planned before %s, which provides its input)", id, p))
+			}
+		}
+	}
+	// A clause that serves no slot and uses an API the request does not
+	// need counts one such API.
+	extra := map[string]bool{}
+	for i, us := range uses {
+		if used[i] {
+			continue
+		}
+		for _, a := range us {
+			if _, in := inSlot[a]; !in {
+				if !extra[a.ID()] {
+					extra[a.ID()] = true
+					v.Extra = append(v.Extra, a.ID())
+				}
+				break
+			}
+		}
+	}
+	// Each key step takes one clause that states it.
+	planLems := textmatch.Lemmas(plan)
+	kok := make([][]int, len(in.KeySteps))
+	for k, text := range in.KeySteps {
+		ks := readKeyStep(text)
+		if !mentions(planLems, ks) {
+			continue
+		}
+		for i, c := range cls {
+			if c.states(ks) {
+				kok[k] = append(kok[k], i)
+			}
+		}
+	}
+	for k, i := range match(kok, len(cls)) {
+		if i < 0 {
+			v.Missed = append(v.Missed, in.KeySteps[k])
+		}
+	}
+	v.Coverage = float64(total-len(v.Missed)) / float64(total+len(v.Extra))
+	return v
+}
+
+// restates tells whether a clause is the user's request handed back (all
+// of it, or a piece of at least three words): it plans nothing.
+func restates(request, c string) bool {
+	nr, nc := textmatch.Normalized(request), textmatch.Normalized(c)
+	return strings.TrimSpace(nr) != "" && strings.Contains(nc, nr) || len(textmatch.Words(c)) >= 3 && strings.Contains(nr, nc)
+}
+
+// keyStepWords are the words of the key steps that say what is done:
+// their names (a place: "find the Paris destination id") and numbers say
+// where and when.
+func keyStepWords(steps []string) []string {
+	var out []string
+	for _, k := range steps {
 		for _, w := range strings.Fields(k) {
 			w = strings.Trim(w, ".,;:!?'\"()")
 			if w == "" || unicode.IsUpper([]rune(w)[0]) || textmatch.HasDigit(w) {
 				continue
 			}
-			for _, cw := range textmatch.ContentWords(w) {
-				keyWords[cw] = true
-			}
+			out = append(out, w)
 		}
 	}
-	apis := map[string]*toolset.API{}
-	for _, id := range in.GroupAPIs {
-		if a := dataset.ResolveAPI(s.Catalog, id); a != nil {
-			apis[id] = a
-		}
-	}
-	ambiguous := ambiguousWords(s.offeredAPIs(in, tools))
-	words := make([]textmatch.WordSet, len(steps))
-	for i, st := range steps {
-		words[i] = textmatch.NewWordSet(stripIdentifiers(st.text, known))
-	}
-	// named[i] are the offered APIs step i names outright.
-	offered := s.offeredAPIs(in, tools)
-	named := make([][]*toolset.API, len(steps))
-	for i, st := range steps {
-		for _, o := range offered {
-			if namedIn(o, st) {
-				named[i] = append(named[i], o)
-			}
-		}
-	}
-	// first[id] is the index of the first step that uses the API.
-	first := map[string]int{}
-	for _, id := range in.GroupAPIs {
-		a := apis[id]
-		if a == nil {
-			continue
-		}
-		purpose := purposeWords(a)
-		for i, st := range steps {
-			refers := namedIn(a, st) || describedIn(a, st, ambiguous) && !explainedBy(a, named[i])
-			if refers && usesFor(words[i], purpose, keyWords) {
-				first[id] = i
-				break
-			}
-		}
-	}
-	for _, id := range in.GroupAPIs {
-		i, used := first[id]
-		if !used {
-			v.Missed = append(v.Missed, id)
-			continue
-		}
-		if p := s.providedLater(apis, first, id, i); p != "" {
-			v.Missed = append(v.Missed, fmt.Sprintf("%s (planned before %s, which provides its input)", id, p))
-		}
-	}
-	for _, k := range in.KeySteps {
-		stated := false
-		for _, st := range steps {
-			if textmatch.Covers(st.text, st.words, k) {
-				stated = true
-				break
-			}
-		}
-		if !stated {
-			v.Missed = append(v.Missed, k)
-		}
-	}
-	v.Coverage = float64(total-len(v.Missed)) / float64(total)
-	return v
+	return out
 }
 
 // providedLater names a group API the plan uses only after step i although
@@ -472,45 +606,74 @@ func (s *Scorer) providedLater(apis map[string]*toolset.API, first map[string]in
 	return ""
 }
 
-// Gold is the oracle's Task-8 answer, from the annotations alone: a
-// step per group API, in order, saying which key step it serves (the key
-// step sharing most words with the API's name and description), then the
-// key steps no API serves.
+// Gold is the oracle's Task-8 answer, from the annotations alone: a step
+// per group API (the first of its alternatives), in order, stating the key
+// step it serves (key steps and APIs paired by the words of the key
+// step's action and thing found in the API's name and description) and a
+// few words of what the API is for, then the key steps no API serves.
 func (s *Scorer) Gold(in *dataset.Instruction) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "Plan for %q:\n", in.Text)
-	served := map[int]bool{}
-	n := 0
-	for _, id := range in.GroupAPIs {
-		a := dataset.ResolveAPI(s.Catalog, id)
-		if a == nil {
+	slots := s.slots(in)
+	// Pair APIs and key steps, best pairs first: the key step's thing in
+	// the API's name counts most, then in its description, then its action.
+	type pair struct{ slot, key, score int }
+	var pairs []pair
+	for i, sl := range slots {
+		if len(sl.apis) == 0 {
 			continue
 		}
-		about := textmatch.WordSet{}
-		for _, w := range functionalWords(a.Name) {
-			about[w] = true
-		}
-		for w := range purposeWords(a) {
-			about[w] = true
-		}
-		best, bestN := -1, 0
-		for k, st := range in.KeySteps {
-			shared := 0
-			for _, w := range textmatch.Dedupe(textmatch.ContentWords(st)) {
-				if about[w] && !textmatch.IsVagueWord(w) {
-					shared++
-				}
+		a := sl.apis[0]
+		name := clause{lems: textmatch.Lemmas(strings.Join(append(textmatch.SplitName(a.Name), textmatch.SplitName(a.Tool.StandardizedName)...), " "))}
+		desc := clause{lems: textmatch.Lemmas(a.Description)}
+		for k, text := range in.KeySteps {
+			ks := readKeyStep(text)
+			score := 0
+			switch {
+			case ks.head != "" && name.finds(ks.head):
+				score += 4
+			case ks.head != "" && desc.finds(ks.head):
+				score += 2
 			}
-			if shared > bestN {
-				best, bestN = k, shared
+			switch {
+			case ks.verb != "" && name.finds(ks.verb):
+				score += 2
+			case ks.verb != "" && desc.finds(ks.verb):
+				score++
+			}
+			if score > 0 {
+				pairs = append(pairs, pair{i, k, score})
 			}
 		}
+	}
+	slices.SortStableFunc(pairs, func(x, y pair) int {
+		if x.score != y.score {
+			return y.score - x.score
+		}
+		return abs(x.slot-x.key) - abs(y.slot-y.key)
+	})
+	keyOf := make([]int, len(slots))
+	for i := range keyOf {
+		keyOf[i] = -1
+	}
+	served := map[int]bool{}
+	for _, p := range pairs {
+		if keyOf[p.slot] < 0 && !served[p.key] {
+			keyOf[p.slot], served[p.key] = p.key, true
+		}
+	}
+	n := 0
+	for i, sl := range slots {
+		if len(sl.apis) == 0 {
+			continue
+		}
+		a := sl.apis[0]
 		what := strings.Join(functionalWords(a.Name), " ")
-		if best >= 0 {
-			what, served[best] = in.KeySteps[best], true
+		if k := keyOf[i]; k >= 0 {
+			what = in.KeySteps[k]
 		}
 		n++
-		fmt.Fprintf(&b, "%d. %s, with %s.\n", n, what, toolset.ExportName(a, toolset.NameDotted))
+		fmt.Fprintf(&b, "%d. %s, with %s (%s).\n", n, what, toolset.ExportName(a, toolset.NameDotted), strings.Join(goldPurpose(a), " "))
 	}
 	for k, st := range in.KeySteps {
 		if !served[k] {
@@ -519,4 +682,28 @@ func (s *Scorer) Gold(in *dataset.Instruction) string {
 		}
 	}
 	return b.String()
+}
+
+// goldPurpose are the first few words of an API's description that say
+// what it is for beyond its name, fewer than a copied run.
+func goldPurpose(a *toolset.API) []string {
+	own := lemmaSet(strings.Join(append(textmatch.SplitName(a.Name), textmatch.SplitName(a.Tool.StandardizedName)...), " "))
+	var out []string
+	for _, w := range textmatch.Words(a.Description) {
+		if len(out) == 3 {
+			break
+		}
+		if textmatch.IsStopWord(w) || textmatch.IsVagueWord(w) || len(w) < 3 || own[textmatch.Lemma(w)] || textmatch.HasDigit(w) || slices.Contains(out, w) {
+			continue
+		}
+		out = append(out, w)
+	}
+	return out
+}
+
+func abs(x int) int {
+	if x < 0 {
+		return -x
+	}
+	return x
 }

@@ -83,16 +83,16 @@ func TestRefersTo(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			st := planSteps(tt.step)[0]
-			require.Equal(t, tt.want, refersTo(api(tt.api), st, ambiguous))
+			require.Equal(t, tt.want, refersTo(api(tt.api), st, ambiguous, nil))
 		})
 	}
 }
 
-// TestNamedSiblingExplainsItsWords: a step that names one API outright is
+// TestNamedAPIsAreWhatAStepIsAbout: a step that names one API outright is
 // not read as also using a sibling whose name words it shares, so naming
 // the flight search before the search mints the itinerary does not count
 // as planning flights_detail too early.
-func TestNamedSiblingExplainsItsWords(t *testing.T) {
+func TestNamedAPIsAreWhatAStepIsAbout(t *testing.T) {
 	cat := testStack(t).Catalog
 	api := func(id string) *toolset.API {
 		a := dataset.ResolveAPI(cat, id)
@@ -104,7 +104,7 @@ func TestNamedSiblingExplainsItsWords(t *testing.T) {
 	ambiguous := ambiguousWords(offered)
 	st := planSteps("Search flights one way with skyscanner80-flights_search_one_way for the date.")[0]
 	require.True(t, describedIn(detail, st, ambiguous), "the step holds flights_detail's words")
-	require.True(t, explainedBy(detail, []*toolset.API{search}), "they are the words of the API it names")
-	require.False(t, explainedBy(search, []*toolset.API{detail}), "the search has words of its own")
-	require.False(t, explainedBy(detail, []*toolset.API{detail}), "an API never explains itself away")
+	require.False(t, refersTo(detail, st, ambiguous, []*toolset.API{search}), "it is about the API it names")
+	require.True(t, refersTo(search, st, ambiguous, []*toolset.API{search}))
+	require.True(t, refersTo(detail, st, ambiguous, nil), "a step that names nothing is read by its words")
 }

@@ -3,6 +3,7 @@ package textmatch
 import (
 	"math"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -32,7 +33,7 @@ func IsStatusLiteral(fact string) bool {
 }
 
 var (
-	numberFactRE = regexp.MustCompile(`^\s*([-−+]?)(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)?\s*(°\s*[CF]|℃|℉)?\s*$`)
+	numberFactRE = regexp.MustCompile(`(?i)^\s*([-−+]?)(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)?\s*(°\s*[CF]|℃|℉|days?|minutes?|hours?|seconds?)?\s*$`)
 	timeFactRE   = regexp.MustCompile(`(?i)^\s*\d{1,2}:\d{2}(?::\d{2})?(?:\s*[AP]M)?\s*$`)
 	dateFactRE   = regexp.MustCompile(`^\s*\d{4}-\d{2}-\d{2}\s*$`)
 	stampFactRE  = regexp.MustCompile(`^\s*(\d{4}-\d{2}-\d{2})[ T](\d{1,2}:\d{2}(?::\d{2})?)(?:\.\d+)?(?:Z|[+-]\d{2}:?\d{2})?\s*$`)
@@ -45,16 +46,15 @@ var (
 type Matcher struct {
 	reply  string
 	polar  PolarWords
-	nums   []number
+	nums   []Number
 	clocks []tod
 	dates  []date
-	approx bool
 }
 
-// NewMatcher reads a reply once for matching facts against it; an
-// approximate question (roughly, ballpark) widens number tolerances.
-func NewMatcher(reply, question string) *Matcher {
-	return &Matcher{reply: reply, polar: NewPolarWords(reply), nums: numbers(reply), clocks: clocks(reply), dates: dates(reply), approx: approximate(question)}
+// NewMatcher reads a reply once for matching facts against it.
+func NewMatcher(reply string) *Matcher {
+	nums := numbers(reply)
+	return &Matcher{reply: reply, polar: NewPolarWords(reply), nums: append(nums, durations(reply, nums)...), clocks: clocks(reply), dates: dates(reply)}
 }
 
 // Verdict is how a reply states one fact.
@@ -66,8 +66,12 @@ const (
 	FactMissing
 )
 
-// Fact judges one expected fact or key point.
-func (m *Matcher) Fact(f string) Verdict {
+// Fact judges one expected fact or key point, numbers exactly.
+func (m *Matcher) Fact(f string) Verdict { return m.FactWithin(f, Exact) }
+
+// FactWithin judges one expected fact or key point, numbers within a
+// tolerance.
+func (m *Matcher) FactWithin(f string, tol Tolerance) Verdict {
 	switch {
 	case timeFactRE.MatchString(f):
 		return m.clock(f)
@@ -82,9 +86,9 @@ func (m *Matcher) Fact(f string) Verdict {
 	case offsetFactRE.MatchString(f):
 		return m.offset(f)
 	case numberFactRE.MatchString(f):
-		return m.number(f)
+		return m.number(f, tol)
 	}
-	if zone := ianaZone(f); zone != nil && m.zone(f, zone) {
+	if zone := IANAZone(f); zone != nil && m.zone(f, zone) {
 		return FactStated
 	}
 	for _, a := range Vocabulary.aliases(f) {
@@ -149,38 +153,77 @@ func (m *Matcher) date(f string) Verdict {
 // machine noise (31.2333333333): a reply may round it to two or more.
 const MachineDecimals = 6
 
-// number judges a numeric fact: its value and sign; a leading "+" (a
-// calling code) is optional; a temperature may be given in the other
-// scale. A near miss of a decimal (rounded, truncated) is inexact.
-func (m *Matcher) number(f string) Verdict {
+// NumberFact reads a numeric fact ("-4.5", "33 °C", "8 days", "155
+// minutes", "+351"): its value, unit ("c", "f", "day", "minute", "hour",
+// "second" or ""), the step its decimals write and whether it has a plus.
+func NumberFact(f string) (want float64, unit string, step float64, plus, ok bool) {
 	s := numberFactRE.FindStringSubmatch(f)
+	if s == nil {
+		return 0, "", 0, false, false
+	}
 	want, err := strconv.ParseFloat(strings.ReplaceAll(s[2], ",", "")+s[3], 64)
 	if err != nil {
-		return FactMissing
+		return 0, "", 0, false, false
 	}
 	if s[1] == "-" || s[1] == "−" {
 		want = -want
 	}
-	unit := ""
-	switch u := strings.ToUpper(strings.Join(strings.Fields(s[4]), "")); u {
-	case "°C", "℃":
+	switch u := strings.ToUpper(strings.Join(strings.Fields(s[4]), "")); {
+	case u == "°C" || u == "℃":
 		unit = "c"
-	case "°F", "℉":
+	case u == "°F" || u == "℉":
 		unit = "f"
+	case u != "":
+		unit = unitOf(strings.ToLower(u))
 	}
-	decimals := max(0, len(s[3])-1)
-	// A value written with a plus (a calling code) is an identifier: it
-	// has no tolerance.
-	approx := m.approx && s[1] != "+"
+	step = 1
+	if len(s[3]) > 1 {
+		step = math.Pow(10, -float64(len(s[3])-1))
+	}
+	return want, unit, step, s[1] == "+", true
+}
+
+// unitFits tells whether a stated number's unit can state a fact of unit
+// want: a temperature in either scale or none; days in days; a duration
+// in any unit of time or none; a number without unit in any unit.
+func unitFits(stated, want string, tol Tolerance) bool {
+	switch {
+	case want == "c" || want == "f":
+		return stated == "" || stated == "c" || stated == "f"
+	case tol == Duration || want == "minute" || want == "hour" || want == "second":
+		return stated == "" || stated == "minute" || stated == "hour" || stated == "second"
+	case want == "day":
+		return stated == "day"
+	}
+	return true
+}
+
+// number judges a numeric fact: its value and sign, within the
+// tolerance; a leading "+" (a calling code) is optional, and makes the
+// value an identifier, with no tolerance; a temperature may be given in
+// the other scale. A near miss of a decimal (rounded, truncated) is
+// inexact.
+func (m *Matcher) number(f string, tol Tolerance) Verdict {
+	want, unit, step, plus, ok := NumberFact(f)
+	if !ok {
+		return FactMissing
+	}
+	if plus {
+		tol = Exact
+	}
+	decimals := int(math.Round(-math.Log10(step)))
 	near := false
 	for _, n := range m.nums {
-		if n.matches(want, unit, approx) {
+		if !unitFits(n.Unit, unit, tol) {
+			continue
+		}
+		if n.Within(want, unit, step, tol) {
 			return FactStated
 		}
-		if decimals > MachineDecimals && n.step <= 0.01 && math.Abs(n.val-want) <= n.step/2+1e-12 {
+		if decimals > MachineDecimals && n.Step <= 0.01 && math.Abs(n.Val-want) <= n.Step/2+1e-12 {
 			return FactStated
 		}
-		if decimals > 0 && n.val != 0 && math.Signbit(n.val) == math.Signbit(want) && math.Abs(n.val-want) <= 0.01*math.Abs(want) {
+		if decimals > 0 && n.Val != 0 && math.Signbit(n.Val) == math.Signbit(want) && math.Abs(n.Val-want) <= 0.01*math.Abs(want) {
 			near = true
 		}
 	}
@@ -188,6 +231,21 @@ func (m *Matcher) number(f string) Verdict {
 		return FactInexact
 	}
 	return FactMissing
+}
+
+// durations are the compound durations of a text ("2 h 35 min", "1 hour
+// and 5 minutes"), in minutes.
+func durations(text string, nums []Number) []Number {
+	var out []Number
+	for i := 0; i+1 < len(nums); i++ {
+		h, mi := nums[i], nums[i+1]
+		gap := strings.TrimSpace(strings.ToLower(text[h.End:mi.Start]))
+		if h.Unit == "hour" && mi.Unit == "minute" && (gap == "" || gap == "and" || gap == ",") {
+			v := h.Val*60 + mi.Val
+			out = append(out, Number{Val: v, Hi: v, Unit: "minute", Step: 1, Start: h.Start, End: mi.End})
+		}
+	}
+	return out
 }
 
 // offsetMinutes reads a signed offset.
@@ -203,10 +261,43 @@ func offsetMinutes(sign, h, m string) int {
 // replyOffsets are the UTC offsets a reply states, in minutes.
 func (m *Matcher) replyOffsets() map[int]bool {
 	out := map[int]bool{}
+	for _, o := range UTCOffsets(m.reply) {
+		out[o.Minutes] = true
+	}
+	return out
+}
+
+// Offset is a UTC offset stated in text ("UTC+2", "GMT-03:00", "+05:30").
+type Offset struct {
+	Minutes int
+	// Start is its byte offset in the text.
+	Start int
+}
+
+// UTCOffsets lists the UTC offsets of a text.
+func UTCOffsets(text string) []Offset {
+	var out []Offset
 	for _, re := range []*regexp.Regexp{utcOffsetRE, bareOffsetRE} {
-		for _, g := range re.FindAllStringSubmatch(m.reply, -1) {
-			out[offsetMinutes(g[1], g[2], g[3])] = true
+		for _, g := range re.FindAllStringSubmatchIndex(text, -1) {
+			part := func(i int) string { return text[g[2*i]:g[2*i+1]] }
+			mm := ""
+			if g[6] >= 0 {
+				mm = part(3)
+			}
+			out = append(out, Offset{Minutes: offsetMinutes(part(1), part(2), mm), Start: g[0]})
 		}
+	}
+	slices.SortStableFunc(out, func(a, b Offset) int { return a.Start - b.Start })
+	return out
+}
+
+// ZoneOffsets are a time zone's UTC offsets in minutes, in winter and in
+// summer.
+func ZoneOffsets(loc *time.Location) map[int]bool {
+	out := map[int]bool{}
+	for _, mo := range []time.Month{time.January, time.July} {
+		_, off := time.Date(2025, mo, 15, 12, 0, 0, 0, loc).Zone()
+		out[off/60] = true
 	}
 	return out
 }
@@ -220,8 +311,8 @@ func (m *Matcher) offset(f string) Verdict {
 	return FactMissing
 }
 
-// ianaZone loads f when it names an IANA time zone ("Europe/Lisbon").
-func ianaZone(f string) *time.Location {
+// IANAZone loads f when it names an IANA time zone ("Europe/Lisbon").
+func IANAZone(f string) *time.Location {
 	f = strings.TrimSpace(f)
 	if !strings.Contains(f, "/") || strings.ContainsAny(f, " \t") {
 		return nil
@@ -237,7 +328,7 @@ func ianaZone(f string) *time.Location {
 // everyday name or abbreviation (terms.json), or its UTC offset in winter
 // or summer ("UTC+1", "GMT+01:00").
 func (m *Matcher) zone(f string, loc *time.Location) bool {
-	if phraseAt(m.reply, f, true) {
+	if phraseIn(m.polar.clauses, f, true) {
 		return true
 	}
 	for _, n := range Vocabulary.Zones[strings.TrimSpace(f)] {
@@ -245,15 +336,11 @@ func (m *Matcher) zone(f string, loc *time.Location) bool {
 			if ContainsExact(m.reply, n) {
 				return true
 			}
-		} else if phraseAt(m.reply, n, true) {
+		} else if phraseIn(m.polar.clauses, n, true) {
 			return true
 		}
 	}
-	offsets := map[int]bool{}
-	for _, mo := range []time.Month{time.January, time.July} {
-		_, off := time.Date(2025, mo, 15, 12, 0, 0, 0, loc).Zone()
-		offsets[off/60] = true
-	}
+	offsets := ZoneOffsets(loc)
 	for off := range m.replyOffsets() {
 		if offsets[off] {
 			return true
@@ -262,18 +349,13 @@ func (m *Matcher) zone(f string, loc *time.Location) bool {
 	return false
 }
 
-// KeyPoints returns the key points a reply misses and the share it covers,
-// for a question that is not approximate.
+// KeyPoints returns the key points a reply misses and the share it
+// covers, numbers exactly.
 func KeyPoints(points []string, reply string) ([]string, float64) {
-	return KeyPointsFor("", points, reply)
-}
-
-// KeyPointsFor judges key points in the context of their question.
-func KeyPointsFor(question string, points []string, reply string) ([]string, float64) {
 	if len(points) == 0 {
 		return nil, 1
 	}
-	m := NewMatcher(reply, question)
+	m := NewMatcher(reply)
 	var missed []string
 	for _, p := range points {
 		if m.Fact(p) != FactStated {
@@ -284,22 +366,27 @@ func KeyPointsFor(question string, points []string, reply string) ([]string, flo
 }
 
 // StatedFacts checks the expected facts of a tool result against a reply,
-// for a question that is not approximate.
+// numbers exactly.
 func StatedFacts(facts []string, reply string) (missed, inexact []string) {
-	return StatedFactsFor("", facts, reply)
+	return StatedFactsWithin(facts, reply, nil)
 }
 
-// StatedFactsFor checks the expected facts of a tool result against a
-// reply: missed are facts the reply does not state, inexact those it
+// StatedFactsWithin checks the expected facts of a tool result against a
+// reply, the numbers of each within the tolerance tol gives it (nil:
+// exactly): missed are facts the reply does not state, inexact those it
 // states with a character-sensitive value not copied exactly. Status
 // literals are never required.
-func StatedFactsFor(question string, facts []string, reply string) (missed, inexact []string) {
-	m := NewMatcher(reply, question)
+func StatedFactsWithin(facts []string, reply string, tol func(fact string) Tolerance) (missed, inexact []string) {
+	m := NewMatcher(reply)
 	for _, f := range facts {
 		if IsStatusLiteral(f) {
 			continue
 		}
-		switch m.Fact(f) {
+		t := Exact
+		if tol != nil {
+			t = tol(f)
+		}
+		switch m.FactWithin(f, t) {
 		case FactMissing:
 			missed = append(missed, f)
 		case FactInexact:

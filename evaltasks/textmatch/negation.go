@@ -50,12 +50,16 @@ func negatedAt(c []string, i int) bool {
 // PolarWords are the stemmed words of a text split by polarity: affirmed
 // holds words with at least one occurrence that is not denied, denied
 // those with at least one denied occurrence.
-type PolarWords struct{ affirmed, denied WordSet }
+type PolarWords struct {
+	affirmed, denied WordSet
+	// clauses are the text's clauses, read once.
+	clauses [][]string
+}
 
 // NewPolarWords reads which words of a text are affirmed and which denied.
 func NewPolarWords(text string) PolarWords {
-	p := PolarWords{affirmed: WordSet{}, denied: WordSet{}}
-	for _, c := range clauses(text) {
+	p := PolarWords{affirmed: WordSet{}, denied: WordSet{}, clauses: clauses(text)}
+	for _, c := range p.clauses {
 		for i, w := range c {
 			set := p.affirmed
 			if negatedAt(c, i) {
@@ -67,14 +71,19 @@ func NewPolarWords(text string) PolarWords {
 	return p
 }
 
-// phraseAt finds phrase's words as a run in a clause of text and tells
-// whether some occurrence is affirmed (want true) or denied (want false).
-func phraseAt(text, phrase string, want bool) bool {
+// Affirms tells whether the text states a phrase's words as a run in one
+// of its clauses, not denied.
+func (pw PolarWords) Affirms(phrase string) bool { return phraseIn(pw.clauses, phrase, true) }
+
+// phraseIn finds phrase's words as a run in one of a text's clauses and
+// tells whether some occurrence is affirmed (want true) or denied (want
+// false).
+func phraseIn(cls [][]string, phrase string, want bool) bool {
 	pw := Words(phrase)
 	if len(pw) == 0 {
 		return false
 	}
-	for _, c := range clauses(text) {
+	for _, c := range cls {
 		for i := 0; i+len(pw) <= len(c); i++ {
 			if matchRun(c[i:i+len(pw)], pw) && negatedAt(c, i) != want {
 				return true
@@ -109,14 +118,14 @@ func deniedPhrase(phrase string) (string, bool) {
 // denies appears denied.
 func StatesPhrase(reply string, pw PolarWords, phrase string) bool {
 	if rest, ok := deniedPhrase(phrase); ok {
-		return phraseAt(reply, rest, false) || pw.denied.Coverage(rest) >= PhraseCovered-1e-9 && !phraseAt(reply, rest, true)
+		return phraseIn(pw.clauses, rest, false) || pw.denied.Coverage(rest) >= PhraseCovered-1e-9 && !phraseIn(pw.clauses, rest, true)
 	}
 	if len(ContentWords(phrase)) == 0 {
 		// A value made of stop words ("is", the code of Icelandic) is in
 		// every sentence: it counts only set apart, quoted or emphasised.
 		return quoted(reply, phrase)
 	}
-	if phraseAt(reply, phrase, true) {
+	if phraseIn(pw.clauses, phrase, true) {
 		return true
 	}
 	return pw.affirmed.Coverage(phrase) >= PhraseCovered-1e-9

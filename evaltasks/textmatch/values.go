@@ -14,33 +14,59 @@ import (
 // is matched by meaning (18:00:00 = 6 PM; 2,167,973 = 2167973) and a sign
 // is never lost (-1 °C is not 1 °C).
 
-// number is a numeric value stated in text.
-type number struct {
-	val float64
-	// unit is "c" or "f" for temperatures, "" otherwise.
-	unit string
-	// step is the precision the text states: 0.01 for "31.23", 10000
+// Number is a numeric value stated in text.
+type Number struct {
+	Val float64
+	// Hi is the upper end of a range ("20–25 °C"), else Val.
+	Hi float64
+	// Unit is "c" or "f" for temperatures, the singular of a unit word
+	// written after the number otherwise ("day", "minute", "hour", "km",
+	// "mile", "kg", "lb", "%"), "" for none.
+	Unit string
+	// Step is the precision the text states: 0.01 for "31.23", 10000
 	// for "2.17 million", 1 for "18".
-	step float64
-	// hi is the upper end of a range ("20–25 °C"), else val.
-	hi float64
+	Step float64
+	// Start and End are the number's byte offsets in the text.
+	Start, End int
+	// Plus tells that the number is written with a plus ("+351").
+	Plus bool
 }
 
 // numberRE reads a number: an optional minus, digits with optional
 // thousands separators and decimals, an optional scale word and unit. A
 // minus counts as a sign only where no letter or digit precedes it, so
-// "476-34" is not negative; that check is in numbers.
-var numberRE = regexp.MustCompile(`(?i)(minus\s+|[-−]\s?)?\+?(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)(?:\s*(million|billion|thousand|bn)\b)?(?:\s*(?:°\s*|º\s*|degrees?\s+)?(celsius|fahrenheit|c|f)\b|\s*(℃|℉))?(?:\s*°?\s*([NSEW])\b)?`)
+// "476-34" is not negative; that check is in Numbers.
+var numberRE = regexp.MustCompile(`(?i)(minus\s+|[-−]\s?|\+)?(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)(?:\s*(million|billion|thousand|bn)\b)?(?:\s*(?:°\s*|º\s*|degrees?\s+)?(celsius|fahrenheit|c|f)\b|\s*(℃|℉))?(?:\s*°?\s*([NSEW])\b)?(?:\s*(%|percent\b|(?:(?:rainy|wet|dry|sunny|cloudy)\s+)?days?\b|hours?\b|hrs?\b|h\b|minutes?\b|mins?\b|seconds?\b|secs?\b|km\b|kilomet(?:er|re)s?\b|miles?\b|mi\b|kg\b|kilos?\b|kilograms?\b|lbs?\b|pounds?\b|mm\b|cm\b|metres?\b|meters?\b|ft\b|feet\b))?`)
 
 // rangeRE finds ranges between two numbers: "20-25", "20 – 25", "20 to 25".
 var rangeRE = regexp.MustCompile(`^\s*(?:-|–|—|to)\s*$`)
 
 var scales = map[string]float64{"thousand": 1e3, "million": 1e6, "billion": 1e9, "bn": 1e9}
 
-// numbers lists the numbers of text in order; the first end of a range
+// unitWords maps the unit words numberRE reads to their one name.
+var unitWords = map[string]string{"%": "%", "percent": "%", "hour": "hour", "hours": "hour", "hr": "hour", "hrs": "hour",
+	"h": "hour", "minute": "minute", "minutes": "minute", "min": "minute", "mins": "minute", "second": "second",
+	"seconds": "second", "sec": "second", "secs": "second", "km": "km", "mile": "mile", "miles": "mile",
+	"mi": "mile", "kg": "kg", "kilo": "kg", "kilos": "kg", "kilogram": "kg", "kilograms": "kg", "lb": "lb",
+	"lbs": "lb", "pound": "lb", "pounds": "lb", "mm": "mm", "cm": "cm", "metre": "m", "metres": "m", "meter": "m",
+	"meters": "m", "ft": "ft", "feet": "ft"}
+
+// unitOf names the unit word of a match ("day" for "rainy days").
+func unitOf(w string) string {
+	w = strings.ToLower(w)
+	if f := strings.Fields(w); len(f) > 0 && strings.HasPrefix(f[len(f)-1], "day") {
+		return "day"
+	}
+	return unitWords[w]
+}
+
+// numbers lists the numbers of text in order.
+func numbers(text string) []Number { return Numbers(text) }
+
+// Numbers lists the numbers of text in order; the first end of a range
 // ("18-20 °C") spans both ends and takes the unit written after them.
-func numbers(text string) []number {
-	var out []number
+func Numbers(text string) []Number {
+	var out []Number
 	var ends []int
 	for _, m := range numberRE.FindAllStringSubmatchIndex(text, -1) {
 		g := func(i int) string {
@@ -50,9 +76,10 @@ func numbers(text string) []number {
 			return text[m[2*i]:m[2*i+1]]
 		}
 		start := m[0]
-		neg := g(1) != ""
-		if neg && wordBefore(text, start) {
-			neg, start = false, m[4]
+		plus := g(1) == "+"
+		neg := g(1) != "" && !plus
+		if g(1) != "" && wordBefore(text, start) {
+			neg, plus, start = false, false, m[4]
 		}
 		if wordBefore(text, start) || strings.HasSuffix(text[:start], ".") && wordBefore(text, start-1) {
 			continue // part of an identifier or a longer value
@@ -82,15 +109,17 @@ func numbers(text string) []number {
 			unit = "c"
 		case unit == "fahrenheit" || g(5) == "℉":
 			unit = "f"
+		case unit == "" && g(7) != "":
+			unit = unitOf(g(7))
 		}
-		n := number{val: v, unit: unit, step: step, hi: v}
-		if k := len(out) - 1; k >= 0 && ends[k] <= m[0] && rangeRE.MatchString(text[ends[k]:m[4]]) && out[k].val <= math.Abs(v) {
+		n := Number{Val: v, Unit: unit, Step: step, Hi: v, Start: start, End: m[1], Plus: plus}
+		if k := len(out) - 1; k >= 0 && ends[k] <= m[0] && rangeRE.MatchString(text[ends[k]:m[4]]) && out[k].Val <= math.Abs(v) {
 			if neg { // "20-25": the dash is a range, not a sign
-				n.val, n.hi = -v, -v
+				n.Val, n.Hi = -v, -v
 			}
-			out[k].hi = n.val
-			if out[k].unit == "" {
-				out[k].unit = unit
+			out[k].Hi = n.Val
+			if out[k].Unit == "" {
+				out[k].Unit = unit
 			}
 		}
 		out = append(out, n)
@@ -106,37 +135,62 @@ func wordBefore(text string, i int) bool {
 }
 
 // celsius is a temperature in °C.
-func (n number) celsius() (lo, hi float64) {
-	if n.unit == "f" {
-		return (n.val - 32) * 5 / 9, (n.hi - 32) * 5 / 9
+func (n Number) celsius() (lo, hi float64) {
+	if n.Unit == "f" {
+		return (n.Val - 32) * 5 / 9, (n.Hi - 32) * 5 / 9
 	}
-	return n.val, n.hi
+	return n.Val, n.Hi
 }
 
-// Tolerances of approximate questions: a value within ApproxShare of the
-// expected one, or within ApproxDegrees for a temperature, or a stated
-// range that holds it, matches; opposite signs never do.
+// Tolerance is how far a stated number may be from an expected one. It
+// follows the kind of fact, never the question's wording.
+type Tolerance int
+
 const (
-	ApproxShare   = 0.05
-	ApproxDegrees = 1.0
+	// Exact: the value as written (machine noise of more than
+	// MachineDecimals decimals may be rounded to two or more).
+	Exact Tolerance = iota
+	// Rounded: the value rounded to the precision either side writes,
+	// with at least two significant digits (0.88 for 0.8811, 190 for
+	// 189.6, 21 °C for 20.9): conversions, rates, readings.
+	Rounded
+	// Normal: a climate normal, within ClimateDegrees (a temperature) or
+	// ClimateDays (a count of days); a narrow range holding it matches.
+	Normal
+	// Duration: within DurationShare, in any unit of time.
+	Duration
 )
 
-// approxRE recognises a question that asks for an approximate value.
-var approxRE = regexp.MustCompile(`(?i)\b(roughly|approximately|approx|ballpark|around|more or less|estimate|about (?:how|\d)|typically|usually|on average|generally)\b`)
+// Tolerances of kinds of facts.
+const (
+	ClimateDegrees = 2.0
+	ClimateDays    = 2.0
+	// MaxRangeDegrees and MaxRangeDays are the widest ranges that commit
+	// to a normal ("12–16 °C" does; "0–30 °C" does not).
+	MaxRangeDegrees = 6.0
+	MaxRangeDays    = 4.0
+	// MaxRangeShare is the widest range, relative to the value, that
+	// commits to a rounded value or a duration.
+	MaxRangeShare = 0.1
+	DurationShare = 0.05
+)
 
-// approximate tells whether a question accepts an approximate answer.
-func approximate(question string) bool { return approxRE.MatchString(question) }
-
-// matches tells whether a stated number is the expected value want (of
-// unit "c", "f" or ""): exactly, or within the tolerance when approx.
-// Numbers that differ in sign never match.
-func (n number) matches(want float64, unit string, approx bool) bool {
-	lo, hi := n.val, n.hi
-	if unit != "" && n.unit != "" && n.unit != unit {
+// Within tells whether a stated number is the expected value want (of
+// unit "c", "f", "day", "minute" or ""), within the tolerance. Numbers
+// that differ in sign never match; an end of a range matches as the
+// number it is, and a narrow range holding want matches when the
+// tolerance allows any.
+func (n Number) Within(want float64, unit string, wantStep float64, tol Tolerance) bool {
+	lo, hi := n.Val, n.Hi
+	switch {
+	case (unit == "c" || unit == "f") && (n.Unit == "c" || n.Unit == "f") && n.Unit != unit:
 		lo, hi = n.celsius()
 		if unit == "f" {
 			lo, hi = lo*9/5+32, hi*9/5+32
 		}
+	case tol == Duration:
+		f := durationFactor(n.Unit) / durationFactor(unit)
+		lo, hi = lo*f, hi*f
 	}
 	if (want < 0 && hi > 0) || (want > 0 && lo < 0) {
 		return false
@@ -144,18 +198,61 @@ func (n number) matches(want float64, unit string, approx bool) bool {
 	if lo == want || hi == want {
 		return true
 	}
-	if !approx {
+	var near float64
+	width := hi - lo
+	switch tol {
+	case Exact:
 		return false
+	case Rounded:
+		if width > 0 {
+			return width <= MaxRangeShare*math.Abs(want) && lo <= want && want <= hi
+		}
+		if significant(lo, n.Step) < 2 {
+			return false
+		}
+		return math.Abs(lo-want) <= math.Max(n.Step, wantStep)/2+1e-9
+	case Normal:
+		near = ClimateDegrees
+		if unit == "day" {
+			near = ClimateDays
+			if width > MaxRangeDays {
+				width = -1
+			}
+		} else if width > MaxRangeDegrees {
+			width = -1
+		}
+	case Duration:
+		near = math.Max(DurationShare*math.Abs(want), 1)
+		if width > MaxRangeShare*math.Abs(want) {
+			width = -1
+		}
 	}
-	if lo <= want && want <= hi {
+	if width >= 0 && lo-near <= want && want <= hi+near {
 		return true
 	}
-	tol := math.Abs(want) * ApproxShare
-	if unit == "c" || unit == "f" {
-		tol = ApproxDegrees
+	return math.Abs(lo-want) <= near+1e-9 || math.Abs(hi-want) <= near+1e-9
+}
+
+// significant counts the significant digits of a number written with a
+// step ("0.88": 2; "190": 3; "3": 1).
+func significant(v, step float64) int {
+	if v == 0 {
+		return 1
 	}
-	tol = math.Max(tol, n.step/2)
-	return math.Abs(lo-want) <= tol+1e-9 || math.Abs(hi-want) <= tol+1e-9
+	return max(1, int(math.Floor(math.Log10(math.Abs(v)/step)))+1)
+}
+
+// durationFactor is a unit of time in minutes ("" is minutes).
+func durationFactor(unit string) float64 {
+	switch unit {
+	case "hour":
+		return 60
+	case "second":
+		return 1.0 / 60
+	case "day":
+		return 24 * 60
+	}
+	return 1
 }
 
 // tod is a time of day in seconds after midnight; sec tells whether
@@ -243,6 +340,9 @@ var (
 	dayMonthRE  = regexp.MustCompile(`(?i)\b(\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?([a-z]{3,9})\.?(?:,?\s+(\d{4}))?`)
 	monthDayRE  = regexp.MustCompile(`(?i)\b([a-z]{3,9})\.?\s+(\d{1,2})(?:st|nd|rd|th)?\b(?:,?\s+(\d{4}))?`)
 	slashDateRE = regexp.MustCompile(`\b(\d{1,2})[/.](\d{1,2})[/.](\d{4})\b`)
+	// A range of days in one month: "25–27 January", "January 25–27".
+	dayRangeRE   = regexp.MustCompile(`(?i)\b(\d{1,2})(?:st|nd|rd|th)?\s*[-–—]\s*\d{1,2}(?:st|nd|rd|th)?\s+(?:of\s+)?([a-z]{3,9})\.?(?:,?\s+(\d{4}))?`)
+	monthRangeRE = regexp.MustCompile(`(?i)\b([a-z]{3,9})\.?\s+\d{1,2}(?:st|nd|rd|th)?\s*[-–—]\s*(\d{1,2})(?:st|nd|rd|th)?\b(?:,?\s+(\d{4}))?`)
 )
 
 // dates lists the dates of text; a numeric d/m/y date is read both ways.
@@ -267,6 +367,14 @@ func dates(text string) []date {
 		add(m[1], m[2], m[3])
 	}
 	for _, m := range monthDayRE.FindAllStringSubmatch(text, -1) {
+		add(m[2], m[1], m[3])
+	}
+	// The other end of a range: its first day in "25–27 January", its
+	// last in "January 25–27" (the other end reads as a date already).
+	for _, m := range dayRangeRE.FindAllStringSubmatch(text, -1) {
+		add(m[1], m[2], m[3])
+	}
+	for _, m := range monthRangeRE.FindAllStringSubmatch(text, -1) {
 		add(m[2], m[1], m[3])
 	}
 	for _, m := range slashDateRE.FindAllStringSubmatch(text, -1) {

@@ -106,7 +106,7 @@ func evidence(q *Query, r *Resolved, tr *solve.Trace) ([]string, bool) {
 	var values []string
 	// A value the query states in any form (a date written otherwise, a
 	// word of it) is no evidence the answer read it from a response.
-	asked := textmatch.NewMatcher(q.Text, "")
+	asked := textmatch.NewMatcher(q.Text)
 	own := agentValues(tr.Calls())
 	apis := map[string]*toolset.API{}
 	for _, a := range r.Offered {

@@ -1,0 +1,526 @@
+package claims
+
+import (
+	"fmt"
+	"math"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"unicode"
+
+	"github.com/understudy/understudy/evaltasks/textmatch"
+)
+
+// Task 6 (the evaluation paper, §3.4) asks the model to answer from a
+// tool's result. The answer must state what the question asks (every
+// expected fact, numbers within the tolerance of the kind of field that
+// holds them) and select it: values of the result the question does not
+// ask about count against the answer, whatever share of the result it
+// lists and however it wraps them (a list, "key: value" lines, a sentence
+// per field).
+
+// Words of the keys of fields whose numbers may be stated rounded, or as
+// durations.
+var (
+	roundedKeyWords  = wordSet(`temp temperature feelslike feels heat heatindex chill windchill dew dewpoint maxtemp mintemp avgtemp wind gust speed kph mph maxwind pressure precip totalprecip vis visibility rate exchange conversion confidence ratio`)
+	durationKeyWords = wordSet(`duration minutes mins hours seconds secs`)
+)
+
+func wordSet(words string) map[string]bool {
+	out := map[string]bool{}
+	for _, w := range strings.Fields(words) {
+		out[w] = true
+	}
+	return out
+}
+
+// keyHas tells whether a field key has one of the words.
+func keyHas(key string, words map[string]bool) bool {
+	for _, w := range textmatch.SplitName(key) {
+		if words[w] {
+			return true
+		}
+	}
+	return false
+}
+
+// fields are the keys of the fields of a tool result that hold a fact:
+// those holding the value itself, or the same number.
+func fields(fact string, data textmatch.ToolData) []string {
+	f := strings.TrimSpace(fact)
+	if ps, ok := data.Paths[f]; ok {
+		return ps
+	}
+	want, err := strconv.ParseFloat(f, 64)
+	if err != nil {
+		// A fact that writes values of the result in words ("latitude
+		// 48.8566 longitude 2.3522") is held by their fields.
+		var out []string
+		for _, v := range data.Values {
+			if len(v) >= 3 && len(v) < len(f) && textmatch.ContainsExact(f, v) {
+				out = append(out, data.Paths[v]...)
+			}
+		}
+		return out
+	}
+	var out []string
+	for _, v := range data.Values {
+		if x, err := strconv.ParseFloat(v, 64); err == nil && x == want {
+			out = append(out, data.Paths[v]...)
+		}
+	}
+	return out
+}
+
+// leaf is the last key of a field path, without its array marks.
+func leaf(path string) string {
+	return strings.TrimRight(path[strings.LastIndexByte(path, '.')+1:], "[]")
+}
+
+// FactTolerance is how an expected fact of a tool result may be stated,
+// by the kind of field that holds it: a temperature, a rate or a
+// confidence rounded (21 °C for 20.9, 0.88 for 0.8811); a duration in any
+// unit of time, within a few percent (the fact is rewritten with its
+// unit, "155 minutes"); everything else exactly (IDs, coordinates, sums).
+// A result that is a bare number (a conversion) is a rate.
+func FactTolerance(fact string, data textmatch.ToolData) (tol textmatch.Tolerance, written string) {
+	if _, _, _, _, ok := textmatch.NumberFact(fact); !ok {
+		return textmatch.Exact, fact
+	}
+	for _, p := range fields(fact, data) {
+		k := leaf(p)
+		switch {
+		case keyHas(k, durationKeyWords):
+			unit := "minutes"
+			switch l := strings.ToLower(k); {
+			case strings.Contains(l, "sec"):
+				unit = "seconds"
+			case strings.Contains(l, "hour"):
+				unit = "hours"
+			}
+			return textmatch.Duration, strings.TrimSpace(fact) + " " + unit
+		case p == "" || keyHas(k, roundedKeyWords):
+			return textmatch.Rounded, fact
+		}
+	}
+	return textmatch.Exact, fact
+}
+
+// Facts checks the expected facts of a tool result against an answer:
+// missed are facts it does not state, inexact those it states with a
+// character-sensitive value not copied exactly (or a number not within
+// its tolerance). Status literals are never required.
+func Facts(facts []string, reply string, data textmatch.ToolData) (missed, inexact []string) {
+	m := textmatch.NewMatcher(reply)
+	for _, f := range facts {
+		if textmatch.IsStatusLiteral(f) {
+			continue
+		}
+		tol, written := FactTolerance(f, data)
+		switch m.FactWithin(written, tol) {
+		case textmatch.FactMissing:
+			missed = append(missed, f)
+		case textmatch.FactInexact:
+			inexact = append(inexact, f)
+		}
+	}
+	return missed, inexact
+}
+
+// Limits of what an answer may state that the question does not ask
+// (context: the country beside the city, the date beside the time).
+const (
+	// MaxUnasked is how many values of unasked fields it may state.
+	MaxUnasked = 3
+	// MaxUnaskedFields is how many unasked fields it may state values
+	// of, however many (the date of each holiday listed).
+	MaxUnaskedFields = 2
+)
+
+// Selection is what an answer states of a tool result, by field.
+type Selection struct {
+	// Asked are the fields it states values of that the question asks
+	// about: those of the expected facts, fields of the same quantity
+	// (temp_f beside temp_c), the name or title of what holds a fact,
+	// fields the question names, and fields of a value that itself
+	// states a fact (a timestamp holding the time asked); every field
+	// when the question asks about a thing as a whole ("tell me about").
+	Asked []string
+	// Unasked are the other fields it states values of, each with one
+	// of its values.
+	Unasked []string
+	// Values are the unasked values it states, a value whose words all
+	// stand in another counted once ("192" within "192 things to do");
+	// Internal counts those of fields no question asks about as a thing
+	// (identifiers, image links, coordinates, epochs).
+	Values   []string
+	Internal int
+	// Words counts the answer's own words (not stop words, not the
+	// question's), UnaskedWords those of them that are words of the
+	// unasked values or their fields' names and of no asked one.
+	Words, UnaskedWords int
+}
+
+// UnaskedShare is the share of the answer's words that state what the
+// question does not ask.
+func (s Selection) UnaskedShare() float64 {
+	if s.Words == 0 {
+		return 0
+	}
+	return float64(s.UnaskedWords) / float64(s.Words)
+}
+
+// OK tells whether the answer selects what the question asks: it states
+// values of at most MaxUnaskedFields unasked fields, none of them
+// internal (a list of holidays with their dates), or at most MaxUnasked
+// unasked values, an internal one counting twice.
+func (s Selection) OK() bool {
+	return len(s.Unasked) <= MaxUnaskedFields && s.Internal == 0 || len(s.Values)+s.Internal <= MaxUnasked
+}
+
+// broadRE recognises a question about a thing as a whole.
+var broadRE = regexp.MustCompile(`(?i)\btell me (?:more )?about\b|\bdetails?\b|\binformation\b|\binfo\b|\bdescribe\b|\bwhat do you know\b|\boverview\b|\bmore about\b`)
+
+// Select reads which fields of a tool result an answer states values of.
+// Values the question gives, status literals, values without a word, and
+// small whole numbers (below 10: a count, an index, a flag) are no
+// selection.
+func Select(question string, facts []string, reply string, data textmatch.ToolData) Selection {
+	broad := broadRE.MatchString(question)
+	asked := askedFields(question, facts, data)
+	m := textmatch.NewMatcher(reply)
+	nums := freeNumbers(reply, facts)
+	norm := textmatch.Normalized(reply)
+	q := textmatch.NewMatcher(question)
+	seen := map[string]bool{}
+	askedWords, unaskedWords := map[string]bool{}, map[string]bool{}
+	var s Selection
+	var askedValues []string
+	for _, v := range data.Values {
+		if textmatch.IsStatusLiteral(v) || len(textmatch.Words(v)) == 0 || smallWhole(v) {
+			continue
+		}
+		if textmatch.ContainsExact(question, v) || q.Fact(v) == textmatch.FactStated {
+			continue
+		}
+		paths := data.Paths[v]
+		if !states(m, nums, norm, v, temperature(paths)) {
+			continue
+		}
+		isAsked := broad && !internal(paths) || restates(v, facts)
+		for _, p := range paths {
+			isAsked = isAsked || asked[p]
+		}
+		into := unaskedWords
+		if isAsked {
+			into = askedWords
+		}
+		for _, w := range textmatch.Words(v) {
+			into[w] = true
+		}
+		for _, p := range paths {
+			for _, w := range textmatch.SplitName(leaf(p)) {
+				into[w] = true
+			}
+		}
+		if isAsked {
+			askedValues = append(askedValues, v)
+		} else {
+			s.Values = append(s.Values, v)
+			if internal(paths) {
+				s.Internal++
+			}
+		}
+		field := strings.Join(paths, "|")
+		if seen[field] {
+			continue
+		}
+		seen[field] = true
+		if isAsked {
+			s.Asked = append(s.Asked, field)
+		} else {
+			s.Unasked = append(s.Unasked, fmt.Sprintf("%s: %s", leaf(paths[0]), v))
+		}
+	}
+	s.Values = merged(s.Values, askedValues)
+	if len(s.Values) == 0 {
+		// Every unasked value is words of an asked one ("Cloudy" in
+		// "Partly cloudy"): no field is stated beside them.
+		s.Unasked = nil
+	}
+	qw := textmatch.NewWordSet(question)
+	for _, w := range textmatch.Words(reply) {
+		if textmatch.IsStopWord(w) || qw[w] {
+			continue
+		}
+		s.Words++
+		if unaskedWords[w] && !askedWords[w] {
+			s.UnaskedWords++
+		}
+	}
+	return s
+}
+
+// states tells whether an answer states a value of the result: a number
+// as rounded, in a unit of its field's kind (a number written in °C states
+// a temperature, never a gust or a cloud cover); a text of three words or
+// more word for word (a paraphrase holding most of a headline's words does
+// not select it); anything else as a fact.
+func states(m *textmatch.Matcher, nums []textmatch.Number, norm, v string, temp bool) bool {
+	if want, _, step, _, ok := textmatch.NumberFact(v); ok {
+		for _, n := range nums {
+			degrees := n.Unit == "c" || n.Unit == "f"
+			if (degrees == temp || n.Unit == "") && n.Within(want, "", step, textmatch.Rounded) {
+				return true
+			}
+		}
+		return false
+	}
+	if len(textmatch.Words(v)) >= 3 && strings.IndexFunc(v, unicode.IsLetter) >= 0 && textmatch.IANAZone(v) == nil {
+		return strings.Contains(norm, textmatch.Normalized(v))
+	}
+	return m.Fact(v) == textmatch.FactStated
+}
+
+// freeNumbers are the numbers of an answer that state no expected fact:
+// a number that states the chance of rain asked is no wind speed that
+// rounds to it.
+func freeNumbers(reply string, facts []string) []textmatch.Number {
+	var out []textmatch.Number
+	for _, n := range textmatch.Numbers(reply) {
+		spoken := false
+		for _, f := range facts {
+			if want, unit, step, _, ok := textmatch.NumberFact(f); ok && n.Within(want, unit, step, textmatch.Rounded) {
+				spoken = true
+			}
+		}
+		if !spoken {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+// temperatureKeyWords name the fields that hold a temperature.
+var temperatureKeyWords = wordSet(`temp temperature feelslike heatindex windchill dewpoint maxtemp mintemp avgtemp celsius fahrenheit`)
+
+// temperature tells whether a field of a value holds a temperature.
+func temperature(paths []string) bool {
+	for _, p := range paths {
+		if keyHas(leaf(p), temperatureKeyWords) {
+			return true
+		}
+	}
+	return false
+}
+
+// merged drops the values whose words all stand in another value of the
+// list (the longer kept; of equal ones, the first) or in one of the asked
+// values the answer states.
+func merged(vals, asked []string) []string {
+	sets := make([]textmatch.WordSet, len(vals))
+	for i, v := range vals {
+		sets[i] = textmatch.NewWordSet(v)
+	}
+	var out []string
+	for i, v := range vals {
+		ws := textmatch.Words(v)
+		inside := false
+		for _, a := range asked {
+			set := textmatch.NewWordSet(a)
+			all := len(ws) < len(set)
+			for _, w := range ws {
+				all = all && set[w]
+			}
+			inside = inside || all
+		}
+		for j := range vals {
+			if i == j || len(textmatch.Words(vals[j])) < len(ws) || len(textmatch.Words(vals[j])) == len(ws) && j > i {
+				continue
+			}
+			all := true
+			for _, w := range ws {
+				all = all && sets[j][w]
+			}
+			if all {
+				inside = true
+				break
+			}
+		}
+		if !inside {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// Detail says what a selection states that is not asked, for reports.
+func (s Selection) Detail() string {
+	show := s.Unasked
+	if len(show) > 5 {
+		show = append(slices.Clone(show[:5]), "…")
+	}
+	return fmt.Sprintf("states values of %d fields of the result the question does not ask about (%s) and of %d it asks", len(s.Unasked), strings.Join(show, "; "), len(s.Asked))
+}
+
+// internalKeyRE names the fields of a result that no question about a
+// thing as a whole asks for: identifiers, links to images, coordinates,
+// codes of the service's own.
+var internalKeyRE = regexp.MustCompile(`(?i)(^|_)id$|[a-z]Id$|^id$|image|photo|thumbnail|avatar|icon|logo|latitude|longitude|^lat$|^lon$|^lng$|token|session|entity|epoch|timestamp|_at$`)
+
+// geometryKeyRE names the objects of a result that hold positions: a
+// detected object's box, a place's coordinates.
+var geometryKeyRE = regexp.MustCompile(`(?i)^(bbox|box|box_normalized|bounding_?box|bounds|coordinates|coords|geometry|geo|location_coordinates)$`)
+
+// internal tells whether every field of a value is internal: its key is
+// internal, or it is a position inside a box or coordinates.
+func internal(paths []string) bool {
+	for _, p := range paths {
+		if !internalKeyRE.MatchString(leaf(p)) && !geometryKeyRE.MatchString(leaf(parent(p))) {
+			return false
+		}
+	}
+	return len(paths) > 0
+}
+
+// smallWhole tells whether a value is a whole number below 10.
+func smallWhole(v string) bool {
+	x, err := strconv.ParseFloat(v, 64)
+	return err == nil && x == math.Trunc(x) && math.Abs(x) < 10
+}
+
+// restates tells whether a value states an expected fact itself ("Monday,
+// 2 June 2025, 18:00 JST" states "18:00:00").
+func restates(v string, facts []string) bool {
+	m := textmatch.NewMatcher(isoStampRE.ReplaceAllString(v, "$1 "))
+	for _, f := range facts {
+		if !textmatch.IsStatusLiteral(f) && m.Fact(f) == textmatch.FactStated {
+			return true
+		}
+	}
+	return false
+}
+
+// isoStampRE finds the "T" between an ISO date and its time.
+var isoStampRE = regexp.MustCompile(`(\d{4}-\d{2}-\d{2})T`)
+
+// labelKeys name what holds them: the name or title of a hotel, an
+// airport, an article.
+var labelKeys = map[string]bool{"name": true, "title": true, "label": true, "display_name": true, "displayname": true,
+	"localname": true, "localizedname": true, "headline": true, "full_name": true, "fullname": true, "link": true,
+	"url": true, "hotel_name": true}
+
+// label tells whether a field names or points to what holds it.
+func label(key string) bool { return labelKeys[strings.ToLower(key)] }
+
+// askedFields are the fields the question asks about: those holding an
+// expected fact; their siblings of the same quantity (a field of the same
+// parent whose key shares a word: temp_f beside temp_c) and the name or
+// title of their parent; and the fields whose key names what the
+// question's words name ("humidity").
+func askedFields(question string, facts []string, data textmatch.ToolData) map[string]bool {
+	asked := map[string]bool{}
+	var keys []string
+	for _, f := range facts {
+		for _, p := range fields(f, data) {
+			asked[p] = true
+			keys = append(keys, p)
+		}
+	}
+	// The words of a link the question gives name nothing ("images" of
+	// https://images.example/boat.jpg).
+	qw := map[string]bool{}
+	for _, w := range textmatch.Words(textmatch.URLPattern.ReplaceAllString(question, " ")) {
+		qw[textmatch.Lemma(w)] = true
+	}
+	for _, ps := range data.Paths {
+		for _, p := range ps {
+			// A field is named when the question holds every word of its
+			// key ("day of the week"; not "screenshot" for screenshot_id),
+			// or of the key of the object that holds it (a forecast's
+			// day, a detection's objects). The top-level sections of a
+			// response (current, data, results) name no field: "the
+			// current temperature" asks for no other current field.
+			// Internal fields (IDs, timestamps, image links, the boxes of
+			// detected objects) are asked only as facts: "capture it"
+			// does not ask when the capture was taken.
+			if internal([]string{p}) {
+				continue
+			}
+			segs := strings.Split(p, ".")
+			for _, seg := range append(segs[min(1, len(segs)-1):len(segs)-1], leaf(p)) {
+				if named(strings.TrimRight(seg, "[]"), qw) {
+					asked[p] = true
+				}
+			}
+			for _, k := range keys {
+				if parent(k) == parent(p) && (quantity(leaf(k)) == quantity(leaf(p)) || label(leaf(p))) {
+					asked[p] = true
+				}
+			}
+		}
+	}
+	return asked
+}
+
+// unitWords name a unit, an end of a range, a before and after or a way
+// of writing in a field key: keys that differ only by them hold one
+// quantity (temp_c and temp_f, wind_kph and wind_mph, startDate and
+// endDate, size_bytes and original_size_bytes, reviewScore and
+// reviewScoreWord).
+var unitWords = map[string]bool{"c": true, "f": true, "k": true, "kph": true, "mph": true, "km": true, "mi": true,
+	"mm": true, "in": true, "mb": true, "ms": true, "celsius": true, "fahrenheit": true, "kelvin": true, "start": true,
+	"end": true, "min": true, "max": true, "low": true, "high": true, "begin": true, "from": true, "to": true,
+	"until": true, "first": true, "last": true, "original": true, "new": true, "old": true, "previous": true,
+	"word": true, "text": true, "label": true, "display": true, "formatted": true, "string": true}
+
+// quantity is what a field key measures, units and ends of ranges left
+// out ("temp" of temp_c, "date" of endDate).
+func quantity(key string) string {
+	var out []string
+	for _, w := range textmatch.SplitName(key) {
+		if !unitWords[w] {
+			out = append(out, w)
+		}
+	}
+	return strings.Join(out, " ")
+}
+
+// named tells whether the question's lemmas hold every word of a key
+// that names something.
+func named(key string, qw map[string]bool) bool {
+	if len(keyWords(key)) == 0 {
+		return false
+	}
+	for _, w := range textmatch.SplitName(key) {
+		if len(w) >= 2 && !textmatch.IsStopWord(w) && !qw[textmatch.Lemma(w)] {
+			return false
+		}
+	}
+	return true
+}
+
+// keyWords are the lemmas of a field key's words that name something
+// ("temp" of temp_c; not "c", "id" or "name").
+func keyWords(key string) []string {
+	var out []string
+	for _, w := range textmatch.SplitName(key) {
+		if len(w) >= 3 && !textmatch.IsGenericWord(w) && !textmatch.IsStopWord(w) && w != "name" && w != "text" {
+			out = append(out, textmatch.Lemma(w))
+		}
+	}
+	return out
+}
+
+func parent(path string) string {
+	if i := strings.LastIndexByte(path, '.'); i >= 0 {
+		return path[:i]
+	}
+	return ""
+}
+
+// FactCriterion says how Task 6 is decided, for reports.
+func FactCriterion() string {
+	return fmt.Sprintf("the reply answers in words (not the tool's JSON, its field list or a copy of the conversation), states every expected fact of the tool result in any equivalent form (times, dates, numbers, signs, negation), numbers within the tolerance of the field that holds them (temperatures, rates and confidences as rounded, durations within %.0f%% in any unit of time, the rest exactly: URLs, coordinates and identifiers copied), and selects what the question asks: it states values of at most %d fields of the result the question does not ask about (fields of no expected fact, of no quantity of one, and not named by the question), none of them internal (IDs, timestamps, image links, positions), or at most %d such values, an internal one counting twice, whatever share of the result and whatever wrapping (a list, key: value lines, a sentence per field); status literals are not required", textmatch.DurationShare*100, MaxUnaskedFields, MaxUnasked)
+}
