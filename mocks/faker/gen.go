@@ -11,6 +11,7 @@ import (
 
 	"github.com/brianvoe/gofakeit/v7"
 
+	"github.com/understudy/understudy/deps"
 	"github.com/understudy/understudy/mocks/faker/shape"
 	"github.com/understudy/understudy/mocks/standin"
 	"github.com/understudy/understudy/mocks/world"
@@ -267,7 +268,7 @@ func (g *gen) object(n *node, key string, sc scope) map[string]any {
 		at.entity = child.entity
 		id := g.identifier(n.kids[n.idKey], k, at)
 		out[k] = id
-		text, _ := scalarText(id)
+		text, _ := deps.ScalarKey(id)
 		child.id = text
 		child.seed = mix(g.toolSeed, "entity", text)
 		if !g.named && g.w != nil && len(g.w.Cities()) > 0 {
@@ -526,25 +527,6 @@ func number(v any) (float64, bool) {
 		return 0, false
 	}
 	return f, err == nil && !math.IsNaN(f) && !math.IsInf(f, 0)
-}
-
-// scalarText is a scalar as text (an identifier's key).
-func scalarText(v any) (string, bool) {
-	switch x := v.(type) {
-	case string:
-		return x, true
-	case json.Number:
-		return x.String(), true
-	case float64:
-		return strconv.FormatFloat(x, 'f', -1, 64), true
-	case int:
-		return strconv.Itoa(x), true
-	case int64:
-		return strconv.FormatInt(x, 10), true
-	case bool:
-		return strconv.FormatBool(x), true
-	}
-	return "", false
 }
 
 // entityOfKey is the entity an object under key is about: the singular
