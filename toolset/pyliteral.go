@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"unicode/utf16"
 	"unicode/utf8"
 )
 
@@ -172,8 +173,9 @@ func (p *pyParser) number(out *bytes.Buffer) error {
 	return nil
 }
 
-// str reads a quoted string with Python's escapes (\n, \t, \', \", \\,
-// \xNN, \uNNNN); an unknown escape keeps its backslash, as Python does.
+// str reads a quoted string with Python's and JSON's escapes (\n, \t,
+// \', \", \\, \/, \b, \f, \xNN, \uNNNN and surrogate pairs); an unknown
+// escape keeps its backslash, as Python does.
 func (p *pyParser) str() (string, error) {
 	q := p.s[p.i]
 	p.i++
@@ -194,8 +196,16 @@ func (p *pyParser) str() (string, error) {
 				b.WriteByte('\t')
 			case 'r':
 				b.WriteByte('\r')
-			case '\\', '\'', '"':
+			case '\\', '\'', '"', '/':
 				b.WriteByte(e)
+			case 'b':
+				b.WriteByte('\b')
+			case 'f':
+				b.WriteByte('\f')
+			case 'a':
+				b.WriteByte('\a')
+			case 'v':
+				b.WriteByte('\v')
 			case 'x', 'u':
 				n := 2
 				if e == 'u' {
@@ -209,7 +219,16 @@ func (p *pyParser) str() (string, error) {
 					return "", p.fail("bad escape")
 				}
 				p.i += n
-				b.WriteRune(rune(v))
+				r := rune(v)
+				if utf16.IsSurrogate(r) && strings.HasPrefix(p.s[p.i:], "\\u") && p.i+6 <= len(p.s) {
+					if lo, err := strconv.ParseUint(p.s[p.i+2:p.i+6], 16, 32); err == nil {
+						if pair := utf16.DecodeRune(r, rune(lo)); pair != utf8.RuneError {
+							r = pair
+							p.i += 6
+						}
+					}
+				}
+				b.WriteRune(r)
 			default:
 				b.WriteByte('\\')
 				b.WriteByte(e)

@@ -63,4 +63,3 @@ func listOf(s string) (*node, bool) {
 	}
 	return hintedList(elem, min(max(n, 1), maxItems)), true
 }
-

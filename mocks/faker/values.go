@@ -804,5 +804,3 @@ func (g *gen) cryptoish() bool {
 	t := strings.ToLower(g.api.Tool.Name + " " + g.api.Tool.Category)
 	return strings.Contains(t, "crypto") || strings.Contains(t, "coin") || strings.Contains(t, "blockchain")
 }
-
-

@@ -13,10 +13,12 @@ var errorKeys = map[string]bool{"message": true, "msg": true, "error": true, "er
 var errorWords = []string{"not subscribed", "invalid api key", "api key", "unauthorized", "forbidden", "error", "blocked", "rate limit", "quota", "does not exist", "not found", "endpoint", "disabled", "timeout", "timed out", "access denied", "invalid request"}
 
 // ErrorReply reports whether a template is the shape of an error reply
-// rather than of an answer: {"message": "str"}, {"error": ...},
-// {"status": "str", "message": "str"}, or a text that says the call
-// failed ("You are not subscribed to this API.", "Invalid API key").
-// Such a template is no success shape: the next source decides.
+// rather than of an answer: {"message": "str"} (a message and nothing
+// else), anything with an "error" member ({"error": "str", "status":
+// "int"}), or a text that says the call failed ("You are not subscribed
+// to this API.", "Invalid API key"). A status beside a message is a
+// health check's answer, not an error. Such a template is no success
+// shape: the next source decides.
 func ErrorReply(v any) bool {
 	switch x := v.(type) {
 	case string:
@@ -25,21 +27,24 @@ func ErrorReply(v any) bool {
 		if len(x) == 0 {
 			return false
 		}
-		said := false
+		onlyMessage, erred := true, false
 		for k, e := range x {
 			kn := Fold(k)
 			if !errorKeys[kn] {
 				return false
 			}
 			switch kn {
-			case "message", "msg", "error", "errors", "errormessage", "detail", "details":
-				said = true
+			case "error", "errors", "errormessage", "errorcode":
+				erred = true
+			case "message", "msg", "detail", "details":
+			default:
+				onlyMessage = false
 			}
 			if s, ok := e.(string); ok && errorText(s) {
-				said = true
+				erred = true
 			}
 		}
-		return said
+		return erred || onlyMessage
 	}
 	return false
 }
