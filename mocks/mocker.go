@@ -111,6 +111,9 @@ func (m *Mocker) HasStandIn(api *toolset.API) bool {
 	if api == nil {
 		return false
 	}
+	if api.Tool != nil && !api.Tool.Builtin {
+		return false // a user's tool named like a built-in one answers as its file says
+	}
 	_, ok := m.registry.Lookup(standin.ToolName(api), api.Name)
 	return ok
 }
@@ -159,7 +162,7 @@ func (m *Mocker) Call(ctx context.Context, api *toolset.API, args map[string]any
 	}
 	c := &standin.Call{API: api, Args: args, Session: session, Now: m.clock.Now(), Seed: seed, State: m.state(session)}
 	h, ok := m.registry.Lookup(tool, api.Name)
-	if !ok {
+	if !ok || !m.HasStandIn(api) {
 		h = m.imported
 	}
 	v, err := invokeStandIn(ctx, m.failures.Middleware(h), m.world, c)
