@@ -60,7 +60,10 @@ type Mocker struct {
 	world    *world.World
 	failures *failures.Policy
 	registry *standin.Registry
-	imported standin.Handler
+	// builtinOnly: the registry is Builtin()'s, whose stand-ins answer
+	// the built-in tools only, not a user's tool of the same name.
+	builtinOnly bool
+	imported    standin.Handler
 
 	mu       sync.Mutex
 	sessions *simplelru.LRU[string, *standin.State]
@@ -76,7 +79,7 @@ func New(opts Options) (*Mocker, error) {
 		m.imported = faker.StandIn
 	}
 	if m.registry == nil {
-		m.registry = Builtin()
+		m.registry, m.builtinOnly = Builtin(), true
 	}
 	// Pure stand-ins answer a repeated call from a cache of their own.
 	m.registry = m.registry.Memoized(answerBytes)
@@ -111,7 +114,7 @@ func (m *Mocker) HasStandIn(api *toolset.API) bool {
 	if api == nil {
 		return false
 	}
-	if api.Tool != nil && !api.Tool.Builtin {
+	if m.builtinOnly && api.Tool != nil && !api.Tool.Builtin {
 		return false // a user's tool named like a built-in one answers as its file says
 	}
 	_, ok := m.registry.Lookup(standin.ToolName(api), api.Name)
