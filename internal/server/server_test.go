@@ -620,7 +620,7 @@ func TestManyViolationsMakeABoundedAnswer(t *testing.T) {
 	require.Equal(t, 20000-toolset.MaxListedViolations, p.MoreViolations)
 	require.True(t, strings.HasSuffix(p.Detail, "… and 19950 more"), p.Detail[max(0, len(p.Detail)-80):])
 
-	virtual, err := json.Marshal(map[string]any{"category": "Other", "tool_name": "calculator", "api_name": "calculate", "tool_input": string(argsJSON)})
+	virtual, err := json.Marshal(map[string]any{"category": "Tools", "tool_name": "calculator", "api_name": "calculate", "tool_input": string(argsJSON)})
 	require.NoError(t, err)
 	code, _, body = do(t, "POST", ts.URL+"/virtual", "application/json", string(virtual), nil)
 	require.Equal(t, http.StatusOK, code)

@@ -63,6 +63,9 @@ func (s *Server) toolbench(r *http.Request) (any, error) {
 	// send the function name "<api>_for_<tool>" at times; parameter names
 	// in ToolBench's spelling (is_id) are the catalog's aliases.
 	cat := s.engine.Catalog()
+	if msg := wrongCategory(cat, req.Category, tool); msg != "" {
+		return answer(msg, nil)
+	}
 	if a := cat.ToolBenchAPI(req.Category, tool, api); a != nil {
 		tool, api = a.Tool.StandardizedName, a.Name
 	} else if t := cmp.Or(cat.ToolIn(req.Category, tool), cat.Tool(tool)); t != nil {
