@@ -121,6 +121,8 @@ func New(e *sandbox.Engine, opts Options) (*Server, error) {
 	mux.Handle("POST /v1/sessions/{id}/expect", route{wrap(s.expect)})
 	mux.Handle("GET /v1/sessions/{id}/expect", route{wrap(s.expect)})
 	mux.Handle("GET /metrics", route{wrap(s.metrics)})
+	mux.Handle("GET /problems", route{wrap(s.problemIndex)})
+	mux.Handle("GET "+ProblemPath+"{name}", route{wrap(s.problemDoc)})
 	mux.Handle("POST /v1/call", route{wrap(s.call)})
 	mux.Handle("POST /virtual", route{wrap(s.toolbench)})
 	mux.Handle("POST /rapidapi", route{wrap(s.toolbench)})
