@@ -316,8 +316,8 @@ func TestProblems(t *testing.T) {
 		{"unknown session", "GET", "/v1/sessions/nope", "", "", nil, 404, []string{"unknown-session"}},
 		{"unknown tools format", "GET", "/v1/tools?format=yaml", "", "", nil, 400, []string{"bad-format"}},
 		{"unknown rapidapi host", "GET", "/anything", "", "", map[string]string{"X-RapidAPI-Host": "nope.p.rapidapi.com"}, 404, []string{"unknown-host"}},
-		{"rapidapi wire validated as HTTP", "GET", "/v1/resize?width=wide", "", "", map[string]string{"X-RapidAPI-Host": "image-file-processing.understudy.test"}, 400,
-			[]string{`"validation"`, `parameter \"width\" in query`, `parameter \"image_url\" in query`}},
+		{"rapidapi wire refused in the engine's words", "GET", "/v1/resize?width=wide", "", "", map[string]string{"X-RapidAPI-Host": "image-file-processing.understudy.test"}, 400,
+			[]string{`"validation"`, `required argument \"image_url\" is missing`, `width: expected a number, got the string \"wide\"`}},
 		{"unknown rapidapi path", "GET", "/v1/nothing", "", "", map[string]string{"X-RapidAPI-Host": "image-file-processing.understudy.test"}, 404, []string{"unknown-endpoint"}},
 	}
 	for _, tc := range cases {
@@ -339,7 +339,7 @@ func TestProblems(t *testing.T) {
 func TestToolBenchErrorsKeepTheirShape(t *testing.T) {
 	ts, _ := newServer(t, assemble.Config{})
 	cases := []struct{ body, want string }{
-		{`{"category":"Media","tool_name":"image_file_processing","api_name":"resize_image","tool_input":"{\"width\": \"wide\"}"}`, "Invalid arguments"},
+		{`{"category":"Media","tool_name":"image_file_processing","api_name":"resize_image","tool_input":"{\"width\": \"wide\"}"}`, "invalid arguments for image_file_processing.resize_image: "},
 		{`{"category":"Media","tool_name":"no_tool","api_name":"resize_image","tool_input":""}`, "Unknown API"},
 		{`{"category":"Media","tool_name":"image_file_processing","api_name":"image_info","tool_input":"{not json"}`, "arguments"},
 		{`not json at all`, "Malformed"},
