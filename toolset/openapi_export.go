@@ -53,9 +53,9 @@ func openAPIDocument(tools []*Tool, responses bool) *openapi3.T {
 	for _, t := range tools {
 		tags[t.Category] = "Category " + t.Category
 		tags[t.StandardizedName] = firstNonEmpty(cut(t.Description, 1024), "Tool "+t.Name)
-		used := map[string]bool{}
-		for _, a := range t.APIs {
-			p := exportPath(a, used)
+		paths := OpenAPIPaths(t)
+		for i, a := range t.APIs {
+			p := paths[i]
 			item := doc.Paths.Value(p)
 			if item == nil {
 				item = &openapi3.PathItem{}
@@ -105,6 +105,19 @@ func openAPIDocument(tools []*Tool, responses bool) *openapi3.T {
 		}
 	}
 	return doc
+}
+
+// OpenAPIPaths is the path of each of a tool's APIs (in t.APIs' order) in
+// OpenAPIDocument: "/<tool>" then the API's path as OpenAPI can write it.
+// The tool server serves every API at this path too, beside its own, so
+// that a client generated from the document calls it as written.
+func OpenAPIPaths(t *Tool) []string {
+	used := map[string]bool{}
+	out := make([]string, len(t.APIs))
+	for i, a := range t.APIs {
+		out[i] = exportPath(a, used)
+	}
+	return out
 }
 
 // DefaultServerURL is the servers entry of OpenAPIDocument; the tool

@@ -136,7 +136,7 @@ func New(e *sandbox.Engine, opts Options) (*Server, error) {
 	// are problems too. A refusal before the body is read is answered at
 	// once and closes the connection (refuse).
 	s.handler = bodyDeadline(opts.ReadTimeout)(recoverPanics(s.log)(guard.wrap(limitHeaders(limitBody(opts.MaxBody)(readBody(
-		rapidAPIHost(wire)(routerProblems(mux))))))))
+		rapidAPIHost(wire)(routerProblems(mux, wire))))))))
 	return s, nil
 }
 

@@ -79,20 +79,34 @@ func (rw *rapidWire) build(host string) *hostWire {
 	// their segment matchers, most literal first.
 	groups := map[string]*wireGroup{}
 	var order []string
+	add := func(a *toolset.API, template string) {
+		pattern, binds := wirePattern(template)
+		key := a.Method + " " + host + pattern
+		g := groups[key]
+		if g == nil {
+			g = &wireGroup{rw: rw}
+			groups[key] = g
+			order = append(order, key)
+		}
+		for _, r := range g.routes {
+			if r.api == a {
+				return // the API's two paths are one pattern
+			}
+		}
+		g.routes = append(g.routes, wireRoute{api: a, binds: binds})
+	}
 	for _, t := range tools {
-		for _, a := range t.APIs {
-			if a.Path == "" {
-				continue
+		exported := toolset.OpenAPIPaths(t)
+		for i, a := range t.APIs {
+			if a.Path != "" {
+				add(a, a.Path)
 			}
-			pattern, binds := wirePattern(a.Path)
-			key := a.Method + " " + host + pattern
-			g := groups[key]
-			if g == nil {
-				g = &wireGroup{rw: rw}
-				groups[key] = g
-				order = append(order, key)
-			}
-			g.routes = append(g.routes, wireRoute{api: a, binds: binds})
+			// The path the OpenAPI export gives the API, without its
+			// "/<tool>" (exportedPath strips it from requests): where it
+			// differs (path parameters the template lacked, a suffix
+			// telling two APIs of one path apart), a client generated
+			// from the document calls it there.
+			add(a, strings.TrimPrefix(exported[i], "/"+t.StandardizedName))
 		}
 	}
 	for _, key := range order {
@@ -260,6 +274,27 @@ func (rw *rapidWire) route(r *http.Request) (*hostWire, *Problem) {
 		return nil, unknownEndpoint(r, host)
 	}
 	return hw, nil
+}
+
+// exportedPath routes a request made at a path of the OpenAPI export
+// ("/<tool>/<path>", at the document's servers URL, without
+// X-RapidAPI-Host: what a generated client or Swagger UI sends) to the
+// wire as the tool's own request: the tool's host in X-RapidAPI-Host and
+// the path after "/<tool>". ok is false when the first segment names no
+// tool with a host; the request is then left as it came.
+func (rw *rapidWire) exportedPath(r *http.Request) bool {
+	first, rest, _ := strings.Cut(strings.TrimPrefix(r.URL.Path, "/"), "/")
+	t := rw.s.engine.Catalog().Tool(first)
+	if t == nil || t.Host == "" {
+		return false
+	}
+	r.Header.Set("X-RapidAPI-Host", t.Host)
+	r.URL.Path = "/" + rest
+	if r.URL.RawPath != "" {
+		_, raw, _ := strings.Cut(strings.TrimPrefix(r.URL.RawPath, "/"), "/")
+		r.URL.RawPath = "/" + raw
+	}
+	return true
 }
 
 // wireMethods are the methods an API of the wire can have, in the order
