@@ -208,7 +208,7 @@ func runWith(args []string, stdout, stderr io.Writer, f flags) int {
 	}
 	st, err := assemble.Build(cfg)
 	if err != nil {
-		return fail(err)
+		return fail(fmt.Errorf("cannot start, nothing served: %w", err))
 	}
 	defer st.Close()
 

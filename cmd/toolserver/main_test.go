@@ -559,3 +559,21 @@ func TestShutdownEndsIdleEventStreams(t *testing.T) {
 	require.NoError(t, bounded.Recv(t, streamEnded, "the event stream to end"), "the stream ended cleanly")
 	require.Contains(t, s.stderr.String(), "0 requests in flight")
 }
+
+// TestUnknownDependencySource: a catalog whose x-depends names an API it
+// lacks does not start, and the error says so and what to do; with
+// -deps-policy off the annotation is left out and the catalog serves.
+func TestUnknownDependencySource(t *testing.T) {
+	dir := t.TempDir()
+	tool := `{"tool_name": "Orphan", "tool_description": "d", "api_list": [{"name": "detail", "url": "https://orphan.p.rapidapi.com/detail", "method": "GET", "description": "d",
+		"required_parameters": [{"name": "id", "type": "STRING", "description": "an id", "x-depends": {"api": "search", "path": "id"}}], "optional_parameters": []}]}`
+	require.NoError(t, os.MkdirAll(filepath.Join(dir, "Data"), 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "Data", "orphan.json"), []byte(tool), 0o644))
+	var stdout, stderr bytes.Buffer
+	require.Equal(t, 1, run([]string{"-no-builtin", "-catalog", dir, "-deps", "json"}, &stdout, &stderr))
+	require.Contains(t, stderr.String(), "toolserver: cannot start, nothing served: dependency graph: orphan.detail: parameter id: x-depends[0] names orphan.search, which is not in the catalog (load the tool that has it with another -catalog, correct or remove the annotation, or run with -deps-policy off")
+	stdout.Reset()
+	stderr.Reset()
+	require.Equal(t, 0, run([]string{"-no-builtin", "-catalog", dir, "-deps-policy", "off", "-deps", "json"}, &stdout, &stderr), stderr.String())
+	require.Contains(t, stdout.String(), `"edges"`)
+}
