@@ -66,7 +66,7 @@ func TestOneVoiceForViolations(t *testing.T) {
 
 			for _, path := range []string{"/virtual", "/rapidapi"} {
 				code, _, body = do(t, "POST", ts.URL+path, "application/json",
-					`{"category":"x","tool_name":"`+tc.tool+`","api_name":"`+tc.api+`","tool_input":`+string(in)+`}`, nil)
+					`{"tool_name":"`+tc.tool+`","api_name":"`+tc.api+`","tool_input":`+string(in)+`}`, nil)
 				require.Equal(t, 200, code, string(body))
 				var tb struct{ Error string }
 				require.NoError(t, json.Unmarshal(body, &tb))
