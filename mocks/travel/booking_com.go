@@ -81,7 +81,7 @@ func bkSearchDestination(_ context.Context, w *world.World, c *standin.Call) (an
 	}
 	if len(fq) >= 3 {
 		for _, h := range d.Hotels {
-			if strings.Contains(h.Folded, fq) && len(data) < 12 {
+			if world.HasWords(h.Folded, fq) && len(data) < 12 {
 				data = append(data, bkHotelEntry(h))
 			}
 		}

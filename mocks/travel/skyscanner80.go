@@ -122,7 +122,7 @@ func skyAutoComplete(_ context.Context, w *world.World, c *standin.Call) (any, e
 		fq := world.Fold(q)
 		if len(fq) >= 3 {
 			for _, a := range d.Airports {
-				if strings.Contains(a.Folded, fq) {
+				if world.HasWords(a.Folded, fq) {
 					add(a.IATA, a.SkyEntry)
 				}
 			}

@@ -166,7 +166,7 @@ func taLocationsSearch(_ context.Context, w *world.World, c *standin.Call) (any,
 		}
 		if len(fq) >= 3 {
 			for _, a := range d.Attractions {
-				if strings.Contains(a.Folded, fq) {
+				if world.HasWords(a.Folded, fq) {
 					add("things_to_do", taAttraction(w, a, v))
 				}
 			}

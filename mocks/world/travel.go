@@ -109,6 +109,7 @@ type Hotel struct {
 	AccommodationType string   `json:"accommodation_type"`
 
 	Place     *Place   `json:"-"`
+	Area      *Area    `json:"-"` // the neighbourhood District names
 	Folded    string   `json:"-"` // fold(Name), for search
 	PhotoKeys []string `json:"-"` // the k= signature of each photo URL, by PhotoIDs index
 }
@@ -178,6 +179,7 @@ type Travel struct {
 	Attractions        []*Attraction
 	AttractionByID     map[string]*Attraction
 	Reviews            ReviewBank
+	Areas              *Areas // the neighbourhoods hotels are placed in
 }
 
 // travel returns the loaded travel part.
@@ -223,6 +225,9 @@ func loadTravel(fsys fs.FS, w *World) (*Travel, error) {
 		return nil, err
 	}
 	if err := d.indexAttractions(attractions.Attractions); err != nil {
+		return nil, err
+	}
+	if err := d.loadAreas(fsys, w); err != nil {
 		return nil, err
 	}
 	if len(d.Reviews.Reviewers) == 0 || len(d.Reviews.Hotel.Pros) == 0 || len(d.Reviews.Hotel.Cons) == 0 {
@@ -372,8 +377,6 @@ func (d *Travel) indexHotels(hs []*Hotel) error {
 			return &WorldError{File: HotelsFile, Err: fmt.Errorf("%s: duplicate or non-positive id", where)}
 		case h.Stars < 1 || h.Stars > 5 || !(h.BasePriceEUR > 0) || len(h.RoomTypes) == 0 || len(h.PhotoIDs) == 0:
 			return &WorldError{File: HotelsFile, Err: fmt.Errorf("%s: stars, price, room types and photos are required", where)}
-		case DistanceKm(h.Lat, h.Lon, p.City.Lat, p.City.Lon) > 15:
-			return &WorldError{File: HotelsFile, Err: fmt.Errorf("%s: more than 15 km from the centre of %s", where, h.CityID)}
 		}
 		h.Place = p
 		h.Folded = Fold(h.Name)
