@@ -186,6 +186,8 @@ type Travel struct {
 	AttractionByID     map[string]*Attraction
 	Reviews            ReviewBank
 	Areas              *Areas // the neighbourhoods hotels are placed in
+
+	routes map[string]*AirportCarriers // by IATA code, see Serves
 }
 
 // travel returns the loaded travel part.
@@ -234,6 +236,9 @@ func loadTravel(fsys fs.FS, w *World) (*Travel, error) {
 		return nil, err
 	}
 	if err := d.loadAreas(fsys, w); err != nil {
+		return nil, err
+	}
+	if err := d.loadRoutes(fsys); err != nil {
 		return nil, err
 	}
 	if len(d.Reviews.Reviewers) == 0 || len(d.Reviews.Hotel.Pros) == 0 || len(d.Reviews.Hotel.Cons) == 0 {
