@@ -36,6 +36,8 @@ type Report struct {
 	// JudgeFailures says how often the judge failed to give a vote or a
 	// majority; absent while it never did.
 	JudgeFailures *evaltasks.JudgeFailures `json:"judge_failures,omitempty"`
+	// AnyTool are the figures of AnyTool's search (SolverAnyTool only).
+	AnyTool *AnyToolSummary `json:"anytool,omitempty"`
 }
 
 // UnresolvedQuery is one query the catalog cannot serve.
@@ -251,6 +253,7 @@ func (r *Report) WriteTable(w io.Writer) error {
 	if !r.Complete {
 		fmt.Fprintln(w, "(incomplete run: queries not run score as unsolved; resume it with -resume)")
 	}
+	r.AnyTool.write(w)
 	return nil
 }
 
@@ -341,5 +344,6 @@ func (r *Report) Markdown() []byte {
 			fmt.Fprintf(&b, "- `%s`: %s: %s\n", u.Key, u.Reason, u.Detail)
 		}
 	}
+	b.Write(r.AnyTool.markdown())
 	return b.Bytes()
 }
