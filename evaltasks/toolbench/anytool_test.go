@@ -58,3 +58,28 @@ func TestAnyToolScripted(t *testing.T) {
 		}
 	}
 }
+
+// Agents converse in parallel by default; the pool they share ends the
+// same, and a model fault mid-search fails the query closed.
+func TestAnyToolConcurrentAgents(t *testing.T) {
+	st := mustStack(t)
+	qs := shipped(t)
+	srv := agenttest.NewPolicyServer(t, tbtest.AnyToolPath(st.Catalog, qs, true))
+	rep, err := toolbench.Run(context.Background(), toolbench.Config{Queries: qs, Agent: client(t, srv.URL()), AgentName: "scripted",
+		Solver: toolbench.SolverAnyTool, Stack: st, Concurrency: 2})
+	require.NoError(t, err)
+	require.Equal(t, 1.0, rep.Overall.RevisedPassRate)
+	require.InDelta(t, 1, rep.AnyTool.PoolRecall, 1e-9)
+
+	path := tbtest.AnyToolPath(st.Catalog, qs, false)
+	broken := agenttest.NewPolicyServer(t, func(req agenttest.ChatRequest) (agenttest.Turn, error) {
+		if role, _ := tbtest.RoleOf(req); role == tbtest.RoleTool {
+			return agenttest.Fail(500, "the model server broke"), nil
+		}
+		return path(req)
+	})
+	rep, err = toolbench.Run(context.Background(), toolbench.Config{Queries: qs[:2], Agent: client(t, broken.URL()), AgentName: "scripted",
+		Solver: toolbench.SolverAnyTool, Stack: st, Reflections: -1})
+	require.NoError(t, err)
+	require.Zero(t, rep.Overall.RevisedPassRate)
+}
