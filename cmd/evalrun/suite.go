@@ -30,19 +30,25 @@ const (
 type suiteFlags struct {
 	suite, queries, tools, solver, retrievers, validation *string
 	maxTurns, width, maxDepth, pool                       *int
+	// AnyTool's: the solver on its pool, its reflections, its agents at once.
+	anytoolSolver                 *string
+	reflections, agentConcurrency *int
 }
 
 func addSuiteFlags(fs *flag.FlagSet) *suiteFlags {
 	return &suiteFlags{
-		suite:      fs.String("suite", "", "what to run: the eight tasks (default), toolbench (ToolBench query files, solved by -solver, scored by pass rate) or retrieval (NDCG@1/@5 of the API retrievers)"),
-		queries:    fs.String("queries", "", "ToolBench query file or folder of *.json for -suite toolbench|retrieval (default: the embedded G1/G2/G3 queries over the built-in tools)"),
-		tools:      fs.String("tools", "", "ToolBench tool folder (<Category>/<tool>.json) added to the built-in tools for -suite toolbench|retrieval"),
-		solver:     fs.String("solver", toolbench.SolverDFSDT, "solver of -suite toolbench: react or dfsdt"),
-		retrievers: fs.String("retrievers", "", "retrievers of -suite retrieval, comma-separated (default: bm25,hierarchical,deliberate)"),
-		validation: fs.String("validation", "", "how -suite toolbench reads tool calls' arguments: strict or lenient (default: lenient for the -tools files, strict for the built-in tools)"),
-		maxTurns:   fs.Int("max-turns", 0, "model turns per query of -suite toolbench (0: the solver's default, 30)"),
-		width:      fs.Int("width", 0, "DFSDT: children tried from one state (0: 2, ToolBench's tree_beam_size)"),
-		maxDepth:   fs.Int("max-depth", 0, "DFSDT: actions on one branch (0: 12, ToolBench's single_chain_max_step)"),
+		suite:            fs.String("suite", "", "what to run: the eight tasks (default), toolbench (ToolBench query files, solved by -solver, scored by pass rate) or retrieval (NDCG@1/@5 of the API retrievers)"),
+		queries:          fs.String("queries", "", "ToolBench query file or folder of *.json for -suite toolbench|retrieval (default: the embedded G1/G2/G3 queries over the built-in tools)"),
+		tools:            fs.String("tools", "", "ToolBench tool folder (<Category>/<tool>.json) added to the built-in tools for -suite toolbench|retrieval"),
+		solver:           fs.String("solver", toolbench.SolverDFSDT, "solver of -suite toolbench: react, dfsdt, or anytool (AnyTool's agents search the whole catalog for an API pool, -anytool-solver solves on it, self-reflection widens it)"),
+		anytoolSolver:    fs.String("anytool-solver", toolbench.SolverDFSDT, "-solver anytool: the solver on the API pool, dfsdt or react"),
+		reflections:      fs.Int("reflections", 0, "-solver anytool: self-reflection rounds (0: 4, as AnyTool's pass rate levels off after 4-6; -1: none)"),
+		agentConcurrency: fs.Int("agent-concurrency", 0, "-solver anytool: agents conversing at once (0: 4; 1 runs them in order, reproducibly)"),
+		retrievers:       fs.String("retrievers", "", "retrievers of -suite retrieval, comma-separated (default: bm25,hierarchical,deliberate)"),
+		validation:       fs.String("validation", "", "how -suite toolbench reads tool calls' arguments: strict or lenient (default: lenient for the -tools files, strict for the built-in tools)"),
+		maxTurns:         fs.Int("max-turns", 0, "model turns per query of -suite toolbench (0: the solver's default, 30)"),
+		width:            fs.Int("width", 0, "DFSDT: children tried from one state (0: 2, ToolBench's tree_beam_size)"),
+		maxDepth:         fs.Int("max-depth", 0, "DFSDT: actions on one branch (0: 12, ToolBench's single_chain_max_step)"),
 		pool: fs.Int("pool", 0, fmt.Sprintf("-suite retrieval: rank a pool of this many APIs instead of the whole catalog: every API the queries name, "+
 			"then a -seed sample of the rest by category (%d: ToolBench's, as ToolLLM's Table 2)", toolbench.ToolBenchPool)),
 	}
@@ -163,8 +169,9 @@ func runSuite(ctx context.Context, sf *suiteFlags, r suiteRun) int {
 		}
 	} else {
 		cfg := toolbench.Config{Queries: qs, Sample: r.sample, Seed: r.seed, Agent: r.agent, AgentName: r.agentName, Model: r.model, Solver: *sf.solver,
-			Budget: toolbench.Budget{Calls: r.budget, MaxTurns: *sf.maxTurns, Width: *sf.width, MaxDepth: *sf.maxDepth},
-			Judge:  r.judge, Concurrency: r.concurrency, Stack: st, OutDir: out, Resume: r.resume, Overwrite: r.overwrite}
+			Budget:        toolbench.Budget{Calls: r.budget, MaxTurns: *sf.maxTurns, Width: *sf.width, MaxDepth: *sf.maxDepth},
+			AnyToolSolver: *sf.anytoolSolver, Reflections: *sf.reflections, AgentConcurrency: *sf.agentConcurrency,
+			Judge: r.judge, Concurrency: r.concurrency, Stack: st, OutDir: out, Resume: r.resume, Overwrite: r.overwrite}
 		if !r.quiet {
 			cfg.Progress = r.stderr
 		}
