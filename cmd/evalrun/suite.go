@@ -13,6 +13,8 @@ import (
 	"time"
 
 	"github.com/understudy/understudy/agent"
+	"github.com/understudy/understudy/agent/anytool"
+	"github.com/understudy/understudy/agent/selfassist"
 	"github.com/understudy/understudy/evaltasks"
 	"github.com/understudy/understudy/evaltasks/toolbench"
 	"github.com/understudy/understudy/internal/assemble"
@@ -33,6 +35,8 @@ type suiteFlags struct {
 	// AnyTool's: the solver on its pool, its reflections, its agents at once.
 	anytoolSolver                 *string
 	reflections, agentConcurrency *int
+	// retriever is the toolbench solvers' API source.
+	retriever *string
 }
 
 func addSuiteFlags(fs *flag.FlagSet) *suiteFlags {
@@ -41,6 +45,7 @@ func addSuiteFlags(fs *flag.FlagSet) *suiteFlags {
 		queries:          fs.String("queries", "", "ToolBench query file or folder of *.json for -suite toolbench|retrieval (default: the embedded G1/G2/G3 queries over the built-in tools)"),
 		tools:            fs.String("tools", "", "ToolBench tool folder (<Category>/<tool>.json) added to the built-in tools for -suite toolbench|retrieval"),
 		solver:           fs.String("solver", toolbench.SolverDFSDT, "solver of -suite toolbench: react, dfsdt, or anytool (AnyTool's agents search the whole catalog for an API pool, -anytool-solver solves on it, self-reflection widens it)"),
+		retriever:        fs.String("retriever", "", "-suite toolbench: offer each query the 5 APIs this retriever finds for it instead of its api_list: bm25, hierarchical, deliberate, or self-assist (Self-Assist's five stages with the -agent model)"),
 		anytoolSolver:    fs.String("anytool-solver", toolbench.SolverDFSDT, "-solver anytool: the solver on the API pool, dfsdt or react"),
 		reflections:      fs.Int("reflections", 0, "-solver anytool: self-reflection rounds (0: 4, as AnyTool's pass rate levels off after 4-6; -1: none)"),
 		agentConcurrency: fs.Int("agent-concurrency", 0, "-solver anytool: agents conversing at once (0: 4; 1 runs them in order, reproducibly)"),
@@ -153,16 +158,28 @@ func runSuite(ctx context.Context, sf *suiteFlags, r suiteRun) int {
 	)
 	if *sf.suite == suiteRetrieval {
 		var names []string
+		var models []func(retrieve.Corpus) retrieve.Retriever
 		if *sf.retrievers != "" {
-			names = splitList(*sf.retrievers)
-			for _, n := range names {
-				if !slices.Contains(retrieve.Names(), n) {
-					return fail(exitUsage, "-retrievers: %v", &retrieve.UnknownError{Name: n})
+			names = []string{}
+			for _, n := range splitList(*sf.retrievers) {
+				switch {
+				case slices.Contains(retrieve.Names(), n):
+					names = append(names, n)
+				case n == retrieve.NameSelfAssist:
+					models = append(models, func(co retrieve.Corpus) retrieve.Retriever { return selfassist.New(r.agent, co) })
+				case n == anytool.NameRetriever:
+					if *sf.pool > 0 {
+						return fail(exitUsage, "-retrievers anytool searches the whole catalog; it takes no -pool")
+					}
+					at := &anytool.AnyTool{Agent: r.agent, Catalog: cat, Concurrency: *sf.agentConcurrency}
+					models = append(models, func(retrieve.Corpus) retrieve.Retriever { return anytool.Retriever{AnyTool: at} })
+				default:
+					return fail(exitUsage, "-retrievers: %v (or %s, %s with a model)", &retrieve.UnknownError{Name: n}, retrieve.NameSelfAssist, anytool.NameRetriever)
 				}
 			}
 		}
 		var rr *toolbench.RetrievalReport
-		rr, err = toolbench.RunRetrieval(toolbench.RetrievalConfig{Queries: qs, Sample: r.sample, Seed: r.seed, Catalog: cat, Names: names, Pool: *sf.pool,
+		rr, err = toolbench.RunRetrieval(toolbench.RetrievalConfig{Queries: qs, Sample: r.sample, Seed: r.seed, Catalog: cat, Names: names, Models: models, Pool: *sf.pool,
 			OutDir: out, Overwrite: r.overwrite})
 		if rr != nil {
 			rep = rr
@@ -174,6 +191,17 @@ func runSuite(ctx context.Context, sf *suiteFlags, r suiteRun) int {
 			Judge: r.judge, Concurrency: r.concurrency, Stack: st, OutDir: out, Resume: r.resume, Overwrite: r.overwrite}
 		if !r.quiet {
 			cfg.Progress = r.stderr
+		}
+		switch n := *sf.retriever; {
+		case n == "":
+		case n == retrieve.NameSelfAssist:
+			cfg.Retriever = selfassist.New(r.agent, retrieve.CatalogCorpus(st.Catalog))
+		case slices.Contains(retrieve.Names(), n):
+			if cfg.Retriever, err = retrieve.New(n, st.Catalog); err != nil {
+				return fail(exitUsage, "-retriever: %v", err)
+			}
+		default:
+			return fail(exitUsage, "-retriever: %v (or %s)", &retrieve.UnknownError{Name: n}, retrieve.NameSelfAssist)
 		}
 		var tr *toolbench.Report
 		tr, err = toolbench.Run(ctx, cfg)

@@ -36,6 +36,8 @@ type Report struct {
 	// JudgeFailures says how often the judge failed to give a vote or a
 	// majority; absent while it never did.
 	JudgeFailures *evaltasks.JudgeFailures `json:"judge_failures,omitempty"`
+	// Retriever is the solvers' API source when not the queries' api_list.
+	Retriever string `json:"retriever,omitempty"`
 	// AnyTool are the figures of AnyTool's search (SolverAnyTool only).
 	AnyTool *AnyToolSummary `json:"anytool,omitempty"`
 }
@@ -230,7 +232,11 @@ func (r *Report) label() string {
 	if r.Model != "" && r.Model != r.Agent {
 		s += " (" + r.Model + ")"
 	}
-	return s + ", " + r.Solver
+	s += ", " + r.Solver
+	if r.Retriever != "" {
+		s += " on " + r.Retriever
+	}
+	return s
 }
 
 // WriteTable prints pass rates per query file and overall.

@@ -17,6 +17,7 @@ import (
 	"github.com/understudy/understudy/fixtures"
 	"github.com/understudy/understudy/internal/assemble"
 	"github.com/understudy/understudy/toolset"
+	"github.com/understudy/understudy/toolset/retrieve"
 )
 
 // Solver names.
@@ -56,6 +57,11 @@ type Config struct {
 	AnyToolSolver    string
 	Reflections      int
 	AgentConcurrency int
+	// Retriever, when set, is the solvers' API source: each query is
+	// offered the RetrieveK (default 5) APIs it finds for the query's
+	// text instead of the query's api_list.
+	Retriever retrieve.Retriever
+	RetrieveK int
 	// Judge, when set, decides solvable and solved by majority vote;
 	// without it the rules do (RuleCriterion).
 	Judge *evaltasks.Judge
@@ -123,6 +129,8 @@ type manifest struct {
 	Queries string `json:"queries"`
 	Sample  int    `json:"sample,omitempty"`
 	Seed    uint64 `json:"seed,omitempty"`
+	// Retriever is the solvers' API source, when not the api_list.
+	Retriever string `json:"retriever,omitempty"`
 }
 
 // ShippedQueries are the query files shipped with the project.
@@ -193,6 +201,9 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		m := manifest{Suite: "toolbench", Agent: name, Model: cfg.Model, Solver: cfg.Solver, Budget: cfg.Budget, Queries: digest, Sample: cfg.Sample, Seed: cfg.Seed}
 		if cfg.Sample <= 0 {
 			m.Seed = 0
+		}
+		if cfg.Retriever != nil {
+			m.Retriever = cfg.Retriever.Name()
 		}
 		if cfg.Judge != nil {
 			m.Judge = scorer
@@ -282,6 +293,9 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	})
 
 	rep := Aggregate(name, cfg.Model, cfg.Solver, scorer, digest, qs, results)
+	if cfg.Retriever != nil {
+		rep.Retriever = cfg.Retriever.Name()
+	}
 	if cfg.Solver == SolverAnyTool {
 		var keys []string
 		for _, q := range sortedQueries(qs) {
@@ -343,6 +357,15 @@ func runQuery(ctx context.Context, cfg Config, rv *Resolver, tools map[string]to
 	p := solve.Problem{ID: q.Key(), Query: q.Text}
 	for _, a := range r.Offered {
 		p.Tools = append(p.Tools, tools[a.ID()])
+	}
+	if cfg.Retriever != nil && at == nil {
+		var ok bool
+		if p.Tools, ok = offerRetrieved(ctx, cfg, tools, q, res); !ok {
+			if ctx.Err() != nil {
+				return nil, ctx.Err()
+			}
+			return res, nil
+		}
 	}
 	// The oracle, when it is the agent, follows the query's annotation;
 	// other agents never read it.
