@@ -57,11 +57,11 @@ type RetrievalConfig struct {
 
 // Ranking is one query's line of the retrieval results.
 type Ranking struct {
-	Key      string               `json:"key"`
-	Group    string               `json:"group"`
-	Query    string               `json:"query"`
-	Relevant []string             `json:"relevant"`
-	Ranked   map[string][]string  `json:"ranked,omitempty"`
+	Key      string              `json:"key"`
+	Group    string              `json:"group"`
+	Query    string              `json:"query"`
+	Relevant []string            `json:"relevant"`
+	Ranked   map[string][]string `json:"ranked,omitempty"`
 	// Selected is a model retriever's whole selection, when longer than Ranked.
 	Selected map[string][]string  `json:"selected,omitempty"`
 	NDCG     map[string][]float64 `json:"ndcg,omitempty"` // per retriever, at RetrievalK
