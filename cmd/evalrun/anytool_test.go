@@ -92,3 +92,61 @@ func TestToolBenchSuiteAnyToolGeneratedTree(t *testing.T) {
 	require.Equal(t, len(servable), rep.AnyTool.Queries)
 	require.InDelta(t, 1, rep.AnyTool.PoolRecall, 1e-9)
 }
+
+// Self-Assist end to end: -suite retrieval -retrievers self-assist,anytool
+// scores the model's selection and the agents' pool, and -suite toolbench
+// -retriever self-assist offers the solver what Self-Assist selects; on
+// the built-in catalog and on a generated tree.
+func TestSelfAssistSuites(t *testing.T) {
+	c, err := toolset.Builtin()
+	require.NoError(t, err)
+	qs, err := toolbench.ShippedQueries()
+	require.NoError(t, err)
+	policy := func(c *toolset.Catalog, qs []toolbench.Query) tbtest.Policy {
+		sa, at := tbtest.SelfAssistPath(c, qs), tbtest.AnyToolPath(c, qs, false)
+		return func(req agenttest.ChatRequest) (agenttest.Turn, error) {
+			if role, _ := tbtest.RoleOf(req); role != tbtest.RoleSolver {
+				return at(req)
+			}
+			return sa(req)
+		}
+	}
+	srv := agenttest.NewPolicyServer(t, policy(c, qs))
+	var out, errb bytes.Buffer
+	code := run(context.Background(), []string{"-suite", "retrieval", "-retrievers", "bm25,self-assist,anytool", "-agent-concurrency", "1",
+		"-agent", "openai", "-base-url", srv.URL(), "-model", "scripted", "-out", t.TempDir(), "-quiet"}, &out, &errb, false)
+	require.Equal(t, exitOK, code, errb.String())
+	t.Logf("evalrun -suite retrieval -retrievers bm25,self-assist,anytool:\n%s", out.String())
+	require.Contains(t, out.String(), "self-assist  all")
+
+	out.Reset()
+	code = run(context.Background(), []string{"-suite", "toolbench", "-retriever", "self-assist",
+		"-agent", "openai", "-base-url", srv.URL(), "-model", "scripted", "-out", t.TempDir(), "-quiet"}, &out, &errb, false)
+	require.Equal(t, exitOK, code, errb.String())
+	t.Logf("evalrun -suite toolbench -retriever self-assist:\n%s", out.String())
+	require.Contains(t, out.String(), "dfsdt on self-assist")
+	require.Contains(t, out.String(), "all       1.00")
+
+	if testing.Short() {
+		return
+	}
+	dir, _ := tbgen.WriteTB(t, tbgen.Options{Seed: 3, Tools: 2000, Queries: []int{2, 2, 2, 2, 2, 2}, Compact: true})
+	tools, queries := filepath.Join(dir, "tools"), filepath.Join(dir, "queries")
+	tc, err := toolset.Load([]string{tools}, true)
+	require.NoError(t, err)
+	tq, err := toolbench.LoadQueries(os.DirFS(dir), "queries")
+	require.NoError(t, err)
+	rv := toolbench.NewResolver(tc)
+	var servable []toolbench.Query
+	for _, q := range tq {
+		if _, err := rv.Resolve(&q); err == nil {
+			servable = append(servable, q)
+		}
+	}
+	tree := agenttest.NewPolicyServer(t, policy(tc, servable))
+	out.Reset()
+	code = run(context.Background(), []string{"-suite", "retrieval", "-tools", tools, "-queries", queries, "-retrievers", "bm25,self-assist,anytool",
+		"-agent", "openai", "-base-url", tree.URL(), "-model", "scripted", "-out", t.TempDir(), "-quiet"}, &out, &errb, false)
+	require.Equal(t, exitOK, code, errb.String())
+	t.Logf("evalrun -suite retrieval -tools <2,000-tool tree> -retrievers bm25,self-assist,anytool:\n%s", out.String())
+}
