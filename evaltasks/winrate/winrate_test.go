@@ -178,10 +178,12 @@ func TestJudgeFailsClosed(t *testing.T) {
 
 	big := strings.Repeat("x", 4096)
 	for name, p := range map[string]func(agenttest.ChatRequest) (agenttest.Turn, error){
-		"http 500":  func(agenttest.ChatRequest) (agenttest.Turn, error) { return agenttest.Fail(500, "down"), nil },
-		"garbage":   func(agenttest.ChatRequest) (agenttest.Turn, error) { return agenttest.Text("I like both a lot."), nil },
-		"oversized": func(agenttest.ChatRequest) (agenttest.Turn, error) { return agenttest.Text(big + "\nPREFERENCE: 1"), nil },
-		"not JSON":  func(agenttest.ChatRequest) (agenttest.Turn, error) { return agenttest.Raw(200, "{nope"), nil },
+		"http 500": func(agenttest.ChatRequest) (agenttest.Turn, error) { return agenttest.Fail(500, "down"), nil },
+		"garbage":  func(agenttest.ChatRequest) (agenttest.Turn, error) { return agenttest.Text("I like both a lot."), nil },
+		"oversized": func(agenttest.ChatRequest) (agenttest.Turn, error) {
+			return agenttest.Text(big + "\nPREFERENCE: 1"), nil
+		},
+		"not JSON": func(agenttest.ChatRequest) (agenttest.Turn, error) { return agenttest.Raw(200, "{nope"), nil },
 	} {
 		t.Run(name, func(t *testing.T) {
 			srv := agenttest.NewPolicyServer(t, p)
