@@ -78,6 +78,8 @@ type suiteRun struct {
 	// for the advice when one is not reached.
 	baseURL, judgeURL string
 	timeout           time.Duration
+	// noHints builds the suite's own sandbox without dependency hints too.
+	noHints bool
 }
 
 // runSuite runs -suite toolbench or retrieval.
@@ -124,7 +126,7 @@ func runSuite(ctx context.Context, sf *suiteFlags, r suiteRun) int {
 	}
 	// Retrieval ranks the catalog and calls nothing: it needs no sandbox.
 	if *sf.suite == suiteToolBench && (tools != nil || validation != "") {
-		if st, err = assemble.Build(assemble.Config{Catalog: tools, Validation: validation}); err != nil {
+		if st, err = assemble.Build(assemble.Config{Catalog: tools, Validation: validation, NoDependencyHints: r.noHints}); err != nil {
 			return fail(exitFailed, "sandbox: %v", err)
 		}
 		defer st.Close()
