@@ -12,6 +12,7 @@ import (
 	"github.com/understudy/understudy/evaltasks"
 	"github.com/understudy/understudy/evaltasks/winrate"
 	"github.com/understudy/understudy/internal/atomicfile"
+	"github.com/understudy/understudy/internal/cli"
 )
 
 // wantsWinRate tells whether compare's arguments ask for the win rate.
@@ -32,7 +33,6 @@ func wantsWinRate(args []string) bool {
 // rate of RUN_A against RUN_B, with a judge model.
 func winRateCommand(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("evalrun compare -win-rate", flag.ContinueOnError)
-	fs.SetOutput(stderr)
 	fs.Bool("win-rate", true, "compare two -suite toolbench runs by ToolEval's win rate")
 	out := fs.String("out", "", "where to write the page (default: compare.html beside RUN_A)")
 	judgeURL := fs.String("judge-url", "", "OpenAI-compatible API root of the judge model (required)")
@@ -42,15 +42,15 @@ func winRateCommand(ctx context.Context, args []string, stdout, stderr io.Writer
 	timeout := fs.Duration("timeout", openai.DefaultTimeout, "timeout of one judge request")
 	retries := fs.Int("retries", openai.DefaultMaxRetries, "retries of a failed judge request")
 	allowErrors := fs.Bool("allow-errors", false, "exit 0 even when comparisons got no majority from the judge")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: evalrun compare -win-rate -judge-url URL [-judge-model M] [-out FILE] RUN_A RUN_B\n\n"+
+	usage := func(w io.Writer) {
+		fmt.Fprintln(w, "usage: evalrun compare -win-rate -judge-url URL [-judge-model M] [-out FILE] RUN_A RUN_B\n\n"+
 			"ToolEval's win rate of RUN_A against RUN_B (two -suite toolbench runs): for every query both answered, a\n"+
 			"passed path beats a failed one without a vote; otherwise the judge compares the two paths under ToolEval's\n"+
 			"criteria, by majority of its votes. Prints win/tie/lose and the win rate per query file, ties split and raw.")
 		fs.PrintDefaults()
 	}
-	if err := fs.Parse(args); err != nil {
-		return parseExit(err)
+	if code, ok := cli.Parse(fs, args, usage, stdout, stderr); !ok {
+		return code
 	}
 	if fs.NArg() != 2 {
 		fmt.Fprintln(stderr, "evalrun compare -win-rate: name two run directories, RUN_A and the reference RUN_B")
