@@ -24,6 +24,9 @@ type Report struct {
 	// date and time), "" when none did (-no-date, or a run made before the
 	// line existed): runs that differ in it are not comparable.
 	DateLine string `json:"date_line,omitempty"`
+	// NoDependencyHints marks a run whose catalog was served without the
+	// sentences naming a value's source (-dependency-hints=false).
+	NoDependencyHints bool `json:"no_dependency_hints,omitempty"`
 	// Complete tells whether every planned instance has a recorded
 	// outcome (an error is an outcome); false after an interruption.
 	Complete bool         `json:"complete"`
@@ -432,6 +435,9 @@ func (r *Report) WriteTable(w io.Writer) error {
 	if !r.Complete {
 		fmt.Fprintf(w, "(incomplete run: instances not run score as failures; resume it with -resume)\n")
 	}
+	if r.NoDependencyHints {
+		fmt.Fprintln(w, "Dependency hints off (-dependency-hints=false): no description said where a value comes from.")
+	}
 	return nil
 }
 
@@ -455,6 +461,9 @@ func (r *Report) Markdown() []byte {
 	var b bytes.Buffer
 	fmt.Fprintf(&b, "# Evaluation report: %s\n\n", r.label())
 	fmt.Fprintf(&b, "Dataset `%s`.", r.Dataset)
+	if r.NoDependencyHints {
+		b.WriteString(" The catalog was served without dependency hints (-dependency-hints=false): no description says where a value comes from.")
+	}
 	if r.DateLine != "" {
 		fmt.Fprintf(&b, " Every conversation starts with the line %q.", r.DateLine)
 	} else {

@@ -59,6 +59,10 @@ type Config struct {
 	// default every conversation starts with it; run.json and the report
 	// say which, so that runs with and without are not compared unawares.
 	NoDate bool
+	// NoDependencyHints marks a run whose sandbox serves the catalog
+	// without dependency hints (assemble.Config.NoDependencyHints); the
+	// report says so, and a resumed run must match.
+	NoDependencyHints bool
 	// Judge, when set, scores Tasks 3, 5, 6 and 8 instead of the rules.
 	Judge *Judge
 
@@ -206,6 +210,8 @@ type manifest struct {
 	Dataset string `json:"dataset"`
 	// DateLine is the line conversations start with; "" for none (-no-date).
 	DateLine string `json:"date_line,omitempty"`
+	// NoDependencyHints: the catalog was served without dependency hints.
+	NoDependencyHints bool `json:"no_dependency_hints,omitempty"`
 }
 
 // Run evaluates an agent: every instance of the chosen tasks, scored and
@@ -263,7 +269,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	results := map[string]*Result{}
 	var out *resultsFile
 	if cfg.OutDir != "" {
-		m := manifest{Agent: name, Model: cfg.Model, Tasks: tasks, Sample: cfg.Sample, Seed: cfg.Seed, Budget: ev.budget, Dataset: digest, DateLine: ev.dateLine}
+		m := manifest{Agent: name, Model: cfg.Model, Tasks: tasks, Sample: cfg.Sample, Seed: cfg.Seed, Budget: ev.budget, Dataset: digest, DateLine: ev.dateLine, NoDependencyHints: cfg.NoDependencyHints}
 		if cfg.Judge != nil {
 			m.Judge = cfg.Judge.Name
 		}
@@ -322,6 +328,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	}
 	rep := Aggregate(name, cfg.Model, digest, tasks, planned, keep, scorers)
 	rep.DateLine = ev.dateLine
+	rep.NoDependencyHints = cfg.NoDependencyHints
 	rep.Describe(insts, keep)
 	if cfg.OutDir != "" {
 		if err := writeReport(cfg.OutDir, rep); err != nil {
@@ -613,6 +620,7 @@ func manifestDiff(have []byte, want manifest) string {
 	add("judge", old.Judge, want.Judge)
 	add("dataset", old.Dataset, want.Dataset)
 	add("date line", fmt.Sprintf("%q", old.DateLine), fmt.Sprintf("%q", want.DateLine))
+	add("dependency hints off", old.NoDependencyHints, want.NoDependencyHints)
 	return strings.Join(diffs, "; ")
 }
 

@@ -73,6 +73,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, tty bool)
 		format      = fs.String("format", "table", "what to print: table or json (the report)")
 		quiet       = fs.Bool("quiet", false, "no progress reports")
 		allowErrors = fs.Bool("allow-errors", false, "exit 0 even when instances ended in an error (they score as failures either way)")
+		hints       = fs.Bool("dependency-hints", true, "serve the documentation's sentences that say where a value comes from and the x-depends annotations; false removes them (the graph and its enforcement stay), so Task 7 measures inferring the chains, not following directions")
 		validate    = fs.Bool("validate", false, "validate the instruction dataset (execute every gold annotation in the sandbox), print its counts and exit")
 	)
 	suite := addSuiteFlags(fs)
@@ -101,7 +102,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, tty bool)
 	}
 	// The offline sandbox: the engine the calls run in, and the catalog
 	// and dependency graph agents may read.
-	st, err := assemble.Build(assemble.Config{})
+	st, err := assemble.Build(assemble.Config{NoDependencyHints: !*hints})
 	if err != nil {
 		fmt.Fprintf(stderr, "evalrun: sandbox: %v\n", err)
 		return exitFailed
@@ -114,7 +115,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, tty bool)
 		return usage("%v", err)
 	}
 	cfg := evaltasks.Config{Tasks: taskList, Agent: a, AgentName: *agentName, Model: *model, Sample: *sample, Seed: *seed,
-		Concurrency: *concurrency, Budget: *budget, NoDate: *noDate, Resume: *resume, Overwrite: *overwrite, TTY: tty, Stack: st}
+		Concurrency: *concurrency, Budget: *budget, NoDate: *noDate, Resume: *resume, Overwrite: *overwrite, TTY: tty, Stack: st,
+		NoDependencyHints: !*hints}
 	if *dataDir != "" {
 		cfg.Data, cfg.DataDir = os.DirFS(*dataDir), "."
 	}
@@ -129,7 +131,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, tty bool)
 	if *suite.suite != "" {
 		return runSuite(ctx, suite, suiteRun{stack: st, agent: a, agentName: *agentName, model: *model, judge: cfg.Judge, outDir: *outDir, resume: *resume,
 			overwrite: *overwrite, private: *private, concurrency: *concurrency, budget: *budget, sample: *sample, seed: *seed, format: *format, quiet: *quiet, allowErrors: *allowErrors, stdout: stdout, stderr: stderr,
-			baseURL: *baseURL, judgeURL: *judgeURL, timeout: *timeout})
+			baseURL: *baseURL, judgeURL: *judgeURL, timeout: *timeout, noHints: !*hints})
 	}
 	cfg.OutDir = *outDir
 	if cfg.OutDir == "" {

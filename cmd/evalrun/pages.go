@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"flag"
 	"fmt"
@@ -31,6 +32,9 @@ func subcommand(args []string, stdout, stderr io.Writer) (code int, ok bool) {
 	case subcommands[0]:
 		return reportCommand(args[1:], stdout, stderr), true
 	case subcommands[1]:
+		if wantsWinRate(args[1:]) {
+			return winRateCommand(context.Background(), args[1:], stdout, stderr), true
+		}
 		return compareCommand(args[1:], stdout, stderr), true
 	}
 	return 0, false
@@ -43,6 +47,7 @@ func usage(fs *flag.FlagSet, w io.Writer) {
 	fmt.Fprintln(w, "       evalrun -suite retrieval [flags]     rank the catalog's APIs for ToolBench queries, NDCG@1/@5")
 	fmt.Fprintln(w, "       evalrun report RUN_DIR...           rebuild report.html from report.json")
 	fmt.Fprintln(w, "       evalrun compare RUN_DIR RUN_DIR...  put runs side by side (compare -h)")
+	fmt.Fprintln(w, "       evalrun compare -win-rate -judge-url URL RUN_A RUN_B  ToolEval's win rate of two toolbench runs")
 	fmt.Fprintln(w, "\nflags:")
 	fs.PrintDefaults()
 }

@@ -13,6 +13,8 @@ import (
 	"time"
 
 	"github.com/understudy/understudy/agent"
+	"github.com/understudy/understudy/agent/anytool"
+	"github.com/understudy/understudy/agent/selfassist"
 	"github.com/understudy/understudy/evaltasks"
 	"github.com/understudy/understudy/evaltasks/toolbench"
 	"github.com/understudy/understudy/internal/assemble"
@@ -30,21 +32,30 @@ const (
 type suiteFlags struct {
 	suite, queries, tools, solver, retrievers, validation *string
 	maxTurns, width, maxDepth, pool                       *int
-	noBuiltin                                             *bool
+	// AnyTool's: the solver on its pool, its reflections, its agents at once.
+	anytoolSolver                 *string
+	reflections, agentConcurrency *int
+	// retriever is the toolbench solvers' API source.
+	retriever *string
+	noBuiltin *bool
 }
 
 func addSuiteFlags(fs *flag.FlagSet) *suiteFlags {
 	return &suiteFlags{
-		suite:      fs.String("suite", "", "what to run: the eight tasks (default), toolbench (ToolBench query files, solved by -solver, scored by pass rate) or retrieval (NDCG@1/@5 of the API retrievers)"),
-		queries:    fs.String("queries", "", "ToolBench query file or folder of *.json for -suite toolbench|retrieval (default: the embedded G1/G2/G3 queries over the built-in tools)"),
-		tools:      fs.String("tools", "", "ToolBench tool folder (<Category>/<tool>.json) added to the built-in tools for -suite toolbench|retrieval"),
-		solver:     fs.String("solver", toolbench.SolverDFSDT, "solver of -suite toolbench: react or dfsdt"),
-		retrievers: fs.String("retrievers", "", "retrievers of -suite retrieval, comma-separated (default: bm25,hierarchical,deliberate)"),
-		validation: fs.String("validation", "", "how -suite toolbench reads tool calls' arguments: strict or lenient (default: lenient for the -tools files, strict for the built-in tools)"),
-		noBuiltin:  fs.Bool("no-builtin", false, "-suite toolbench|retrieval: load only the -tools files, without the built-in tools (a -tools file of a built-in tool's category and name replaces it either way)"),
-		maxTurns:   fs.Int("max-turns", 0, "model turns per query of -suite toolbench (0: the solver's default, 30)"),
-		width:      fs.Int("width", 0, "DFSDT: children tried from one state (0: 2, ToolBench's tree_beam_size)"),
-		maxDepth:   fs.Int("max-depth", 0, "DFSDT: actions on one branch (0: 12, ToolBench's single_chain_max_step)"),
+		suite:            fs.String("suite", "", "what to run: the eight tasks (default), toolbench (ToolBench query files, solved by -solver, scored by pass rate) or retrieval (NDCG@1/@5 of the API retrievers)"),
+		queries:          fs.String("queries", "", "ToolBench query file or folder of *.json for -suite toolbench|retrieval (default: the embedded G1/G2/G3 queries over the built-in tools)"),
+		tools:            fs.String("tools", "", "ToolBench tool folder (<Category>/<tool>.json) added to the built-in tools for -suite toolbench|retrieval"),
+		solver:           fs.String("solver", toolbench.SolverDFSDT, "solver of -suite toolbench: react, dfsdt, or anytool (AnyTool's agents search the whole catalog for an API pool, -anytool-solver solves on it, self-reflection widens it)"),
+		retriever:        fs.String("retriever", "", "-suite toolbench: offer each query the 5 APIs this retriever finds for it instead of its api_list: bm25, hierarchical, deliberate, or self-assist (Self-Assist's five stages with the -agent model)"),
+		anytoolSolver:    fs.String("anytool-solver", toolbench.SolverDFSDT, "-solver anytool: the solver on the API pool, dfsdt or react"),
+		reflections:      fs.Int("reflections", 0, "-solver anytool: self-reflection rounds (0: 4, as AnyTool's pass rate levels off after 4-6; -1: none)"),
+		agentConcurrency: fs.Int("agent-concurrency", 0, "-solver anytool: agents conversing at once (0: 4; 1 runs them in order, reproducibly)"),
+		retrievers:       fs.String("retrievers", "", "retrievers of -suite retrieval, comma-separated (default: bm25,hierarchical,deliberate)"),
+		validation:       fs.String("validation", "", "how -suite toolbench reads tool calls' arguments: strict or lenient (default: lenient for the -tools files, strict for the built-in tools)"),
+		maxTurns:         fs.Int("max-turns", 0, "model turns per query of -suite toolbench (0: the solver's default, 30)"),
+		width:            fs.Int("width", 0, "DFSDT: children tried from one state (0: 2, ToolBench's tree_beam_size)"),
+		maxDepth:         fs.Int("max-depth", 0, "DFSDT: actions on one branch (0: 12, ToolBench's single_chain_max_step)"),
+		noBuiltin:        fs.Bool("no-builtin", false, "-suite toolbench|retrieval: load only the -tools files, without the built-in tools (a -tools file of a built-in tool's category and name replaces it either way)"),
 		pool: fs.Int("pool", 0, fmt.Sprintf("-suite retrieval: rank a pool of this many APIs instead of the whole catalog: every API the queries name, "+
 			"then a -seed sample of the rest by category (%d: ToolBench's, as ToolLLM's Table 2)", toolbench.ToolBenchPool)),
 	}
@@ -69,6 +80,8 @@ type suiteRun struct {
 	// for the advice when one is not reached.
 	baseURL, judgeURL string
 	timeout           time.Duration
+	// noHints builds the suite's own sandbox without dependency hints too.
+	noHints bool
 }
 
 // runSuite runs -suite toolbench or retrieval.
@@ -118,7 +131,7 @@ func runSuite(ctx context.Context, sf *suiteFlags, r suiteRun) int {
 	}
 	// Retrieval ranks the catalog and calls nothing: it needs no sandbox.
 	if *sf.suite == suiteToolBench && (tools != nil || validation != "") {
-		if st, err = assemble.Build(assemble.Config{Catalog: tools, Validation: validation}); err != nil {
+		if st, err = assemble.Build(assemble.Config{Catalog: tools, Validation: validation, NoDependencyHints: r.noHints}); err != nil {
 			return fail(exitFailed, "sandbox: %v", err)
 		}
 		defer st.Close()
@@ -152,26 +165,50 @@ func runSuite(ctx context.Context, sf *suiteFlags, r suiteRun) int {
 	)
 	if *sf.suite == suiteRetrieval {
 		var names []string
+		var models []func(retrieve.Corpus) retrieve.Retriever
 		if *sf.retrievers != "" {
-			names = splitList(*sf.retrievers)
-			for _, n := range names {
-				if !slices.Contains(retrieve.Names(), n) {
-					return fail(exitUsage, "-retrievers: %v", &retrieve.UnknownError{Name: n})
+			names = []string{}
+			for _, n := range splitList(*sf.retrievers) {
+				switch {
+				case slices.Contains(retrieve.Names(), n):
+					names = append(names, n)
+				case n == retrieve.NameSelfAssist:
+					models = append(models, func(co retrieve.Corpus) retrieve.Retriever { return selfassist.New(r.agent, co) })
+				case n == anytool.NameRetriever:
+					if *sf.pool > 0 {
+						return fail(exitUsage, "-retrievers anytool searches the whole catalog; it takes no -pool")
+					}
+					at := &anytool.AnyTool{Agent: r.agent, Catalog: cat, Concurrency: *sf.agentConcurrency}
+					models = append(models, func(retrieve.Corpus) retrieve.Retriever { return anytool.Retriever{AnyTool: at} })
+				default:
+					return fail(exitUsage, "-retrievers: %v (or %s, %s with a model)", &retrieve.UnknownError{Name: n}, retrieve.NameSelfAssist, anytool.NameRetriever)
 				}
 			}
 		}
 		var rr *toolbench.RetrievalReport
-		rr, err = toolbench.RunRetrieval(toolbench.RetrievalConfig{Queries: qs, Sample: r.sample, Seed: r.seed, Catalog: cat, Names: names, Pool: *sf.pool,
+		rr, err = toolbench.RunRetrieval(toolbench.RetrievalConfig{Queries: qs, Sample: r.sample, Seed: r.seed, Catalog: cat, Names: names, Models: models, Pool: *sf.pool,
 			OutDir: out, Overwrite: r.overwrite})
 		if rr != nil {
 			rep = rr
 		}
 	} else {
 		cfg := toolbench.Config{Queries: qs, Sample: r.sample, Seed: r.seed, Agent: r.agent, AgentName: r.agentName, Model: r.model, Solver: *sf.solver,
-			Budget: toolbench.Budget{Calls: r.budget, MaxTurns: *sf.maxTurns, Width: *sf.width, MaxDepth: *sf.maxDepth},
-			Judge:  r.judge, Concurrency: r.concurrency, Stack: st, OutDir: out, Resume: r.resume, Overwrite: r.overwrite}
+			Budget:        toolbench.Budget{Calls: r.budget, MaxTurns: *sf.maxTurns, Width: *sf.width, MaxDepth: *sf.maxDepth},
+			AnyToolSolver: *sf.anytoolSolver, Reflections: *sf.reflections, AgentConcurrency: *sf.agentConcurrency,
+			Judge: r.judge, Concurrency: r.concurrency, Stack: st, OutDir: out, Resume: r.resume, Overwrite: r.overwrite}
 		if !r.quiet {
 			cfg.Progress = r.stderr
+		}
+		switch n := *sf.retriever; {
+		case n == "":
+		case n == retrieve.NameSelfAssist:
+			cfg.Retriever = selfassist.New(r.agent, retrieve.CatalogCorpus(st.Catalog))
+		case slices.Contains(retrieve.Names(), n):
+			if cfg.Retriever, err = retrieve.New(n, st.Catalog); err != nil {
+				return fail(exitUsage, "-retriever: %v", err)
+			}
+		default:
+			return fail(exitUsage, "-retriever: %v (or %s)", &retrieve.UnknownError{Name: n}, retrieve.NameSelfAssist)
 		}
 		var tr *toolbench.Report
 		tr, err = toolbench.Run(ctx, cfg)

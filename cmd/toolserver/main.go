@@ -78,6 +78,7 @@ type flags struct {
 	mcpIdle         time.Duration
 	noInfer         bool
 	explain         bool
+	dependencyHints bool
 	simulate        string
 	simulateModel   string
 	readTimeout     time.Duration
@@ -127,6 +128,7 @@ func runWith(args []string, stdout, stderr io.Writer, f flags) int {
 	fs.StringVar(&f.depsPolicy, "deps-policy", "", "dependency checks: enforce, warn or off (default: enforce for built-in tools, warn for imported ones)")
 	fs.StringVar(&f.validation, "validation", "", "how call arguments are read: strict (the documentation's rules) or lenient (also undocumented arguments and placeholders, with a warning); default: lenient for -catalog ToolBench files, strict for the built-in tools and OpenAPI documents")
 	fs.BoolVar(&f.enforceSecurity, "enforce-security", false, "in fake mode, answer 401 on the RapidAPI wire to a request without the apiKey or Bearer credentials its API's OpenAPI source declares (any value is accepted), as the real API and Prism do")
+	fs.BoolVar(&f.dependencyHints, "dependency-hints", true, "serve the documentation's sentences that say where a value comes from (\"can be retrieved from X (data->id)\") and the x-depends annotations; false removes them from every description and schema, keeping the dependency graph and its enforcement, so that an agent must infer the chains")
 	fs.BoolVar(&f.explain, "explain", false, "add what the dependency check found (which call emitted a refused ID, where it should come from) to the API's refusal, under \"understudy_hint\": for debugging an agent; the real API says no such thing, so never in an evaluation")
 	fs.BoolVar(&f.noInfer, "no-infer", false, "do not infer dependencies of imported tools from their documentation")
 	fs.StringVar(&f.simulate, "simulate", "", "URL of an OpenAI-compatible server (http://127.0.0.1:8000/v1) whose model answers imported tools' calls no recording has; answers are recorded in -cache and replayed (key from $OPENAI_API_KEY when set)")
@@ -288,7 +290,8 @@ func mcpIdle(d time.Duration) time.Duration {
 // stderr, like every other message of the command.
 func config(cat *toolset.Catalog, f flags, stderr io.Writer) (assemble.Config, error) {
 	cfg := assemble.Config{Catalog: cat, CacheDir: f.cacheDir, NoInference: f.noInfer, Explain: f.explain,
-		Logger: slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))}
+		NoDependencyHints: !f.dependencyHints,
+		Logger:            slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))}
 	var err error
 	if cfg.Mode, err = sandbox.ParseMode(f.mode); err != nil {
 		return cfg, err

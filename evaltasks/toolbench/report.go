@@ -36,6 +36,10 @@ type Report struct {
 	// JudgeFailures says how often the judge failed to give a vote or a
 	// majority; absent while it never did.
 	JudgeFailures *evaltasks.JudgeFailures `json:"judge_failures,omitempty"`
+	// Retriever is the solvers' API source when not the queries' api_list.
+	Retriever string `json:"retriever,omitempty"`
+	// AnyTool are the figures of AnyTool's search (SolverAnyTool only).
+	AnyTool *AnyToolSummary `json:"anytool,omitempty"`
 }
 
 // UnresolvedQuery is one query the catalog cannot serve.
@@ -228,7 +232,11 @@ func (r *Report) label() string {
 	if r.Model != "" && r.Model != r.Agent {
 		s += " (" + r.Model + ")"
 	}
-	return s + ", " + r.Solver
+	s += ", " + r.Solver
+	if r.Retriever != "" {
+		s += " on " + r.Retriever
+	}
+	return s
 }
 
 // WriteTable prints pass rates per query file and overall.
@@ -251,6 +259,7 @@ func (r *Report) WriteTable(w io.Writer) error {
 	if !r.Complete {
 		fmt.Fprintln(w, "(incomplete run: queries not run score as unsolved; resume it with -resume)")
 	}
+	r.AnyTool.write(w)
 	return nil
 }
 
@@ -341,5 +350,6 @@ func (r *Report) Markdown() []byte {
 			fmt.Fprintf(&b, "- `%s`: %s: %s\n", u.Key, u.Reason, u.Detail)
 		}
 	}
+	b.Write(r.AnyTool.markdown())
 	return b.Bytes()
 }

@@ -2,6 +2,7 @@ package toolbench
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -39,6 +40,11 @@ type RetrievalConfig struct {
 	// Retrievers, when set, are used as they are instead of Names (they
 	// must rank the whole catalog; no Pool).
 	Retrievers []retrieve.Retriever
+	// Models are retrievers with a model in the loop (Self-Assist,
+	// AnyTool's search), built over what is ranked and run after the
+	// others; each returns its whole selection, which the report scores
+	// for accuracy and recall too. A model fault stops the run.
+	Models []func(retrieve.Corpus) retrieve.Retriever
 	// Pool, when positive, ranks a pool of that many of the catalog's APIs
 	// instead of all of them (ToolBenchPool compares with ToolLLM's Table
 	// 2); see RetrievalPool. Seed chooses the pool too.
@@ -51,11 +57,13 @@ type RetrievalConfig struct {
 
 // Ranking is one query's line of the retrieval results.
 type Ranking struct {
-	Key      string               `json:"key"`
-	Group    string               `json:"group"`
-	Query    string               `json:"query"`
-	Relevant []string             `json:"relevant"`
-	Ranked   map[string][]string  `json:"ranked,omitempty"`
+	Key      string              `json:"key"`
+	Group    string              `json:"group"`
+	Query    string              `json:"query"`
+	Relevant []string            `json:"relevant"`
+	Ranked   map[string][]string `json:"ranked,omitempty"`
+	// Selected is a model retriever's whole selection, when longer than Ranked.
+	Selected map[string][]string  `json:"selected,omitempty"`
 	NDCG     map[string][]float64 `json:"ndcg,omitempty"` // per retriever, at RetrievalK
 	// Absent are the query's APIs the catalog lacks. A query with an
 	// absent relevant API is skipped (Skipped is its reason, Error the
@@ -102,6 +110,10 @@ type RetrievalRow struct {
 	Group     string    `json:"group,omitempty"`
 	N         int       `json:"n"`
 	NDCG      []float64 `json:"ndcg"` // at K
+	// Accuracy and Recall, for model retrievers (see modelScores).
+	Model    bool    `json:"model,omitempty"`
+	Accuracy float64 `json:"accuracy,omitempty"`
+	Recall   float64 `json:"recall,omitempty"`
 }
 
 // RunRetrieval ranks the catalog (or the pool) for every query whose
@@ -172,14 +184,35 @@ func RunRetrieval(cfg RetrievalConfig) (*RetrievalReport, error) {
 	}
 
 	kmax := slices.Max(RetrievalK)
+	models := map[string]bool{}
+	for _, m := range cfg.Models {
+		r := m(corpus)
+		models[r.Name()] = true
+		rs = append(rs, r)
+	}
 	for _, rk := range rankings {
 		if rk.Skipped != "" {
 			continue
 		}
 		rk.Ranked, rk.NDCG = map[string][]string{}, map[string][]float64{}
 		for _, r := range rs {
-			ids := retrieve.IDs(r.Retrieve(rk.Query, kmax))
-			rk.Ranked[r.Name()] = ids
+			var ids []string
+			if models[r.Name()] {
+				hs, err := retrieve.RetrieveWith(context.Background(), r, rk.Query, 0)
+				if err != nil {
+					return nil, fmt.Errorf("%s: %s: %w", r.Name(), rk.Key, err)
+				}
+				ids = retrieve.IDs(hs)
+				if len(ids) > kmax {
+					if rk.Selected == nil {
+						rk.Selected = map[string][]string{}
+					}
+					rk.Selected[r.Name()] = ids
+				}
+			} else {
+				ids = retrieve.IDs(r.Retrieve(rk.Query, kmax))
+			}
+			rk.Ranked[r.Name()] = ids[:min(len(ids), kmax)]
 			for _, k := range RetrievalK {
 				rk.NDCG[r.Name()] = append(rk.NDCG[r.Name()], retrieve.NDCG(ids, rk.Relevant, k))
 			}
@@ -194,9 +227,9 @@ func RunRetrieval(cfg RetrievalConfig) (*RetrievalReport, error) {
 		rep.Counts = append(rep.Counts, countQueries(g, groups[g]))
 	}
 	for _, r := range rs {
-		rep.Rows = append(rep.Rows, meanRow(r.Name(), "", rankings))
+		rep.Rows = append(rep.Rows, modelScores(meanRow(r.Name(), "", rankings), models[r.Name()], rankings))
 		for _, g := range slices.Sorted(maps.Keys(groups)) {
-			rep.Rows = append(rep.Rows, meanRow(r.Name(), g, groups[g]))
+			rep.Rows = append(rep.Rows, modelScores(meanRow(r.Name(), g, groups[g]), models[r.Name()], groups[g]))
 		}
 	}
 	if cfg.OutDir != "" {
@@ -353,6 +386,10 @@ func (r *RetrievalReport) WriteTable(w io.Writer) error {
 	for _, k := range r.K {
 		head += fmt.Sprintf("\tNDCG@%d", k)
 	}
+	withModels := r.hasModels()
+	if withModels {
+		head += "\taccuracy\trecall"
+	}
 	fmt.Fprintln(tw, head+"\tn")
 	for _, row := range r.Rows {
 		g := row.Group
@@ -363,6 +400,9 @@ func (r *RetrievalReport) WriteTable(w io.Writer) error {
 		for _, v := range row.NDCG {
 			line += fmt.Sprintf("\t%.1f", 100*v)
 		}
+		if withModels {
+			line += modelCells(row)
+		}
 		fmt.Fprintf(tw, "%s\t%d\n", line, row.N)
 	}
 	if err := tw.Flush(); err != nil {
@@ -371,6 +411,9 @@ func (r *RetrievalReport) WriteTable(w io.Writer) error {
 	fmt.Fprintf(w, "Ranked %s.\n", r.what())
 	for _, line := range r.notes() {
 		fmt.Fprintln(w, line)
+	}
+	if withModels {
+		fmt.Fprintln(w, modelNote)
 	}
 	return nil
 }

@@ -11,11 +11,13 @@ import (
 	"sync"
 
 	"github.com/understudy/understudy/agent"
+	"github.com/understudy/understudy/agent/anytool"
 	"github.com/understudy/understudy/agent/solve"
 	"github.com/understudy/understudy/evaltasks"
 	"github.com/understudy/understudy/fixtures"
 	"github.com/understudy/understudy/internal/assemble"
 	"github.com/understudy/understudy/toolset"
+	"github.com/understudy/understudy/toolset/retrieve"
 )
 
 // Solver names.
@@ -45,9 +47,21 @@ type Config struct {
 	Agent     agent.Agent
 	AgentName string
 	Model     string
-	// Solver is SolverReAct or SolverDFSDT (default).
+	// Solver is SolverReAct, SolverDFSDT (default) or SolverAnyTool.
 	Solver string
 	Budget Budget
+	// AnyToolSolver is the solver AnyTool runs on its pool: SolverDFSDT
+	// (default) or SolverReAct. Reflections are its self-reflection
+	// rounds (0: 4; negative: none); AgentConcurrency how many of its
+	// agents converse at once (0: 4; 1 runs them in order, reproducibly).
+	AnyToolSolver    string
+	Reflections      int
+	AgentConcurrency int
+	// Retriever, when set, is the solvers' API source: each query is
+	// offered the RetrieveK (default 5) APIs it finds for the query's
+	// text instead of the query's api_list.
+	Retriever retrieve.Retriever
+	RetrieveK int
 	// Judge, when set, decides solvable and solved by majority vote;
 	// without it the rules do (RuleCriterion).
 	Judge *evaltasks.Judge
@@ -82,7 +96,9 @@ type Result struct {
 	Answer     string       `json:"answer,omitempty"`
 	Verdict    *Verdict     `json:"verdict,omitempty"`
 	Trajectory *solve.Trace `json:"trajectory,omitempty"`
-	Usage      agent.Usage  `json:"usage"`
+	// AnyTool are the search's figures (SolverAnyTool only).
+	AnyTool *anytool.Stats `json:"anytool,omitempty"`
+	Usage   agent.Usage    `json:"usage"`
 	// Error and ErrorKind as in evaltasks.Result: "data" for a query the
 	// catalog cannot serve, else an agent error, retried on resume.
 	Error     string `json:"error,omitempty"`
@@ -113,6 +129,8 @@ type manifest struct {
 	Queries string `json:"queries"`
 	Sample  int    `json:"sample,omitempty"`
 	Seed    uint64 `json:"seed,omitempty"`
+	// Retriever is the solvers' API source, when not the api_list.
+	Retriever string `json:"retriever,omitempty"`
 }
 
 // ShippedQueries are the query files shipped with the project.
@@ -142,8 +160,11 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	if cfg.Solver == "" {
 		cfg.Solver = SolverDFSDT
 	}
-	if cfg.Solver != SolverReAct && cfg.Solver != SolverDFSDT {
-		return nil, fmt.Errorf("toolbench: solver %q: want %s or %s", cfg.Solver, SolverReAct, SolverDFSDT)
+	if cfg.Solver != SolverReAct && cfg.Solver != SolverDFSDT && cfg.Solver != SolverAnyTool {
+		return nil, fmt.Errorf("toolbench: solver %q: want %s, %s or %s", cfg.Solver, SolverReAct, SolverDFSDT, SolverAnyTool)
+	}
+	if cfg.AnyToolSolver != "" && cfg.AnyToolSolver != SolverReAct && cfg.AnyToolSolver != SolverDFSDT {
+		return nil, fmt.Errorf("toolbench: AnyTool's solver %q: want %s or %s", cfg.AnyToolSolver, SolverReAct, SolverDFSDT)
 	}
 	qs := cfg.Queries
 	if qs == nil {
@@ -180,6 +201,9 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		m := manifest{Suite: "toolbench", Agent: name, Model: cfg.Model, Solver: cfg.Solver, Budget: cfg.Budget, Queries: digest, Sample: cfg.Sample, Seed: cfg.Seed}
 		if cfg.Sample <= 0 {
 			m.Seed = 0
+		}
+		if cfg.Retriever != nil {
+			m.Retriever = cfg.Retriever.Name()
 		}
 		if cfg.Judge != nil {
 			m.Judge = scorer
@@ -229,7 +253,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	exec := &agent.EngineExecutor{Engine: st.Engine}
 	newSolver := func() solve.Solver {
 		b := cfg.Budget
-		if cfg.Solver == SolverReAct {
+		if cfg.Solver == SolverReAct || cfg.Solver == SolverAnyTool && cfg.AnyToolSolver == SolverReAct {
 			return &solve.ReAct{Agent: cfg.Agent, Executor: exec, Budget: b.Calls, MaxTurns: b.MaxTurns, MaxObservation: b.MaxObservation}
 		}
 		return &solve.DFSDT{Agent: cfg.Agent, Executor: exec, Budget: b.Calls, MaxTurns: b.MaxTurns, Width: b.Width, MaxDepth: b.MaxDepth, MaxObservation: b.MaxObservation}
@@ -243,7 +267,11 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		watch = evaltasks.NewReachWatch(len(pending))
 	)
 	firstErr := evaltasks.ForEach(ctx, pending, cfg.Concurrency, func(ctx context.Context, j job) error {
-		res, err := runQuery(ctx, cfg, resolver, tools, newSolver(), j.q, j.r)
+		var at *anytool.AnyTool
+		if cfg.Solver == SolverAnyTool {
+			at = newAnyTool(cfg, st.Catalog, tools, newSolver())
+		}
+		res, err := runQuery(ctx, cfg, resolver, tools, newSolver(), at, j.q, j.r)
 		if err == nil && files != nil {
 			err = files.Append(res)
 		}
@@ -265,6 +293,16 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	})
 
 	rep := Aggregate(name, cfg.Model, cfg.Solver, scorer, digest, qs, results)
+	if cfg.Retriever != nil {
+		rep.Retriever = cfg.Retriever.Name()
+	}
+	if cfg.Solver == SolverAnyTool {
+		var keys []string
+		for _, q := range sortedQueries(qs) {
+			keys = append(keys, q.Key())
+		}
+		rep.AnyTool = summariseAnyTool(keys, results)
+	}
 	rep.Sample, rep.Seed = cfg.Sample, cfg.Seed
 	if cfg.Sample <= 0 {
 		rep.Seed = 0
@@ -313,12 +351,21 @@ func unresolvedResult(q *Query, r *Resolved, err error) *Result {
 // when the run must stop (cancellation, a judge that is not there); a
 // model that failed, or a judge that gave no majority, is a Result with
 // Error set.
-func runQuery(ctx context.Context, cfg Config, rv *Resolver, tools map[string]toolset.OpenAITool, s solve.Solver, q *Query, r *Resolved) (*Result, error) {
+func runQuery(ctx context.Context, cfg Config, rv *Resolver, tools map[string]toolset.OpenAITool, s solve.Solver, at *anytool.AnyTool, q *Query, r *Resolved) (*Result, error) {
 	res := &Result{Key: q.Key(), Group: q.Group, QueryID: q.ID, Query: q.Text, Absent: r.Absent}
 	res.Relevant, res.Offered = r.RelevantIDs(), r.OfferedIDs()
 	p := solve.Problem{ID: q.Key(), Query: q.Text}
 	for _, a := range r.Offered {
 		p.Tools = append(p.Tools, tools[a.ID()])
+	}
+	if cfg.Retriever != nil && at == nil {
+		var ok bool
+		if p.Tools, ok = offerRetrieved(ctx, cfg, tools, q, res); !ok {
+			if ctx.Err() != nil {
+				return nil, ctx.Err()
+			}
+			return res, nil
+		}
 	}
 	// The oracle, when it is the agent, follows the query's annotation;
 	// other agents never read it.
@@ -327,8 +374,16 @@ func runQuery(ctx context.Context, cfg Config, rv *Resolver, tools map[string]to
 		res.Outcome, res.Error, res.ErrorKind = OutcomeError, err.Error(), evaltasks.ErrorData
 		return res, nil
 	}
-	tr, err := s.Solve(agent.WithOracleScript(ctx, script), p)
-	if err != nil {
+	var tr *solve.Trace
+	if at != nil {
+		tr, err = solveAnyTool(agent.WithOracleScript(ctx, script), at, p, res)
+	} else {
+		tr, err = s.Solve(agent.WithOracleScript(ctx, script), p)
+	}
+	if err != nil || tr == nil {
+		if err == nil {
+			err = errors.New("anytool: no solver run")
+		}
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
 		}
@@ -336,6 +391,9 @@ func runQuery(ctx context.Context, cfg Config, rv *Resolver, tools map[string]to
 		return res, nil
 	}
 	res.Trajectory, res.Outcome, res.Answer, res.Usage = tr, tr.Outcome, tr.Answer, tr.Usage
+	if res.AnyTool != nil {
+		res.Usage = res.AnyTool.Usage
+	}
 	if tr.Outcome == solve.OutcomeModelError {
 		res.Error, res.ErrorKind = tr.Error, evaltasks.AgentErrorKind(tr.Err)
 	}

@@ -73,6 +73,12 @@ type Config struct {
 	// (changed there after they were recorded), with a warning, instead
 	// of refusing them.
 	TrustEdits bool
+	// NoDependencyHints serves the catalog without the sentences that say
+	// where a value comes from, nor its x-depends annotations
+	// (deps.StripHints): the graph is built first and provenance is still
+	// enforced, so a model must infer the chains. The catalog is changed
+	// in place.
+	NoDependencyHints bool
 }
 
 // Stack is a built sandbox.
@@ -92,6 +98,8 @@ type Stack struct {
 	// Simulator answers imported tools with a model (nil without
 	// Config.Simulate).
 	Simulator *simulate.Simulator
+	// Hints says what Config.NoDependencyHints removed (nil with hints on).
+	Hints *deps.HintsStripped
 }
 
 // MetricsWriter writes metric families in Prometheus's text format.
@@ -177,6 +185,10 @@ func Build(cfg Config) (*Stack, error) {
 	}
 	for _, skipped := range st.Graph.Skipped {
 		cfg.Logger.Warn("dependency annotation left out (-deps-policy off)", "annotation", skipped)
+	}
+	if cfg.NoDependencyHints {
+		n := deps.StripHints(st.Catalog)
+		st.Hints = &n
 	}
 	st.Tracker = deps.NewTracker(st.Graph, deps.TrackerOptions{Explain: cfg.Explain, Policy: func(t *toolset.Tool) deps.Policy {
 		if cfg.DepsPolicy != "" {
