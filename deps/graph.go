@@ -39,6 +39,8 @@ type Graph struct {
 	// ("api\x00param").
 	entities      map[string]*Entity
 	paramEntities map[string][]string
+	// Skipped are the annotations left out (Options.SkipUnknownSources).
+	Skipped []string
 }
 
 // Options chooses the graph's sources.
@@ -50,6 +52,25 @@ type Options struct {
 	Infer bool
 	// MinConfidence drops inferred edges below it (default 0.6).
 	MinConfidence float64
+	// SkipUnknownSources leaves out an annotation naming an API the
+	// catalog lacks, noting it in Graph.Skipped, instead of failing: a
+	// server whose dependency checks are off (-deps-policy off) has no
+	// use for the edge.
+	SkipUnknownSources bool
+}
+
+// UnknownSourceError is an x-depends annotation naming an API the
+// catalog does not hold: the graph cannot be built as documented.
+type UnknownSourceError struct {
+	API, Param string // the annotated parameter, of API ("tool.api")
+	Index      int    // which of its x-depends
+	Source     string // the API it names ("tool.api")
+}
+
+func (e *UnknownSourceError) Error() string {
+	return fmt.Sprintf("%s: parameter %s: x-depends[%d] names %s, which is not in the catalog "+
+		"(load the tool that has it with another -catalog, correct or remove the annotation, or run with -deps-policy off to leave such annotations out)",
+		e.API, e.Param, e.Index, e.Source)
 }
 
 // Build makes the graph of a catalog: annotations, plus inference for
@@ -73,7 +94,12 @@ func Build(c *toolset.Catalog, opts Options) (*Graph, error) {
 					}
 					src := c.API(toolName, d.API)
 					if src == nil {
-						return nil, fmt.Errorf("%s: parameter %s: x-depends[%d] names %s.%s, which is not in the catalog", a.ID(), p.Name, i, toolName, d.API)
+						err := &UnknownSourceError{API: a.ID(), Param: p.Name, Index: i, Source: toolName + "." + d.API}
+						if !opts.SkipUnknownSources {
+							return nil, err
+						}
+						g.Skipped = append(g.Skipped, err.Error())
+						continue
 					}
 					g.add(Edge{From: src.ID(), To: a.ID(), Param: p.Name, Path: d.Path, Opaque: p.Opaque, Origin: "annotation", Confidence: 1})
 					annotated[a.ID()+"\x00"+p.Name] = true

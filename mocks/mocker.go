@@ -60,7 +60,10 @@ type Mocker struct {
 	world    *world.World
 	failures *failures.Policy
 	registry *standin.Registry
-	imported standin.Handler
+	// builtinOnly: the registry is Builtin()'s, whose stand-ins answer
+	// the built-in tools only, not a user's tool of the same name.
+	builtinOnly bool
+	imported    standin.Handler
 
 	mu       sync.Mutex
 	sessions *simplelru.LRU[string, *standin.State]
@@ -76,7 +79,7 @@ func New(opts Options) (*Mocker, error) {
 		m.imported = faker.StandIn
 	}
 	if m.registry == nil {
-		m.registry = Builtin()
+		m.registry, m.builtinOnly = Builtin(), true
 	}
 	// Pure stand-ins answer a repeated call from a cache of their own.
 	m.registry = m.registry.Memoized(answerBytes)
@@ -110,6 +113,9 @@ func (m *Mocker) World() *world.World { return m.world }
 func (m *Mocker) HasStandIn(api *toolset.API) bool {
 	if api == nil {
 		return false
+	}
+	if m.builtinOnly && api.Tool != nil && !api.Tool.Builtin {
+		return false // a user's tool named like a built-in one answers as its file says
 	}
 	_, ok := m.registry.Lookup(standin.ToolName(api), api.Name)
 	return ok
@@ -159,7 +165,7 @@ func (m *Mocker) Call(ctx context.Context, api *toolset.API, args map[string]any
 	}
 	c := &standin.Call{API: api, Args: args, Session: session, Now: m.clock.Now(), Seed: seed, State: m.state(session)}
 	h, ok := m.registry.Lookup(tool, api.Name)
-	if !ok {
+	if !ok || !m.HasStandIn(api) {
 		h = m.imported
 	}
 	v, err := invokeStandIn(ctx, m.failures.Middleware(h), m.world, c)

@@ -138,18 +138,10 @@ func loadFile(p string, info os.FileInfo) ([]*Tool, error) {
 	}
 	switch strings.ToLower(filepath.Ext(p)) {
 	case ".yaml", ".yml":
-		t, err := LoadOpenAPI(data, p)
-		if err != nil {
-			return nil, err
-		}
-		return []*Tool{t}, nil
+		return LoadOpenAPITools(data, p)
 	case ".json":
 		if isOpenAPIJSON(data) {
-			t, err := LoadOpenAPI(data, p)
-			if err != nil {
-				return nil, err
-			}
-			return []*Tool{t}, nil
+			return LoadOpenAPITools(data, p)
 		}
 		category := filepath.Base(filepath.Dir(p))
 		if category == "." || category == string(filepath.Separator) || category == "" {

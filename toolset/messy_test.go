@@ -74,22 +74,56 @@ func TestLoadMessyTree(t *testing.T) {
 	require.Equal(t, filepath.Join(root, "Data", "broken.json"), le.File)
 }
 
-// TestBuiltinWinsItsName: a user's tree with a tool named like a built-in
-// one keeps the built-in name for the built-in tool.
-func TestBuiltinWinsItsName(t *testing.T) {
+// TestUserToolWinsItsName: a user's tool file of a built-in tool's
+// category and name replaces the built-in stand-in, which is listed as
+// giving way; a user's tool of that name in another category is a twin,
+// qualified with its category, and both stay reachable.
+func TestUserToolWinsItsName(t *testing.T) {
 	dir := writeTree(t, map[string]string{
 		"Aardvark/skyscanner80.json": `{"tool_name": "Skyscanner80", "api_list": [{"name": "ping"}]}`,
-		// A copy of a built-in tool in its own category is the same tool.
-		"Travel/skyscanner80.json": `{"tool_name": "Skyscanner80", "api_list": [{"name": "pong"}]}`,
+		"Travel/skyscanner80.json":   `{"tool_name": "Skyscanner80", "api_list": [{"name": "pong"}]}`,
 	})
 	c, err := Load([]string{dir}, true)
 	require.NoError(t, err)
-	require.True(t, c.Tool("skyscanner80").Builtin)
-	require.Same(t, c.Tool("skyscanner80"), c.ToolIn("Travel", "Skyscanner80"))
+	mineTravel := c.ToolIn("Travel", "Skyscanner80")
+	require.NotNil(t, mineTravel)
+	require.False(t, mineTravel.Builtin, "the user's file wins")
+	require.NotNil(t, mineTravel.API("pong"))
+	// Between user tools of two categories, the first category keeps the name.
 	mine := c.ToolIn("Aardvark", "skyscanner80")
 	require.NotNil(t, mine)
-	require.Equal(t, "skyscanner80_for_aardvark", mine.StandardizedName)
+	require.Same(t, c.Tool("skyscanner80"), mine)
+	require.Equal(t, "skyscanner80_for_travel", mineTravel.StandardizedName)
 	require.Len(t, c.Skipped(), 1)
-	require.Equal(t, filepath.Join(dir, "Travel", "skyscanner80.json"), c.Skipped()[0].File)
 	require.ErrorIs(t, c.Skipped()[0].Err, ErrDuplicateTool)
+	require.Contains(t, c.Skipped()[0].Err.Error(), "built-in stand-in")
+	require.Contains(t, c.Skipped()[0].Err.Error(), filepath.Join(dir, "Travel", "skyscanner80.json"))
+}
+
+// TestEmptyStandardizedNameFile: a tool whose standardized name is empty
+// is in ToolBench's tree as ".json"; it is loaded or listed with its
+// reason, never passed over as a hidden file.
+func TestEmptyStandardizedNameFile(t *testing.T) {
+	dir := writeTree(t, map[string]string{
+		"Data/.json":     `{"tool_name": "!!!", "api_list": [{"name": "ping"}]}`,
+		"Data/ok.json":   `{"tool_name": "ok", "api_list": [{"name": "ping"}]}`,
+		"Data/.DS_Store": `not a tool`,
+	})
+	c, err := Load([]string{dir}, false)
+	require.NoError(t, err)
+	loaded := 0
+	for _, tl := range c.Tools() {
+		if filepath.Base(tl.Source) == ".json" {
+			loaded++
+		}
+	}
+	listed := 0
+	for _, s := range c.Skipped() {
+		if filepath.Base(s.File) == ".json" {
+			listed++
+			require.Error(t, s.Err)
+		}
+	}
+	require.Equal(t, 1, loaded+listed, "the .json file is loaded or listed: %v", c.Skipped())
+	require.NotNil(t, c.Tool("ok"))
 }

@@ -176,8 +176,14 @@ type Tool struct {
 	// Source is the file the tool was loaded from, for error messages.
 	Source string `json:"-"`
 	// Builtin marks the tools of the embedded built-in toolset.
-	Builtin bool   `json:"builtin,omitempty"`
-	APIs    []*API `json:"apis"`
+	Builtin bool `json:"builtin,omitempty"`
+	// DepsPolicy is how the tool's opaque IDs are checked when no policy
+	// is chosen for every tool ("enforce", "warn" or "off"; "" is the
+	// default: enforce for built-in tools, warn for imported ones). A
+	// tool loaded from a catalog's OpenAPI export keeps the policy it
+	// had there.
+	DepsPolicy string `json:"deps_policy,omitempty"`
+	APIs       []*API `json:"apis"`
 	// Notes records what a loader changed to make the source usable, such
 	// as a recursive schema cut at a depth; empty for a clean load.
 	Notes []string `json:"notes,omitempty"`
@@ -195,6 +201,9 @@ type Tool struct {
 	base string
 	// toolBench marks a tool read from a ToolBench tool file.
 	toolBench bool
+	// validation, when set, is Validation's answer: a tool loaded from
+	// a catalog's OpenAPI export keeps the mode it had there.
+	validation ValidationMode
 	// leftOut are the errors of the APIs LoadToolBenchFile left out,
 	// which the strict loaders fail on.
 	leftOut []error

@@ -44,7 +44,17 @@ var httpMethods = []string{"GET", "PUT", "POST", "DELETE", "OPTIONS", "HEAD", "P
 // gives ResponseSchema and ExampleResponse. x-depends and x-opaque on a
 // parameter or body property, and x-group on an operation, are honoured.
 // External $refs are refused: a document is read on its own.
-func LoadOpenAPI(data []byte, source string) (t *Tool, err error) {
+func LoadOpenAPI(data []byte, source string) (*Tool, error) {
+	doc, err := loadOpenAPIDoc(data, source)
+	if err != nil {
+		return nil, err
+	}
+	return openAPITool(doc, source)
+}
+
+// loadOpenAPIDoc parses and resolves an OpenAPI document, within the size
+// limit, without external references.
+func loadOpenAPIDoc(data []byte, source string) (doc *openapi3.T, err error) {
 	if len(data) > MaxToolFileSize {
 		return nil, &LoadError{File: source, Err: fmt.Errorf("file is %d bytes, more than the %d-byte limit", len(data), MaxToolFileSize)}
 	}
@@ -62,16 +72,16 @@ func LoadOpenAPI(data []byte, source string) (t *Tool, err error) {
 		// kin-openapi is a large third-party parser: should it panic on a
 		// document nobody anticipated, the caller still gets an error.
 		if r := recover(); r != nil {
-			t, err = nil, &LoadError{File: source, Err: fmt.Errorf("unreadable OpenAPI document: %v", r)}
+			doc, err = nil, &LoadError{File: source, Err: fmt.Errorf("unreadable OpenAPI document: %v", r)}
 		}
 	}()
 	loader := openapi3.NewLoader()
 	loader.IsExternalRefsAllowed = false
-	doc, err := loader.LoadFromData(data)
+	doc, err = loader.LoadFromData(data)
 	if err != nil {
 		return nil, &LoadError{File: source, Field: fieldOfLoaderError(err), Err: err}
 	}
-	return openAPITool(doc, source)
+	return doc, nil
 }
 
 // loaderErrorRefs find the reference a kin-openapi error mentions: a

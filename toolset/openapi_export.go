@@ -53,9 +53,9 @@ func openAPIDocument(tools []*Tool, responses bool) *openapi3.T {
 	for _, t := range tools {
 		tags[t.Category] = "Category " + t.Category
 		tags[t.StandardizedName] = firstNonEmpty(cut(t.Description, 1024), "Tool "+t.Name)
-		used := map[string]bool{}
-		for _, a := range t.APIs {
-			p := exportPath(a, used)
+		paths := OpenAPIPaths(t)
+		for i, a := range t.APIs {
+			p := paths[i]
 			item := doc.Paths.Value(p)
 			if item == nil {
 				item = &openapi3.PathItem{}
@@ -68,8 +68,16 @@ func openAPIDocument(tools []*Tool, responses bool) *openapi3.T {
 			}
 		}
 	}
+	toolTags := map[string]*Tool{}
+	for _, t := range tools {
+		toolTags[t.StandardizedName] = t
+	}
 	for _, name := range slices.Sorted(maps.Keys(tags)) {
-		doc.Tags = append(doc.Tags, &openapi3.Tag{Name: name, Description: tags[name]})
+		tag := &openapi3.Tag{Name: name, Description: tags[name]}
+		if t := toolTags[name]; t != nil && responses {
+			tag.Extensions = map[string]any{catalogToolKey: exportedToolOf(t)}
+		}
+		doc.Tags = append(doc.Tags, tag)
 	}
 	if responses {
 		// What linters (Redocly's recommended rules) and generated clients
@@ -105,6 +113,19 @@ func openAPIDocument(tools []*Tool, responses bool) *openapi3.T {
 		}
 	}
 	return doc
+}
+
+// OpenAPIPaths is the path of each of a tool's APIs (in t.APIs' order) in
+// OpenAPIDocument: "/<tool>" then the API's path as OpenAPI can write it.
+// The tool server serves every API at this path too, beside its own, so
+// that a client generated from the document calls it as written.
+func OpenAPIPaths(t *Tool) []string {
+	used := map[string]bool{}
+	out := make([]string, len(t.APIs))
+	for i, a := range t.APIs {
+		out[i] = exportPath(a, used)
+	}
+	return out
 }
 
 // DefaultServerURL is the servers entry of OpenAPIDocument; the tool
@@ -191,10 +212,31 @@ func exportOperation(a *API, responses bool) *openapi3.Operation {
 	if len(a.Groups) > 0 {
 		op.Extensions["x-group"] = a.Groups
 	}
+	if a.InvalidValue != nil {
+		op.Extensions["x-invalid-value"] = a.InvalidValue
+	}
+	if len(a.TemplateResponse) > 0 {
+		op.Extensions["x-template-response"] = a.TemplateResponse
+	}
+	if a.URL != "" {
+		op.Extensions["x-url"] = a.URL
+	}
+	if len(a.Params) > 1 {
+		order := make([]string, len(a.Params))
+		for i, p := range a.Params {
+			order[i] = p.Name
+		}
+		op.Extensions["x-param-order"] = order // body properties have none
+	}
 	body := &openapi3.Schema{Type: &openapi3.Types{"object"}, Properties: openapi3.Schemas{}}
 	for _, p := range a.Params {
 		s := exportSchema(p.Schema, p)
 		if p.In == InBody || p.In == "" {
+			if ext := paramExtensions(p, s.Extensions); ext != nil {
+				cp := *s // never the catalog's own schema
+				cp.Extensions = ext
+				s = &cp
+			}
 			body.Properties[p.Name] = openapi3.NewSchemaRef("", s)
 			if p.Required {
 				body.Required = append(body.Required, p.Name)
@@ -202,15 +244,7 @@ func exportOperation(a *API, responses bool) *openapi3.Operation {
 			continue
 		}
 		param := &openapi3.Parameter{Name: p.Name, In: string(p.In), Required: p.Required || p.In == InPath, Description: p.Description, Schema: openapi3.NewSchemaRef("", s)}
-		if len(p.Depends) > 0 {
-			param.Extensions = map[string]any{"x-depends": p.Depends}
-		}
-		if p.Opaque {
-			if param.Extensions == nil {
-				param.Extensions = map[string]any{}
-			}
-			param.Extensions["x-opaque"] = true
-		}
+		param.Extensions = paramExtensions(p, nil)
 		op.Parameters = append(op.Parameters, &openapi3.ParameterRef{Value: param})
 	}
 	if len(body.Properties) > 0 {

@@ -17,8 +17,9 @@ import (
 const MaxTemplateBytes = 256 << 10
 
 // templateResponse keeps a template_response that says something: an
-// object or array with content, a JSON string holding one, or a bare type
-// name ("str"); null, "", {}, [] and oversized ones are dropped.
+// object or array with content, a string holding one (JSON, or the repr
+// of a Python dict as ToolBench writes some), or a bare type name ("str");
+// null, "", {}, [] and oversized ones are dropped.
 func templateResponse(raw json.RawMessage) json.RawMessage {
 	raw = bytes.TrimSpace(raw)
 	if len(raw) == 0 || len(raw) > MaxTemplateBytes {
@@ -33,8 +34,12 @@ func templateResponse(raw json.RawMessage) json.RawMessage {
 		if s == "" {
 			return nil
 		}
-		if (s[0] == '{' || s[0] == '[') && json.Valid([]byte(s)) {
-			raw = json.RawMessage(s)
+		if s[0] == '{' || s[0] == '[' {
+			if json.Valid([]byte(s)) {
+				raw = json.RawMessage(s)
+			} else if j, err := PyLiteralJSON(s); err == nil {
+				raw = j // a str()-ed dict: {'symbol': 'str'}
+			}
 		}
 	}
 	switch string(bytes.Join(bytes.Fields(raw), nil)) {

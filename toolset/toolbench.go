@@ -829,7 +829,7 @@ func ScanToolBenchDir(fsys fs.FS, root string) ([]*Tool, []Skipped, error) {
 			}
 			return nil
 		}
-		if !strings.EqualFold(path.Ext(p), ".json") || strings.HasPrefix(d.Name(), ".") {
+		if !strings.EqualFold(path.Ext(p), ".json") || strings.HasPrefix(d.Name(), ".") && !strings.EqualFold(d.Name(), ".json") {
 			return nil // README.md, .DS_Store, schemas in other formats: not tools
 		}
 		rel := p
@@ -899,7 +899,7 @@ func dedupeTools(tools []*Tool) ([]*Tool, []Skipped) {
 	var skipped []Skipped
 	better := func(a, b *Tool) bool { // a should replace b
 		if a.Builtin != b.Builtin {
-			return a.Builtin
+			return !a.Builtin // the user's tool wins: the built-in stand-in gives way
 		}
 		return fileStem(a.Source) == a.StandardizedName && fileStem(b.Source) != b.StandardizedName
 	}
@@ -916,8 +916,11 @@ func dedupeTools(tools []*Tool) ([]*Tool, []Skipped) {
 			loser, out[i] = out[i], t
 		}
 		winner := out[i]
-		skipped = append(skipped, skippedOf(loser.Source, &LoadError{File: loser.Source, Field: "tool_name",
-			Err: fmt.Errorf("%w: tool %q of category %s is loaded from %s", ErrDuplicateTool, loser.Name, winner.Category, winner.Source)}))
+		err := fmt.Errorf("%w: tool %q of category %s is loaded from %s", ErrDuplicateTool, loser.Name, winner.Category, winner.Source)
+		if loser.Builtin {
+			err = fmt.Errorf("%w: the built-in stand-in %q gives way to the tool of category %s loaded from %s", ErrDuplicateTool, loser.Name, winner.Category, winner.Source)
+		}
+		skipped = append(skipped, skippedOf(loser.Source, &LoadError{File: loser.Source, Field: "tool_name", Err: err}))
 	}
 	return out, skipped
 }

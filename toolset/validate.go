@@ -723,6 +723,7 @@ func (a *API) CheckJSONTypesIn(args map[string]any, mode ValidationMode) error {
 				typed.Violations = append(typed.Violations, v)
 			}
 		}
+		sortViolations(typed.Violations) // the order ValidateIn lists them in
 	}
 	return typed
 }

@@ -33,6 +33,9 @@ func ParseValidationMode(s string) (ValidationMode, error) {
 // whose servers read calls leniently), strict for the built-in tools and
 // OpenAPI documents, whose calls are held to their documentation.
 func (t *Tool) Validation() ValidationMode {
+	if t != nil && t.validation != "" {
+		return t.validation // as the catalog it was exported from read it
+	}
 	if t != nil && t.toolBench && !t.Builtin {
 		return Lenient
 	}

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -70,6 +71,65 @@ type Cut struct {
 	// length of the longest of them.
 	Shown int `json:"shown"`
 	Total int `json:"total"`
+	// Ranked are the ranking tags of the items kept out of list order
+	// ("cheapest", "shortest"): an item the API tags as the answer to the
+	// request is never the one cut.
+	Ranked []string `json:"ranked,omitempty"`
+}
+
+// rankTags are the tags with which APIs mark the items that answer a
+// request best (Skyscanner's "cheapest" and "shortest" itineraries).
+var rankTags = map[string]bool{"cheapest": true, "shortest": true, "fastest": true, "best": true, "recommended": true}
+
+// rankedOf is the ranking tags an item carries in its "tags" list.
+func rankedOf(v any) []string {
+	m, ok := v.(map[string]any)
+	if !ok {
+		return nil
+	}
+	tags, _ := m["tags"].([]any)
+	var out []string
+	for _, t := range tags {
+		if s, ok := t.(string); ok && rankTags[strings.ToLower(s)] {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// pick chooses the k items of a list to show: those the API tags as
+// ranking first for the request, then the rest in the API's order (which
+// is its ranking), shown in list order; and the tags of the ones kept
+// out of order.
+func pick(x []any, k int) ([]int, []string) {
+	chosen := make([]bool, len(x))
+	n := 0
+	var ranked []string
+	for i, e := range x {
+		if tags := rankedOf(e); len(tags) > 0 && n < k {
+			chosen[i] = true
+			n++
+			if i >= k {
+				ranked = append(ranked, tags...)
+			}
+		}
+	}
+	for i := range x {
+		if n >= k {
+			break
+		}
+		if !chosen[i] {
+			chosen[i] = true
+			n++
+		}
+	}
+	idx := make([]int, 0, k)
+	for i, c := range chosen {
+		if c {
+			idx = append(idx, i)
+		}
+	}
+	return idx, ranked
 }
 
 // Fitted is a tool result fitted to a budget.
@@ -96,11 +156,22 @@ func (f Fitted) Whole() bool { return f.Note == "" }
 // caller shows the note beside the text; see Fitted.Note). Lists are cut
 // first, the longest first, each to as many items as fit (the hours of a
 // forecast before its days, the itineraries of a flight search before
-// their legs); then long strings; only then the text itself. args are the
+// their legs), keeping the items the API ranks first for the request (its
+// order, and items tagged "cheapest", "shortest"…); then long strings;
+// only then the text itself. args are the
 // call's arguments and paging the API's paging arguments, for the note's
 // way to get more. The same result, budget and arguments always give the
 // same text.
 func Result(raw []byte, budget int, args map[string]any, paging Paging) Fitted {
+	return ResultReserving(raw, budget, 0, args, paging)
+}
+
+// ResultReserving is Result for a caller that wraps the text in reserve
+// bytes of its own (an envelope): text and note fit budget-reserve, and the
+// note states budget, the one figure the model is told (observe.Budget,
+// 16,384 bytes), not what is left after the envelope.
+func ResultReserving(raw []byte, budget, reserve int, args map[string]any, paging Paging) Fitted {
+	stated, budget := budget, budget-reserve
 	raw = bytes.TrimSpace(raw)
 	if len(raw) <= budget {
 		return Fitted{Text: string(raw)}
@@ -113,9 +184,9 @@ func Result(raw []byte, budget int, args map[string]any, paging Paging) Fitted {
 	dec.UseNumber()
 	var doc any
 	if dec.Decode(&doc) != nil || dec.More() {
-		return cutBytes(string(raw), len(raw), budget)
+		return cutBytes(string(raw), len(raw), budget, stated)
 	}
-	f := &fitter{doc: doc, keep: map[string]int{}, budget: budget, args: args, paging: paging}
+	f := &fitter{doc: doc, keep: map[string]int{}, budget: budget, statedBudget: stated, args: args, paging: paging}
 	return f.fit(compact.Len())
 }
 
@@ -125,9 +196,11 @@ type fitter struct {
 	keep   map[string]int // items kept per list path
 	strs   bool           // long strings cut
 	budget int
-	args   map[string]any
-	paging Paging
-	lists  []listInfo
+	// statedBudget is the budget the note states (see ResultReserving).
+	statedBudget int
+	args         map[string]any
+	paging       Paging
+	lists        []listInfo
 }
 
 // listInfo is every list at one path of the result.
@@ -162,7 +235,15 @@ func (f *fitter) fit(size int) Fitted {
 	if ok {
 		return out
 	}
-	return cutBytes(out.Text, size, f.budget)
+	return cutBytes(out.Text, size, f.budget, f.stated())
+}
+
+// stated is the budget the note states.
+func (f *fitter) stated() int {
+	if f.statedBudget > 0 {
+		return f.statedBudget
+	}
+	return f.budget
 }
 
 // grow raises the items kept of one list to the most that fit.
@@ -217,16 +298,25 @@ func (f *fitter) shrink(v any, path string) (any, map[string]Cut) {
 			}
 			return out
 		case []any:
-			n := len(x)
-			if k, ok := f.keep[path]; ok && k < n {
-				c := cuts[path]
-				c.Path, c.Shown, c.Total = path, k, max(c.Total, n)
-				cuts[path] = c
-				n = k
+			idx := make([]int, len(x))
+			for i := range idx {
+				idx[i] = i
 			}
-			out := make([]any, n)
-			for i := range n {
-				out[i] = walk(x[i], path+"[]")
+			if k, ok := f.keep[path]; ok && k < len(x) {
+				var ranked []string
+				idx, ranked = pick(x, k)
+				c := cuts[path]
+				c.Path, c.Shown, c.Total = path, k, max(c.Total, len(x))
+				for _, t := range ranked {
+					if !slices.Contains(c.Ranked, t) {
+						c.Ranked = append(c.Ranked, t)
+					}
+				}
+				cuts[path] = c
+			}
+			out := make([]any, len(idx))
+			for j, i := range idx {
+				out[j] = walk(x[i], path+"[]")
 			}
 			return out
 		case string:
@@ -251,7 +341,7 @@ func (f *fitter) note(out Fitted) string {
 	if out.Strings {
 		parts = append(parts, fmt.Sprintf("texts longer than %d bytes end with …", maxString))
 	}
-	s := fmt.Sprintf("the result is cut to fit %d bytes: %s", f.budget, strings.Join(parts, "; "))
+	s := fmt.Sprintf("the result is cut to fit %s bytes: %s", thousands(f.stated()), strings.Join(parts, "; "))
 	if more := f.more(out.Cuts); more != "" {
 		s += "; " + more
 	}
@@ -267,7 +357,20 @@ func cutPhrase(c Cut) string {
 	if strings.Contains(c.Path, "[]") {
 		return fmt.Sprintf("%s shows the first %d of up to %d items in each list", name, c.Shown, c.Total)
 	}
-	return fmt.Sprintf("showing %d of %d %s", c.Shown, c.Total, noun(c.Path))
+	s := fmt.Sprintf("showing %d of %d %s, %d left out", c.Shown, c.Total, noun(c.Path), c.Total-c.Shown)
+	if len(c.Ranked) > 0 {
+		s += fmt.Sprintf(" (the first in the API's order, and the ones tagged %s)", strings.Join(c.Ranked, " and "))
+	}
+	return s
+}
+
+// thousands writes n with comma thousands separators: 16,384.
+func thousands(n int) string {
+	s := strconv.Itoa(n)
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
 }
 
 // noun names the items of a list by its key ("itineraries"), or "items".
@@ -393,9 +496,9 @@ func join(path, key string) string {
 
 // cutBytes keeps the first bytes of a text that is no JSON (or still too
 // large as JSON), saying how many.
-func cutBytes(s string, total, budget int) Fitted {
+func cutBytes(s string, total, budget, stated int) Fitted {
 	note := func(n int) string {
-		return fmt.Sprintf("the result is cut to fit %d bytes: showing its first %d of %d bytes", budget, n, total)
+		return fmt.Sprintf("the result is cut to fit %s bytes: showing its first %d of %d bytes", thousands(stated), n, total)
 	}
 	text := cutString(s, max(budget-len(note(budget)), 0))
 	return Fitted{Text: text, Bytes: true, Note: note(len(text))}

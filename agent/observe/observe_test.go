@@ -100,7 +100,8 @@ func TestResult(t *testing.T) {
 			require.Len(t, doc.Data, c.Shown)
 		}},
 		{"named items, page-numbered API", itineraries(16), 2000, nil, Paging{Page: "page_number"}, func(t *testing.T, f Fitted) {
-			require.Regexp(t, `showing \d+ of 16 itineraries \(data\.itineraries\); page_number=2 gives the next page`, f.Note)
+			require.Regexp(t, `showing (\d+) of 16 itineraries \(data\.itineraries\), \d+ left out; page_number=2 gives the next page`, f.Note)
+			require.Contains(t, f.Note, "cut to fit 2,000 bytes")
 		}},
 		{"a single huge string", []byte(`{"text":"` + strings.Repeat("é", 3000) + `"}`), 1000, nil, Paging{}, func(t *testing.T, f Fitted) {
 			require.True(t, f.Strings)
@@ -121,6 +122,61 @@ func TestResult(t *testing.T) {
 			require.Equal(t, f, Result(tt.raw, tt.budget, tt.args, tt.paging), "the same result gives the same text")
 		})
 	}
+}
+
+// TestCutKeepsRankedItems pins that a cut list keeps the items the API
+// ranks first for the request: its first items, and the ones tagged
+// cheapest or shortest wherever they stand in the list.
+func TestCutKeepsRankedItems(t *testing.T) {
+	var items []map[string]any
+	for i := range 16 {
+		it := map[string]any{"id": fmt.Sprint(i + 1), "price": 300 - i, "tags": []any{}, "legs": []any{map[string]any{"note": strings.Repeat("y", 150)}}}
+		switch i {
+		case 13:
+			it["tags"] = []any{"shortest"}
+		case 15:
+			it["tags"] = []any{"cheapest"}
+		}
+		items = append(items, it)
+	}
+	raw, _ := json.Marshal(map[string]any{"data": map[string]any{"itineraries": items}})
+	f := Result(raw, 2000, nil, Paging{})
+	require.LessOrEqual(t, len(f.Text)+len(f.Note), 2000)
+	var doc struct {
+		Data struct {
+			Itineraries []struct {
+				ID   string   `json:"id"`
+				Tags []string `json:"tags"`
+			} `json:"itineraries"`
+		} `json:"data"`
+	}
+	require.NoError(t, json.Unmarshal([]byte(f.Text), &doc))
+	its := doc.Data.Itineraries
+	require.Len(t, f.Cuts, 1)
+	require.Len(t, its, f.Cuts[0].Shown)
+	require.Less(t, len(its), 16)
+	var ids []string
+	for _, it := range its {
+		ids = append(ids, it.ID)
+	}
+	require.Equal(t, "1", ids[0], "the API's first item stays first")
+	require.Equal(t, []string{"14", "16"}, ids[len(ids)-2:], "the shortest and the cheapest are kept, in list order")
+	require.Equal(t, []string{"shortest", "cheapest"}, f.Cuts[0].Ranked)
+	require.Contains(t, f.Note, fmt.Sprintf("showing %d of 16 itineraries (data.itineraries), %d left out (the first in the API's order, and the ones tagged shortest and cheapest)", len(its), 16-len(its)))
+}
+
+// TestReservingStatesTheOneBudget pins that a caller's envelope does not
+// change the figure the note states: 16,384 bytes, not what is left.
+func TestReservingStatesTheOneBudget(t *testing.T) {
+	raw := search(200, 200)
+	f := ResultReserving(raw, Budget, 100, nil, Paging{})
+	require.LessOrEqual(t, len(f.Text)+len(f.Note), Budget-100)
+	require.Contains(t, f.Note, "the result is cut to fit 16,384 bytes")
+	g := Result(raw, Budget, nil, Paging{})
+	require.Contains(t, g.Note, "the result is cut to fit 16,384 bytes")
+	b := ResultReserving([]byte(strings.Repeat("text ", 5000)), Budget, 100, nil, Paging{})
+	require.True(t, b.Bytes)
+	require.Contains(t, b.Note, "cut to fit 16,384 bytes")
 }
 
 func TestPagingOf(t *testing.T) {

@@ -446,7 +446,7 @@ func fitObservation(errText string, response json.RawMessage, max int, args map[
 	}
 	// What the envelope and the escaping of the note take.
 	overhead := len(observationNote(errText, json.RawMessage("0"), "-")) + 64
-	f := observe.Result(response, max-overhead, args, paging)
+	f := observe.ResultReserving(response, max, overhead, args, paging)
 	var s string
 	if f.Bytes {
 		// No JSON: the text goes in as a string.

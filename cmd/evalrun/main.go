@@ -17,6 +17,7 @@ import (
 	"github.com/understudy/understudy/evaltasks"
 	"github.com/understudy/understudy/evaltasks/dataset"
 	"github.com/understudy/understudy/internal/assemble"
+	"github.com/understudy/understudy/internal/cli"
 )
 
 func main() {
@@ -44,8 +45,6 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, tty bool)
 		return code
 	}
 	fs := flag.NewFlagSet("evalrun", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() { usage(fs, stderr) }
 	var (
 		tasks       = fs.String("tasks", "all", "tasks to run: all, or a list such as 1,2,7 or 1-4,8")
 		agentName   = fs.String("agent", evaltasks.DefaultAgent(), "agent under test: baseline, oracle, openai, or another registered agent")
@@ -77,18 +76,18 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, tty bool)
 		validate    = fs.Bool("validate", false, "validate the instruction dataset (execute every gold annotation in the sandbox), print its counts and exit")
 	)
 	suite := addSuiteFlags(fs)
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return exitOK
-		}
-		return exitUsage
+	if code, ok := cli.Parse(fs, args, func(w io.Writer) { usage(fs, w) }, stdout, stderr); !ok {
+		return code
 	}
 	usage := func(format string, a ...any) int {
 		fmt.Fprintf(stderr, "evalrun: "+format+"\n", a...)
 		return exitUsage
 	}
 	if fs.NArg() > 0 {
-		return usage("unexpected arguments %q", fs.Args())
+		if near := cli.Nearest(fs.Arg(0), subcommands); near != "" {
+			return usage("unknown command %q: did you mean %s? (run 'evalrun -h')", fs.Arg(0), near)
+		}
+		return usage("unexpected arguments %q: evalrun takes flags, or a command (%s) first; run 'evalrun -h'", fs.Args(), strings.Join(subcommands, ", "))
 	}
 	if *format != "table" && *format != "json" {
 		return usage("-format %q: want table or json", *format)

@@ -136,6 +136,32 @@ func TestUnreachableModelServer(t *testing.T) {
 	}
 }
 
+// TestHelpAndNearest: -h is the usage on standard output and exit 0 on
+// every command and subcommand; a misspelt flag or command is answered
+// with the nearest real one.
+func TestHelpAndNearest(t *testing.T) {
+	for _, tt := range []struct {
+		args      []string
+		code      int
+		out, errs string
+	}{
+		{[]string{"-h"}, exitOK, "usage: evalrun [flags]", ""},
+		{[]string{"report", "-h"}, exitOK, "usage: evalrun report RUN_DIR", ""},
+		{[]string{"compare", "-help"}, exitOK, "usage: evalrun compare", ""},
+		{[]string{"comapre", "a", "b"}, exitUsage, "", `unknown command "comapre": did you mean compare?`},
+		{[]string{"-sampel", "3"}, exitUsage, "", "flag provided but not defined: -sampel\ndid you mean -sample?"},
+		{[]string{"compare", "-allow-mismach"}, exitUsage, "", "did you mean -allow-mismatch?"},
+	} {
+		var out, errb bytes.Buffer
+		require.Equal(t, tt.code, run(context.Background(), tt.args, &out, &errb, false), "%v", tt.args)
+		require.Contains(t, out.String(), tt.out, "%v", tt.args)
+		require.Contains(t, errb.String(), tt.errs, "%v", tt.args)
+		if tt.code == exitOK {
+			require.Empty(t, errb.String(), "%v: help goes to standard output", tt.args)
+		}
+	}
+}
+
 func TestUsageErrors(t *testing.T) {
 	for _, args := range [][]string{
 		{"-tasks", "9"},

@@ -12,11 +12,15 @@ import (
 	"github.com/understudy/understudy/evaltasks"
 	"github.com/understudy/understudy/evaltasks/htmlreport"
 	"github.com/understudy/understudy/internal/atomicfile"
+	"github.com/understudy/understudy/internal/cli"
 )
 
 // The subcommands over finished runs: evalrun report RUN_DIR rebuilds a
 // run's report.html from its report.json; evalrun compare RUN_DIR... puts
 // runs side by side.
+
+// subcommands are evalrun's commands over finished runs.
+var subcommands = []string{"report", "compare"}
 
 // subcommand runs "report" or "compare"; ok is false for any other args.
 func subcommand(args []string, stdout, stderr io.Writer) (code int, ok bool) {
@@ -24,9 +28,9 @@ func subcommand(args []string, stdout, stderr io.Writer) (code int, ok bool) {
 		return 0, false
 	}
 	switch args[0] {
-	case "report":
-		return reportCommand(args[1:], stderr), true
-	case "compare":
+	case subcommands[0]:
+		return reportCommand(args[1:], stdout, stderr), true
+	case subcommands[1]:
 		return compareCommand(args[1:], stdout, stderr), true
 	}
 	return 0, false
@@ -43,17 +47,16 @@ func usage(fs *flag.FlagSet, w io.Writer) {
 	fs.PrintDefaults()
 }
 
-func reportCommand(args []string, stderr io.Writer) int {
+func reportCommand(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("evalrun report", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: evalrun report RUN_DIR...\n\nRebuilds each run directory's report.html from its report.json.")
+	usage := func(w io.Writer) {
+		fmt.Fprintln(w, "usage: evalrun report RUN_DIR...\n\nRebuilds each run directory's report.html from its report.json.")
 	}
-	if err := fs.Parse(args); err != nil {
-		return parseExit(err)
+	if code, ok := cli.Parse(fs, args, usage, stdout, stderr); !ok {
+		return code
 	}
 	if fs.NArg() == 0 {
-		fs.Usage()
+		usage(stderr)
 		return exitUsage
 	}
 	for _, dir := range fs.Args() {
@@ -69,19 +72,18 @@ func reportCommand(args []string, stderr io.Writer) int {
 
 func compareCommand(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("evalrun compare", flag.ContinueOnError)
-	fs.SetOutput(stderr)
 	out := fs.String("out", "", "where to write the comparison page (default: beside the first run, compare-RUN-vs-RUN.html)")
 	mismatch := fs.Bool("allow-mismatch", false, "compare runs over different datasets, date lines, task sets or instance samples")
 	incomplete := fs.Bool("allow-incomplete", false, "compare runs without an outcome for every instance (interrupted): their unfinished tasks are marked, their differences never significant")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: evalrun compare [-out FILE] [-allow-mismatch] [-allow-incomplete] RUN_DIR RUN_DIR...\n\n"+
+	usage := func(w io.Writer) {
+		fmt.Fprintln(w, "usage: evalrun compare [-out FILE] [-allow-mismatch] [-allow-incomplete] RUN_DIR RUN_DIR...\n\n"+
 			"Prints the runs' headline metrics side by side as a markdown table, with the difference of each run\n"+
 			"from the first and 95% paired bootstrap intervals, and writes the same as an HTML page (with links to\n"+
 			"each run's failure browser) beside the first run, printing its path.")
 		fs.PrintDefaults()
 	}
-	if err := fs.Parse(args); err != nil {
-		return parseExit(err)
+	if code, ok := cli.Parse(fs, args, usage, stdout, stderr); !ok {
+		return code
 	}
 	if fs.NArg() < 2 {
 		fmt.Fprintln(stderr, "evalrun compare: name at least two run directories")
@@ -164,13 +166,6 @@ func defaultComparePage(dirs []string) string {
 		name = htmlreport.CompareFile
 	}
 	return filepath.Join(dirs[0], "..", name)
-}
-
-func parseExit(err error) int {
-	if errors.Is(err, flag.ErrHelp) {
-		return exitOK
-	}
-	return exitUsage
 }
 
 // writePage writes report.html into the run directory and returns its

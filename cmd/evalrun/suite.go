@@ -30,6 +30,7 @@ const (
 type suiteFlags struct {
 	suite, queries, tools, solver, retrievers, validation *string
 	maxTurns, width, maxDepth, pool                       *int
+	noBuiltin                                             *bool
 }
 
 func addSuiteFlags(fs *flag.FlagSet) *suiteFlags {
@@ -40,6 +41,7 @@ func addSuiteFlags(fs *flag.FlagSet) *suiteFlags {
 		solver:     fs.String("solver", toolbench.SolverDFSDT, "solver of -suite toolbench: react or dfsdt"),
 		retrievers: fs.String("retrievers", "", "retrievers of -suite retrieval, comma-separated (default: bm25,hierarchical,deliberate)"),
 		validation: fs.String("validation", "", "how -suite toolbench reads tool calls' arguments: strict or lenient (default: lenient for the -tools files, strict for the built-in tools)"),
+		noBuiltin:  fs.Bool("no-builtin", false, "-suite toolbench|retrieval: load only the -tools files, without the built-in tools (a -tools file of a built-in tool's category and name replaces it either way)"),
 		maxTurns:   fs.Int("max-turns", 0, "model turns per query of -suite toolbench (0: the solver's default, 30)"),
 		width:      fs.Int("width", 0, "DFSDT: children tried from one state (0: 2, ToolBench's tree_beam_size)"),
 		maxDepth:   fs.Int("max-depth", 0, "DFSDT: actions on one branch (0: 12, ToolBench's single_chain_max_step)"),
@@ -98,8 +100,11 @@ func runSuite(ctx context.Context, sf *suiteFlags, r suiteRun) int {
 	st := r.stack
 	cat := st.Catalog
 	var tools *toolset.Catalog // nil: the built-in tools
+	if *sf.noBuiltin && *sf.tools == "" {
+		return fail(exitUsage, "-no-builtin: name the tools to load with -tools")
+	}
 	if *sf.tools != "" {
-		if tools, err = toolset.Load([]string{*sf.tools}, true); err != nil {
+		if tools, err = toolset.Load([]string{*sf.tools}, !*sf.noBuiltin); err != nil {
 			return fail(exitUsage, "-tools: %v", err)
 		}
 		if *sf.queries != "" {

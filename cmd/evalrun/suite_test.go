@@ -83,6 +83,7 @@ func TestSuiteUsage(t *testing.T) {
 		{[]string{"-suite", "bfcl"}, `-suite "bfcl"`},
 		{[]string{"-suite", "toolbench", "-queries", "no/such/file.json"}, "-queries"},
 		{[]string{"-suite", "retrieval", "-validation", "loose"}, `-validation: unknown validation mode "loose"`},
+		{[]string{"-suite", "retrieval", "-no-builtin"}, "-no-builtin: name the tools to load with -tools"},
 	} {
 		var out, errb bytes.Buffer
 		code := run(context.Background(), append(tc.args, "-out", t.TempDir(), "-quiet"), &out, &errb, false)
@@ -111,6 +112,13 @@ func TestSuitesOverImportedTools(t *testing.T) {
 	var rr toolbench.RetrievalReport
 	require.NoError(t, json.Unmarshal(out.Bytes(), &rr))
 	require.Equal(t, 1, rr.Rows[0].N)
+	// -no-builtin ranks the -tools files alone: the same query, a smaller catalog.
+	out.Reset()
+	code = run(context.Background(), []string{"-suite", "retrieval", "-no-builtin", "-tools", tree, "-queries", queries, "-out", t.TempDir(), "-format", "json", "-quiet"}, &out, &errb, false)
+	require.Equal(t, exitOK, code, errb.String())
+	var alone toolbench.RetrievalReport
+	require.NoError(t, json.Unmarshal(out.Bytes(), &alone))
+	require.Equal(t, 1, alone.Rows[0].N)
 
 	c, err := toolset.Load([]string{tree}, true)
 	require.NoError(t, err)

@@ -42,6 +42,7 @@ import (
 	"time"
 
 	"github.com/understudy/understudy/internal/assemble"
+	"github.com/understudy/understudy/internal/cli"
 	"github.com/understudy/understudy/internal/server"
 	"github.com/understudy/understudy/sandbox"
 )
@@ -97,8 +98,13 @@ func run(args []string, stdout, stderr io.Writer) int {
 	method := fs.String("child-method", "GET", "internal")
 	header := fs.String("child-header", "", "internal: Name: value")
 	body := fs.String("child-body", "", "internal")
-	if err := fs.Parse(args); err != nil {
-		return 2
+	usage := func(w io.Writer) {
+		fmt.Fprintln(w, "usage: loadbench [flags]    HTTP throughput of the tool server against a bare net/http handler, as ratios")
+		fmt.Fprintln(w, "       loadbench -startup BIN   time BIN from start to its first healthy /healthz\n\nflags:")
+		fs.PrintDefaults()
+	}
+	if code, ok := cli.Parse(fs, args, usage, stdout, stderr); !ok {
+		return code
 	}
 	if *child != "" {
 		return goClient(*child, *method, *header, *body, *conns, *dur, stdout, stderr)

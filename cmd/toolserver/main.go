@@ -27,6 +27,7 @@ import (
 	"github.com/understudy/understudy/deps"
 	"github.com/understudy/understudy/internal/assemble"
 	"github.com/understudy/understudy/internal/atomicfile"
+	"github.com/understudy/understudy/internal/cli"
 	"github.com/understudy/understudy/internal/clock"
 	"github.com/understudy/understudy/internal/server"
 	"github.com/understudy/understudy/mocks/failures"
@@ -93,6 +94,15 @@ type flags struct {
 	shutdownWithin  time.Duration
 }
 
+// toolserverUsage is toolserver -h: what it does, then its flags.
+func toolserverUsage(fs *flag.FlagSet, w io.Writer) {
+	fmt.Fprintln(w, "usage: toolserver [flags]            serve the catalog on HTTP (-addr) and MCP at /mcp")
+	fmt.Fprintln(w, "       toolserver -stdio [flags]     serve MCP over standard input and output")
+	fmt.Fprintln(w, "       toolserver -list [-json]      describe the catalog and exit (-deps json|dot: the dependency graph)")
+	fmt.Fprintln(w, "\nflags:")
+	fs.PrintDefaults()
+}
+
 func run(args []string, stdout, stderr io.Writer) int {
 	return runWith(args, stdout, stderr, flags{})
 }
@@ -145,11 +155,11 @@ func runWith(args []string, stdout, stderr io.Writer, f flags) int {
 		f.allowOrigins = append(f.allowOrigins, v)
 		return nil
 	})
-	if err := fs.Parse(args); err != nil {
-		return 2
+	if code, ok := cli.Parse(fs, args, func(w io.Writer) { toolserverUsage(fs, w) }, stdout, stderr); !ok {
+		return code
 	}
 	if fs.NArg() > 0 {
-		fmt.Fprintf(stderr, "toolserver: unexpected argument %q\n", fs.Arg(0))
+		fmt.Fprintf(stderr, "toolserver: unexpected argument %q (toolserver takes flags only; run 'toolserver -h')\n", fs.Arg(0))
 		return 2
 	}
 	fail := func(err error) int {
@@ -198,7 +208,7 @@ func runWith(args []string, stdout, stderr io.Writer, f flags) int {
 	}
 	st, err := assemble.Build(cfg)
 	if err != nil {
-		return fail(err)
+		return fail(fmt.Errorf("cannot start, nothing served: %w", err))
 	}
 	defer st.Close()
 

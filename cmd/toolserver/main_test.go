@@ -39,7 +39,9 @@ func TestListFlags(t *testing.T) {
 		{"summary", []string{"-list", "-no-builtin", "-catalog", tb, "-catalog", pet}, 0, "Catalog: 4 tools, 11 APIs", ""},
 		{"json", []string{"-list", "-json", "-no-builtin", "-catalog", tb}, 0, `"standardized_name": "fare_finder"`, ""},
 		{"bad path", []string{"-list", "-catalog", "nope.json"}, 1, "", "nope.json"},
-		{"bad flag", []string{"-lst"}, 2, "", "flag provided but not defined"},
+		{"bad flag", []string{"-lst"}, 2, "", "flag provided but not defined: -lst\ndid you mean -list?"},
+		{"help", []string{"-h"}, 0, "usage: toolserver [flags]", ""},
+		{"stray argument", []string{"serve"}, 2, "", `unexpected argument "serve" (toolserver takes flags only`},
 		{"bad mode", []string{"-mode", "offline"}, 2, "", "unknown mode"},
 		{"record needs a key", []string{"-mode", "record", "-key-env", "UNDERSTUDY_TEST_NO_SUCH_KEY"}, 2, "", "UNDERSTUDY_TEST_NO_SUCH_KEY"},
 		{"bad limit", []string{"-limit", "x"}, 2, "", "-limit"},
@@ -556,4 +558,22 @@ func TestShutdownEndsIdleEventStreams(t *testing.T) {
 	}
 	require.NoError(t, bounded.Recv(t, streamEnded, "the event stream to end"), "the stream ended cleanly")
 	require.Contains(t, s.stderr.String(), "0 requests in flight")
+}
+
+// TestUnknownDependencySource: a catalog whose x-depends names an API it
+// lacks does not start, and the error says so and what to do; with
+// -deps-policy off the annotation is left out and the catalog serves.
+func TestUnknownDependencySource(t *testing.T) {
+	dir := t.TempDir()
+	tool := `{"tool_name": "Orphan", "tool_description": "d", "api_list": [{"name": "detail", "url": "https://orphan.p.rapidapi.com/detail", "method": "GET", "description": "d",
+		"required_parameters": [{"name": "id", "type": "STRING", "description": "an id", "x-depends": {"api": "search", "path": "id"}}], "optional_parameters": []}]}`
+	require.NoError(t, os.MkdirAll(filepath.Join(dir, "Data"), 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "Data", "orphan.json"), []byte(tool), 0o644))
+	var stdout, stderr bytes.Buffer
+	require.Equal(t, 1, run([]string{"-no-builtin", "-catalog", dir, "-deps", "json"}, &stdout, &stderr))
+	require.Contains(t, stderr.String(), "toolserver: cannot start, nothing served: dependency graph: orphan.detail: parameter id: x-depends[0] names orphan.search, which is not in the catalog (load the tool that has it with another -catalog, correct or remove the annotation, or run with -deps-policy off")
+	stdout.Reset()
+	stderr.Reset()
+	require.Equal(t, 0, run([]string{"-no-builtin", "-catalog", dir, "-deps-policy", "off", "-deps", "json"}, &stdout, &stderr), stderr.String())
+	require.Contains(t, stdout.String(), `"edges"`)
 }

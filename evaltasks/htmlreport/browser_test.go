@@ -216,6 +216,32 @@ type whiskerRead struct {
 
 const readWhiskers = `Array.from(document.querySelectorAll("svg.chart path.whisker")).filter(p => p.closest("svg").getClientRects().length > 0).map(p => ({task: Number(p.dataset.task), run: Number(p.dataset.run), lo: Number(p.dataset.lo), hi: Number(p.dataset.hi), height: p.getBBox().height}))`
 
+// readOverlaps lists the pairs of texts of the charts on screen whose
+// boxes overlap (by more than half a pixel each way): labels a reader
+// cannot tell apart.
+const readOverlaps = `(() => {
+	const texts = Array.from(document.querySelectorAll("svg.chart text")).filter(t => t.closest("svg").getClientRects().length > 0 && t.textContent.trim() !== "");
+	const boxes = texts.map(t => t.getBoundingClientRect()), out = [];
+	for (let i = 0; i < boxes.length; i++) {
+		for (let j = i + 1; j < boxes.length; j++) {
+			const a = boxes[i], b = boxes[j];
+			if (Math.min(a.right, b.right) - Math.max(a.left, b.left) > 0.5 && Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top) > 0.5) {
+				out.push(texts[i].textContent + " / " + texts[j].textContent);
+			}
+		}
+	}
+	return out;
+})()`
+
+// requireNoOverlaps fails on chart labels drawn over one another at the
+// page's current width.
+func requireNoOverlaps(t *testing.T, b *browser, what string) {
+	t.Helper()
+	var overlaps []string
+	b.eval(t, readOverlaps, &overlaps)
+	require.Empty(t, overlaps, "%s: chart labels overlap", what)
+}
+
 // visibleFailures filters the failure browser (name=value, then a change
 // event, as a user's choice sends) and counts the failures shown.
 func visibleFailures(name, value string) string {
@@ -262,10 +288,10 @@ type openFailure struct {
 
 func readOpened(id string) string {
 	return fmt.Sprintf(`(() => {
-	const d = document.getElementById(%q), bar = document.getElementById("filters").getBoundingClientRect();
+	const a = document.getElementById(%q), d = a.closest(".failure"), bar = document.getElementById("filters").getBoundingClientRect();
 	const top = d.querySelector("summary").getBoundingClientRect().top;
 	const f = document.getElementById("filters").elements;
-	return {id: d.id, open: d.open, shown: d.getClientRects().length > 0, onPage: top >= bar.bottom - 1 && top < innerHeight,
+	return {id: a.id, open: d.open, shown: d.getClientRects().length > 0, onPage: top >= bar.bottom - 1 && top < innerHeight,
 		linked: document.querySelectorAll(".failure.linked").length, opened: document.querySelectorAll(".failure[open]").length,
 		filters: [f.task.value, f.outcome.value, f.api.value].join("|")};
 })()`, id)
@@ -309,6 +335,7 @@ func TestPagesInBrowser(t *testing.T) {
 			require.Equal(t, tr.ID, bars[i].Task)
 			require.InDelta(t, tr.Metrics[evaltasks.Headline(tr.ID)]*plotHeight, bars[i].Height, 0.01, "task %d's bar", tr.ID)
 		}
+		requireNoOverlaps(t, b, "report at 1280 px")
 		saveShot(t, shots, docs, "report.png", b.screenshot(t, false))
 
 		// The failure browser: every failure listed, then each filter
@@ -339,8 +366,21 @@ func TestPagesInBrowser(t *testing.T) {
 		b.eval(t, visibleFailures("outcome", outcome), &counts)
 		require.Equal(t, [2]int{want, want}, counts, "task %d, outcome %s", task, outcome)
 
+		// An outcome no failure of the chosen task has is not offered.
+		var zero []string
+		b.eval(t, `Array.from(document.querySelectorAll("#filters option")).filter(o => !o.hidden && / \(0\)$/.test(o.textContent)).map(o => o.textContent)`, &zero)
+		require.Empty(t, zero, "options that would show nothing")
+
+		// Back undoes the last filter change, and Forward redoes it.
+		require.NoError(t, chromedp.Run(b.ctx, chromedp.NavigateBack()))
+		b.eval(t, readFilters, &fs)
+		require.Equal(t, [3]string{fmt.Sprint(task), "", fmt.Sprintf("?task=%d", task)}, [3]string{fs.Task, fs.Outcome, fs.Search}, "Back")
+		require.Equal(t, count(rep.Failures, func(f evaltasks.Failure) bool { return f.Task == task }), fs.Shown, "Back shows the task's failures again")
+		require.NoError(t, chromedp.Run(b.ctx, chromedp.NavigateForward()))
+
 		// The filters live in the URL: a reload shows the same selection.
 		b.eval(t, readFilters, &fs)
+		require.Equal(t, outcome, fs.Outcome, "Forward")
 		require.Equal(t, fmt.Sprintf("?task=%d&outcome=%s", task, outcome), fs.Search)
 		require.NoError(t, chromedp.Run(b.ctx, chromedp.Reload(), chromedp.WaitReady("footer", chromedp.ByQuery)))
 		var again filterState
@@ -389,6 +429,7 @@ func TestPagesInBrowser(t *testing.T) {
 		var scrollWidth float64
 		b.eval(t, `document.documentElement.scrollWidth`, &scrollWidth)
 		require.LessOrEqual(t, scrollWidth, width, "the page does not scroll sideways")
+		requireNoOverlaps(t, b, "report at 420 px")
 		saveShot(t, shots, docs, "report-narrow.png", b.screenshot(t, false))
 	})
 
@@ -402,9 +443,25 @@ func TestPagesInBrowser(t *testing.T) {
 		}
 		b.eval(t, `({formHidden: document.getElementById("filters").hidden, listed: Array.from(document.querySelectorAll("#failure-list .failure")).filter(e => e.getClientRects().length > 0).length, transcript: document.querySelectorAll("#failure-list .transcript").length, diffs: document.querySelectorAll("#failure-list table.diff").length})`, &state)
 		require.True(t, state.FormHidden, "filters that cannot work are not shown")
+		var controls []string
+		b.eval(t, `Array.from(document.querySelectorAll("select, button, input, #filters-note")).filter(e => e.getClientRects().length > 0).map(e => e.outerHTML.slice(0, 60))`, &controls)
+		require.Empty(t, controls, "no control or text that needs script is on screen")
 		require.Equal(t, len(base.rep.Failures), state.Listed, "every failure readable")
 		require.Positive(t, state.Transcript)
 		require.Positive(t, state.Diffs, "the gold beside the agent")
+
+		// A deep link opens its failure without script too.
+		id := "f-" + pickShown(base.rep.Failures).Key
+		b.openURL(t, "file://"+report+"#"+id, false)
+		var opened struct {
+			Open   bool `json:"open"`
+			OnPage bool `json:"onPage"`
+		}
+		b.eval(t, fmt.Sprintf(`(() => { const d = document.getElementById(%q).closest(".failure"), top = d.querySelector("summary").getBoundingClientRect().top; return {open: d.open, onPage: top >= 0 && top < innerHeight}; })()`, id), &opened)
+		require.Equal(t, struct {
+			Open   bool `json:"open"`
+			OnPage bool `json:"onPage"`
+		}{true, true}, opened, "the linked failure is open and its summary on screen")
 	})
 
 	t.Run("compare", func(t *testing.T) {
@@ -445,7 +502,12 @@ func TestPagesInBrowser(t *testing.T) {
 		var rows int
 		b.eval(t, `document.querySelectorAll("table.compare tbody tr").length`, &rows)
 		require.Equal(t, len(c.Tasks), rows)
+		requireNoOverlaps(t, b, "compare at 1280 px")
 		saveShot(t, shots, docs, "compare.png", b.screenshot(t, true))
+		require.NoError(t, chromedp.Run(b.ctx, emulation.SetDeviceMetricsOverride(420, 900, 1, true)))
+		b.open(t, path, true)
+		requireNoOverlaps(t, b, "compare at 420 px")
+		require.NoError(t, chromedp.Run(b.ctx, emulation.ClearDeviceMetricsOverride()))
 
 		// A link per run to its failure browser, and from each value to
 		// the run's failures of that task.

@@ -27,7 +27,8 @@ const (
 	rowLabels  = 100.0 // the label column's width
 	rowValue   = 44.0  // room right of the plot for a value
 	rowBar     = 16.0  // a bar's height in a group of one bar
-	rowRunBar  = 10.0  // a bar's height in a group of several
+	rowRunBar  = 12.0  // a bar's height in a group of several
+	rowStep    = 17.0  // from bar to bar in a group of several: a value label's height, so labels never touch
 	rowGap     = 14.0  // between groups
 	rowAxis    = 18.0  // the tick labels above the rows
 	lineHeight = 14.0  // of label lines
@@ -189,9 +190,9 @@ func rowsChart(d chartData) svgChart {
 	x := func(v float64) float64 { return rowLabels + clamp01(v)*plotWidth }
 	top := rowAxis
 	for _, g := range d.Groups {
-		h := rowBar
+		h, step := rowBar, 0.0
 		if len(g.Bars) > 1 {
-			h = rowRunBar
+			h, step = rowRunBar, rowStep
 		}
 		y := top
 		for _, b := range g.Bars {
@@ -208,9 +209,9 @@ func rowsChart(d chartData) svgChart {
 				sb.Label = line{Text: fmt.Sprintf("%.2f", b.Value), Class: "value side", X: end + 4, Y: y + h/2 + 4}
 			}
 			c.Bars = append(c.Bars, sb)
-			y += h + 3
+			y += max(h+3, step)
 		}
-		barsEnd := y - 3
+		barsEnd := y - max(h+3, step) + h
 		for i, t := range g.Labels {
 			class := "side"
 			if i == 0 {

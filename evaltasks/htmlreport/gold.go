@@ -225,10 +225,22 @@ func sameAPI(name, id string) bool {
 	return name == id || name == strings.Replace(id, ".", "-", 1)
 }
 
-func callNames(calls []agent.ToolCall) string {
+// shownName is a called function's name as the page writes APIs: the
+// catalog id (tool.api) when the name is one of ids under another
+// spelling, so that gold and agent read alike where they agree.
+func shownName(name string, ids ...string) string {
+	for _, id := range ids {
+		if sameAPI(name, id) {
+			return id
+		}
+	}
+	return name
+}
+
+func callNames(calls []agent.ToolCall, ids ...string) string {
 	names := make([]string, len(calls))
 	for i, c := range calls {
-		names[i] = c.Name
+		names[i] = shownName(c.Name, ids...)
 	}
 	return strings.Join(names, ", ")
 }
@@ -244,7 +256,7 @@ func decisionDiff(f evaltasks.Failure, calls []agent.ToolCall) *callDiff {
 		}
 	}
 	if len(calls) > 0 {
-		row.Agent = "called " + callNames(calls)
+		row.Agent = "called " + callNames(calls, f.APIs...)
 	}
 	row.Status = rowDiffers
 	if (len(calls) > 0) == positive && f.Outcome != callcheck.OutcomeParseError && f.Error == "" {
@@ -259,7 +271,7 @@ func selectionDiff(f evaltasks.Failure, calls []agent.ToolCall) *callDiff {
 	targets = append(targets, f.Gold.AlsoCorrect...)
 	row := diffRow{Name: "API", Gold: strings.Join(targets, " or "), Agent: "no call", Status: rowMissing}
 	if len(calls) > 0 {
-		row.Agent, row.Status = calls[0].Name, rowDiffers
+		row.Agent, row.Status = shownName(calls[0].Name, targets...), rowDiffers
 		if f.Outcome == callcheck.OutcomeCorrect {
 			row.Status = rowSame
 		}
@@ -292,7 +304,7 @@ func argumentDiff(f evaltasks.Failure, gold *dataset.GoldCall, calls []agent.Too
 	}
 	d.More = len(calls) - 1
 	check := f.Check
-	api.Agent, api.Status = call.Name, rowDiffers
+	api.Agent, api.Status = shownName(call.Name, gold.API), rowDiffers
 	if check != nil && check.Outcome != callcheck.OutcomeWrongName || check == nil && sameAPI(call.Name, gold.API) {
 		api.Status = rowSame
 	}

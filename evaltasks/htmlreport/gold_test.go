@@ -43,7 +43,7 @@ func TestGoldBesideTheAgent(t *testing.T) {
 				Reply: reply("", call("weatherapi_com-astronomy_api", `{"q": "brussels", "lang": "nl", "days": 3}`))},
 				Gold: &dataset.Instruction{GoldCall: astronomy}},
 			want: goldView{Call: &callDiff{Rows: []diffRow{
-				{Name: "API", Gold: "weatherapi_com.astronomy_api", Agent: "weatherapi_com-astronomy_api", Status: rowSame},
+				{Name: "API", Gold: "weatherapi_com.astronomy_api", Agent: "weatherapi_com.astronomy_api", Status: rowSame},
 				{Name: "days", Gold: "—", Agent: "3", Status: rowExtra},
 				{Name: "dt", Gold: `"2025-06-02" (optional)`, Agent: "—", Status: rowOptional},
 				{Name: "lang", Gold: `"fr"`, Agent: `"nl"`, Status: rowDiffers, Blamed: true},
@@ -65,7 +65,7 @@ func TestGoldBesideTheAgent(t *testing.T) {
 				Reply: reply("", call("other-api", `{}`), call("a-b", `{"x": 1}`))},
 				Gold: &dataset.Instruction{GoldCall: &dataset.GoldCall{API: "a.b", Arguments: map[string]dataset.Acceptable{"x": acceptable(1.0)}}}},
 			want: goldView{Call: &callDiff{More: 1, Rows: []diffRow{
-				{Name: "API", Gold: "a.b", Agent: "a-b", Status: rowSame},
+				{Name: "API", Gold: "a.b", Agent: "a.b", Status: rowSame},
 				{Name: "x", Gold: "1", Agent: "1", Status: rowSame},
 			}}},
 		},

@@ -163,7 +163,7 @@ func Build(cfg Config) (*Stack, error) {
 		st.Catalog, cerr = toolset.Builtin()
 	}
 	if cerr == nil {
-		st.Graph, gerr = deps.Build(st.Catalog, deps.Options{Annotations: true, Infer: !cfg.NoInference})
+		st.Graph, gerr = deps.Build(st.Catalog, deps.Options{Annotations: true, Infer: !cfg.NoInference, SkipUnknownSources: cfg.DepsPolicy == deps.Off})
 	}
 	wg.Wait()
 	if cerr != nil {
@@ -175,9 +175,15 @@ func Build(cfg Config) (*Stack, error) {
 	if gerr != nil {
 		return nil, fmt.Errorf("dependency graph: %w", gerr)
 	}
+	for _, skipped := range st.Graph.Skipped {
+		cfg.Logger.Warn("dependency annotation left out (-deps-policy off)", "annotation", skipped)
+	}
 	st.Tracker = deps.NewTracker(st.Graph, deps.TrackerOptions{Explain: cfg.Explain, Policy: func(t *toolset.Tool) deps.Policy {
 		if cfg.DepsPolicy != "" {
 			return cfg.DepsPolicy
+		}
+		if p, err := deps.ParsePolicy(t.DepsPolicy); err == nil && t.DepsPolicy != "" {
+			return p
 		}
 		if t.Builtin {
 			return deps.Enforce

@@ -155,7 +155,7 @@ func TestExpectMalformed(t *testing.T) {
 			require.Equal(t, "application/problem+json", hdr.Get("Content-Type"))
 			var p struct{ Type, Detail string }
 			require.NoError(t, json.Unmarshal(body, &p))
-			require.True(t, strings.HasSuffix(p.Type, "#problem-"+tc.kind), p.Type)
+			require.True(t, strings.HasSuffix(p.Type, "/problems/"+tc.kind), p.Type)
 			require.Contains(t, p.Detail, tc.detail)
 			for _, internal := range []string{"Go struct", "dataset.", "GoldCall", "json:"} {
 				require.NotContains(t, p.Detail, internal, "no Go internals in the detail")
@@ -179,12 +179,12 @@ func TestResetSession(t *testing.T) {
 
 	code, _, body = do(t, "GET", ts.URL+"/v1/sessions/case", "", "", nil)
 	require.Equal(t, http.StatusNotFound, code, string(body))
-	require.Contains(t, string(body), "#problem-unknown-session")
+	require.Contains(t, string(body), "/problems/unknown-session")
 
 	code, hdr, body = do(t, "DELETE", ts.URL+"/v1/sessions/case", "", "", nil)
 	require.Equal(t, http.StatusNotFound, code, string(body))
 	require.Equal(t, "application/problem+json", hdr.Get("Content-Type"))
-	require.Contains(t, string(body), "#problem-unknown-session")
+	require.Contains(t, string(body), "/problems/unknown-session")
 
 	// The IDs the reset session's lookups returned are forgotten too:
 	// reusing them is now a fabrication, refused as the real API refuses.
@@ -199,5 +199,5 @@ func TestResetSession(t *testing.T) {
 
 	code, _, body = do(t, "DELETE", ts.URL+"/v1/sessions/"+strings.Repeat("x", 300), "", "", nil)
 	require.Equal(t, http.StatusBadRequest, code, string(body))
-	require.Contains(t, string(body), "#problem-too-long")
+	require.Contains(t, string(body), "/problems/too-long")
 }

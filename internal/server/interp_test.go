@@ -48,7 +48,7 @@ func TestHostilePythonKeepsServing(t *testing.T) {
 			var out []byte
 			statuses[i], out = call("s = 'x' * 16000000\nl = [s + str(i) for i in range(15)]\nlen(l)")
 			if statuses[i] == 429 {
-				require.True(t, strings.Contains(string(out), "problem-rate-limited"), string(out))
+				require.True(t, strings.Contains(string(out), "/problems/rate-limited"), string(out))
 			}
 		})
 	}

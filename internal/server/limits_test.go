@@ -89,7 +89,7 @@ func TestIncompleteBodyIsAnswered(t *testing.T) {
 			resp, body := rawExchange(t, addr, tc.raw, tc.halfClose)
 			require.Equal(t, http.StatusBadRequest, resp.StatusCode, body)
 			require.Equal(t, "application/problem+json", resp.Header.Get("Content-Type"))
-			require.Contains(t, body, "problem-incomplete-body")
+			require.Contains(t, body, "/problems/incomplete-body")
 			require.Contains(t, body, tc.want)
 			require.True(t, resp.Close, "the connection's framing is lost: it is closed")
 		})
@@ -114,14 +114,14 @@ func TestRefusalsDoNotWaitForTheBody(t *testing.T) {
 		status          int
 		want            string
 	}{
-		{"foreign Host", addr, head("/v1/call", "evil.example", "", 100), 403, "problem-foreign-host"},
-		{"foreign Host on mcp", addr, head("/mcp", "evil.example", "Accept: application/json, text/event-stream\r\n", 100), 403, "problem-foreign-host"},
-		{"cross origin", addr, head("/v1/call", addr, "Origin: https://evil.example\r\n", 100), 403, "problem-cross-origin"},
-		{"cross origin, expecting 100-continue", addr, head("/virtual", addr, "Origin: https://evil.example\r\nExpect: 100-continue\r\n", 100), 403, "problem-cross-origin"},
-		{"declared too large", addr, head("/v1/call", addr, "", 1<<30), 413, "problem-body-too-large"},
+		{"foreign Host", addr, head("/v1/call", "evil.example", "", 100), 403, "/problems/foreign-host"},
+		{"foreign Host on mcp", addr, head("/mcp", "evil.example", "Accept: application/json, text/event-stream\r\n", 100), 403, "/problems/foreign-host"},
+		{"cross origin", addr, head("/v1/call", addr, "Origin: https://evil.example\r\n", 100), 403, "/problems/cross-origin"},
+		{"cross origin, expecting 100-continue", addr, head("/virtual", addr, "Origin: https://evil.example\r\nExpect: 100-continue\r\n", 100), 403, "/problems/cross-origin"},
+		{"declared too large", addr, head("/v1/call", addr, "", 1<<30), 413, "/problems/body-too-large"},
 		{"declared too large on the ToolBench wire", addr, head("/virtual", addr, "", 1<<30), 200, "larger than"},
-		{"headers too large", addr, head("/v1/call", addr, "X-Pad: "+strings.Repeat("x", 70<<10)+"\r\n", 100), 431, "problem-headers-too-large"},
-		{"incomplete body, client keeps its end open", shortAddr, head("/v1/call", shortAddr, "", 100) + `{"api":`, 400, "problem-incomplete-body"},
+		{"headers too large", addr, head("/v1/call", addr, "X-Pad: "+strings.Repeat("x", 70<<10)+"\r\n", 100), 431, "/problems/headers-too-large"},
+		{"incomplete body, client keeps its end open", shortAddr, head("/v1/call", shortAddr, "", 100) + `{"api":`, 400, "/problems/incomplete-body"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			c, err := net.Dial("tcp", tc.addr)

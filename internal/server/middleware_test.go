@@ -17,7 +17,7 @@ func TestRecoverPanics(t *testing.T) {
 	h.ServeHTTP(w, httptest.NewRequest("GET", "/", nil))
 	require.Equal(t, http.StatusInternalServerError, w.Code)
 	require.Equal(t, "application/problem+json", w.Header().Get("Content-Type"))
-	require.Contains(t, w.Body.String(), "problem-internal")
+	require.Contains(t, w.Body.String(), "/problems/internal")
 	require.NotContains(t, w.Body.String(), "boom", "the panic value stays in the log")
 
 	abort := recoverPanics(slog.New(slog.DiscardHandler))(http.HandlerFunc(func(http.ResponseWriter, *http.Request) { panic(http.ErrAbortHandler) }))

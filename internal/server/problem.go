@@ -34,10 +34,10 @@ type Problem struct {
 
 func (p *Problem) Error() string { return p.Detail }
 
-const problemBase = "https://github.com/understudy/understudy/blob/main/README.md#problem-"
-
+// newProblem is a problem of a kind; its type is the page the server
+// serves about that kind (ProblemPath, docs/problems.md).
 func newProblem(status int, kind, title, detail string) *Problem {
-	return &Problem{Type: problemBase + kind, Title: title, Status: status, Detail: detail, Message: detail}
+	return &Problem{Type: ProblemPath + kind, Title: title, Status: status, Detail: detail, Message: detail}
 }
 
 // kindTitles titles the problem of each kind of engine error; the kind is

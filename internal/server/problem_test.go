@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"os"
 	"regexp"
 	"strconv"
 	"testing"
@@ -13,6 +12,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/understudy/understudy/docs"
 	"github.com/understudy/understudy/sandbox"
 	"github.com/understudy/understudy/toolset"
 )
@@ -22,19 +22,17 @@ var allKinds = []sandbox.Kind{
 	sandbox.KindUpstreamFailed, sandbox.KindCancelled, sandbox.KindUnavailable, sandbox.KindInternal,
 }
 
-// TestProblemsMatchTheREADME: the README's "Problems" section is a
-// contract; every kind of engine error is listed there with the status the
-// server answers with.
-func TestProblemsMatchTheREADME(t *testing.T) {
-	readme, err := os.ReadFile("../../README.md")
-	require.NoError(t, err)
+// TestProblemsMatchTheDocs: docs/problems.md, which the server serves at
+// each problem's type, is a contract; every kind of engine error is listed
+// there with the status the server answers with.
+func TestProblemsMatchTheDocs(t *testing.T) {
 	documented := map[string]int{}
-	for _, m := range regexp.MustCompile(`(?m)^#### problem-([a-z-]+)\n(\d{3}):`).FindAllSubmatch(readme, -1) {
+	for _, m := range regexp.MustCompile(`(?m)^#### problem-([a-z-]+)\n(\d{3}):`).FindAllSubmatch(docs.Problems, -1) {
 		documented[string(m[1])], _ = strconv.Atoi(string(m[2]))
 	}
 	require.Len(t, kindTitles, len(allKinds))
 	for _, k := range allKinds {
-		require.Contains(t, documented, string(k), "README lacks problem-%s", k)
+		require.Contains(t, documented, string(k), "docs/problems.md lacks problem-%s", k)
 		require.Equal(t, k.Status(), documented[string(k)], "problem-%s", k)
 		require.NotEmpty(t, kindTitles[k], "no title for %s", k)
 	}
@@ -73,7 +71,7 @@ func TestProblemOf(t *testing.T) {
 			p := problemOf(tc.err)
 			k := sandbox.KindOf(tc.err)
 			require.Equal(t, k.Status(), p.Status)
-			require.Equal(t, problemBase+string(k), p.Type)
+			require.Equal(t, ProblemPath+string(k), p.Type)
 			require.Equal(t, kindTitles[k], p.Title)
 			require.Equal(t, tc.err.Error(), p.Detail)
 			require.Equal(t, p.Detail, p.Message)

@@ -52,7 +52,7 @@ func TestReplayNormalisation(t *testing.T) {
 				}
 			}
 			require.NoError(t, json.Unmarshal(body, &p))
-			require.Contains(t, p.Type, "#problem-no-recording")
+			require.Contains(t, p.Type, "/problems/no-recording")
 			require.LessOrEqual(t, len(p.Nearest), 3)
 			require.Len(t, p.Nearest, len(tc.nearest), string(body))
 			for i, want := range tc.nearest {

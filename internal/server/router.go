@@ -11,11 +11,18 @@ import (
 // problem+json like every other error, keeping the status, Allow and
 // Location the mux chose. Routes are registered as route, so anything
 // else the mux hands back is its own answer.
-func routerProblems(mux *http.ServeMux) http.Handler {
+//
+// A path no route matches may be one of the OpenAPI export's
+// ("/<tool>/..."): the wire serves it (rapidWire.exportedPath).
+func routerProblems(mux *http.ServeMux, wire *rapidWire) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		h, _ := mux.Handler(r)
 		if _, ok := h.(route); ok {
 			mux.ServeHTTP(w, r)
+			return
+		}
+		if _, pattern := mux.Handler(r); pattern == "" && wire.exportedPath(r) {
+			wire.ServeHTTP(w, r)
 			return
 		}
 		rec := &headerRecorder{header: http.Header{}}

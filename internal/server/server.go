@@ -121,6 +121,8 @@ func New(e *sandbox.Engine, opts Options) (*Server, error) {
 	mux.Handle("POST /v1/sessions/{id}/expect", route{wrap(s.expect)})
 	mux.Handle("GET /v1/sessions/{id}/expect", route{wrap(s.expect)})
 	mux.Handle("GET /metrics", route{wrap(s.metrics)})
+	mux.Handle("GET /problems", route{wrap(s.problemIndex)})
+	mux.Handle("GET "+ProblemPath+"{name}", route{wrap(s.problemDoc)})
 	mux.Handle("POST /v1/call", route{wrap(s.call)})
 	mux.Handle("POST /virtual", route{wrap(s.toolbench)})
 	mux.Handle("POST /rapidapi", route{wrap(s.toolbench)})
@@ -134,7 +136,7 @@ func New(e *sandbox.Engine, opts Options) (*Server, error) {
 	// are problems too. A refusal before the body is read is answered at
 	// once and closes the connection (refuse).
 	s.handler = bodyDeadline(opts.ReadTimeout)(recoverPanics(s.log)(guard.wrap(limitHeaders(limitBody(opts.MaxBody)(readBody(
-		rapidAPIHost(wire)(routerProblems(mux))))))))
+		rapidAPIHost(wire)(routerProblems(mux, wire))))))))
 	return s, nil
 }
 

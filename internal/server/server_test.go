@@ -286,26 +286,26 @@ func TestProblems(t *testing.T) {
 		{"curl -d default type, not json", "POST", "/v1/call", "application/x-www-form-urlencoded", `api=x&tool=y`, nil, 400, []string{"malformed-json"}},
 		{"text/plain, not json", "POST", "/v1/call", "text/plain", `hello`, nil, 400, []string{"malformed-json"}},
 		// Router refusals are problems like the rest.
-		{"no route", "GET", "/v2/nothing", "", "", nil, 404, []string{"problem-no-route", "/v2/nothing"}},
-		{"wrong method", "GET", "/v1/call", "", "", nil, 405, []string{"problem-method-not-allowed", "allowed: POST"}},
-		{"dot-dot redirect", "GET", "/v1/../healthz", "", "", nil, 307, []string{"problem-moved", "/healthz"}},
-		{"double slash redirect", "POST", "//v1/call", "application/json", `{}`, nil, 307, []string{"problem-moved", "/v1/call"}},
+		{"no route", "GET", "/v2/nothing", "", "", nil, 404, []string{"/problems/no-route", "/v2/nothing"}},
+		{"wrong method", "GET", "/v1/call", "", "", nil, 405, []string{"/problems/method-not-allowed", "allowed: POST"}},
+		{"dot-dot redirect", "GET", "/v1/../healthz", "", "", nil, 307, []string{"/problems/moved", "/healthz"}},
+		{"double slash redirect", "POST", "//v1/call", "application/json", `{}`, nil, 307, []string{"/problems/moved", "/v1/call"}},
 		// Names and IDs are bounded before any lookup, and not echoed whole.
-		{"huge api name", "POST", "/v1/call", "application/json", `{"tool":"image_file_processing","api":"` + strings.Repeat("resize_imag", 4000) + `"}`, nil, 400, []string{"problem-too-long", "44000 bytes long (at most 256)"}},
-		{"huge tool name", "POST", "/v1/call", "application/json", `{"tool":"` + strings.Repeat("t", 300) + `","api":"x"}`, nil, 400, []string{"problem-too-long", `\"tool\" is 300 bytes`}},
-		{"huge session field", "POST", "/v1/call", "application/json", `{"api":"calculate_for_calculator","session":"` + strings.Repeat("s", 257) + `"}`, nil, 400, []string{"problem-too-long", "session ID is 257 bytes"}},
+		{"huge api name", "POST", "/v1/call", "application/json", `{"tool":"image_file_processing","api":"` + strings.Repeat("resize_imag", 4000) + `"}`, nil, 400, []string{"/problems/too-long", "44000 bytes long (at most 256)"}},
+		{"huge tool name", "POST", "/v1/call", "application/json", `{"tool":"` + strings.Repeat("t", 300) + `","api":"x"}`, nil, 400, []string{"/problems/too-long", `\"tool\" is 300 bytes`}},
+		{"huge session field", "POST", "/v1/call", "application/json", `{"api":"calculate_for_calculator","session":"` + strings.Repeat("s", 257) + `"}`, nil, 400, []string{"/problems/too-long", "session ID is 257 bytes"}},
 		{"huge session header", "POST", "/v1/call", "application/json", `{"api":"calculate_for_calculator"}`, map[string]string{"X-Session-Id": strings.Repeat("s", 5000)}, 400, []string{"X-Session-Id header is 5000 bytes"}},
-		{"huge session header on the wire", "GET", "/countries/PT", "", "", map[string]string{"X-RapidAPI-Host": "iso-codes.understudy.test", "X-Session-Id": strings.Repeat("s", 300)}, 400, []string{"problem-too-long"}},
-		{"huge mcp session header", "POST", "/mcp", "application/json", `{}`, map[string]string{"Mcp-Session-Id": strings.Repeat("s", 300)}, 400, []string{"problem-too-long"}},
-		{"huge mcp tool name", "POST", "/mcp", "application/json", `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"` + strings.Repeat("n", 5000) + `","arguments":{}}}`, nil, 400, []string{"problem-too-long", "tool name is 5000 bytes"}},
-		{"huge session path", "GET", "/v1/sessions/" + strings.Repeat("s", 300), "", "", nil, 400, []string{"problem-too-long"}},
-		{"huge headers", "GET", "/healthz", "", "", map[string]string{"X-Padding": strings.Repeat("p", 70<<10)}, 431, []string{"problem-headers-too-large"}},
+		{"huge session header on the wire", "GET", "/countries/PT", "", "", map[string]string{"X-RapidAPI-Host": "iso-codes.understudy.test", "X-Session-Id": strings.Repeat("s", 300)}, 400, []string{"/problems/too-long"}},
+		{"huge mcp session header", "POST", "/mcp", "application/json", `{}`, map[string]string{"Mcp-Session-Id": strings.Repeat("s", 300)}, 400, []string{"/problems/too-long"}},
+		{"huge mcp tool name", "POST", "/mcp", "application/json", `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"` + strings.Repeat("n", 5000) + `","arguments":{}}}`, nil, 400, []string{"/problems/too-long", "tool name is 5000 bytes"}},
+		{"huge session path", "GET", "/v1/sessions/" + strings.Repeat("s", 300), "", "", nil, 400, []string{"/problems/too-long"}},
+		{"huge headers", "GET", "/healthz", "", "", map[string]string{"X-Padding": strings.Repeat("p", 70<<10)}, 431, []string{"/problems/headers-too-large"}},
 		// Browsers of other sites are refused on every transport.
-		{"cross-origin form post", "POST", "/virtual", "text/plain", `{"tool_name":"calculator","api_name":"calculate","tool_input":{"expression":"1+1"}}`, map[string]string{"Origin": "https://evil.example"}, 403, []string{"problem-cross-origin"}},
-		{"cross-site fetch without origin", "POST", "/v1/call", "text/plain", `{"api":"calculate_for_calculator"}`, map[string]string{"Sec-Fetch-Site": "cross-site"}, 403, []string{"problem-cross-origin"}},
-		{"cross-origin on the wire", "POST", "/run", "text/plain", `{"code":"1"}`, map[string]string{"Origin": "http://localhost:3000", "X-RapidAPI-Host": "python-interpreter.understudy.test"}, 403, []string{"problem-cross-origin"}},
-		{"cross-origin on mcp", "POST", "/mcp", "application/json", `{}`, map[string]string{"Origin": "null"}, 403, []string{"problem-cross-origin"}},
-		{"foreign host", "GET", "/healthz", "", "", map[string]string{"Host": "rebound.example:80"}, 403, []string{"problem-foreign-host", "rebound.example"}},
+		{"cross-origin form post", "POST", "/virtual", "text/plain", `{"tool_name":"calculator","api_name":"calculate","tool_input":{"expression":"1+1"}}`, map[string]string{"Origin": "https://evil.example"}, 403, []string{"/problems/cross-origin"}},
+		{"cross-site fetch without origin", "POST", "/v1/call", "text/plain", `{"api":"calculate_for_calculator"}`, map[string]string{"Sec-Fetch-Site": "cross-site"}, 403, []string{"/problems/cross-origin"}},
+		{"cross-origin on the wire", "POST", "/run", "text/plain", `{"code":"1"}`, map[string]string{"Origin": "http://localhost:3000", "X-RapidAPI-Host": "python-interpreter.understudy.test"}, 403, []string{"/problems/cross-origin"}},
+		{"cross-origin on mcp", "POST", "/mcp", "application/json", `{}`, map[string]string{"Origin": "null"}, 403, []string{"/problems/cross-origin"}},
+		{"foreign host", "GET", "/healthz", "", "", map[string]string{"Host": "rebound.example:80"}, 403, []string{"/problems/foreign-host", "rebound.example"}},
 		{"oversized body", "POST", "/v1/call", "application/json", `{"api":"` + strings.Repeat("x", 70<<10) + `"}`, nil, 413, []string{"body-too-large"}},
 		{"missing api", "POST", "/v1/call", "application/json", `{"tool":"image_file_processing"}`, nil, 400, []string{`\"api\" is required`}},
 		{"arguments not an object", "POST", "/v1/call", "application/json", `{"tool":"image_file_processing","api":"image_info","arguments":[1]}`, nil, 400, []string{"JSON object"}},
@@ -316,8 +316,8 @@ func TestProblems(t *testing.T) {
 		{"unknown session", "GET", "/v1/sessions/nope", "", "", nil, 404, []string{"unknown-session"}},
 		{"unknown tools format", "GET", "/v1/tools?format=yaml", "", "", nil, 400, []string{"bad-format"}},
 		{"unknown rapidapi host", "GET", "/anything", "", "", map[string]string{"X-RapidAPI-Host": "nope.p.rapidapi.com"}, 404, []string{"unknown-host"}},
-		{"rapidapi wire validated as HTTP", "GET", "/v1/resize?width=wide", "", "", map[string]string{"X-RapidAPI-Host": "image-file-processing.understudy.test"}, 400,
-			[]string{`"validation"`, `parameter \"width\" in query`, `parameter \"image_url\" in query`}},
+		{"rapidapi wire refused in the engine's words", "GET", "/v1/resize?width=wide", "", "", map[string]string{"X-RapidAPI-Host": "image-file-processing.understudy.test"}, 400,
+			[]string{`"validation"`, `required argument \"image_url\" is missing`, `width: expected a number, got the string \"wide\"`}},
 		{"unknown rapidapi path", "GET", "/v1/nothing", "", "", map[string]string{"X-RapidAPI-Host": "image-file-processing.understudy.test"}, 404, []string{"unknown-endpoint"}},
 	}
 	for _, tc := range cases {
@@ -339,7 +339,7 @@ func TestProblems(t *testing.T) {
 func TestToolBenchErrorsKeepTheirShape(t *testing.T) {
 	ts, _ := newServer(t, assemble.Config{})
 	cases := []struct{ body, want string }{
-		{`{"category":"Media","tool_name":"image_file_processing","api_name":"resize_image","tool_input":"{\"width\": \"wide\"}"}`, "Invalid arguments"},
+		{`{"category":"Media","tool_name":"image_file_processing","api_name":"resize_image","tool_input":"{\"width\": \"wide\"}"}`, "invalid arguments for image_file_processing.resize_image: "},
 		{`{"category":"Media","tool_name":"no_tool","api_name":"resize_image","tool_input":""}`, "Unknown API"},
 		{`{"category":"Media","tool_name":"image_file_processing","api_name":"image_info","tool_input":"{not json"}`, "arguments"},
 		{`not json at all`, "Malformed"},
@@ -421,7 +421,7 @@ func TestRateLimitedProblem(t *testing.T) {
 		RetryAfter int    `json:"retry_after"`
 	}
 	require.NoError(t, json.Unmarshal(body, &p))
-	require.True(t, strings.HasSuffix(p.Type, "#problem-rate-limited"), p.Type)
+	require.True(t, strings.HasSuffix(p.Type, "/problems/rate-limited"), p.Type)
 	require.Equal(t, secs, p.RetryAfter)
 }
 
@@ -456,7 +456,7 @@ func TestOneContentTypeRule(t *testing.T) {
 				require.Contains(t, string(body), `"result":42`)
 			} else {
 				require.Equal(t, 415, code, string(body))
-				require.Contains(t, string(body), "problem-unsupported-media-type")
+				require.Contains(t, string(body), "/problems/unsupported-media-type")
 			}
 			for _, path := range []string{"/virtual", "/rapidapi"} {
 				code, _, body = do(t, "POST", ts.URL+path, tc.ctype, toolbench, nil)
@@ -504,7 +504,7 @@ func TestStatusPassthrough(t *testing.T) {
 	// An engine refusal is a problem with its own status either way.
 	code, _, body := do(t, "POST", ts.URL+"/v1/call", "application/json", `{"tool":"nope","api":"x"}`, map[string]string{server.StatusHeader: "passthrough"})
 	require.Equal(t, 404, code, string(body))
-	require.Contains(t, string(body), "problem-unknown-api")
+	require.Contains(t, string(body), "/problems/unknown-api")
 }
 
 // TestRefusalsAgreeAcrossTransports: a call with an ID the session never
@@ -620,7 +620,7 @@ func TestManyViolationsMakeABoundedAnswer(t *testing.T) {
 	require.Equal(t, 20000-toolset.MaxListedViolations, p.MoreViolations)
 	require.True(t, strings.HasSuffix(p.Detail, "… and 19950 more"), p.Detail[max(0, len(p.Detail)-80):])
 
-	virtual, err := json.Marshal(map[string]any{"category": "Other", "tool_name": "calculator", "api_name": "calculate", "tool_input": string(argsJSON)})
+	virtual, err := json.Marshal(map[string]any{"category": "Tools", "tool_name": "calculator", "api_name": "calculate", "tool_input": string(argsJSON)})
 	require.NoError(t, err)
 	code, _, body = do(t, "POST", ts.URL+"/virtual", "application/json", string(virtual), nil)
 	require.Equal(t, http.StatusOK, code)

@@ -163,7 +163,40 @@ func TestStableToolBenchRefusesAnotherToolsAPI(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			client.t = t
-			got := client.step("Travel", tc.tool, tc.api, `{"query": "Lisbon"}`)
+			category := "Travel"
+			if tc.tool == "weatherapi_com" {
+				category = "Weather"
+			}
+			got := client.step(category, tc.tool, tc.api, `{"query": "Lisbon"}`)
+			if tc.wantErr != "" {
+				require.Contains(t, got.Error, tc.wantErr)
+				require.Equal(t, `""`, string(got.Response), "nothing was run")
+				return
+			}
+			require.Empty(t, got.Error, string(got.Response))
+			require.Contains(t, string(got.Response), "Lisbon")
+		})
+	}
+}
+
+// TestStableToolBenchRefusesWrongCategory: StableToolBench's server finds a
+// tool by category and name; a category that does not hold the tool is
+// refused, naming the one that does, and nothing is run. No category, or
+// the right one, runs the call.
+func TestStableToolBenchRefusesWrongCategory(t *testing.T) {
+	ts, _ := newServer(t, assemble.Config{})
+	client := stbClient{t: t, url: ts.URL + "/virtual"}
+	for _, tc := range []struct {
+		name, category, wantErr string
+	}{
+		{"wrong category", "Weather", `category "Weather" has no tool "skyscanner80"; it is in category Travel`},
+		{"right category", "Travel", ""},
+		{"right category, spelled otherwise", "travel", ""},
+		{"no category", "", ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			client.t = t
+			got := client.step(tc.category, "skyscanner80", "flights_auto_complete", `{"query": "Lisbon"}`)
 			if tc.wantErr != "" {
 				require.Contains(t, got.Error, tc.wantErr)
 				require.Equal(t, `""`, string(got.Response), "nothing was run")

@@ -3,13 +3,10 @@ package server
 import (
 	"cmp"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"net/http"
-	"strings"
 
 	"github.com/understudy/understudy/sandbox"
-	"github.com/understudy/understudy/toolset"
 )
 
 // toolbenchRequest is the body StableToolBench's /virtual and ToolBench's
@@ -63,6 +60,9 @@ func (s *Server) toolbench(r *http.Request) (any, error) {
 	// send the function name "<api>_for_<tool>" at times; parameter names
 	// in ToolBench's spelling (is_id) are the catalog's aliases.
 	cat := s.engine.Catalog()
+	if msg := wrongCategory(cat, req.Category, tool); msg != "" {
+		return answer(msg, nil)
+	}
 	if a := cat.ToolBenchAPI(req.Category, tool, api); a != nil {
 		tool, api = a.Tool.StandardizedName, a.Name
 	} else if t := cmp.Or(cat.ToolIn(req.Category, tool), cat.Tool(tool)); t != nil {
@@ -104,12 +104,9 @@ func (s *Server) toolbench(r *http.Request) (any, error) {
 // toolbenchError words an engine error the way StableToolBench's clients
 // expect to read it.
 func toolbenchError(err error) string {
-	var ve *toolset.ValidationError
+	// Invalid arguments read word for word as on every other transport
+	// (the problem's detail, MCP's tool error).
 	switch sandbox.KindOf(err) {
-	case sandbox.KindInvalidArguments:
-		if errors.As(err, &ve) {
-			return "Invalid arguments: " + strings.TrimPrefix(ve.Error(), "invalid arguments for "+ve.API+": ")
-		}
 	case sandbox.KindUnknownAPI:
 		return "Unknown API: " + err.Error()
 	}

@@ -2,7 +2,6 @@ package server
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
 	"io"
 	"mime"
@@ -14,10 +13,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-
-	"github.com/getkin/kin-openapi/openapi3"
-	"github.com/getkin/kin-openapi/openapi3filter"
-	"github.com/getkin/kin-openapi/routers"
 
 	"github.com/understudy/understudy/internal/canon"
 	"github.com/understudy/understudy/sandbox"
@@ -49,12 +44,6 @@ type lazyHostWire struct {
 // hostWire is the routes of one host.
 type hostWire struct {
 	mux *http.ServeMux
-	// routes are the APIs' operations in the OpenAPI document of the
-	// host's tools, for validating a wire request as HTTP (parameter
-	// locations, styles and types) before its arguments reach the engine.
-	// They come from a document without responses: a request's check
-	// needs none.
-	routes map[*toolset.API]*routers.Route
 }
 
 // newRapidWire indexes the catalog's tools by host and returns the handler
@@ -84,36 +73,40 @@ func (rw *rapidWire) host(h string) *hostWire {
 // build makes a host's routes.
 func (rw *rapidWire) build(host string) *hostWire {
 	tools := rw.tools[host]
-	c := rw.s.engine.Catalog()
-	hw := &hostWire{mux: http.NewServeMux(), routes: map[*toolset.API]*routers.Route{}}
-	doc := toolset.OpenAPIRequestsOf(tools)
-	for path, item := range doc.Paths.Map() {
-		for method, op := range item.Operations() {
-			tool, api, _ := strings.Cut(op.OperationID, ".")
-			if a := c.API(tool, api); a != nil {
-				hw.routes[a] = &routers.Route{Spec: doc, Path: path, PathItem: item, Method: method, Operation: op}
-			}
-		}
-	}
+	hw := &hostWire{mux: http.NewServeMux()}
 	// Templates that differ only inside a segment ("/v2/{p}.json" and
 	// "/v2/{p}.xml") share a ServeMux pattern; the pattern's handler tries
 	// their segment matchers, most literal first.
 	groups := map[string]*wireGroup{}
 	var order []string
+	add := func(a *toolset.API, template string) {
+		pattern, binds := wirePattern(template)
+		key := a.Method + " " + host + pattern
+		g := groups[key]
+		if g == nil {
+			g = &wireGroup{rw: rw}
+			groups[key] = g
+			order = append(order, key)
+		}
+		for _, r := range g.routes {
+			if r.api == a {
+				return // the API's two paths are one pattern
+			}
+		}
+		g.routes = append(g.routes, wireRoute{api: a, binds: binds})
+	}
 	for _, t := range tools {
-		for _, a := range t.APIs {
-			if a.Path == "" {
-				continue
+		exported := toolset.OpenAPIPaths(t)
+		for i, a := range t.APIs {
+			if a.Path != "" {
+				add(a, a.Path)
 			}
-			pattern, binds := wirePattern(a.Path)
-			key := a.Method + " " + host + pattern
-			g := groups[key]
-			if g == nil {
-				g = &wireGroup{rw: rw}
-				groups[key] = g
-				order = append(order, key)
-			}
-			g.routes = append(g.routes, wireRoute{api: a, binds: binds})
+			// The path the OpenAPI export gives the API, without its
+			// "/<tool>" (exportedPath strips it from requests): where it
+			// differs (path parameters the template lacked, a suffix
+			// telling two APIs of one path apart), a client generated
+			// from the document calls it there.
+			add(a, strings.TrimPrefix(exported[i], "/"+t.StandardizedName))
 		}
 	}
 	for _, key := range order {
@@ -283,6 +276,27 @@ func (rw *rapidWire) route(r *http.Request) (*hostWire, *Problem) {
 	return hw, nil
 }
 
+// exportedPath routes a request made at a path of the OpenAPI export
+// ("/<tool>/<path>", at the document's servers URL, without
+// X-RapidAPI-Host: what a generated client or Swagger UI sends) to the
+// wire as the tool's own request: the tool's host in X-RapidAPI-Host and
+// the path after "/<tool>". ok is false when the first segment names no
+// tool with a host; the request is then left as it came.
+func (rw *rapidWire) exportedPath(r *http.Request) bool {
+	first, rest, _ := strings.Cut(strings.TrimPrefix(r.URL.Path, "/"), "/")
+	t := rw.s.engine.Catalog().Tool(first)
+	if t == nil || t.Host == "" {
+		return false
+	}
+	r.Header.Set("X-RapidAPI-Host", t.Host)
+	r.URL.Path = "/" + rest
+	if r.URL.RawPath != "" {
+		_, raw, _ := strings.Cut(strings.TrimPrefix(r.URL.RawPath, "/"), "/")
+		r.URL.RawPath = "/" + raw
+	}
+	return true
+}
+
 // wireMethods are the methods an API of the wire can have, in the order
 // an Allow header lists them.
 var wireMethods = []string{http.MethodGet, http.MethodHead, http.MethodPost, http.MethodPut, http.MethodPatch, http.MethodDelete}
@@ -322,11 +336,9 @@ func (rw *rapidWire) serve(r *http.Request, api *toolset.API, pathParams map[str
 	if err != nil {
 		return nil, err
 	}
-	// Arguments the API's schema refuses are checked again as HTTP against
-	// the API's operation, so that the problem names parameters where the
-	// client put them ("query parameter width"), as RapidAPI's gateway
-	// words it, and the call never reaches the engine. Valid ones skip
-	// that second, far costlier, validation.
+	// Arguments the API's schema refuses are refused with the engine's
+	// own violations, word for word what every other transport (native,
+	// /virtual, /rapidapi, MCP) says of the same arguments.
 	ctx := r.Context()
 	if rw.s.engine.RateLimited(api) {
 		ctx = sandbox.WithClient(ctx, clientID(r, ""))
@@ -336,9 +348,6 @@ func (rw *rapidWire) serve(r *http.Request, api *toolset.API, pathParams map[str
 	if valid, verr := rw.s.engine.Validate(api, args); verr == nil {
 		res, err = rw.s.engine.CallValidated(ctx, valid, session)
 	} else {
-		if herr := rw.validate(r, api, pathParams); herr != nil {
-			return nil, herr
-		}
 		res, err = rw.s.engine.CallAPI(ctx, api, args, session) // refused, and counted, by the engine
 	}
 	if err != nil {
@@ -447,47 +456,6 @@ func wireBody(r *http.Request, api *toolset.API, args map[string]any) error {
 		args[k] = v
 	}
 	return nil
-}
-
-// validate checks the HTTP request against the API's operation with
-// kin-openapi's openapi3filter: every parameter problem is listed. The body
-// is left to the engine, which reads it as arguments.
-func (rw *rapidWire) validate(r *http.Request, api *toolset.API, pathParams map[string]string) error {
-	route, ok := rw.host(wireHost(api.Tool.Host)).routes[api]
-	if !ok {
-		return nil
-	}
-	err := openapi3filter.ValidateRequest(r.Context(), &openapi3filter.RequestValidationInput{
-		Request: r, PathParams: pathParams, Route: route,
-		Options: &openapi3filter.Options{MultiError: true, ExcludeRequestBody: true, AuthenticationFunc: openapi3filter.NoopAuthenticationFunc},
-	})
-	if err == nil {
-		return nil
-	}
-	ve := &toolset.ValidationError{API: api.ID()}
-	var collect func(error)
-	collect = func(err error) {
-		var me openapi3.MultiError
-		var re *openapi3filter.RequestError
-		switch {
-		case errors.As(err, &me):
-			for _, e := range me {
-				collect(e)
-			}
-		case errors.As(err, &re) && re.Parameter != nil:
-			code := "invalid"
-			if errors.Is(re.Err, openapi3filter.ErrInvalidRequired) {
-				code = "required"
-			} else if re.Reason != "" && strings.Contains(re.Reason, "type") {
-				code = "type"
-			}
-			ve.Violations = append(ve.Violations, toolset.Violation{Location: []string{re.Parameter.Name}, Code: code, Message: re.Error()})
-		default:
-			ve.Violations = append(ve.Violations, toolset.Violation{Location: []string{"request"}, Code: "invalid", Message: err.Error()})
-		}
-	}
-	collect(err)
-	return ve
 }
 
 // unauthorized is the 401 of a wire request that satisfies none of its

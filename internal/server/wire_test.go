@@ -114,7 +114,7 @@ func TestWireMethods(t *testing.T) {
 			require.Equal(t, tc.allow, hdr.Get("Allow"))
 			if tc.method != "HEAD" {
 				require.Equal(t, "application/problem+json", hdr.Get("Content-Type"))
-				require.Contains(t, string(body), "#problem-method-not-allowed")
+				require.Contains(t, string(body), "/problems/method-not-allowed")
 				require.Contains(t, string(body), "allowed: "+tc.allow)
 			}
 		})

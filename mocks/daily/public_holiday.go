@@ -44,6 +44,9 @@ func date(r world.HolidayRule, y int) time.Time {
 		return equinoxDateJapan(y, 180)
 	case r.SolarTerm != nil:
 		return solarTermDate(y, *r.SolarTerm)
+	case r.Dates != nil:
+		md, _ := time.Parse("01-02", r.Dates[fmt.Sprint(y)])
+		return civilDate(y, md.Month(), md.Day())
 	case r.FridayOrMonday != "":
 		md, _ := time.Parse("01-02", r.FridayOrMonday)
 		base := civilDate(y, md.Month(), md.Day())
@@ -85,6 +88,9 @@ type nagerHoliday struct {
 	Types       []string `json:"types"`
 
 	day time.Time
+	// mostOfCountry marks a day off for most of the country (see
+	// world.HolidayCountry.CountsForLongWeekends).
+	mostOfCountry bool
 }
 
 // holidaysIn returns a country's holidays in year y, sorted by date. The
@@ -107,14 +113,14 @@ func computeYear(c *world.HolidayCountry, y int) []nagerHoliday {
 	}
 	var shifts []pending
 	for _, r := range c.Holidays {
-		if (r.FromYear != 0 && y < r.FromYear) || (r.ToYear != 0 && y > r.ToYear) {
+		if !r.Occurs(y) {
 			continue
 		}
 		d := date(r, y)
 		h := nagerHoliday{
 			LocalName: r.LocalName, Name: r.Name, CountryCode: c.CountryCode,
 			Fixed: r.Date != "", Global: len(r.Counties) == 0, LaunchYear: r.LaunchYear,
-			Types: r.Types, day: d,
+			Types: r.Types, day: d, mostOfCountry: c.CountsForLongWeekends(r),
 		}
 		if len(r.Counties) > 0 {
 			h.Counties = r.Counties
@@ -123,10 +129,13 @@ func computeYear(c *world.HolidayCountry, y int) []nagerHoliday {
 			h.Types = []string{"Public"}
 		}
 		mode := c.Observed
+		if !h.Global {
+			mode = ""
+		}
 		if r.Observed != "" {
 			mode = r.Observed
 		}
-		if mode == "none" || !h.Global {
+		if mode == "none" {
 			mode = ""
 		}
 		if h.Global {
@@ -158,7 +167,9 @@ func computeYear(c *world.HolidayCountry, y int) []nagerHoliday {
 				for !free(d) {
 					d = d.AddDate(0, 0, 1)
 				}
-				taken[d] = true
+				if h.Global {
+					taken[d] = true
+				}
 				h.day = d
 			}
 		case "sunday_prev":
@@ -173,7 +184,7 @@ func computeYear(c *world.HolidayCountry, y int) []nagerHoliday {
 					d = d.AddDate(0, 0, 1)
 				}
 				taken[d] = true
-				out = append(out, nagerHoliday{LocalName: c.Substitute.LocalName, Name: c.Substitute.Name, CountryCode: c.CountryCode, Global: true, Types: []string{"Public"}, day: d})
+				out = append(out, nagerHoliday{LocalName: c.Substitute.LocalName, Name: c.Substitute.Name, CountryCode: c.CountryCode, Global: true, Types: []string{"Public"}, day: d, mostOfCountry: true})
 				continue
 			}
 		}
@@ -184,7 +195,7 @@ func computeYear(c *world.HolidayCountry, y int) []nagerHoliday {
 			d := h.day.AddDate(0, 0, 1)
 			if taken[h.day] && !taken[d] && taken[d.AddDate(0, 0, 1)] && d.Weekday() != time.Sunday && d.Weekday() != time.Saturday && d.Year() == y {
 				taken[d] = true
-				out = append(out, nagerHoliday{LocalName: c.Bridge.LocalName, Name: c.Bridge.Name, CountryCode: c.CountryCode, Global: true, Types: []string{"Public"}, day: d})
+				out = append(out, nagerHoliday{LocalName: c.Bridge.LocalName, Name: c.Bridge.Name, CountryCode: c.CountryCode, Global: true, Types: []string{"Public"}, day: d, mostOfCountry: true})
 			}
 		}
 	}
@@ -264,7 +275,9 @@ type nagerLongWeekend struct {
 	BridgeDays    []string `json:"bridgeDays"`
 }
 
-// longWeekends derives long weekends from the nationwide public holidays:
+// longWeekends derives long weekends from the public holidays that are a
+// day off for most of the country (nationwide, or in more than half the
+// subdivisions — so Canada's Victoria Day and Thanksgiving count):
 // runs of three or more days off around a holiday, or four with a single
 // bridge day when the holiday falls on a Tuesday or Thursday.
 func longWeekends(c *world.HolidayCountry, y int) []nagerLongWeekend {
@@ -272,7 +285,7 @@ func longWeekends(c *world.HolidayCountry, y int) []nagerLongWeekend {
 	var days []time.Time
 	for _, yy := range []int{y - 1, y, y + 1} {
 		for _, h := range holidaysIn(c, yy) {
-			if h.Global && contains(h.Types, "Public") {
+			if h.mostOfCountry && contains(h.Types, "Public") {
 				off[h.day] = true
 				if yy == y {
 					days = append(days, h.day)

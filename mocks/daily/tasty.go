@@ -131,38 +131,35 @@ func handleTastySimilar(_ context.Context, w *world.World, c *standin.Call) (any
 		return nil, err
 	}
 	type sim struct {
-		r     *world.Recipe
-		score float64
+		r *world.Recipe
+		s world.Similarity
 	}
 	var sims []sim
 	for _, o := range tc.Recipes {
 		if o == r {
 			continue
 		}
-		shared := 0
-		for f := range r.Features {
-			if o.Features[f] {
-				shared++
-			}
-		}
-		// Jaccard over tags and ingredients, with a lift for the same cuisine.
-		s := float64(shared) / float64(len(r.Features)+len(o.Features)-shared)
-		if o.Country == r.Country {
-			s += 0.1
-		}
-		if shared > 0 {
+		if s, ok := r.SimilarTo(o); ok {
 			sims = append(sims, sim{o, s})
 		}
 	}
 	sort.SliceStable(sims, func(i, j int) bool {
-		if sims[i].score != sims[j].score {
-			return sims[i].score > sims[j].score
+		if sims[i].s.Score != sims[j].s.Score {
+			return sims[i].s.Score > sims[j].s.Score
 		}
 		return sims[i].r.ID < sims[j].r.ID
 	})
 	out := tastyList{Results: []json.RawMessage{}}
 	for i := 0; i < len(sims) && i < 8; i++ {
-		out.Results = append(out.Results, sims[i].r.Raw)
+		// Each result says why it is similar: the recipe's own JSON with a
+		// "similarity" member (score, shared course, cuisine, ingredients, tags).
+		why, err := json.Marshal(sims[i].s)
+		if err != nil {
+			return nil, fmt.Errorf("tasty: similarity of recipe %d: %w", sims[i].r.ID, err)
+		}
+		raw := sims[i].r.Raw
+		withWhy := append(append(append([]byte{}, raw[:len(raw)-1]...), `,"similarity":`...), why...)
+		out.Results = append(out.Results, append(withWhy, '}'))
 	}
 	out.Count = len(out.Results)
 	return out, nil

@@ -182,7 +182,7 @@ func (f *Faker) plan(api *toolset.API) *plan {
 	budget := maxPlanNodes
 	switch {
 	case len(api.TemplateResponse) > 0:
-		if t := decodeJSON(api.TemplateResponse); t != nil {
+		if t := decodeJSON(api.TemplateResponse); t != nil && !shape.ErrorReply(t) {
 			if n := fromTemplate(t, 0, &budget); n.saysSomething() {
 				p.source, p.root = SourceTemplate, n
 			}

@@ -722,6 +722,8 @@ func FuzzFakeFromTemplate(f *testing.F) {
 	f.Add([]byte(`{"a": "NoneType", "b": [], "c": ["str", "int", "float"], "d": 1e308, "e": -0}`), "", uint64(3))
 	f.Add([]byte(`"str"`), "Convert Currency", uint64(4))
 	f.Add([]byte(`{"message": "You are not subscribed to this API."}`), "Validate Email by Address", uint64(5))
+	f.Add([]byte(`"{'data': [{'id': 'int', '_list_length': 4}], 'scores': ['list of int with length 3'], 'next': None}"`), "List Players", uint64(6))
+	f.Add([]byte(`{"items": {"name": "str", "_list_length": "12"}, "tags": "list of str with length 2"}`), "Get Tags", uint64(7))
 	w, err := world.DefaultWorld()
 	if err != nil {
 		f.Fatal(err)
@@ -736,7 +738,7 @@ func FuzzFakeFromTemplate(f *testing.F) {
 			api := &toolset.API{Name: name, Description: name, Method: "GET", Tool: tool, Params: []*toolset.Param{{Name: "q", Kind: toolset.KindString}, {Name: "id", Kind: toolset.KindString}}}
 			tool.APIs = []*toolset.API{api, {Name: name + " list", Tool: tool, ExampleResponse: data}}
 			if field == "template" {
-				api.TemplateResponse = data
+				api.TemplateResponse = toolset.NormalizeTemplate(data) // as the loader keeps it
 			} else {
 				api.ExampleResponse = data
 			}
@@ -749,6 +751,9 @@ func FuzzFakeFromTemplate(f *testing.F) {
 			require.NoError(t, err)
 			require.Equal(t, string(a), string(b))
 			require.False(t, IsEcho(v, args), "%s", a)
+			if field == "template" {
+				require.NotContains(t, string(a), `"_list_length":`, "a length hint is never a field")
+			}
 		}
 	})
 }

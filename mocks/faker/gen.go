@@ -41,15 +41,16 @@ type gen struct {
 	subst  [][2]string // documented default → given value
 	// subject is the identifier a detail call asks for, under its folded
 	// argument name; the answer's first object outside a list carries it.
-	subject     any
-	subjectKey  string
-	subjectUsed bool
-	limit       int    // list length the arguments ask for (0: none)
-	currency    string // currency the arguments name
-	reflect     bool   // arguments may show in the answer
-	nodes       int
-	src         *rand.PCG
-	f           *gofakeit.Faker
+	subject      any
+	subjectKey   string
+	subjectParam string // the argument's own name
+	subjectUsed  bool
+	limit        int    // list length the arguments ask for (0: none)
+	currency     string // currency the arguments name
+	reflect      bool   // arguments may show in the answer
+	nodes        int
+	src          *rand.PCG
+	f            *gofakeit.Faker
 }
 
 // scope is what the fields of one object share.
@@ -129,12 +130,12 @@ func newGen(w *world.World, c *standin.Call, p *plan) *gen {
 	// A detail call asks about the identifier it requires, else its first.
 	for _, k := range ids {
 		if c.API != nil && c.API.Param(k) != nil && c.API.Param(k).Required {
-			g.subject, g.subjectKey = g.byKey[shape.Fold(k)], shape.Fold(k)
+			g.subject, g.subjectKey, g.subjectParam = g.byKey[shape.Fold(k)], shape.Fold(k), k
 			break
 		}
 	}
 	if g.subject == nil && len(ids) > 0 {
-		g.subject, g.subjectKey = g.byKey[shape.Fold(ids[0])], shape.Fold(ids[0])
+		g.subject, g.subjectKey, g.subjectParam = g.byKey[shape.Fold(ids[0])], shape.Fold(ids[0]), ids[0]
 	}
 	for _, k := range fakeQueryArgs {
 		if s, ok := g.byKey[k].(string); ok {
@@ -198,7 +199,7 @@ func (g *gen) namedCity() (*world.City, bool) {
 
 func (g *gen) answer() any {
 	sc := scope{seed: g.seed, entity: g.entity, city: g.anchor}
-	return g.node(g.plan.root, "", sc)
+	return g.carrySubject(g.node(g.plan.root, "", sc))
 }
 
 // rng seeds the generator for one value: the object's seed and the
@@ -282,6 +283,9 @@ func (g *gen) object(n *node, key string, sc scope) map[string]any {
 			continue
 		}
 		out[k] = g.node(n.kids[i], k, child)
+		if v, ok := g.parentRef(k, n.kids[i]); ok {
+			out[k] = v
+		}
 	}
 	return out
 }

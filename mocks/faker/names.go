@@ -313,12 +313,7 @@ func (g *gen) sentence(key string, sc scope, r *gofakeit.Faker) string {
 		title := g.headline(sc, g.rng(sc.seed, "title"))
 		return fmt.Sprintf("%s, a spokesperson said on %s. The news was welcomed in %s.", title, g.now.Weekday(), city)
 	}
-	name := g.nameOf(sc)
-	what := orDefault(sc.entity, "service")
-	if what == "item" {
-		what = "service"
-	}
-	return fmt.Sprintf("%s is %s %s based in %s, %s, known for its %s %s.", name, article(adj), what, city, country, strings.ToLower(r.AdjectiveDescriptive()), noun)
+	return g.about(key, sc, r)
 }
 
 // article is a word with its indefinite article: "an old", "a new".

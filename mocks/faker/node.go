@@ -191,8 +191,17 @@ func fromTemplate(v any, depth int, budget *int) *node {
 	switch x := v.(type) {
 	case map[string]any:
 		m := make(map[string]*node, len(x))
+		length, hinted := 0, false
 		for k, e := range x {
+			if k == listLengthKey {
+				length, hinted = listLength(e)
+				continue
+			}
 			m[k] = fromTemplate(e, depth+1, budget)
+		}
+		if hinted {
+			// The object stood for a list of such objects.
+			return hintedList(object(m), length)
 		}
 		return object(m)
 	case []any:
@@ -201,7 +210,11 @@ func fromTemplate(v any, depth int, budget *int) *node {
 		case 0:
 			n.fixed = true
 		case 1:
-			n.elems = []*node{fromTemplate(x[0], depth+1, budget)}
+			e := fromTemplate(x[0], depth+1, budget)
+			if e.kind == nArray && e.lo > 0 {
+				return e // [{"id": "int", "_list_length": 3}]: the hint is the list's
+			}
+			n.elems = []*node{e}
 		default:
 			n.fixed = true
 			for _, e := range x {
@@ -221,6 +234,9 @@ func fromTemplate(v any, depth int, budget *int) *node {
 			return &node{kind: nArray, fixed: true}
 		case "dict", "object":
 			return object(nil)
+		}
+		if l, ok := listOf(t); ok {
+			return l
 		}
 		return &node{kind: nLiteral, lit: x}
 	case shape.Leaf:

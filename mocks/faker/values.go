@@ -276,6 +276,8 @@ func (g *gen) meaning(k shape.Kind, key, kn, typ string, sc scope, r *gofakeit.F
 		return round(r.Float64Range(3, 5), 1)
 	case shape.Score:
 		switch {
+		case typ == "string" && shape.ClassOf(sc.entity) == shape.ClassMatch:
+			return fmt.Sprintf("%d-%d", r.IntN(5), r.IntN(4))
 		case strings.Contains(kn, "review") || strings.Contains(kn, "guest"):
 			return round(r.Float64Range(6, 10), 1)
 		case strings.Contains(kn, "point") || strings.Contains(kn, "pts"):
@@ -344,6 +346,8 @@ func (g *gen) meaning(k shape.Kind, key, kn, typ string, sc scope, r *gofakeit.F
 		return float64(1+r.IntN(999)) * 1e6 * float64(1+r.IntN(1000))
 	case shape.Calories:
 		return 80 + r.IntN(820)
+	case shape.Hashtag, shape.CurrencySign, shape.Company, shape.VIN, shape.Capital:
+		return g.domainValue(k, kn, sc, r)
 	case shape.Bool:
 		return g.boolean(kn, r)
 	case shape.Int:
@@ -351,7 +355,7 @@ func (g *gen) meaning(k shape.Kind, key, kn, typ string, sc scope, r *gofakeit.F
 	case shape.Number:
 		return round(r.Float64Range(1, 1000), 2)
 	}
-	return g.text(kn, sc, r)
+	return g.text(key, kn, sc, r)
 }
 
 // personish reports whether an entity is a person.
@@ -799,8 +803,4 @@ func (g *gen) cryptoish() bool {
 	}
 	t := strings.ToLower(g.api.Tool.Name + " " + g.api.Tool.Category)
 	return strings.Contains(t, "crypto") || strings.Contains(t, "coin") || strings.Contains(t, "blockchain")
-}
-
-func (g *gen) text(kn string, sc scope, r *gofakeit.Faker) string {
-	return shape.TitleCase(r.AdjectiveDescriptive() + " " + r.NounConcrete())
 }

@@ -81,7 +81,7 @@ func bkSearchDestination(_ context.Context, w *world.World, c *standin.Call) (an
 	}
 	if len(fq) >= 3 {
 		for _, h := range d.Hotels {
-			if strings.Contains(h.Folded, fq) && len(data) < 12 {
+			if world.HasWords(h.Folded, fq) && len(data) < 12 {
 				data = append(data, bkHotelEntry(h))
 			}
 		}
@@ -569,18 +569,17 @@ func bkReview(h *world.Hotel, bank world.ReviewBank, today time.Time, i int) map
 	}
 	who := bank.Reviewers[r.IntN(len(bank.Reviewers))]
 	nights := 1 + r.IntN(6)
+	purpose := []string{"leisure", "leisure", "business"}[r.IntN(3)]
+	if purpose == "business" {
+		nights = 1 + (nights-1)%3 // a business trip is a night or three
+	}
+	types := bank.TravellerTypes[purpose]
+	kind := types[r.IntN(len(types))]
 	checkout := today.AddDate(0, 0, -(3 + i*4 + r.IntN(4)))
 	checkin := checkout.AddDate(0, 0, -nights)
-	// The draws that once picked the pros and cons are still made, so that
-	// the rest of the review keeps its values.
-	_ = r.IntN(len(bank.Hotel.Cons))
-	if band == "superb" {
-		_ = r.IntN(2)
-	}
 	pros, cons := bkReviewText(h, bank, i)
 	titles := bank.Hotel.Titles[band]
 	title := titles[r.IntN(len(titles))]
-	_ = r.IntN(len(bank.Hotel.Pros))
 	return map[string]any{
 		"review_id":      int(stableHash("bkrid", strconv.Itoa(h.HotelID), strconv.Itoa(i)) % 4000000000),
 		"title":          title,
@@ -589,10 +588,10 @@ func bkReview(h *world.Hotel, bank world.ReviewBank, today time.Time, i int) map
 		"average_score":  score,
 		"date":           checkout.AddDate(0, 0, 1+r.IntN(5)).Format("2006-01-02 15:04:05"),
 		"languagecode":   "en-gb",
-		"travel_purpose": []string{"leisure", "leisure", "business"}[r.IntN(3)],
+		"travel_purpose": purpose,
 		"reviewer": map[string]any{
 			"name": who[0], "countrycode": who[1], "country_name": who[2],
-			"type":   bank.TravellerTypes[r.IntN(len(bank.TravellerTypes))],
+			"type":   kind,
 			"avatar": "https://cf.bstatic.com/static/img/review/avatars/ava-" + strings.ToLower(who[0][:1]) + ".png",
 		},
 		"stayed_room_info": map[string]any{
@@ -606,11 +605,14 @@ func bkReview(h *world.Hotel, bank world.ReviewBank, today time.Time, i int) map
 // other of its written reviews has (the i-th of a walk through every pair
 // of the bank with a stride prime to their number, from a start of the
 // hotel's own), so one guest's words never reappear under another's name.
+// Only phrases true of the hotel and its city are used (world.Phrase).
 func bkReviewText(h *world.Hotel, bank world.ReviewBank, i int) (pros, cons string) {
-	np, nc := len(bank.Hotel.Pros), len(bank.Hotel.Cons)
+	facts := h.HotelFacts()
+	ps, cs := world.Holding(bank.Hotel.Pros, facts), world.Holding(bank.Hotel.Cons, facts)
+	np, nc := len(ps), len(cs)
 	n := np * nc
 	k := (int(stableHash("bkreviewtext", strconv.Itoa(h.HotelID))%uint64(n)) + i*reviewStride(n)) % n
-	return bank.Hotel.Pros[k%np], bank.Hotel.Cons[k/np]
+	return ps[k%np].Say(facts), cs[k/np].Say(facts)
 }
 
 // reviewStride is a step that visits every one of n combinations before

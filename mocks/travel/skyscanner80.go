@@ -122,7 +122,7 @@ func skyAutoComplete(_ context.Context, w *world.World, c *standin.Call) (any, e
 		fq := world.Fold(q)
 		if len(fq) >= 3 {
 			for _, a := range d.Airports {
-				if strings.Contains(a.Folded, fq) {
+				if world.HasWords(a.Folded, fq) {
 					add(a.IATA, a.SkyEntry)
 				}
 			}
@@ -608,6 +608,9 @@ func skyRoutes(d *world.Travel, o, t *world.Airport) []skyRoute {
 	var out []skyRoute
 	seen := map[string]bool{}
 	addDirect := func(a *world.Airline) {
+		if !d.Serves(a, o) || !d.Serves(a, t) {
+			return // the routes table: the carrier does not fly there
+		}
 		if !seen[a.Code+"direct"] {
 			seen[a.Code+"direct"] = true
 			out = append(out, skyRoute{a, []*world.Airport{o, t}})
@@ -663,7 +666,7 @@ func skyRoutes(d *world.Travel, o, t *world.Airport) []skyRoute {
 		}
 		for _, hc := range a.Hubs {
 			h := d.AirportByIATA[hc]
-			if h == o || h == t || h.City == o.City || h.City == t.City {
+			if h == o || h == t || h.City == o.City || h.City == t.City || !d.Serves(a, o) || !d.Serves(a, t) {
 				continue
 			}
 			d1, d2 := world.DistanceKm(o.Lat, o.Lon, h.Lat, h.Lon), world.DistanceKm(h.Lat, h.Lon, t.Lat, t.Lon)
@@ -700,7 +703,7 @@ func skyRoutes(d *world.Travel, o, t *world.Airport) []skyRoute {
 		for _, a := range d.Airlines {
 			for _, hc := range a.Hubs {
 				h := d.AirportByIATA[hc]
-				if h == o || h == t || a.LowCost {
+				if h == o || h == t || a.LowCost || !d.Serves(a, o) || !d.Serves(a, t) {
 					continue
 				}
 				r := world.DistanceKm(o.Lat, o.Lon, h.Lat, h.Lon) + world.DistanceKm(h.Lat, h.Lon, t.Lat, t.Lon)

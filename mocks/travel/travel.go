@@ -66,9 +66,8 @@ func timestamp(c *standin.Call) int64 { return c.Now.UnixMilli() }
 
 // searchCities finds the cities a search box query means, best first: the
 // city FindCity resolves ("Lisbon, Portugal", "NYC", "LHR"), then cities
-// ranked as SearchCities ranks them (exact name or alias, name prefix,
-// alias prefix, word prefix, substring; ties to the more populous), over
-// names folded once at load.
+// ranked as SearchCities ranks them (by whole words and aliases, never
+// inside a word; ties to the more populous), over names folded once at load.
 func searchCities(w *world.World, q string, limit int) []*world.City {
 	var out []*world.City
 	first, ok := w.FindCity(q)
@@ -99,6 +98,18 @@ func searchCities(w *world.World, q string, limit int) []*world.City {
 		}
 		return hits[i].c.ID < hits[j].c.ID
 	})
+	ranks := make([]int, len(hits))
+	for i, h := range hits {
+		ranks[i] = h.rank
+	}
+	if first != nil && len(hits) > 0 {
+		// The resolved city is a whole-word match: a word being typed
+		// does not add cities after it.
+		ranks = append([]int{0}, ranks...)
+		hits = hits[:world.WholeWordsFirst(ranks)-1]
+	} else {
+		hits = hits[:world.WholeWordsFirst(ranks)]
+	}
 	for _, h := range hits {
 		if len(out) >= limit {
 			break

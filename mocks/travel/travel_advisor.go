@@ -166,7 +166,7 @@ func taLocationsSearch(_ context.Context, w *world.World, c *standin.Call) (any,
 		}
 		if len(fq) >= 3 {
 			for _, a := range d.Attractions {
-				if strings.Contains(a.Folded, fq) {
+				if world.HasWords(a.Folded, fq) {
 					add("things_to_do", taAttraction(w, a, v))
 				}
 			}
@@ -332,11 +332,11 @@ func taPhotosList(_ context.Context, w *world.World, c *standin.Call) (any, erro
 // read the same.
 func taReviewText(a *world.Attraction, bank world.ReviewBank, band string, j int) string {
 	ra := bank.Attraction
-	op, de, cl := ra.Openers[band], ra.Details, ra.Closers[band]
+	facts := a.AttractionFacts()
+	op, de, cl := ra.Openers[band], world.Holding(ra.Details, facts), world.Holding(ra.Closers[band], facts)
 	n := len(op) * len(de) * len(cl)
 	k := (int(stableHash("tareviewtext", a.LocationID, band)%uint64(n)) + j*reviewStride(n)) % n
-	detail := strings.NewReplacer("{name}", a.Name, "{city}", a.Place.City.Name).Replace(de[k/len(op)%len(de)])
-	return op[k%len(op)] + " " + detail + " " + cl[k/(len(op)*len(de))]
+	return op[k%len(op)] + " " + de[k/len(op)%len(de)].Say(facts) + " " + cl[k/(len(op)*len(de))].Say(facts)
 }
 
 func taReviewsList(_ context.Context, w *world.World, c *standin.Call) (any, error) {

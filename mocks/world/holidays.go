@@ -11,7 +11,7 @@ import (
 
 // HolidayRule is one holiday of a country as written in holidays.json.
 // Exactly one of the date rules (Date, Easter, OrthodoxEaster, Weekday,
-// WeekdayNear, Equinox, SolarTerm, Lunar) is set.
+// WeekdayNear, Equinox, SolarTerm, Lunar, FridayOrMonday, Dates) is set.
 type HolidayRule struct {
 	LocalName string   `json:"localName"`
 	Name      string   `json:"name"`
@@ -33,7 +33,13 @@ type HolidayRule struct {
 	// FridayOrMonday is "MM-DD if that is a Friday, else the first Monday
 	// on or after it" (Ireland's St Brigid's Day).
 	FridayOrMonday string `json:"fridayOrMonday,omitempty"`
-	// Observed overrides the country's substitution custom ("none" disables it).
+	// Dates lists the day ("MM-DD") per year ("YYYY") for a holiday a
+	// statute schedules year by year (New Zealand's Matariki); in a year
+	// not listed the holiday does not occur.
+	Dates map[string]string `json:"dates,omitempty"`
+	// Observed overrides the country's substitution custom ("none" disables
+	// it). A regional holiday (one with Counties) moves only when its own
+	// rule says so: regional substitution customs differ from the national one.
 	Observed string `json:"observed,omitempty"`
 }
 
@@ -55,6 +61,13 @@ type nearRule struct {
 type HolidayCountry struct {
 	CountryCode string `json:"countryCode"`
 	Name        string `json:"name"`
+	// Source names the published list the rules were checked against.
+	Source string `json:"source"`
+	// Subdivisions is the number of first-level subdivisions (states,
+	// provinces, nations) the counties of regional holidays are drawn
+	// from. A regional holiday kept in more than half of them counts as a
+	// day off for long weekends (Canada's Victoria Day and Thanksgiving).
+	Subdivisions int `json:"subdivisions,omitempty"`
 	// Observed is the weekend custom: "nearest_weekday" (Saturday → Friday,
 	// Sunday → Monday), "next_weekday" (either → the next free weekday),
 	// "sunday_prev" (Sunday → Saturday),
@@ -103,7 +116,13 @@ func loadHolidays(fsys fs.FS, _ *World) (*Holidays, error) {
 			return nil, fmt.Errorf("holidays.json: country %s listed twice", c.CountryCode)
 		}
 		d.ByCode[c.CountryCode] = c
+		if c.Source == "" {
+			return nil, fmt.Errorf("holidays.json: country %s names no source", c.CountryCode)
+		}
 		for j, r := range c.Holidays {
+			if len(r.Counties) > 0 && c.Subdivisions < len(r.Counties) {
+				return nil, fmt.Errorf("holidays.json: %s holiday %d (%s): %d counties but the country has %d subdivisions", c.CountryCode, j, r.Name, len(r.Counties), c.Subdivisions)
+			}
 			if err := r.check(); err != nil {
 				return nil, fmt.Errorf("holidays.json: %s holiday %d (%s): %w", c.CountryCode, j, r.Name, err)
 			}
@@ -116,6 +135,24 @@ func loadHolidays(fsys fs.FS, _ *World) (*Holidays, error) {
 	return &d, nil
 }
 
+// Occurs reports whether the rule gives a holiday in year y.
+func (r HolidayRule) Occurs(y int) bool {
+	if (r.FromYear != 0 && y < r.FromYear) || (r.ToYear != 0 && y > r.ToYear) {
+		return false
+	}
+	if r.Dates != nil {
+		_, ok := r.Dates[fmt.Sprint(y)]
+		return ok
+	}
+	return true
+}
+
+// CountsForLongWeekends reports whether the holiday is a day off for most
+// of the country: nationwide, or kept in more than half its subdivisions.
+func (c *HolidayCountry) CountsForLongWeekends(r HolidayRule) bool {
+	return len(r.Counties) == 0 || 2*len(r.Counties) > c.Subdivisions
+}
+
 // check verifies that a rule names exactly one well-formed date rule.
 func (r HolidayRule) check() error {
 	n := 0
@@ -125,7 +162,7 @@ func (r HolidayRule) check() error {
 			return fmt.Errorf("date %q is not MM-DD", r.Date)
 		}
 	}
-	for _, set := range []bool{r.Easter != nil, r.OrthodoxEaster != nil, r.Weekday != nil, r.WeekdayNear != nil, r.Equinox != "", r.SolarTerm != nil, r.Lunar != "", r.FridayOrMonday != ""} {
+	for _, set := range []bool{r.Easter != nil, r.OrthodoxEaster != nil, r.Weekday != nil, r.WeekdayNear != nil, r.Equinox != "", r.SolarTerm != nil, r.Lunar != "", r.FridayOrMonday != "", r.Dates != nil} {
 		if set {
 			n++
 		}
@@ -149,6 +186,11 @@ func (r HolidayRule) check() error {
 	if r.FridayOrMonday != "" {
 		if _, err := time.Parse("01-02", r.FridayOrMonday); err != nil {
 			return fmt.Errorf("date %q is not MM-DD", r.FridayOrMonday)
+		}
+	}
+	for y, md := range r.Dates {
+		if _, err := time.Parse("2006-01-02", y+"-"+md); err != nil {
+			return fmt.Errorf("dates entry %q: %q is not YYYY: MM-DD", y, md)
 		}
 	}
 	if r.Lunar != "" {

@@ -19,8 +19,14 @@ type Recipe struct {
 	Country    string            `json:"-"`
 	Tags       map[string]bool   `json:"-"` // tag names
 	Words      map[string]int    `json:"-"` // search token → weight
-	Features   map[string]bool   `json:"-"` // tags and ingredients, for similarity
 	Tips       []json.RawMessage `json:"-"`
+	// For similarity (SimilarTo): the courses of its meal tags ("main" when
+	// it has none), its cuisine tag, the words of its main ingredients and
+	// its other tags (dietary, method, occasion, dish style).
+	Courses   map[string]bool `json:"-"`
+	Cuisine   string          `json:"-"`
+	Main      map[string]bool `json:"-"`
+	OtherTags map[string]bool `json:"-"`
 }
 
 // RecipeSuggestion is one entry of the recipe autocomplete list.
@@ -68,6 +74,7 @@ func loadRecipes(fsys fs.FS, _ *World) (*Recipes, error) {
 			Tags        []struct {
 				Name        string `json:"name"`
 				DisplayName string `json:"display_name"`
+				Type        string `json:"type"`
 			} `json:"tags"`
 			Sections []struct {
 				Components []struct {
@@ -94,7 +101,8 @@ func loadRecipes(fsys fs.FS, _ *World) (*Recipes, error) {
 			return nil, fmt.Errorf("recipes.json: recipe %d: %w", i, err)
 		}
 		rec := &Recipe{Raw: compact.Bytes(), ID: r.ID, Name: r.Name, popularity: r.UserRatings.CountPositive, Country: r.Country,
-			Tags: map[string]bool{}, Words: map[string]int{}, Features: map[string]bool{}, Tips: doc.Tips[strconv.Itoa(r.ID)]}
+			Tags: map[string]bool{}, Words: map[string]int{}, Tips: doc.Tips[strconv.Itoa(r.ID)],
+			Courses: map[string]bool{}, OtherTags: map[string]bool{}}
 		add := func(text string, weight int) {
 			for _, t := range NewsTokens(text) {
 				rec.Words[t] += weight
@@ -105,17 +113,29 @@ func loadRecipes(fsys fs.FS, _ *World) (*Recipes, error) {
 		suggest(strings.ToLower(r.Name), "recipe")
 		for _, t := range r.Tags {
 			rec.Tags[t.Name] = true
-			rec.Features["tag:"+t.Name] = true
 			add(t.DisplayName, 2)
+			switch {
+			case t.Type == "meal":
+				rec.Courses[courseOf[t.Name]] = true
+			case t.Type == "cuisine":
+				rec.Cuisine = t.Name
+			case t.Type != "difficulty":
+				rec.OtherTags[t.Name] = true
+			}
 		}
+		if len(rec.Courses) == 0 {
+			rec.Courses["main"] = true
+		}
+		var ingredients []string
 		for _, s := range r.Sections {
 			for _, c := range s.Components {
 				n := c.Ingredient.Name
-				rec.Features["ing:"+n] = true
+				ingredients = append(ingredients, n)
 				add(n, 2)
 				suggest(n, "ingredient")
 			}
 		}
+		rec.Main = mainWords(ingredients)
 		tc.Recipes = append(tc.Recipes, rec)
 		tc.ByID[r.ID] = rec
 	}

@@ -75,6 +75,10 @@ type Place struct {
 	TripAdvisorGeoID      string `json:"tripadvisor_geo_id"`
 	BookingProperties     int    `json:"booking_properties"`
 	TripAdvisorThingsToDo int    `json:"tripadvisor_things_to_do"`
+	// Transit is the city's public transport, main kind first ("metro",
+	// "tram", "train", "light rail", "bus", "water bus"): what reviews may
+	// say a hotel is near.
+	Transit []string `json:"transit"`
 
 	City        *City          `json:"-"`
 	CountryInfo *Country       `json:"-"`
@@ -109,6 +113,7 @@ type Hotel struct {
 	AccommodationType string   `json:"accommodation_type"`
 
 	Place     *Place   `json:"-"`
+	Area      *Area    `json:"-"` // the neighbourhood District names
 	Folded    string   `json:"-"` // fold(Name), for search
 	PhotoKeys []string `json:"-"` // the k= signature of each photo URL, by PhotoIDs index
 }
@@ -144,20 +149,22 @@ const MaxAttractionReviews = 100
 
 // ReviewBank holds the phrases reviews are composed from.
 type ReviewBank struct {
-	Reviewers      [][3]string `json:"reviewers"` // name, country code, country name
-	TravellerTypes []string    `json:"traveller_types"`
+	Reviewers [][3]string `json:"reviewers"` // name, country code, country name
+	// TravellerTypes are the reviewer types that go with each travel
+	// purpose: a "family_with_children" does not travel for "business".
+	TravellerTypes map[string][]string `json:"traveller_types"`
 	Hotel          struct {
 		Titles map[string][]string `json:"titles"` // superb, good, fair
-		Pros   []string            `json:"pros"`
-		Cons   []string            `json:"cons"`
+		Pros   []Phrase            `json:"pros"`
+		Cons   []Phrase            `json:"cons"`
 	} `json:"hotel"`
 	// Attraction reviews compose their text from an opener and a closer of
 	// their rating and a detail naming the attraction ("{name}", "{city}").
 	Attraction struct {
 		Titles  map[string][]string `json:"titles"` // by rating "3".."5"
 		Openers map[string][]string `json:"openers"`
-		Details []string            `json:"details"`
-		Closers map[string][]string `json:"closers"`
+		Details []Phrase            `json:"details"`
+		Closers map[string][]Phrase `json:"closers"`
 	} `json:"attraction"`
 }
 
@@ -178,6 +185,9 @@ type Travel struct {
 	Attractions        []*Attraction
 	AttractionByID     map[string]*Attraction
 	Reviews            ReviewBank
+	Areas              *Areas // the neighbourhoods hotels are placed in
+
+	routes map[string]*AirportCarriers // by IATA code, see Serves
 }
 
 // travel returns the loaded travel part.
@@ -225,8 +235,17 @@ func loadTravel(fsys fs.FS, w *World) (*Travel, error) {
 	if err := d.indexAttractions(attractions.Attractions); err != nil {
 		return nil, err
 	}
+	if err := d.loadAreas(fsys, w); err != nil {
+		return nil, err
+	}
+	if err := d.loadRoutes(fsys); err != nil {
+		return nil, err
+	}
 	if len(d.Reviews.Reviewers) == 0 || len(d.Reviews.Hotel.Pros) == 0 || len(d.Reviews.Hotel.Cons) == 0 {
 		return nil, &WorldError{File: ReviewsFile, Err: fmt.Errorf("reviewers, hotel pros and cons must not be empty")}
+	}
+	if len(d.Reviews.TravellerTypes["leisure"]) == 0 || len(d.Reviews.TravellerTypes["business"]) == 0 {
+		return nil, &WorldError{File: ReviewsFile, Err: fmt.Errorf("traveller_types for leisure and business are required")}
 	}
 	for _, band := range []string{"superb", "good", "fair"} {
 		if len(d.Reviews.Hotel.Titles[band]) == 0 {
@@ -327,6 +346,9 @@ func (d *Travel) indexPlaces(w *World, ps []*Place) error {
 		if (p.SkyID == "") != (len(c.Airports) == 0) {
 			return &WorldError{File: PlacesFile, Err: fmt.Errorf("%s: sky_id must be set exactly when the city has airports", where)}
 		}
+		if err := p.checkTransit(); err != nil {
+			return &WorldError{File: PlacesFile, Err: err}
+		}
 		p.City = c
 		p.CountryInfo, _ = w.Country(c.Country)
 		p.Slug = Slug(c.Name)
@@ -372,8 +394,6 @@ func (d *Travel) indexHotels(hs []*Hotel) error {
 			return &WorldError{File: HotelsFile, Err: fmt.Errorf("%s: duplicate or non-positive id", where)}
 		case h.Stars < 1 || h.Stars > 5 || !(h.BasePriceEUR > 0) || len(h.RoomTypes) == 0 || len(h.PhotoIDs) == 0:
 			return &WorldError{File: HotelsFile, Err: fmt.Errorf("%s: stars, price, room types and photos are required", where)}
-		case DistanceKm(h.Lat, h.Lon, p.City.Lat, p.City.Lon) > 15:
-			return &WorldError{File: HotelsFile, Err: fmt.Errorf("%s: more than 15 km from the centre of %s", where, h.CityID)}
 		}
 		h.Place = p
 		h.Folded = Fold(h.Name)

@@ -386,8 +386,12 @@ func (c *City) keys() []string {
 }
 
 // MatchRank ranks how well folded keys (name, ASCII name, aliases...) match
-// a folded query: 0 exact, 1 name prefix, 2 alias prefix, 3 word prefix,
-// 4 substring, -1 no match.
+// a folded query, by whole words only: 0 exact, 1 the name begins with the
+// query's words, 2 an alias does, 3 the query's words stand together
+// inside a key, 4 the query ends in a word being typed ("lisb" of
+// "lisbon"), -1 no match. A query is never matched inside a word: "rome"
+// does not find "Römerberg" or "Promenade". Callers keep rank-4 hits only
+// when nothing matched by whole words (see WholeWordsFirst).
 func MatchRank(keys []string, q string) int {
 	best := -1
 	for i, k := range keys {
@@ -396,13 +400,13 @@ func MatchRank(keys []string, q string) int {
 		switch {
 		case k == q:
 			r = 0
-		case strings.HasPrefix(k, q) && !alias:
+		case strings.HasPrefix(k, q+" ") && !alias:
 			r = 1
-		case strings.HasPrefix(k, q):
+		case strings.HasPrefix(k, q+" "):
 			r = 2
-		case strings.Contains(k, " "+q):
+		case strings.Contains(" "+k+" ", " "+q+" "):
 			r = 3
-		case strings.Contains(k, q):
+		case strings.HasPrefix(k, q) || strings.Contains(k, " "+q):
 			r = 4
 		}
 		if r >= 0 && (best < 0 || r < best) {
@@ -410,6 +414,27 @@ func MatchRank(keys []string, q string) int {
 		}
 	}
 	return best
+}
+
+// HasWords reports whether the folded text holds the folded query as whole
+// words ("rome" in "hotel rome centre", not in "romerberg").
+func HasWords(folded, q string) bool {
+	return q != "" && strings.Contains(" "+folded+" ", " "+q+" ")
+}
+
+// WholeWordsFirst is how many of ranks (sorted, best first, as MatchRank
+// gives them) to keep: all of them when none matched by whole words,
+// otherwise only the whole-word matches, so a word being typed completes
+// but a finished word never drags in longer words that begin with it.
+func WholeWordsFirst(ranks []int) int {
+	if len(ranks) == 0 || ranks[0] >= 4 {
+		return len(ranks)
+	}
+	n := 0
+	for n < len(ranks) && ranks[n] < 4 {
+		n++
+	}
+	return n
 }
 
 // morePopulous orders cities by population, then id, so ties break stably.
@@ -536,9 +561,10 @@ var regionCodes = map[string]string{
 }
 
 // SearchCities returns up to limit cities matching query (all when limit <= 0),
-// best first: exact name or alias, then names starting with the query, then
-// aliases starting with it, then names or aliases with a word starting with
-// it, then any containing it; ties go to the more populous city.
+// best first as MatchRank ranks them (exact name or alias, names and then
+// aliases beginning with the query's words, keys holding them; a word
+// being typed only when nothing matched whole); ties go to the more
+// populous city.
 func (w *World) SearchCities(query string, limit int) []*City {
 	q := Fold(query)
 	if q == "" {
@@ -561,6 +587,11 @@ func (w *World) SearchCities(query string, limit int) []*City {
 		}
 		return morePopulous(hits[i].c, hits[j].c)
 	})
+	ranks := make([]int, len(hits))
+	for i, h := range hits {
+		ranks[i] = h.rank
+	}
+	hits = hits[:WholeWordsFirst(ranks)]
 	if limit > 0 && len(hits) > limit {
 		hits = hits[:limit]
 	}

@@ -177,10 +177,13 @@ func TestSearchCities(t *testing.T) {
 		return out
 	}
 	require.Equal(t, []string{"lisbon"}, ids(w.SearchCities("lisbon", 5)))
-	// Prefix: Sao Paulo and Santiago start with "sa"; San Francisco too.
+	// Whole words: "san" is a word of San Francisco, only the start of Santiago.
 	got := ids(w.SearchCities("san", 0))
 	require.Contains(t, got, "san_francisco")
-	require.Contains(t, got, "santiago")
+	require.NotContains(t, got, "santiago")
+	// A word being typed completes when no whole word matches.
+	require.Contains(t, ids(w.SearchCities("santia", 0)), "santiago")
+	require.Equal(t, []string{"lisbon"}, ids(w.SearchCities("lisb", 0)))
 	require.Equal(t, got, ids(w.SearchCities("SAN", 0)), "case-insensitive and deterministic")
 	require.Len(t, w.SearchCities("san", 2), 2)
 	// Exact alias outranks prefixes of names.

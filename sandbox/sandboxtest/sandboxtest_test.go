@@ -189,7 +189,7 @@ func TestReplayMode(t *testing.T) {
 		require.Equal(t, "application/problem+json", ctype)
 		var p struct{ Type, Key string }
 		require.NoError(t, json.Unmarshal(body, &p))
-		require.True(t, strings.HasSuffix(p.Type, "#problem-no-recording"), p.Type)
+		require.True(t, strings.HasSuffix(p.Type, "/problems/no-recording"), p.Type)
 		require.NotEmpty(t, p.Key)
 
 		_, err := srv.Client().Call(t.Context(), "iso_codes", "country_by_code", args, "r")

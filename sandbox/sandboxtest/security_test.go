@@ -58,7 +58,7 @@ func TestEnforceSecurity(t *testing.T) {
 			code, hdr, body := wireGet(t, enforced.URL, tc.path, tc.hdr)
 			require.Equal(t, tc.status, code, body)
 			if tc.status == 401 {
-				require.Contains(t, body, "#problem-unauthorized")
+				require.Contains(t, body, "/problems/unauthorized")
 				require.Contains(t, body, tc.detail)
 				require.NotEmpty(t, hdr.Get("WWW-Authenticate"))
 				require.NotContains(t, body, "t0k3n")

@@ -5,7 +5,9 @@
 // with the other filters as they are (an option that would show none is
 // disabled). The filters live in the page's query (?task=7&outcome=...),
 // so a reload or a copied link shows the same selection; a link to
-// #f-KEY opens that failure, clearing filters that hide it.
+// #f-KEY opens that failure, clearing filters that hide it. The id is
+// on an anchor inside the failure's body, so that without script the
+// browser opens the <details> holding the fragment's target itself.
 (function () {
   "use strict";
   var form = document.getElementById("filters");
@@ -57,11 +59,14 @@
           }
         });
         o.textContent = o.dataset.label + " (" + k + ")";
-        o.disabled = k === 0 && !o.selected;
+        // An option that would show nothing is left out of the list
+        // (a task's outcomes are a few of all the tasks' outcomes).
+        o.disabled = o.hidden = k === 0 && !o.selected && o.value !== "";
       });
     });
   }
-  // save writes the filters into the page's query, keeping its fragment.
+  // save writes the filters into the page's query, keeping its fragment,
+  // as a new history entry, so that Back undoes the last filter change.
   function save() {
     var q = new URLSearchParams(location.search);
     names.forEach(function (n) {
@@ -73,8 +78,11 @@
       }
     });
     var s = q.toString();
+    if ("?" + s === location.search || (!s && !location.search)) {
+      return;
+    }
     try {
-      history.replaceState(history.state, "", (s ? "?" + s : location.pathname) + location.hash);
+      history.pushState(null, "", (s ? "?" + s : location.pathname) + location.hash);
     } catch (e) {
       // A browser refusing to change a file: URL keeps the page working.
     }
@@ -107,8 +115,9 @@
     if (id.indexOf("f-") !== 0) {
       return;
     }
-    var el = document.getElementById(id);
-    if (!el || !el.classList.contains("failure")) {
+    var anchor = document.getElementById(id);
+    var el = anchor && anchor.closest(".failure");
+    if (!el) {
       return;
     }
     if (el.hidden) {
@@ -127,8 +136,14 @@
   form.addEventListener("submit", function (e) { e.preventDefault(); });
   document.getElementById("clear").addEventListener("click", clear);
   window.addEventListener("hashchange", openLinked);
+  // Back and Forward move between filter selections.
+  window.addEventListener("popstate", function () {
+    restore();
+    apply();
+  });
   restore();
   form.hidden = false;
+  document.getElementById("filters-note").hidden = false;
   apply();
   openLinked();
 })();

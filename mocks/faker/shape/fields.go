@@ -91,6 +91,11 @@ const (
 	Volume
 	MarketCap
 	Calories
+	Hashtag      // "#travel"
+	CurrencySign // "€", "$"
+	Company      // a provider's, vendor's, manufacturer's name
+	VIN          // a vehicle identification number
+	Capital      // a country's capital city
 )
 
 // Classify tells what the field key of an object about entity (a singular
@@ -102,6 +107,9 @@ func Classify(key, entity, jsonType string) Kind {
 	ws := Words(key)
 	if len(ws) == 0 {
 		return byType(jsonType)
+	}
+	if k, ok := classifyDomain(ws, Fold(key), jsonType); ok {
+		return fitType(k, jsonType)
 	}
 	k := classify(ws, Fold(key), entity, jsonType)
 	return fitType(k, jsonType)
@@ -444,9 +452,7 @@ func classify(ws []string, f, entity, jt string) Kind {
 		}
 		return Rating
 	case "score", "points", "pts", "xp", "karma", "elo", "goals", "runs", "wickets":
-		if last == "score" && !numeric && jt != "" {
-			return Text
-		}
+
 		if last == "goals" || last == "runs" || last == "wickets" {
 			return Count
 		}

@@ -125,7 +125,7 @@ func (s *siblings) collect(v any, key, entity string, depth int, budget *int) {
 			}
 		}
 		for _, k := range sortedKeys(x) {
-			if envelope || envelopeMember[Fold(k)] {
+			if envelope || envelopeMember[Fold(k)] || k == "_list_length" {
 				continue
 			}
 			switch c := x[k].(type) {
@@ -166,7 +166,7 @@ func (s *siblings) collect(v any, key, entity string, depth int, budget *int) {
 // such as {"message": "You are not subscribed to this API."} is no
 // example), else its response schema; nil when none says anything.
 func Documented(a *toolset.API) any {
-	if t := decode(a.TemplateResponse); t != nil {
+	if t := decode(a.TemplateResponse); t != nil && !ErrorReply(t) {
 		return t
 	}
 	if ex := a.ExampleResponse; len(ex) > 0 {

@@ -54,6 +54,7 @@ var builtinTools = sync.OnceValues(func() (map[string]*toolset.Tool, error) {
 		if err != nil {
 			return err
 		}
+		tool.Builtin = true // as toolset.BuiltinTools marks them
 		out[tool.StandardizedName] = tool
 		return nil
 	})

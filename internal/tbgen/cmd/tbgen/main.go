@@ -4,6 +4,7 @@
 package main
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -11,11 +12,18 @@ import (
 	"sort"
 	"time"
 
+	"github.com/understudy/understudy/internal/cli"
 	"github.com/understudy/understudy/internal/tbgen"
 )
 
+// errUsage ends a run whose flags were wrong, said already on stderr.
+var errUsage = errors.New("usage")
+
 func main() {
 	if err := run(os.Args[1:], os.Stdout, os.Stderr); err != nil {
+		if errors.Is(err, errUsage) {
+			os.Exit(cli.ExitUsage)
+		}
 		fmt.Fprintln(os.Stderr, "tbgen:", err)
 		os.Exit(1)
 	}
@@ -29,8 +37,15 @@ func run(args []string, stdout, stderr io.Writer) error {
 	apis := fs.Int("apis", 0, "APIs over all tool files (0: 44,692 scaled to -tools)")
 	seed := fs.Uint64("seed", 0, "random seed; the same seed and sizes give the same bytes")
 	slice := fs.Bool("slice", false, "write the slice committed under internal/tbgen/testdata/universe (ignores -tools, -apis, -seed)")
-	if err := fs.Parse(args); err != nil {
-		return err
+	usage := func(w io.Writer) {
+		fmt.Fprintln(w, "usage: tbgen -out DIR [-tools N] [-apis N] [-seed S] [-slice]\n\nWrites a StableToolBench-shaped universe of tool files and queries.\n\nflags:")
+		fs.PrintDefaults()
+	}
+	if code, ok := cli.Parse(fs, args, usage, stdout, stderr); !ok {
+		if code == cli.ExitHelp {
+			return nil
+		}
+		return errUsage
 	}
 	if *out == "" || fs.NArg() > 0 {
 		fs.Usage()
