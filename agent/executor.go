@@ -299,7 +299,9 @@ func problemError(function string, status int, data []byte) *CallError {
 	}
 	ce := &CallError{Function: function, Status: status, Message: msg, Validation: p.Validation, Suggestions: p.Suggestions}
 	kind := p.Type
-	if i := strings.LastIndex(kind, "#problem-"); i >= 0 {
+	if i := strings.LastIndex(kind, "/problems/"); i >= 0 { // the server's problem pages
+		kind = kind[i+len("/problems/"):]
+	} else if i := strings.LastIndex(kind, "#problem-"); i >= 0 {
 		kind = kind[i+len("#problem-"):]
 	}
 	switch k, ok := callErrorKinds[sandbox.Kind(kind)]; {

@@ -455,7 +455,7 @@ func TestRunFileModes(t *testing.T) {
 func TestHelpNamesTheSubcommands(t *testing.T) {
 	var out, errb bytes.Buffer
 	require.Equal(t, exitOK, run(context.Background(), []string{"-h"}, &out, &errb, false))
-	require.Contains(t, errb.String(), "evalrun report RUN_DIR...")
-	require.Contains(t, errb.String(), "evalrun compare RUN_DIR RUN_DIR...")
-	require.Contains(t, errb.String(), "-sample int", "then the flags")
+	require.Contains(t, out.String(), "evalrun report RUN_DIR...")
+	require.Contains(t, out.String(), "evalrun compare RUN_DIR RUN_DIR...")
+	require.Contains(t, out.String(), "-sample int", "then the flags")
 }
