@@ -269,7 +269,6 @@ func (v *validator) run(ctx context.Context, ins []Instruction) *ValidationRepor
 	v.checkSimilarity(ins)
 	v.checkLeakage(ins)
 	v.checkCounts()
-	v.checkDocumentedDefaults()
 	if v.opts.Coverage {
 		v.checkCoverage(ins)
 	}
