@@ -28,8 +28,11 @@ type exportedTool struct {
 	Credentials []string `json:"credentials,omitempty"`
 	// APIs are the tool's API names in the catalog's order (the
 	// document orders operations by path).
-	APIs         []string `json:"apis"`
-	DepsPolicy   string   `json:"deps_policy,omitempty"`
+	APIs       []string `json:"apis"`
+	DepsPolicy string   `json:"deps_policy,omitempty"`
+	// Builtin marks an export of a built-in tool: loaded back, its
+	// stand-in answers it, as before the trip.
+	Builtin      bool     `json:"builtin,omitempty"`
 	InvalidValue *Refusal `json:"invalid_value,omitempty"`
 }
 
@@ -39,7 +42,7 @@ func exportedToolOf(t *Tool) exportedTool {
 	for _, a := range t.APIs {
 		e.APIs = append(e.APIs, a.Name)
 	}
-	e.DepsPolicy = t.DepsPolicy
+	e.DepsPolicy, e.Builtin = t.DepsPolicy, t.Builtin
 	if t.Builtin && e.DepsPolicy == "" {
 		e.DepsPolicy = "enforce" // what a built-in tool gets by default
 	}
@@ -214,7 +217,7 @@ func toolSecurity(reqs *openapi3.SecurityRequirements, tool string) *openapi3.Se
 func restoreTool(t *Tool, std string, e exportedTool, sub *openapi3.T, source string) error {
 	t.Name, t.Title, t.Description, t.StandardizedName = e.Name, e.Title, e.Description, std
 	t.Category, t.Scenario, t.Origin, t.Host = e.Category, e.Scenario, e.Origin, e.Host
-	t.Credentials, t.InvalidValue, t.DepsPolicy = e.Credentials, e.InvalidValue, e.DepsPolicy
+	t.Credentials, t.InvalidValue, t.DepsPolicy, t.Builtin = e.Credentials, e.InvalidValue, e.DepsPolicy, e.Builtin
 	if mode, err := ParseValidationMode(e.Validation); err == nil {
 		t.validation = mode
 	}
