@@ -16,12 +16,12 @@ import (
 // ("/<tool>/..."): the wire serves it (rapidWire.exportedPath).
 func routerProblems(mux *http.ServeMux, wire *rapidWire) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		h, _ := mux.Handler(r)
+		h, pattern := mux.Handler(r)
 		if _, ok := h.(route); ok {
 			mux.ServeHTTP(w, r)
 			return
 		}
-		if _, pattern := mux.Handler(r); pattern == "" && wire.exportedPath(r) {
+		if pattern == "" && wire.exportedPath(r) {
 			wire.ServeHTTP(w, r)
 			return
 		}
