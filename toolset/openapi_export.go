@@ -34,9 +34,6 @@ func OpenAPIDocument(c *Catalog) *openapi3.T { return openAPIDocument(c.Tools(),
 // API.Response) and example.
 func OpenAPIRequests(c *Catalog) *openapi3.T { return openAPIDocument(c.Tools(), false) }
 
-// OpenAPIRequestsOf is OpenAPIRequests for some of a catalog's tools: their
-// operations are those of the whole catalog's document.
-func OpenAPIRequestsOf(tools []*Tool) *openapi3.T { return openAPIDocument(tools, false) }
 
 func openAPIDocument(tools []*Tool, responses bool) *openapi3.T {
 	doc := &openapi3.T{
