@@ -34,7 +34,6 @@ func OpenAPIDocument(c *Catalog) *openapi3.T { return openAPIDocument(c.Tools(),
 // API.Response) and example.
 func OpenAPIRequests(c *Catalog) *openapi3.T { return openAPIDocument(c.Tools(), false) }
 
-
 func openAPIDocument(tools []*Tool, responses bool) *openapi3.T {
 	doc := &openapi3.T{
 		OpenAPI: "3.0.3",
