@@ -1,9 +1,12 @@
-package toolset
+package toolset_test
 
 import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/understudy/understudy/toolset"
+	"github.com/understudy/understudy/toolset/search"
 )
 
 func addSeedFiles(f *testing.F, pattern string) {
@@ -28,9 +31,9 @@ func FuzzLoadToolBenchFile(f *testing.F) {
 	f.Add([]byte(`{"name": "t", "api_list": null}`))
 	f.Add([]byte(`{"tool_name": "t", "api_list": [{"name": "a", "url": "https://h/{x}", "required_parameters": [{"name": "x", "x-pattern": "^a+$", "x-minimum": 1}]}]}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		tool, err := LoadToolBenchFile(data, "Cat", "fuzz.json")
+		tool, err := toolset.LoadToolBenchFile(data, "Cat", "fuzz.json")
 		if err != nil {
-			if _, ok := err.(*LoadError); !ok {
+			if _, ok := err.(*toolset.LoadError); !ok {
 				t.Fatalf("error is %T, not *LoadError: %v", err, err)
 			}
 			return
@@ -45,9 +48,9 @@ func FuzzLoadOpenAPI(f *testing.F) {
 	f.Add([]byte(`{"openapi": "3.0.3", "info": {"title": "x", "version": "1"}, "paths": {"/a/{b}": {"get": {"parameters": [{"name": "b", "in": "path", "required": true, "schema": {"type": "integer", "minimum": 1}}], "responses": {"200": {"description": "ok"}}}}}}`))
 	f.Add([]byte("openapi: 3.0.0\ninfo: {title: y, version: '1'}\npaths: {}\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		tool, err := LoadOpenAPI(data, "fuzz.yaml")
+		tool, err := toolset.LoadOpenAPI(data, "fuzz.yaml")
 		if err != nil {
-			if _, ok := err.(*LoadError); !ok {
+			if _, ok := err.(*toolset.LoadError); !ok {
 				t.Fatalf("error is %T, not *LoadError: %v", err, err)
 			}
 			return
@@ -57,8 +60,8 @@ func FuzzLoadOpenAPI(f *testing.F) {
 }
 
 // exercise runs a loaded tool through the catalog, exporters, validation and search.
-func exercise(t *testing.T, tool *Tool) {
-	c, err := NewCatalog([]*Tool{tool})
+func exercise(t *testing.T, tool *toolset.Tool) {
+	c, err := toolset.NewCatalog([]*toolset.Tool{tool})
 	if err != nil {
 		t.Fatalf("a loaded tool must make a catalog: %v", err)
 	}
@@ -71,10 +74,10 @@ func exercise(t *testing.T, tool *Tool) {
 		_, _ = a.Validate(args)
 		_, _ = a.Validate(nil)
 	}
-	_ = OpenAITools(c, ExportOptions{})
-	_ = OpenAITools(c, ExportOptions{Style: NameToolBench})
-	_ = CatalogDocument(c)
-	_ = OpenAPIDocument(c)
-	_ = c.Search("a b", 3)
-	_ = c.Suggest(tool.Name, "x", 3)
+	_ = toolset.OpenAITools(c, toolset.ExportOptions{})
+	_ = toolset.OpenAITools(c, toolset.ExportOptions{Style: toolset.NameToolBench})
+	_ = toolset.CatalogDocument(c)
+	_ = toolset.OpenAPIDocument(c)
+	_ = search.Of(c).Search("a b", 3)
+	_ = search.Suggest(c, tool.Name, "x", 3)
 }

@@ -297,14 +297,39 @@ type Catalog struct {
 	byHost  map[string]*Tool
 	byFunc  map[string]*API // "<api>_for_<tool>" → API, also as cut to 64 characters
 
-	indexOnce sync.Once
-	index     *Index // BM25 over every API, built on the first Suggest/Search
-
 	exportOnce sync.Once
 	byExport   map[string]*API // OpenAI function name (either style) → API
 
-	suggestOnce sync.Once
-	suggest     *nameIndex // what Suggest looks names up in
+	derivedMu sync.Mutex
+	derived   map[any]*derivedValue // see Derived
+}
+
+// derivedValue is one value of Catalog.Derived, built once.
+type derivedValue struct {
+	once sync.Once
+	v    any
+}
+
+// Derived returns the value build makes of the catalog, building it on
+// the first call for key and keeping it for the catalog's life, safely
+// under concurrent calls. Indexes other packages compute over a catalog
+// (the BM25 index, the suggestion index) are kept here, so that each is
+// built once per catalog by the package that owns it; key is a value of
+// a type of that package, so no two packages share one. A build may
+// ask for another key's value, never its own.
+func (c *Catalog) Derived(key any, build func() any) any {
+	c.derivedMu.Lock()
+	if c.derived == nil {
+		c.derived = map[any]*derivedValue{}
+	}
+	d := c.derived[key]
+	if d == nil {
+		d = &derivedValue{}
+		c.derived[key] = d
+	}
+	c.derivedMu.Unlock()
+	d.once.Do(func() { d.v = build() })
+	return d.v
 }
 
 // NewCatalog indexes tools into a catalog with categories and tools sorted

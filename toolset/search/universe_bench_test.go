@@ -1,4 +1,4 @@
-package toolset_test
+package search_test
 
 import (
 	"path/filepath"
@@ -6,6 +6,7 @@ import (
 
 	"github.com/understudy/understudy/internal/tbgen"
 	"github.com/understudy/understudy/toolset"
+	"github.com/understudy/understudy/toolset/search"
 )
 
 // universe is the full generated StableToolBench tree (12,301 tool files,
@@ -42,10 +43,10 @@ func misspell(s string, i int) string {
 // API) against a miss (it does not, and Suggest proposes three), in the
 // same run, each over 1,000 names:
 //
-//	go test ./toolset -run '^$' -bench UniverseResolve -benchtime 2000x
+//	go test ./toolset/search -run '^$' -bench UniverseResolve -benchtime 2000x
 func BenchmarkUniverseResolve(b *testing.B) {
 	c := universe(b)
-	c.PrepareSuggest()
+	search.PrepareSuggest(c)
 	apis := c.APIs()
 	type name struct{ tool, api string }
 	var hits, misses []name
@@ -74,7 +75,7 @@ func BenchmarkUniverseResolve(b *testing.B) {
 		i, found := 0, 0
 		for b.Loop() {
 			n := misses[i%len(misses)]
-			if c.API(n.tool, n.api) == nil && len(c.Suggest(n.tool, n.api, 3)) > 0 {
+			if c.API(n.tool, n.api) == nil && len(search.Suggest(c, n.tool, n.api, 3)) > 0 {
 				found++
 			}
 			i++
@@ -86,7 +87,7 @@ func BenchmarkUniverseResolve(b *testing.B) {
 		i := 0
 		for b.Loop() {
 			n := misses[i%len(misses)]
-			c.Suggest("", n.api, 3)
+			search.Suggest(c, "", n.api, 3)
 			i++
 		}
 	})
@@ -95,7 +96,7 @@ func BenchmarkUniverseResolve(b *testing.B) {
 		i := 0
 		for b.Loop() {
 			n := misses[i%len(misses)]
-			c.Suggest(misspell(n.tool, i), "", 3)
+			search.Suggest(c, misspell(n.tool, i), "", 3)
 			i++
 		}
 	})
@@ -115,7 +116,7 @@ func TestUniverseSuggestFindsTheMisspelt(t *testing.T) {
 			continue
 		}
 		n++
-		got := c.Suggest(a.Tool.StandardizedName, misspell(a.StandardizedName(), i), 3)
+		got := search.Suggest(c, a.Tool.StandardizedName, misspell(a.StandardizedName(), i), 3)
 		if len(got) > 0 && got[0] == a.ID() {
 			first++
 		} else if len(got) == 0 || !contains(got, a.ID()) {
