@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/understudy/understudy/toolset"
+	"github.com/understudy/understudy/toolset/loader"
 	"github.com/understudy/understudy/toolset/search"
 )
 
@@ -85,7 +86,7 @@ func scaleToolFiles(tb testing.TB) string {
 }
 
 func loadScale(tb testing.TB, dir string) *toolset.Catalog {
-	c, err := toolset.Load([]string{dir}, false)
+	c, err := loader.Load([]string{dir}, false)
 	if err != nil {
 		tb.Fatal(err)
 	}

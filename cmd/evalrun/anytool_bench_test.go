@@ -11,7 +11,7 @@ import (
 	"github.com/understudy/understudy/evaltasks/toolbench"
 	"github.com/understudy/understudy/evaltasks/toolbench/tbtest"
 	"github.com/understudy/understudy/internal/tbgen"
-	"github.com/understudy/understudy/toolset"
+	"github.com/understudy/understudy/toolset/loader"
 )
 
 // BenchmarkAnyToolUniverse runs `evalrun -suite toolbench -solver anytool`
@@ -24,7 +24,7 @@ import (
 func BenchmarkAnyToolUniverse(b *testing.B) {
 	dir, _ := tbgen.WriteTB(b, tbgen.Options{Queries: []int{1, 1, 1, 1, 1, 1}})
 	tools, queries := filepath.Join(dir, "tools"), filepath.Join(dir, "queries")
-	c, err := toolset.Load([]string{tools}, true)
+	c, err := loader.Load([]string{tools}, true)
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -24,6 +24,7 @@ import (
 	"github.com/understudy/understudy/mocks/world"
 	"github.com/understudy/understudy/sandbox"
 	"github.com/understudy/understudy/toolset"
+	"github.com/understudy/understudy/toolset/loader"
 )
 
 // Config chooses how the stack is built. The zero value is the offline
@@ -168,7 +169,7 @@ func Build(cfg Config) (*Stack, error) {
 	})
 	var cerr, gerr error
 	if st.Catalog == nil {
-		st.Catalog, cerr = toolset.Builtin()
+		st.Catalog, cerr = loader.Builtin()
 	}
 	if cerr == nil {
 		st.Graph, gerr = deps.Build(st.Catalog, deps.Options{Annotations: true, Infer: !cfg.NoInference, SkipUnknownSources: cfg.DepsPolicy == deps.Off})

@@ -21,6 +21,7 @@ import (
 	"github.com/understudy/understudy/sandbox"
 	"github.com/understudy/understudy/sandbox/expect"
 	"github.com/understudy/understudy/toolset"
+	"github.com/understudy/understudy/toolset/loader"
 )
 
 // Option configures a Server.
@@ -244,7 +245,7 @@ func Start(opts ...Option) (*Server, error) {
 	if c.noBuiltin && len(c.catalogs) == 0 {
 		return nil, errors.New("WithoutBuiltin leaves no tools: add some WithCatalog")
 	}
-	cat, err := toolset.Load(c.catalogs, !c.noBuiltin)
+	cat, err := loader.Load(c.catalogs, !c.noBuiltin)
 	if err != nil {
 		return nil, err
 	}

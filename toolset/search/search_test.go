@@ -6,6 +6,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 	"github.com/understudy/understudy/toolset"
+	"github.com/understudy/understudy/toolset/loader"
 )
 
 func TestTokenize(t *testing.T) {
@@ -152,7 +153,7 @@ func TestSuggest(t *testing.T) {
 // A ranking longer than the insertion buffer is sorted instead; it is the
 // same ranking, and its first k are Search's k best.
 func TestSearchLongRanking(t *testing.T) {
-	c, err := toolset.Builtin()
+	c, err := loader.Builtin()
 	require.NoError(t, err)
 	ix := Of(c)
 	require.Greater(t, ix.Len(), smallK)
@@ -172,7 +173,7 @@ func TestSearchLongRanking(t *testing.T) {
 // DocFreq and Holds agree with the postings Search reads: the APIs a
 // single term matches.
 func TestDocFreqAndHolds(t *testing.T) {
-	c, err := toolset.Builtin()
+	c, err := loader.Builtin()
 	require.NoError(t, err)
 	ix := Of(c)
 	apis := c.APIs()

@@ -6,6 +6,7 @@ import (
 
 	"github.com/understudy/understudy/internal/tbgen"
 	"github.com/understudy/understudy/toolset"
+	"github.com/understudy/understudy/toolset/loader"
 	"github.com/understudy/understudy/toolset/search"
 )
 
@@ -14,7 +15,7 @@ import (
 func universe(b *testing.B) *toolset.Catalog {
 	b.Helper()
 	dir, _ := tbgen.WriteTB(b, tbgen.Options{})
-	c, err := toolset.Load([]string{filepath.Join(dir, "tools")}, true)
+	c, err := loader.Load([]string{filepath.Join(dir, "tools")}, true)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -105,7 +106,7 @@ func BenchmarkUniverseResolve(b *testing.B) {
 // TestUniverseSuggestFindsTheMisspelt checks suggestions on the slice: a
 // misspelt API of a known tool is proposed first.
 func TestUniverseSuggestFindsTheMisspelt(t *testing.T) {
-	c, err := toolset.Load([]string{filepath.Join(tbgen.SliceDir(), "tools")}, true)
+	c, err := loader.Load([]string{filepath.Join(tbgen.SliceDir(), "tools")}, true)
 	if err != nil {
 		t.Fatal(err)
 	}
