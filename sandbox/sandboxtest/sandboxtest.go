@@ -17,7 +17,6 @@ import (
 	"github.com/understudy/understudy/internal/assemble"
 	"github.com/understudy/understudy/internal/clock"
 	"github.com/understudy/understudy/internal/server"
-	"github.com/understudy/understudy/mocks/failures"
 	"github.com/understudy/understudy/sandbox"
 	"github.com/understudy/understudy/sandbox/expect"
 	"github.com/understudy/understudy/toolset"
@@ -161,7 +160,7 @@ func WithLimits(spec string) Option {
 // calls fail on every run.
 func WithFailures(spec string) Option {
 	return func(c *config) error {
-		p, err := failures.Parse(spec)
+		p, err := assemble.ParseFailures(spec)
 		if err != nil {
 			return fmt.Errorf("WithFailures: %w", err)
 		}
