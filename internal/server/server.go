@@ -326,7 +326,7 @@ func (s *Server) tools(r *http.Request) (any, error) {
 }
 
 // openAPI answers GET /v1/tools?format=openapi: the catalog as one
-// OpenAPI 3.0 document (toolset.OpenAPIDocument), its servers entry the
+// OpenAPI 3.0 document (openapi.Document), its servers entry the
 // address the request was made to.
 func (s *Server) openAPI(r *http.Request) (any, error) {
 	doc := *s.openAPIDoc()

@@ -55,7 +55,7 @@ var builtinTools = sync.OnceValues(func() (map[string]*toolset.Tool, error) {
 		if err != nil {
 			return err
 		}
-		tool.Builtin = true // as toolset.BuiltinTools marks them
+		tool.Builtin = true // as loader.BuiltinTools marks them
 		out[tool.StandardizedName] = tool
 		return nil
 	})
