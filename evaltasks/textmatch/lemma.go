@@ -99,10 +99,24 @@ func Lemmas(text string) []string {
 // most gap words after the one before. It returns the position of the
 // run's first word, or -1.
 func IndexRun(text, run []string, gap int) int {
-	if len(run) == 0 {
-		return -1
+	if rs := RunsOf(text, run, gap, 1); len(rs) > 0 {
+		return rs[0][0]
 	}
+	return -1
+}
+
+// RunsOf finds up to n runs of words in text (every run when n < 0), as
+// IndexRun does, each as the span [first, last+1) of its words; a run
+// starts at each place run's first word stands.
+func RunsOf(text, run []string, gap, n int) [][2]int {
+	if len(run) == 0 {
+		return nil
+	}
+	var out [][2]int
 	for i, w := range text {
+		if n >= 0 && len(out) == n {
+			break
+		}
 		if w != run[0] {
 			continue
 		}
@@ -122,8 +136,8 @@ func IndexRun(text, run []string, gap int) int {
 			at = next
 		}
 		if ok {
-			return i
+			out = append(out, [2]int{i, at + 1})
 		}
 	}
-	return -1
+	return out
 }
