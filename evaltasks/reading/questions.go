@@ -303,6 +303,8 @@ func (q Questions) Asks() bool {
 // Match is where a sentence refers to a parameter.
 type Match struct {
 	At, End int // word span in the sentence
+	// Words are the positions of the words that matched, gaps left out.
+	Words []int
 }
 
 // Targets are the places where a sentence refers to a parameter: one of
@@ -317,22 +319,26 @@ func (s Sentence) Targets(v Vocab) []Match {
 		case len(p) == 0:
 		case len(p) == 1:
 			for _, i := range s.headsAt(p[0]) {
-				out = append(out, Match{i, i + 1})
+				out = append(out, Match{i, i + 1, []int{i}})
 			}
 		default:
 			if runs := textmatch.RunsOf(s.Lems, p, MaxGap, -1); len(runs) > 0 {
 				for _, r := range runs {
-					out = append(out, Match{r[0], r[1]})
+					out = append(out, Match{r[0], r[len(r)-1] + 1, r})
 				}
 			} else if content := contentLemmas(p); len(content) >= 2 && s.hasAll(content) {
-				i := slices.Index(s.Lems, content[0])
-				out = append(out, Match{i, i + 1})
+				m := Match{At: slices.Index(s.Lems, content[0])}
+				m.End = m.At + 1
+				for _, l := range content {
+					m.Words = append(m.Words, slices.Index(s.Lems, l))
+				}
+				out = append(out, m)
 			}
 		}
 	}
 	for _, t := range v.Terms {
 		for _, i := range s.headsAt(t) {
-			out = append(out, Match{i, i + 1})
+			out = append(out, Match{i, i + 1, []int{i}})
 		}
 	}
 	return out
@@ -395,7 +401,7 @@ func (q Questions) AsksFor(v Vocab) bool {
 // ask for, by the same recogniser as AsksFor, in sentences that ask. A
 // reference made by the words of a value the user gave (given) states
 // that value ("convert it to PNG"), and words a reference to a missing
-// parameter shares (missing) ask for that one ("which currency would you
+// parameter holds (missing) ask for that one ("which currency would you
 // like your dollars in?"); any other reference asks again, whatever else
 // the sentence repeats of the user's words. For a parameter nobody gave
 // (given empty), a sentence that offers it as optional asks for nothing.
@@ -409,7 +415,7 @@ func (q Questions) AsksAgainFor(v Vocab, given []string, missing []Vocab) bool {
 		}
 		stated := s.spansOf(given)
 		for _, m := range s.Targets(v) {
-			if !s.states(m, stated) && !overlapsAny(m, s, missing) {
+			if !s.states(m, stated) && !sharedWith(m, s, missing) {
 				return true
 			}
 		}
@@ -423,7 +429,9 @@ func (s Sentence) spansOf(vals []string) [][2]int {
 	var out [][2]int
 	for _, v := range vals {
 		if ws := textmatch.Words(v); len(ws) > 0 {
-			out = append(out, textmatch.RunsOf(s.Words, ws, 0, -1)...)
+			for _, r := range textmatch.RunsOf(s.Words, ws, 0, -1) {
+				out = append(out, [2]int{r[0], r[len(r)-1] + 1})
+			}
 		}
 	}
 	return out
@@ -444,17 +452,28 @@ func (s Sentence) states(m Match, spans [][2]int) bool {
 	return false
 }
 
-// overlapsAny tells whether a match shares a word with a reference of the
-// sentence to one of the parameters.
-func overlapsAny(m Match, s Sentence, vs []Vocab) bool {
+// sharedWith tells whether the words of a match are words of references
+// of the sentence to the parameters, all but stop words: a phrase that
+// names a missing parameter and a given one ("which currency would you
+// like") asks for the missing one.
+func sharedWith(m Match, s Sentence, vs []Vocab) bool {
+	shared := map[int]bool{}
 	for _, v := range vs {
 		for _, o := range s.Targets(v) {
-			if o.At < m.End && m.At < o.End {
-				return true
+			for _, i := range o.Words {
+				shared[i] = true
 			}
 		}
 	}
-	return false
+	if len(shared) == 0 {
+		return false
+	}
+	for _, i := range m.Words {
+		if !shared[i] && !textmatch.IsStopWord(s.Lems[i]) && !questionWords[s.Words[i]] {
+			return false
+		}
+	}
+	return true
 }
 
 // AsksWhich tells whether the reply asks which of the things the user

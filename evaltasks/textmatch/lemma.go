@@ -106,13 +106,13 @@ func IndexRun(text, run []string, gap int) int {
 }
 
 // RunsOf finds up to n runs of words in text (every run when n < 0), as
-// IndexRun does, each as the span [first, last+1) of its words; a run
-// starts at each place run's first word stands.
-func RunsOf(text, run []string, gap, n int) [][2]int {
+// IndexRun does, each as the positions of its words; a run starts at
+// each place run's first word stands.
+func RunsOf(text, run []string, gap, n int) [][]int {
 	if len(run) == 0 {
 		return nil
 	}
-	var out [][2]int
+	var out [][]int
 	for i, w := range text {
 		if n >= 0 && len(out) == n {
 			break
@@ -120,23 +120,22 @@ func RunsOf(text, run []string, gap, n int) [][2]int {
 		if w != run[0] {
 			continue
 		}
-		at, ok := i, true
+		at := []int{i}
 		for _, r := range run[1:] {
-			next := -1
-			for j := at + 1; j < len(text) && j <= at+1+gap; j++ {
+			last, next := at[len(at)-1], -1
+			for j := last + 1; j < len(text) && j <= last+1+gap; j++ {
 				if text[j] == r {
 					next = j
 					break
 				}
 			}
 			if next < 0 {
-				ok = false
 				break
 			}
-			at = next
+			at = append(at, next)
 		}
-		if ok {
-			out = append(out, [2]int{i, at + 1})
+		if len(at) == len(run) {
+			out = append(out, at)
 		}
 	}
 	return out
