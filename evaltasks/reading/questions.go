@@ -41,6 +41,10 @@ type Sentence struct {
 	// bare is the sentence without the items of a list of bare words
 	// ("city, date, adults"), nil when it holds no such list.
 	bare *Sentence
+	// users marks the words that stand before the word the user wrote
+	// after them ("return" in "return flights"): such a word modifies
+	// the user's own phrase, it does not ask.
+	users []bool
 }
 
 // Questions is a reply read as sentences.
@@ -162,6 +166,18 @@ func ReadQuestions(user, reply string) Questions {
 	for i, echo := range echoes(user, q.Sentences) {
 		if echo {
 			q.Sentences[i].Echo, q.Sentences[i].Asks = true, false
+		}
+	}
+	bigrams := map[[2]string]bool{}
+	uw := textmatch.Words(user)
+	for i := 1; i < len(uw); i++ {
+		bigrams[[2]string{uw[i-1], uw[i]}] = true
+	}
+	for k := range q.Sentences {
+		s := &q.Sentences[k]
+		s.users = make([]bool, len(s.Words))
+		for i := 1; i < len(s.Words); i++ {
+			s.users[i-1] = bigrams[[2]string{s.Words[i-1], s.Words[i]}]
 		}
 	}
 	return q
@@ -365,11 +381,12 @@ func (s Sentence) hasAll(ls []string) bool {
 }
 
 // headsAt are the positions of a one-word lemma that stands as a
-// question word or with a context word at most ContextReach words before.
+// question word or with a context word at most ContextReach words before,
+// and does not modify the word the user wrote after it.
 func (s Sentence) headsAt(l string) []int {
 	var out []int
 	for i, x := range s.Lems {
-		if x != l {
+		if x != l || i < len(s.users) && s.users[i] {
 			continue
 		}
 		if questionWords[s.Words[i]] {
