@@ -101,9 +101,6 @@ func init() {
 	}
 }
 
-// IsQuestionWord tells whether a word opens a question.
-func IsQuestionWord(w string) bool { return questionWords[w] }
-
 // requestRE recognises a request made without a question mark.
 var requestRE = regexp.MustCompile(`(?i)\b(could you|can you|would you|please (provide|tell|share|specify|let|give|send|confirm|paste|upload|attach|enter|type|choose|pick|select)|let me know|tell me|i need|i'll need|i will need|i still need|need to know|need (a|an|the|your|some|more)|provide (the|your|a|an)|specify (the|your|a|an|which|what)|share (the|your|a|an)|if you (paste|send|share|give|tell|provide|type|upload|drop|let))\b`)
 
@@ -169,7 +166,7 @@ func ReadQuestions(user, reply string) Questions {
 		}
 	}
 	bigrams := map[[2]string]bool{}
-	uw := textmatch.Words(user)
+	uw := wordsOf(PlainMarkdown(user))
 	for i := 1; i < len(uw); i++ {
 		bigrams[[2]string{uw[i-1], uw[i]}] = true
 	}
@@ -210,8 +207,12 @@ func splitSentences(line string) []string {
 	return out
 }
 
+// wordsOf are the lower-case words of a text, camelCase names split: the
+// reply and the user's text are read into words alike.
+func wordsOf(text string) []string { return textmatch.Words(camelRE.ReplaceAllString(text, "$1 $2")) }
+
 func newSentence(text string) Sentence {
-	s := Sentence{Text: text, Words: textmatch.Words(camelRE.ReplaceAllString(text, "$1 $2"))}
+	s := Sentence{Text: text, Words: wordsOf(text)}
 	for _, w := range s.Words {
 		s.Lems = append(s.Lems, textmatch.Lemma(w))
 	}
@@ -271,7 +272,7 @@ func bareItem(it string) bool {
 // sentence it spans.
 func echoes(user string, ss []Sentence) []bool {
 	out := make([]bool, len(ss))
-	uw := textmatch.Words(user)
+	uw := wordsOf(PlainMarkdown(user))
 	if len(uw) == 0 {
 		return out
 	}
@@ -292,21 +293,30 @@ func echoes(user string, ss []Sentence) []bool {
 		return out
 	}
 	// prev[j] and cur[j] are the lengths of the common runs ending at the
-	// previous and the current reply word and at user word j.
+	// previous and the current reply word and at user word j; longest[i]
+	// is the longest run ending at reply word i.
 	prev, cur := make([]int, len(uw)+1), make([]int, len(uw)+1)
+	longest := make([]int, len(words))
 	for i, w := range words {
 		for j := range uw {
 			cur[j+1] = 0
 			if w == uw[j] {
 				cur[j+1] = prev[j] + 1
 			}
-			if n := cur[j+1]; n >= run {
-				for k := i - n + 1; k <= i; k++ {
-					out[owner[k]] = true
-				}
-			}
+			longest[i] = max(longest[i], cur[j+1])
 		}
 		prev, cur = cur, prev
+	}
+	// A word is in a run when a run ending at it or after it starts at
+	// it or before it.
+	start := len(words)
+	for i := len(words) - 1; i >= 0; i-- {
+		if longest[i] >= run {
+			start = min(start, i-longest[i]+1)
+		}
+		if start <= i {
+			out[owner[i]] = true
+		}
 	}
 	return out
 }
@@ -430,9 +440,9 @@ func (q Questions) AsksAgainFor(v Vocab, given []string, missing []Vocab) bool {
 		if s.bare != nil && len(s.bare.Targets(v)) == 0 && len(given) == 0 {
 			continue
 		}
-		stated := s.spansOf(given)
+		stated, shared := s.spansOf(given), s.wordsOfTargets(missing)
 		for _, m := range s.Targets(v) {
-			if !s.states(m, stated) && !sharedWith(m, s, missing) {
+			if !s.states(m, stated) && !s.sharedWith(m, shared) {
 				return true
 			}
 		}
@@ -445,7 +455,7 @@ func (q Questions) AsksAgainFor(v Vocab, given []string, missing []Vocab) bool {
 func (s Sentence) spansOf(vals []string) [][2]int {
 	var out [][2]int
 	for _, v := range vals {
-		if ws := textmatch.Words(v); len(ws) > 0 {
+		if ws := wordsOf(v); len(ws) > 0 {
 			for _, r := range textmatch.RunsOf(s.Words, ws, 0, -1) {
 				out = append(out, [2]int{r[0], r[len(r)-1] + 1})
 			}
@@ -469,19 +479,25 @@ func (s Sentence) states(m Match, spans [][2]int) bool {
 	return false
 }
 
-// sharedWith tells whether the words of a match are words of references
-// of the sentence to the parameters, all but stop words: a phrase that
-// names a missing parameter and a given one ("which currency would you
-// like") asks for the missing one.
-func sharedWith(m Match, s Sentence, vs []Vocab) bool {
-	shared := map[int]bool{}
+// wordsOfTargets are the positions of the words of the sentence's
+// references to the parameters.
+func (s Sentence) wordsOfTargets(vs []Vocab) map[int]bool {
+	out := map[int]bool{}
 	for _, v := range vs {
 		for _, o := range s.Targets(v) {
 			for _, i := range o.Words {
-				shared[i] = true
+				out[i] = true
 			}
 		}
 	}
+	return out
+}
+
+// sharedWith tells whether the words of a match, all but stop words, are
+// among the words of references to missing parameters (shared): a phrase
+// that names a missing parameter and a given one ("which currency would
+// you like") asks for the missing one.
+func (s Sentence) sharedWith(m Match, shared map[int]bool) bool {
 	if len(shared) == 0 {
 		return false
 	}
@@ -509,6 +525,7 @@ func (q Questions) AsksWhich(user string, others []Vocab) bool {
 		if !s.Asks {
 			continue
 		}
+		var taken map[int]bool // the words of references to the others, read once
 		for i := range s.Words {
 			if !things[s.Lems[i]] || i == 0 {
 				continue
@@ -519,15 +536,17 @@ func (q Questions) AsksWhich(user string, others []Vocab) bool {
 			if s.Lems[i] == "name" && !contextWords[s.Words[i-1]] {
 				continue
 			}
-			taken := false
-			for _, o := range others {
-				for _, m := range s.Targets(o) {
-					if m.At <= i && i < m.End {
-						taken = true
+			if taken == nil {
+				taken = map[int]bool{}
+				for _, o := range others {
+					for _, m := range s.Targets(o) {
+						for k := m.At; k < m.End; k++ {
+							taken[k] = true
+						}
 					}
 				}
 			}
-			if !taken {
+			if !taken[i] {
 				return true
 			}
 		}
