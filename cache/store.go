@@ -73,6 +73,9 @@ type Store struct {
 	// a store checked on open, after the background check otherwise.
 	verified chan struct{}
 	stopping atomic.Bool // Close asks the background check to stop
+	// memIndex is a read-only store's index, built from its entries when
+	// it was opened (set before verified is closed).
+	memIndex []indexRecord
 }
 
 // ScanReport is what a scan of the store found.
@@ -86,7 +89,9 @@ type ScanReport struct {
 
 // Open opens the store in dir, creating the directory if needed. A directory
 // that exists but cannot be written is opened read-only: Get works and Put
-// returns a *WriteError wrapping ErrReadOnly. On open, leftover temporary
+// returns a *WriteError wrapping ErrReadOnly. A read-only store (that, or
+// Options.ReadOnly) never writes anything to the directory: no lock file,
+// no cleanup, no index repair; its index is built in memory. On open, leftover temporary
 // files of crashed writers are removed (when no other process has the store
 // open), and the index is read. When it names exactly the entry files
 // present, Open returns without reading them and every entry is checked in
@@ -134,10 +139,13 @@ func Open(dir string, opts Options) (*Store, error) {
 		}
 	}
 	if s.roErr != nil {
+		// A store that is only read is never written to, not even its
+		// index: the index is built in memory from the entries.
 		go func() {
 			defer close(s.verified)
-			report, _ := s.scan(false, true)
+			report, recs := s.scan(true, true)
 			s.setReport(report)
+			s.memIndex = recs
 		}()
 		return s, nil
 	}
@@ -171,7 +179,7 @@ func OpenFS(fsys fs.FS, opts Options) (*Store, error) {
 		return nil, errors.New("cache: OpenFS needs a file system")
 	}
 	s := &Store{fsys: fsys, opts: opts, roErr: ErrReadOnly, verified: make(chan struct{})}
-	s.report, _ = s.scan(false, true)
+	s.report, s.memIndex = s.scan(true, true)
 	close(s.verified)
 	return s, nil
 }
