@@ -1,6 +1,7 @@
 package cache
 
 import (
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -430,6 +431,28 @@ func (s *Store) PutDocument(key Key, doc []byte) error {
 		err = s.appendIndex(key)
 	}
 	return err
+}
+
+// putLater writes doc, an entry of a later format than this version
+// reads, byte for byte under hash, with an index line made of the fields
+// every version has when doc holds them (the index is for people; this
+// version ignores the lines of such entries).
+func (s *Store) putLater(hash string, doc []byte) error {
+	if !validHash(hash) {
+		return &InvalidKeyError{Hash: hash}
+	}
+	if s.roErr != nil {
+		return &WriteError{Dir: s.dir, Hash: hash, Op: "put", Err: s.roErr}
+	}
+	mu := &s.locks[hexNibble(hash[0])<<2|hexNibble(hash[1])>>2]
+	mu.Lock()
+	err := s.writeEntry(hash, doc)
+	mu.Unlock()
+	var f entryFile
+	if err != nil || json.Unmarshal(doc, &f) != nil || f.Tool == "" || f.API == "" {
+		return err
+	}
+	return s.appendIndex(Key{hash: hash, tool: f.Tool, api: f.API, args: cmp.Or(string(f.Arguments), "{}")})
 }
 
 // each calls fn for every file named like an entry, in hash order, with the

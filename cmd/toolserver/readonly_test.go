@@ -13,7 +13,11 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/redis/go-redis/v9"
 	"github.com/stretchr/testify/require"
+
+	"github.com/understudy/understudy/internal/bounded"
+	"github.com/understudy/understudy/internal/redisstate/redistest"
 )
 
 // laterEntry is an entry a later version of the format wrote, and its
@@ -120,4 +124,57 @@ func TestReadOnlyRolesLeaveTheFolderAlone(t *testing.T) {
 	require.NoError(t, err)
 	require.Contains(t, string(idx), laterLine)
 	require.Equal(t, 4, bytes.Count(idx, []byte("\n")), "%s", idx)
+}
+
+// TestExportNamesWhatItCannotRead: an entry of a later format in Redis is
+// exported byte for byte and imported back unchanged; an entry that cannot
+// be read is named, and fails the export unless -allow-skips. Before, the
+// export printed {"entries":0,"skipped":1}, exited 0 and named neither.
+func TestExportNamesWhatItCannotRead(t *testing.T) {
+	rs := redistest.Start(t)
+	rdb := redis.NewClient(&redis.Options{Addr: rs.Addr})
+	defer rdb.Close()
+	ctx := bounded.Context(t)
+	const brokenHash = "cd00000000000000000000000000000000000000000000000000000000000002"
+	for h, doc := range map[string]string{laterHash: laterEntry, brokenHash: `{"format":"understudy-recording/1","tool":`} {
+		require.NoError(t, rdb.Set(ctx, "understudy:rec:"+h, doc, 0).Err())
+		require.NoError(t, rdb.ZAdd(ctx, "understudy:recs", redis.Z{Member: h}).Err())
+	}
+	cli := func(args ...string) (int, string, string) {
+		var stdout, stderr bytes.Buffer
+		code := run(args, &stdout, &stderr)
+		return code, stdout.String(), stderr.String()
+	}
+
+	dir := t.TempDir() + "/exported"
+	code, out, errOut := cli("-redis", rs.URL(0), "-export-recordings", dir)
+	require.Equal(t, 1, code, errOut)
+	require.Contains(t, out, `"skipped":1`)
+	require.Contains(t, errOut, "redis:understudy:rec:"+brokenHash+": truncated or not a JSON object")
+	require.Contains(t, errOut, "cannot be read, not exported")
+	require.Contains(t, errOut, "-allow-skips")
+	require.Contains(t, errOut, laterHash+".json: of a later format than this version reads; exported byte for byte")
+
+	code, _, errOut = cli("-redis", rs.URL(0), "-export-recordings", dir, "-allow-skips")
+	require.Equal(t, 0, code, errOut)
+	require.Contains(t, errOut, brokenHash)
+	b, err := os.ReadFile(filepath.Join(dir, "ab", laterHash+".json"))
+	require.NoError(t, err)
+	require.Equal(t, laterEntry, string(b))
+	idx, err := os.ReadFile(filepath.Join(dir, "index.jsonl"))
+	require.NoError(t, err)
+	require.Contains(t, string(idx), laterHash, "the later entry has its index line")
+
+	code, out, errOut = cli("-redis", rs.URL(1), "-import-recordings", dir)
+	require.Equal(t, 0, code, errOut)
+	require.Contains(t, errOut, laterHash+".json: of a later format than this version reads; imported byte for byte")
+	require.Contains(t, out, `"later_format":["ab/`+laterHash+`.json"]`)
+	rdb1 := redis.NewClient(&redis.Options{Addr: rs.Addr, DB: 1})
+	defer rdb1.Close()
+	doc, err := rdb1.Get(ctx, "understudy:rec:"+laterHash).Result()
+	require.NoError(t, err)
+	require.Equal(t, laterEntry, doc)
+	members, err := rdb1.ZRange(ctx, "understudy:recs", 0, -1).Result()
+	require.NoError(t, err)
+	require.Equal(t, []string{laterHash}, members)
 }
