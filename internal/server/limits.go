@@ -114,6 +114,7 @@ type connLimit struct {
 	mu    sync.Mutex
 	conns map[*limitedConn]struct{}
 	tick  uint64 // orders connections by when they last began to wait
+	peek  [4 << 10]byte
 }
 
 // Where a connection is in its life, as the cap sees it.
@@ -145,15 +146,34 @@ type limitedConn struct {
 }
 
 // rank orders eviction: idle keep-alives first, then connections still
-// waiting on a header; connections serving a request are never evicted.
+// sending a header or body, then those nothing was read from yet;
+// connections serving a request are never evicted.
 func (c *limitedConn) rank() int {
 	switch c.state {
 	case connIdle:
 		return 0
 	case connBusy:
 		return -1
+	case connFresh:
+		return 2
 	}
 	return 1
+}
+
+// before reports whether c goes before d at the cap: by rank, then the
+// longest waiting first, but among connections nothing was read from yet
+// the newest first: those accepted just before a burst of others most
+// likely have their request on the way (a client sends it right after
+// connecting), and a silent one is ended by the header's read timeout.
+func (c *limitedConn) before(d *limitedConn) bool {
+	rc, rd := c.rank(), d.rank()
+	switch {
+	case rc != rd:
+		return rc < rd
+	case rc == 2:
+		return c.since > d.since
+	}
+	return c.since < d.since
 }
 
 func (l *connLimit) Accept() (net.Conn, error) {
@@ -165,21 +185,27 @@ func (l *connLimit) Accept() (net.Conn, error) {
 		l.mu.Lock()
 		var victim *limitedConn
 		if len(l.conns) >= l.max {
-			for lc := range l.conns {
-				r := lc.rank()
-				if r < 0 {
-					continue
+			victim = l.victim()
+			for wait := 0; victim == nil && wait < allBusyGrace; wait++ {
+				// Every connection is serving a request; one whose body is
+				// still to come becomes evictable as soon as its handler
+				// starts reading it, and a call may end: wait a moment.
+				l.mu.Unlock()
+				time.Sleep(time.Millisecond)
+				l.mu.Lock()
+				if len(l.conns) < l.max {
+					break
 				}
-				if victim == nil || r < victim.rank() || (r == victim.rank() && lc.since < victim.since) {
-					victim = lc
-				}
+				victim = l.victim()
 			}
-			if victim == nil {
+			if victim == nil && len(l.conns) >= l.max {
 				l.mu.Unlock()
 				_ = c.Close() // every connection is serving a request
 				continue
 			}
-			delete(l.conns, victim)
+			if victim != nil {
+				delete(l.conns, victim)
+			}
 		}
 		l.tick++
 		lc := &limitedConn{Conn: c, l: l, since: l.tick, state: connFresh, counting: true, eol: 1}
@@ -189,6 +215,39 @@ func (l *connLimit) Accept() (net.Conn, error) {
 			_ = victim.Conn.Close()
 		}
 		return lc, nil
+	}
+}
+
+// allBusyGrace is how many milliseconds a newcomer waits, at the cap with
+// every connection serving a request, for one to end or become evictable
+// before it is closed.
+const allBusyGrace = 100
+
+// victim is the connection to close at the cap, or nil when every one is
+// serving a request. A connection nothing has been read from yet is spared
+// when its whole request header already waits in the kernel: under a
+// flood of slow clients, a complete request accepted just before many
+// others would otherwise be the oldest candidate before its first read.
+// The caller holds l.mu.
+func (l *connLimit) victim() *limitedConn {
+	var spared map[*limitedConn]bool
+	for {
+		var victim *limitedConn
+		for lc := range l.conns {
+			if lc.rank() < 0 || spared[lc] {
+				continue
+			}
+			if victim == nil || lc.before(victim) {
+				victim = lc
+			}
+		}
+		if victim == nil || victim.state != connFresh || !requestWaiting(victim.Conn, l.peek[:]) {
+			return victim
+		}
+		if spared == nil {
+			spared = map[*limitedConn]bool{}
+		}
+		spared[victim] = true
 	}
 }
 
@@ -270,29 +329,62 @@ func (c *limitedConn) Read(p []byte) (int, error) {
 	if seen == 0 {
 		c.setState(connHeader)
 	}
-	defer func() { c.seen.Store(seen) }()
-	for i, b := range p[:n] {
-		seen++
-		switch {
-		case b == '\n' && c.eol > 0:
-			// The empty line: the header is in. The rest of p is body.
-			c.counting = false
-			c.after.Store(int64(n - i - 1))
-			c.setState(connBusy)
-			return n, err
-		case b == '\n':
-			c.eol = 1
-		case b == '\r' && c.eol == 1:
-			c.eol = 2
-		default:
-			c.eol = 0
-		}
-		if seen > maxHeaderBytes {
-			c.refuseHeader(p)
-			return 0, c.refused
-		}
+	data := p[:n]
+	if room := maxHeaderBytes - seen; int64(len(data)) > room+1 {
+		data = data[:room+1]
+	}
+	end := headerEnd(data, c.eol)
+	if end >= 0 {
+		// The empty line: the header is in. The rest of p is body.
+		c.seen.Store(seen + int64(end) + 1)
+		c.counting = false
+		c.after.Store(int64(n - end - 1))
+		c.setState(connBusy)
+		return n, err
+	}
+	c.eol = lineState(data, c.eol)
+	seen += int64(len(data))
+	c.seen.Store(seen)
+	if seen > maxHeaderBytes {
+		c.refuseHeader(p)
+		return 0, c.refused
 	}
 	return n, err
+}
+
+// headerEnd is the index of the LF that ends a header section in b (the
+// empty line), or -1; eol is the line state before b: 0 inside a line, 1
+// after its LF (at a line's start), 2 after a CR at a line's start.
+// net/http takes LF alone as a line's end too.
+func headerEnd(b []byte, eol int) int {
+	for i, c := range b {
+		switch {
+		case c == '\n' && eol > 0:
+			return i
+		case c == '\n':
+			eol = 1
+		case c == '\r' && eol == 1:
+			eol = 2
+		default:
+			eol = 0
+		}
+	}
+	return -1
+}
+
+// lineState is the line state (see headerEnd) after b.
+func lineState(b []byte, eol int) int {
+	for _, c := range b {
+		switch {
+		case c == '\n':
+			eol = 1
+		case c == '\r' && eol == 1:
+			eol = 2
+		default:
+			eol = 0
+		}
+	}
+	return eol
 }
 
 // headerTooLarge is the whole answer to a header over the limit.
