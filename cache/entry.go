@@ -132,7 +132,9 @@ func decodeEntry(path string, data []byte, wantHash string, strict bool) (Entry,
 	case strings.HasPrefix(f.Format, "understudy-recording/"):
 		// A later version's entry may mean what this one cannot read:
 		// it is refused, never served as if it were version 1.
-		return bad(`"format" `+strconv.Quote(f.Format)+` is not one this version reads (`+entryFormat+`)`, nil)
+		e, err := bad(`"format" `+strconv.Quote(f.Format)+` is not one this version reads (`+entryFormat+`); the entry is kept as it is`, nil)
+		err.(*CorruptError).Format = f.Format
+		return e, err
 	default:
 		return bad(`missing or unknown "format" (want "`+entryFormat+`")`, nil)
 	}

@@ -30,6 +30,11 @@ type CorruptError struct {
 	Path   string // slash-separated, relative to the store root
 	Reason string
 	Err    error
+	// Format is set when the entry is a recording of a format this version
+	// does not read (a later version's "understudy-recording/2"): it is
+	// not served, and it is left as it is, its index line included, and
+	// copied byte for byte by export and import.
+	Format string
 }
 
 func (e *CorruptError) Error() string {

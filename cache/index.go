@@ -9,7 +9,9 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -31,9 +33,17 @@ type indexRecord = IndexRecord
 // ReadIndex parses index.jsonl. Lines that do not parse are counted in bad
 // and skipped; a later line for the same key replaces an earlier one.
 func ReadIndex(r io.Reader) (recs []IndexRecord, lines, bad int, err error) {
+	recs, _, lines, bad, err = readIndex(r)
+	return recs, lines, bad, err
+}
+
+// readIndex is ReadIndex with each record's line as written (its last
+// one), so that a line this version did not write can be kept unchanged.
+func readIndex(r io.Reader) (recs []IndexRecord, raw map[string][]byte, lines, bad int, err error) {
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 0, 64*1024), 64<<20)
 	seen := map[string]int{}
+	raw = map[string][]byte{}
 	for sc.Scan() {
 		line := sc.Bytes()
 		if len(bytes.TrimSpace(line)) == 0 {
@@ -45,6 +55,7 @@ func ReadIndex(r io.Reader) (recs []IndexRecord, lines, bad int, err error) {
 			bad++
 			continue
 		}
+		raw[rec.Key] = append(append([]byte(nil), line...), '\n')
 		if i, ok := seen[rec.Key]; ok {
 			recs[i] = rec
 			continue
@@ -52,7 +63,7 @@ func ReadIndex(r io.Reader) (recs []IndexRecord, lines, bad int, err error) {
 		seen[rec.Key] = len(recs)
 		recs = append(recs, rec)
 	}
-	return recs, lines, bad, sc.Err()
+	return recs, raw, lines, bad, sc.Err()
 }
 
 func indexLine(rec IndexRecord) []byte {
@@ -124,16 +135,29 @@ func (s *Store) checkIndex() error {
 		return nil
 	}
 	s.setReport(report)
-	have, lines, bad, reason := s.readIndexFile(len(recs) > 0)
+	keep := laterFormats(report)
+	have, raw, lines, bad, reason := s.readIndexFile(len(recs) > 0)
 	if reason == "" {
-		reason = indexMismatch(recs, have, lines, bad)
+		reason = indexMismatch(recs, have, lines, bad, keep)
 	}
 	if reason == "" {
 		return nil
 	}
-	var buf bytes.Buffer
+	// The rewrite keeps, as written, the line of every entry of a later
+	// format: a later version wrote both, and this one cannot read them.
+	out := make([]indexLineOf, 0, len(recs)+len(keep))
 	for _, r := range recs {
-		buf.Write(indexLine(r))
+		out = append(out, indexLineOf{r.Key, indexLine(r)})
+	}
+	for k := range keep {
+		if line, ok := raw[k]; ok {
+			out = append(out, indexLineOf{k, line})
+		}
+	}
+	slices.SortFunc(out, func(a, b indexLineOf) int { return strings.Compare(a.key, b.key) })
+	var buf bytes.Buffer
+	for _, l := range out {
+		buf.Write(l.line)
 	}
 	if err := atomicfile.WriteFile(filepath.Join(s.dir, indexName), buf.Bytes(), entryPerm); err != nil {
 		return &WriteError{Dir: s.dir, Op: "index", Err: err}
@@ -142,35 +166,56 @@ func (s *Store) checkIndex() error {
 	return nil
 }
 
+type indexLineOf struct {
+	key  string
+	line []byte
+}
+
+// laterFormats is the keys of the entries a scan found of a format this
+// version does not read.
+func laterFormats(r ScanReport) map[string]bool {
+	keep := map[string]bool{}
+	for _, c := range r.Corrupt {
+		if c.Format != "" {
+			if hash, ok := strings.CutSuffix(path.Base(c.Path), ".json"); ok && validHash(hash) {
+				keep[hash] = true
+			}
+		}
+	}
+	return keep
+}
+
 // readIndexFile reads index.jsonl; reason is set when it cannot be read,
 // or is missing while entries exist.
-func (s *Store) readIndexFile(entriesExist bool) (have []IndexRecord, lines, bad int, reason string) {
+func (s *Store) readIndexFile(entriesExist bool) (have []IndexRecord, raw map[string][]byte, lines, bad int, reason string) {
 	f, err := os.Open(filepath.Join(s.dir, indexName))
 	switch {
 	case err == nil:
-		have, lines, bad, err = ReadIndex(f)
+		have, raw, lines, bad, err = readIndex(f)
 		f.Close()
 		if err != nil {
-			return nil, 0, 0, "unreadable: " + err.Error()
+			return nil, nil, 0, 0, "unreadable: " + err.Error()
 		}
 	case !errors.Is(err, fs.ErrNotExist):
-		return nil, 0, 0, "unreadable: " + err.Error()
+		return nil, nil, 0, 0, "unreadable: " + err.Error()
 	case entriesExist:
-		return nil, 0, 0, "missing"
+		return nil, nil, 0, 0, "missing"
 	}
-	return have, lines, bad, ""
+	return have, raw, lines, bad, ""
 }
 
 // indexMismatch says why the index (have, read from lines lines of which
-// bad did not parse) does not describe exactly the valid entries recs, or
-// "" when it does.
-func indexMismatch(recs, have []IndexRecord, lines, bad int) string {
+// bad did not parse) does not describe exactly the valid entries recs and
+// the entries of a later format keep, or "" when it does.
+func indexMismatch(recs, have []IndexRecord, lines, bad int, keep map[string]bool) string {
 	if bad > 0 {
 		return strconv.Itoa(bad) + " unreadable lines"
 	}
 	byKey := make(map[string]IndexRecord, len(have))
 	for _, r := range have {
-		byKey[r.Key] = r
+		if !keep[r.Key] {
+			byKey[r.Key] = r
+		}
 	}
 	for _, r := range recs {
 		got, ok := byKey[r.Key]
@@ -185,7 +230,7 @@ func indexMismatch(recs, have []IndexRecord, lines, bad int) string {
 	if len(byKey) > 0 {
 		return strconv.Itoa(len(byKey)) + " lines name no valid entry"
 	}
-	if lines > 2*len(recs)+16 {
+	if lines > 2*(len(recs)+len(keep))+16 {
 		return "compacting repeated lines"
 	}
 	return ""
@@ -203,7 +248,7 @@ func (s *Store) openFast() (ok bool) {
 		return false
 	}
 	defer unlock()
-	have, lines, bad, reason := s.readIndexFile(true)
+	have, _, lines, bad, reason := s.readIndexFile(true)
 	if reason != "" || bad > 0 || lines > 2*len(have)+16 {
 		return false
 	}
@@ -259,27 +304,42 @@ func (s *Store) verify() {
 	if s.stopping.Load() {
 		return
 	}
-	have, lines, bad, reason := s.readIndexFile(len(recs) > 0)
+	keep := laterFormats(report)
+	have, _, lines, bad, reason := s.readIndexFile(len(recs) > 0)
 	if reason == "" {
-		reason = indexMismatch(recs, have, lines, bad)
+		reason = indexMismatch(recs, have, lines, bad, keep)
 	}
-	if reason != "" || len(report.Corrupt) > 0 {
+	if reason != "" || len(report.Corrupt) > len(keep) {
 		// Rescanned under the index lock, warning as it goes, so that no
 		// other writer's line is lost by the rewrite.
 		s.warn(s.checkIndex())
 		return
 	}
 	s.setReport(report)
+	for _, c := range report.Corrupt {
+		s.warn(&c)
+	}
 	for _, p := range report.Edited {
 		s.warn(&EditedWarning{Path: p})
 	}
 }
 
 // Recorded lists the calls of one tool's API that the store's index names,
-// as the index holds them now (recordings made since Open included). It is
+// as the index holds them now (recordings made since Open included); for a
+// read-only store, the index built from its entries when it was opened. It is
 // for replay's misses (the nearest recorded calls, a call equal but for
 // the form of its arguments), not for the hot path: it reads the index.
 func (s *Store) Recorded(tool, api string) ([]IndexRecord, error) {
+	if s.roErr != nil {
+		<-s.verified
+		var out []IndexRecord
+		for _, r := range s.memIndex {
+			if r.Tool == tool && r.API == api {
+				out = append(out, r)
+			}
+		}
+		return out, nil
+	}
 	f, err := s.fsys.Open(indexName)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil

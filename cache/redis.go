@@ -298,6 +298,20 @@ func (s *RedisStore) Walk(ctx context.Context, warn func(error), fn func(Key, En
 
 // WalkDocuments is Walk with each entry's document as stored.
 func (s *RedisStore) WalkDocuments(ctx context.Context, warn func(error), fn func(Key, Entry, []byte) error) error {
+	return s.walkAll(ctx, func(h string, e Entry, doc []byte, err error) error {
+		if err != nil {
+			if warn != nil {
+				warn(err)
+			}
+			return nil
+		}
+		return fn(Key{hash: h, tool: e.Tool, api: e.API, args: string(e.Arguments)}, e, doc)
+	})
+}
+
+// walkAll calls fn for every document indexed, in hash order, with the
+// decoded entry or the reason it cannot be used.
+func (s *RedisStore) walkAll(ctx context.Context, fn func(hash string, e Entry, doc []byte, err error) error) error {
 	last := "-"
 	for {
 		hashes, err := s.rdb.ZRangeArgs(ctx, redis.ZRangeArgs{Key: s.indexKey(), Start: last, Stop: "+", ByLex: true, Count: walkPage}).Result()
@@ -321,13 +335,7 @@ func (s *RedisStore) WalkDocuments(ctx context.Context, warn func(error), fn fun
 				continue // indexed but removed since, or not ours
 			}
 			e, err := decodeEntry(s.place(h), []byte(str), h, s.opts.Strict)
-			if err != nil {
-				if warn != nil {
-					warn(err)
-				}
-				continue
-			}
-			if err := fn(Key{hash: h, tool: e.Tool, api: e.API, args: string(e.Arguments)}, e, []byte(str)); err != nil {
+			if err := fn(h, e, []byte(str), err); err != nil {
 				return err
 			}
 		}
@@ -345,57 +353,91 @@ func (s *RedisStore) walkErr(err error) error {
 // Copied counts what a copy between stores did.
 type Copied struct {
 	Entries int `json:"entries"`
-	Skipped int `json:"skipped"` // corrupt entries left behind
+	Skipped int `json:"skipped"` // entries that cannot be read, left behind
+	// Unreadable names each skipped entry and why it cannot be read.
+	Unreadable []Problem `json:"unreadable,omitempty"`
+	// Later lists the entries of a format this version does not read,
+	// copied byte for byte (a later version reads them).
+	Later []string `json:"later_format,omitempty"`
 	// Edited lists the entries copied whose checksum does not match (they
 	// were changed after they were recorded), copied as they are: the
 	// checksum stays the one stored, so that Verify reports them.
 	Edited []string `json:"edited,omitempty"`
 }
 
+// copyOne copies one entry walked from a store (err is why it cannot be
+// read, or nil) with put for an entry this version reads and putLater for
+// one of a later format, counting it in c.
+func (c *Copied) copyOne(hash string, e Entry, err error, put, putLater func() error) error {
+	var ce *CorruptError
+	switch {
+	case err == nil:
+		if err := put(); err != nil {
+			return err
+		}
+		if e.Edited {
+			c.Edited = append(c.Edited, entryPath(hash))
+		}
+		c.Entries++
+	case errors.As(err, &ce) && ce.Format != "" && hash != "":
+		if err := putLater(); err != nil {
+			return err
+		}
+		c.Later = append(c.Later, entryPath(hash))
+	default:
+		c.Skipped++
+		p := Problem{Path: err.Error()}
+		if errors.As(err, &ce) {
+			p = Problem{Path: ce.Path, Reason: ce.Reason}
+			if ce.Err != nil {
+				p.Reason += ": " + ce.Err.Error()
+			}
+		}
+		c.Unreadable = append(c.Unreadable, p)
+	}
+	return nil
+}
+
 // ExportRedis writes every entry of src into the directory store dst, so
 // that recordings gathered by many replicas become files for CI. Each is
 // written as Redis holds it: an entry changed in Redis after it was
 // recorded keeps its stored checksum (a fresh one would pass it off as
-// recorded) and is listed in Copied.Edited.
+// recorded) and is listed in Copied.Edited; an entry of a later format is
+// written byte for byte (Copied.Later); an entry that cannot be read is
+// named in Copied.Unreadable, never dropped silently.
 func ExportRedis(ctx context.Context, src *RedisStore, dst *Store) (Copied, error) {
 	var c Copied
-	err := src.WalkDocuments(ctx, func(error) { c.Skipped++ }, func(k Key, e Entry, doc []byte) error {
-		if err := dst.PutDocument(k, doc); err != nil {
-			return err
-		}
-		if e.Edited {
-			c.Edited = append(c.Edited, entryPath(k.hash))
-		}
-		c.Entries++
-		return nil
+	err := src.walkAll(ctx, func(h string, e Entry, doc []byte, err error) error {
+		return c.copyOne(h, e, err,
+			func() error { return dst.PutDocument(Key{hash: h}, doc) },
+			func() error { return dst.putLater(h, doc) })
 	})
 	return c, err
 }
 
 // ImportRedis writes every entry of the directory store src into dst, as
 // the files hold them (a hand-edited entry keeps its checksum, and is
-// listed in Copied.Edited).
+// listed in Copied.Edited), with entries of a later format byte for byte
+// and the unreadable ones named, as ExportRedis does.
 func ImportRedis(ctx context.Context, src *Store, dst *RedisStore) (Copied, error) {
 	var c Copied
-	warn := src.opts.Warn
-	src.opts.Warn = func(err error) {
-		c.Skipped++
-		if warn != nil {
-			warn(err)
-		}
-	}
-	defer func() { src.opts.Warn = warn }()
-	err := src.WalkDocuments(func(k Key, e Entry, doc []byte) error {
-		if _, err := dst.PutDocument(ctx, k, doc, false); err != nil {
-			return err
-		}
-		if e.Edited {
-			c.Edited = append(c.Edited, entryPath(k.hash))
-		}
-		c.Entries++
-		return nil
+	err := src.eachDoc(func(p, h string, e Entry, doc []byte, err error) error {
+		return c.copyOne(h, e, err,
+			func() error { _, err := dst.PutDocument(ctx, Key{hash: h}, doc, false); return err },
+			func() error { return dst.putDocument(ctx, h, doc) })
 	})
 	return c, err
+}
+
+// putDocument writes doc and its index member unchecked: for an entry of
+// a later format, which this version cannot decode but must keep.
+func (s *RedisStore) putDocument(ctx context.Context, hash string, doc []byte) error {
+	_, err := s.rdb.TxPipelined(ctx, func(p redis.Pipeliner) error {
+		p.Set(ctx, s.entryKey(hash), doc, 0)
+		p.ZAdd(ctx, s.indexKey(), redis.Z{Member: hash})
+		return nil
+	})
+	return s.writeErr(err)
 }
 
 // unlockScript deletes a lock only when it still holds the caller's token,

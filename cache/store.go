@@ -1,6 +1,7 @@
 package cache
 
 import (
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -73,6 +74,9 @@ type Store struct {
 	// a store checked on open, after the background check otherwise.
 	verified chan struct{}
 	stopping atomic.Bool // Close asks the background check to stop
+	// memIndex is a read-only store's index, built from its entries when
+	// it was opened (set before verified is closed).
+	memIndex []indexRecord
 }
 
 // ScanReport is what a scan of the store found.
@@ -86,7 +90,9 @@ type ScanReport struct {
 
 // Open opens the store in dir, creating the directory if needed. A directory
 // that exists but cannot be written is opened read-only: Get works and Put
-// returns a *WriteError wrapping ErrReadOnly. On open, leftover temporary
+// returns a *WriteError wrapping ErrReadOnly. A read-only store (that, or
+// Options.ReadOnly) never writes anything to the directory: no lock file,
+// no cleanup, no index repair; its index is built in memory. On open, leftover temporary
 // files of crashed writers are removed (when no other process has the store
 // open), and the index is read. When it names exactly the entry files
 // present, Open returns without reading them and every entry is checked in
@@ -134,10 +140,13 @@ func Open(dir string, opts Options) (*Store, error) {
 		}
 	}
 	if s.roErr != nil {
+		// A store that is only read is never written to, not even its
+		// index: the index is built in memory from the entries.
 		go func() {
 			defer close(s.verified)
-			report, _ := s.scan(false, true)
+			report, recs := s.scan(true, true)
 			s.setReport(report)
+			s.memIndex = recs
 		}()
 		return s, nil
 	}
@@ -171,7 +180,7 @@ func OpenFS(fsys fs.FS, opts Options) (*Store, error) {
 		return nil, errors.New("cache: OpenFS needs a file system")
 	}
 	s := &Store{fsys: fsys, opts: opts, roErr: ErrReadOnly, verified: make(chan struct{})}
-	s.report, _ = s.scan(false, true)
+	s.report, s.memIndex = s.scan(true, true)
 	close(s.verified)
 	return s, nil
 }
@@ -422,6 +431,28 @@ func (s *Store) PutDocument(key Key, doc []byte) error {
 		err = s.appendIndex(key)
 	}
 	return err
+}
+
+// putLater writes doc, an entry of a later format than this version
+// reads, byte for byte under hash, with an index line made of the fields
+// every version has when doc holds them (the index is for people; this
+// version ignores the lines of such entries).
+func (s *Store) putLater(hash string, doc []byte) error {
+	if !validHash(hash) {
+		return &InvalidKeyError{Hash: hash}
+	}
+	if s.roErr != nil {
+		return &WriteError{Dir: s.dir, Hash: hash, Op: "put", Err: s.roErr}
+	}
+	mu := &s.locks[hexNibble(hash[0])<<2|hexNibble(hash[1])>>2]
+	mu.Lock()
+	err := s.writeEntry(hash, doc)
+	mu.Unlock()
+	var f entryFile
+	if err != nil || json.Unmarshal(doc, &f) != nil || f.Tool == "" || f.API == "" {
+		return err
+	}
+	return s.appendIndex(Key{hash: hash, tool: f.Tool, api: f.API, args: cmp.Or(string(f.Arguments), "{}")})
 }
 
 // each calls fn for every file named like an entry, in hash order, with the

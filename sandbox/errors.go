@@ -105,6 +105,19 @@ func (e *UnavailableError) Error() string {
 
 func (e *UnavailableError) Unwrap() error { return e.Err }
 
+// KeptError is the error of a Recordings.Put that one store did not take
+// while another kept the recording (the local mirror of a shared store
+// that did not answer, to be pushed to it later): the answer is recorded,
+// and Where says where it is. The call's note says so, not "not recorded".
+type KeptError struct {
+	Where string // "recorded to the local mirror, pending push to Redis"
+	Err   error  // why the other store did not take it
+}
+
+func (e *KeptError) Error() string { return fmt.Sprintf("%s (%v)", e.Where, e.Err) }
+
+func (e *KeptError) Unwrap() error { return e.Err }
+
 // ConfigError reports an engine misconfiguration found at start-up.
 type ConfigError struct {
 	Field string

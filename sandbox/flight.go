@@ -2,6 +2,7 @@ package sandbox
 
 import (
 	"context"
+	"errors"
 	"sync"
 
 	"github.com/understudy/understudy/toolset"
@@ -24,7 +25,7 @@ type KeyLocker interface {
 type filled struct {
 	up     UpstreamResponse
 	err    error  // the upstream's
-	note   string // why a good answer was not recorded
+	note   string // why a good answer was not recorded, or not everywhere
 	cached bool   // another replica recorded the key while this one waited
 	// abandoned: the call that ran the fill went away before it ended
 	abandoned bool
@@ -124,6 +125,13 @@ func (e *Engine) fillOnce(ctx context.Context, api *toolset.API, args map[string
 	// caller has gone (or the server is shutting down) meanwhile.
 	rec := Recording{Status: up.Status, Response: up.Body}
 	if perr := e.opts.Recordings.Put(context.WithoutCancel(ctx), key, api.Tool.StandardizedName, api.Name, args, rec); perr != nil {
+		var kept *KeptError
+		if errors.As(perr, &kept) {
+			// Recorded, though not everywhere yet: the note says where.
+			e.log.Warn("recording kept in one store only", "key", key, "err", perr)
+			out.note = kept.Error()
+			return out, nil
+		}
 		// Serving goes on; the recording is lost, and says so.
 		e.log.Error("recording failed", "key", key, "err", perr)
 		out.note = "not recorded: " + perr.Error()

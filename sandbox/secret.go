@@ -3,10 +3,14 @@ package sandbox
 import (
 	"bytes"
 	"encoding/base64"
+	"encoding/hex"
 	"encoding/json"
+	"fmt"
+	"html"
 	"net/url"
 	"slices"
 	"strings"
+	"unicode/utf16"
 )
 
 // Redacted is what a secret is replaced with wherever an answer or an
@@ -31,6 +35,7 @@ const maxNestedJSON = 4
 type scrubber struct {
 	secret      string
 	needles     []string // longest first
+	folded      [][]byte // needles in ASCII lower case, matched without case
 	needsEscape bool     // the secret has a character JSON must escape
 }
 
@@ -59,10 +64,83 @@ func newScrubber(secret string) *scrubber {
 		for _, core := range base64Cores(enc, []byte(secret)) {
 			add(core)
 		}
+		// Base64 of base64 (a Basic credential encoded twice, a token
+		// wrapped by a second layer).
+		for _, once := range []string{base64.StdEncoding.EncodeToString([]byte(secret)), base64.URLEncoding.EncodeToString([]byte(secret))} {
+			for _, core := range base64Cores(enc, []byte(once)) {
+				add(core)
+			}
+		}
+	}
+	// The disguises an echo takes beyond the wire's encodings: matched
+	// without case, so hex and %XX in either case and the key in another
+	// case are found too.
+	for _, d := range disguises(secret) {
+		add(d)
+	}
+	// Any fragment of minFragment characters: a key split in two, or cut
+	// to a prefix, still gives itself away.
+	for i := 0; i+minFragment <= len(secret); i++ {
+		add(secret[i : i+minFragment])
 	}
 	// Longest first, so that a form containing a shorter one is removed whole.
 	slices.SortStableFunc(s.needles, func(a, b string) int { return len(b) - len(a) })
+	for _, n := range s.needles {
+		s.folded = append(s.folded, foldASCII([]byte(n)))
+	}
 	return s
+}
+
+// minFragment is the shortest piece of the secret scrubbed on its own.
+const minFragment = 12
+
+// disguises are the transformed forms an echo of the secret takes: hex
+// (and hex of its UTF-16 code units, big- and little-endian), reversed,
+// rot13, percent-encoded twice, %XX of every byte, and HTML character
+// references (decimal and hex, and the escaping of HTML's own characters).
+func disguises(secret string) []string {
+	b := []byte(secret)
+	var u16be, u16le, pct, decEnt, hexEnt strings.Builder
+	for _, r := range secret {
+		for _, u := range utf16.Encode([]rune{r}) {
+			fmt.Fprintf(&u16be, "%04x", u)
+			fmt.Fprintf(&u16le, "%02x%02x", u&0xff, u>>8)
+		}
+		fmt.Fprintf(&decEnt, "&#%d;", r)
+		fmt.Fprintf(&hexEnt, "&#x%x;", r)
+	}
+	for _, c := range b {
+		fmt.Fprintf(&pct, "%%%02X", c)
+	}
+	rev := []rune(secret)
+	slices.Reverse(rev)
+	rot := []byte(secret)
+	for i, c := range rot {
+		switch {
+		case c >= 'a' && c <= 'z':
+			rot[i] = 'a' + (c-'a'+13)%26
+		case c >= 'A' && c <= 'Z':
+			rot[i] = 'A' + (c-'A'+13)%26
+		}
+	}
+	return []string{
+		hex.EncodeToString(b), u16be.String(), u16le.String(), string(rev), string(rot),
+		url.QueryEscape(url.QueryEscape(secret)), url.PathEscape(url.PathEscape(secret)), pct.String(),
+		decEnt.String(), hexEnt.String(), html.EscapeString(secret),
+	}
+}
+
+// foldASCII is b with ASCII letters in lower case, byte for byte, so that
+// an index into it is an index into b.
+func foldASCII(b []byte) []byte {
+	out := make([]byte, len(b))
+	for i, c := range b {
+		if c >= 'A' && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		out[i] = c
+	}
+	return out
 }
 
 // String scrubs a piece of text, an error message for instance.
@@ -194,10 +272,12 @@ func isTokenByte(c byte) bool {
 	return c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '.' || c == '+' || c == '-'
 }
 
-// containsNeedle reports whether b holds any form of the secret as it stands.
+// containsNeedle reports whether b holds any form of the secret as it
+// stands, in any case.
 func (s *scrubber) containsNeedle(b []byte) bool {
-	for _, n := range s.needles {
-		if bytes.Contains(b, []byte(n)) {
+	f := foldASCII(b)
+	for _, n := range s.folded {
+		if bytes.Contains(f, n) {
 			return true
 		}
 	}
@@ -205,11 +285,15 @@ func (s *scrubber) containsNeedle(b []byte) bool {
 }
 
 // firstNeedle finds the leftmost form of the secret in b (the longest
-// form at that place): its index and length, or -1.
+// form at that place), in any case: its index and length, or -1.
 func (s *scrubber) firstNeedle(b []byte) (at, n int) {
+	return s.firstFolded(foldASCII(b))
+}
+
+func (s *scrubber) firstFolded(f []byte) (at, n int) {
 	at = -1
-	for _, nd := range s.needles { // longest first: a tie keeps the longer
-		if i := bytes.Index(b, []byte(nd)); i >= 0 && (at < 0 || i < at) {
+	for _, nd := range s.folded { // longest first: a tie keeps the longer
+		if i := bytes.Index(f, nd); i >= 0 && (at < 0 || i < at) {
 			at, n = i, len(nd)
 		}
 	}
@@ -217,14 +301,25 @@ func (s *scrubber) firstNeedle(b []byte) (at, n int) {
 }
 
 // replaceNeedles replaces every form of the secret in text that has no
-// escapes to respect, longest form first.
+// escapes to respect, leftmost and longest first.
 func (s *scrubber) replaceNeedles(text []byte) []byte {
-	for _, n := range s.needles {
-		if bytes.Contains(text, []byte(n)) {
-			text = bytes.ReplaceAll(text, []byte(n), []byte(Redacted))
+	f := foldASCII(text)
+	var out []byte
+	last := 0
+	for from := 0; from < len(text); {
+		at, n := s.firstFolded(f[from:])
+		if at < 0 {
+			break
 		}
+		out = append(out, text[last:from+at]...)
+		out = append(out, Redacted...)
+		from += at + n
+		last = from
 	}
-	return text
+	if out == nil {
+		return text
+	}
+	return append(out, text[last:]...)
 }
 
 // mayHide reports whether a string literal's escapes can hide the secret:
@@ -320,8 +415,8 @@ func base64Cores(enc *base64.Encoding, secret []byte) []string {
 }
 
 // SecretForms lists the forms secret is looked for in an upstream answer
-// (as sent, URL-encoded, JSON-escaped, base64 at any alignment), longest
-// first, so that checks of stored recordings look for the same ones.
+// (as sent, URL-encoded, JSON-escaped, base64 at any alignment, the
+// disguises, fragments of 12 characters), longest first, so that checks of stored recordings look for the same ones.
 func SecretForms(secret string) []string {
 	return slices.Clone(newScrubber(secret).needles)
 }

@@ -2,14 +2,18 @@ package sandbox
 
 import (
 	"encoding/base64"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"html"
 	"maps"
 	"net/url"
 	"regexp"
 	"slices"
 	"strings"
 	"testing"
+	"unicode"
+	"unicode/utf16"
 
 	"github.com/stretchr/testify/require"
 )
@@ -22,7 +26,7 @@ const testSecret = "sk-Test/Key+4f3a9c<&>b2e7d1"
 func echoForms(secret string) map[string]string {
 	goJSON, _ := json.Marshal(secret)
 	basic := base64.StdEncoding.EncodeToString([]byte("user:" + secret))
-	return map[string]string{
+	forms := map[string]string{
 		"raw":            secret,
 		"bearer":         "Bearer " + secret,
 		"query escaped":  url.QueryEscape(secret),
@@ -39,6 +43,68 @@ func echoForms(secret string) map[string]string {
 		// (so the scrubber finds it in JSON string literals only).
 		"first escaped": fmt.Sprintf(`\u%04x`, secret[0]) + secret[1:],
 	}
+	for name, form := range disguisedForms(secret) {
+		forms[name] = form
+	}
+	return forms
+}
+
+// disguisedForms are the transformed echoes of a key: encodings a server
+// or a proxy applies on top of the wire's, and pieces of the key.
+func disguisedForms(secret string) map[string]string {
+	var u16, pct, dec, hexEnt strings.Builder
+	for _, r := range secret {
+		for _, u := range utf16.Encode([]rune{r}) {
+			fmt.Fprintf(&u16, "%04X", u)
+		}
+		fmt.Fprintf(&dec, "&#%d;", r)
+		fmt.Fprintf(&hexEnt, "&#X%X;", r)
+	}
+	for _, c := range []byte(secret) {
+		fmt.Fprintf(&pct, "%%%02x", c)
+	}
+	rev := []rune(secret)
+	slices.Reverse(rev)
+	rot := strings.Map(func(r rune) rune {
+		switch {
+		case r >= 'a' && r <= 'z':
+			return 'a' + (r-'a'+13)%26
+		case r >= 'A' && r <= 'Z':
+			return 'A' + (r-'A'+13)%26
+		}
+		return r
+	}, secret)
+	swapped := strings.Map(func(r rune) rune {
+		if unicode.IsUpper(r) {
+			return unicode.ToLower(r)
+		}
+		return unicode.ToUpper(r)
+	}, secret)
+	forms := map[string]string{
+		"hex":            hex.EncodeToString([]byte(secret)),
+		"HEX":            strings.ToUpper(hex.EncodeToString([]byte(secret))),
+		"utf-16 hex":     u16.String(),
+		"reversed":       string(rev),
+		"rot13":          rot,
+		"other case":     swapped,
+		"double url":     url.QueryEscape(url.QueryEscape(secret)),
+		"every byte %XX": pct.String(),
+		"double base64":  base64.StdEncoding.EncodeToString([]byte(base64.StdEncoding.EncodeToString([]byte(secret)))),
+		"html decimal":   dec.String(),
+		"html hex":       hexEnt.String(),
+		"html escaped":   html.EscapeString(secret),
+		"12-char prefix": secret[:min(12, len(secret))],
+		"12-char suffix": secret[max(0, len(secret)-12):],
+		"12-char middle": secret[max(0, len(secret)/2-6):min(len(secret), len(secret)/2+6)],
+	}
+	if len(secret) >= 24 {
+		forms["first half"] = secret[:len(secret)/2]
+		forms["second half"] = secret[len(secret)/2:]
+	}
+	if len(secret) >= 20 {
+		forms["20-char prefix"] = secret[:20]
+	}
+	return forms
 }
 
 func allEscaped(secret string) string {
@@ -186,6 +252,11 @@ func FuzzScrubber(f *testing.F) {
 	f.Add("abcdef0123456789", "{\"m\":\"", "\"}", uint8(0))
 	f.Add("sk-a/b+c<d>e&f", "x", "y", uint8(3))
 	f.Add("key-with-9-chars", "", "", uint8(7))
+	// One seed per disguised form, on a key of RapidAPI's length.
+	const rapid = "3f1c9a2b7emsh0d4e5f6a7b8c9d0ep1a2b3cjsn4d5e6f7a8b9c"
+	for i := range len(echoForms(rapid)) {
+		f.Add(rapid, `{"message":"bad key `, `"}`, uint8(i))
+	}
 	f.Fuzz(func(t *testing.T, secret, prefix, suffix string, pick uint8) {
 		// Keys are printable and do not share characters with the
 		// replacement text, so that a replacement cannot form a new match.

@@ -85,6 +85,7 @@ type flags struct {
 	simulate        string
 	simulateModel   string
 	readTimeout     time.Duration
+	idleTimeout     time.Duration
 	maxConns        int
 	allowOrigins    []string
 	enforceSecurity bool
@@ -149,6 +150,7 @@ func runWith(args []string, stdout, stderr io.Writer, f flags) int {
 	fs.Int64Var(&f.maxBody, "max-body", server.DefaultMaxBody, "largest request body accepted, in bytes")
 	fs.DurationVar(&f.mcpIdle, "mcp-session-idle", server.DefaultMCPSessionIdle, "close an MCP session over HTTP after this long without a request (0 or less: never)")
 	fs.DurationVar(&f.readTimeout, "read-timeout", server.DefaultReadTimeout, "time a client has to send a request's header, and then its body")
+	fs.DurationVar(&f.idleTimeout, "idle-timeout", server.DefaultIdleTimeout, "close a keep-alive connection after this long without a request (idle connections are also the first closed at -max-conns)")
 	fs.IntVar(&f.maxConns, "max-conns", server.DefaultMaxConns, "connections open at once; at the cap the longest-waiting connection without a running call is closed")
 	fs.StringVar(&f.pprofAddr, "pprof", "", "serve net/http/pprof's profiles at http://ADDR/debug/pprof/ on a listener of their own (e.g. 127.0.0.1:6060); empty: none")
 	fs.StringVar(&f.readyFile, "ready-file", "", "once serving, write the server's URL (http://127.0.0.1:PORT) to this file, atomically; the URL is also the first line on stdout")
@@ -451,6 +453,9 @@ func serve(ctx context.Context, h http.Handler, f flags, stdout, stderr io.Write
 		h.ServeHTTP(w, r)
 	}), f.readTimeout)
 	srv.BaseContext = func(net.Listener) context.Context { return calls }
+	if f.idleTimeout > 0 {
+		srv.IdleTimeout = f.idleTimeout
+	}
 	fmt.Fprintf(stderr, "toolserver: serving %s mode on http://%s (native /v1/call, /virtual, /rapidapi, RapidAPI wire, MCP at /mcp)\n", f.mode, ln.Addr())
 	if f.ready != nil {
 		f.ready(ln.Addr().String())

@@ -23,6 +23,7 @@ type replicaFlags struct {
 	importRecs string
 	mirror     bool
 	trustEdits bool
+	allowSkips bool
 }
 
 func (r *replicaFlags) register(fs *flag.FlagSet) {
@@ -30,6 +31,7 @@ func (r *replicaFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&r.fallback, "redis-fallback", "", `with -redis: "local" keeps serving from this replica's own state while Redis is down (said in /healthz and the log) instead of answering 503`)
 	fs.StringVar(&r.exportRecs, "export-recordings", "", "with -redis: write every recording kept in Redis into the store directory DIR and exit")
 	fs.StringVar(&r.importRecs, "import-recordings", "", "with -redis: load every recording of the store directory DIR into Redis and exit")
+	fs.BoolVar(&r.allowSkips, "allow-skips", false, "with -export-recordings or -import-recordings: exit 0 even when entries that cannot be read were left behind (each is named either way)")
 	fs.BoolVar(&r.mirror, "redis-mirror", true, "with -redis and -cache: write every recording to the -cache folder as well as to Redis (entries there that Redis lacks are pushed to it at start, when it is back and after it restarted); -redis-mirror=false writes to Redis only")
 	fs.BoolVar(&r.trustEdits, "trust-edits", false, "with -redis: serve recordings whose checksum does not match (changed in Redis after they were recorded), with a warning, instead of refusing them")
 }
@@ -128,5 +130,19 @@ func copyRecordings(r replicaFlags, stdout, stderr io.Writer) int {
 		}
 		fmt.Fprintf(stderr, "toolserver: %d of the recordings %s were changed after they were recorded\n", len(c.Edited), verb)
 	}
-	return 0
+	for _, p := range c.Later {
+		fmt.Fprintf(stderr, "toolserver: %s: of a later format than this version reads; %s byte for byte\n", p, verb)
+	}
+	if len(c.Unreadable) == 0 {
+		return 0
+	}
+	for _, p := range c.Unreadable {
+		fmt.Fprintf(stderr, "toolserver: %s: cannot be read, not %s\n", p, verb)
+	}
+	if r.allowSkips {
+		fmt.Fprintf(stderr, "toolserver: %d entries left behind (-allow-skips)\n", len(c.Unreadable))
+		return 0
+	}
+	fmt.Fprintf(stderr, "toolserver: %d entries left behind; -allow-skips accepts that\n", len(c.Unreadable))
+	return 1
 }

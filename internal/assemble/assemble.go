@@ -214,9 +214,18 @@ func Build(cfg Config) (*Stack, error) {
 
 	var err error
 	if cfg.CacheDir != "" {
-		st.Store, err = cache.Open(cfg.CacheDir, cache.Options{Warn: warn})
-		if err != nil {
-			return nil, err
+		// Replay and live only read recordings: their folder is opened
+		// read-only, so that nothing in it changes (an older version
+		// leaves a later one's entries and index lines as they are).
+		// Record mode, and fake mode whose simulator records, write.
+		// Live mode records nothing either: a folder not there is not made.
+		readOnly := cfg.Mode == sandbox.ModeReplay || cfg.Mode == sandbox.ModeLive
+		_, statErr := os.Stat(cfg.CacheDir)
+		if cfg.Mode != sandbox.ModeLive || !errors.Is(statErr, fs.ErrNotExist) {
+			st.Store, err = cache.Open(cfg.CacheDir, cache.Options{Warn: warn, ReadOnly: readOnly})
+			if err != nil {
+				return nil, err
+			}
 		}
 	}
 	st.Cache, err = cache.NewCache(cache.CacheOptions{Store: st.Store, Fallback: fallback})

@@ -88,7 +88,17 @@ func (r *Recordings) Put(ctx context.Context, key, tool, api string, args map[st
 		}
 		return struct{}{}, r.local.Put(ctx, key, tool, api, args, rec)
 	})
-	return err
+	return r.shared.kept(mirrored, err)
+}
+
+// kept is the error of a Put that Redis did not take: a *sandbox.KeptError
+// when the mirror folder has the recording (pushed to Redis once it is
+// back), so that the answer says it is recorded; err as it is otherwise.
+func (s *Shared) kept(mirrored bool, err error) error {
+	if err == nil || !mirrored || s.opts.Local == nil {
+		return err
+	}
+	return &sandbox.KeptError{Where: "recorded to the local mirror, pending push to Redis", Err: err}
 }
 
 // mirror writes a recording to the local store with Mirror, before Redis:
@@ -185,7 +195,7 @@ func (r *Entries) Put(ctx context.Context, key cache.Key, e cache.Entry) error {
 		}
 		return struct{}{}, r.local.Put(ctx, key, e)
 	})
-	return err
+	return r.shared.kept(mirrored, err)
 }
 
 // LockKey takes the key's fill lock shared by the replicas (see

@@ -14,6 +14,7 @@ import (
 	"github.com/understudy/understudy/internal/assemble"
 	"github.com/understudy/understudy/internal/redisstate"
 	"github.com/understudy/understudy/sandbox"
+	"github.com/understudy/understudy/toolset"
 )
 
 func replica(t *testing.T, m *miniredis.Miniredis, opts redisstate.Options, dir string) (*redisstate.Recordings, *cache.Cache) {
@@ -100,4 +101,52 @@ func TestRecordingsFallBackToLocal(t *testing.T) {
 	require.NoError(t, err)
 	require.False(t, found)
 	unlock()
+}
+
+// upstreamFunc is a real API for tests.
+type upstreamFunc func(ctx context.Context, api *toolset.API, args map[string]any) (sandbox.UpstreamResponse, error)
+
+func (f upstreamFunc) Do(ctx context.Context, api *toolset.API, args map[string]any) (sandbox.UpstreamResponse, error) {
+	return f(ctx, api, args)
+}
+
+// TestNoteSaysWhereARecordingWent: when Redis goes away while the upstream
+// answers, the recording is in the mirror folder and the answer says
+// "recorded to the local mirror, pending push to Redis", not "not
+// recorded"; without a mirror it says "not recorded". Before, the answer
+// said "not recorded" although the mirror had the entry and pushed it.
+func TestNoteSaysWhereARecordingWent(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		mirror bool
+		note   string
+	}{
+		{"with the mirror", true, "recorded to the local mirror, pending push to Redis"},
+		{"without the mirror", false, "not recorded: "},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			m := miniredis.RunT(t)
+			dir := t.TempDir()
+			st, err := assemble.Build(assemble.Config{Mode: sandbox.ModeRecord, CacheDir: dir, Redis: "redis://" + m.Addr() + "/0", RedisNoMirror: !tc.mirror,
+				Upstream: upstreamFunc(func(context.Context, *toolset.API, map[string]any) (sandbox.UpstreamResponse, error) {
+					m.Close() // Redis goes away during the call
+					return sandbox.UpstreamResponse{Status: 200, Body: json.RawMessage(`{"result":"4"}`)}, nil
+				})})
+			require.NoError(t, err)
+			defer st.Close()
+			res, err := st.Engine.Call(context.Background(), sandbox.Request{Tool: "calculator", API: "calculate", Arguments: map[string]any{"expression": "2+2"}})
+			require.NoError(t, err)
+			require.Equal(t, sandbox.SourceRemote, res.Source)
+			require.Contains(t, res.UpstreamError, tc.note)
+			local, err := cache.Open(dir, cache.Options{ReadOnly: true})
+			require.NoError(t, err)
+			defer local.Close()
+			_, ok, err := local.Get(cache.KeyOf("calculator", "calculate", map[string]any{"expression": "2+2"}))
+			require.NoError(t, err)
+			require.Equal(t, tc.mirror, ok, "the mirror folder holds the recording")
+			if tc.mirror {
+				require.NotContains(t, res.UpstreamError, "not recorded")
+			}
+		})
+	}
 }

@@ -12,6 +12,7 @@ import (
 	"os"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -33,19 +34,27 @@ const (
 	// MaxSessionIDLen bounds a session ID: the engine keeps one trace per
 	// session, so the ID's length is memory held until eviction.
 	MaxSessionIDLen = 256
-	// maxHeaderBytes is the total header size answered with a 431
-	// problem; net/http's own MaxHeaderBytes (1 MiB) stays the hard limit.
+	// maxHeaderBytes is the largest request line and header section
+	// accepted: LimitListener answers a 431 problem on the next byte, as
+	// it arrives, and NewHTTPServer sets net/http's MaxHeaderBytes to it.
 	maxHeaderBytes = 64 << 10
 )
 
+// DefaultIdleTimeout bounds how long a keep-alive connection waits for its
+// next request. It is separate from the read timeout: an idle connection
+// holds a slot under the cap (and is the first evicted at it), so it is
+// kept only as long as a client plausibly reuses it.
+const DefaultIdleTimeout = 30 * time.Second
+
 // NewHTTPServer is the http.Server for a handler: headers must arrive
-// within readTimeout (0 means DefaultReadTimeout), idle keep-alive
-// connections are closed, and connections accepted by LimitListener learn
-// when a request is being handled (ConnContext), so that the cap never
-// evicts a connection whose call is running. Body deadlines are set per
-// request by the handler (Options.ReadTimeout), not with ReadTimeout: a
-// whole-connection read deadline would cancel the context of a call that
-// outlives it (a slow upstream, an MCP stream).
+// within readTimeout (0 means DefaultReadTimeout) and within
+// MaxHeaderBytes, idle keep-alive connections are closed after
+// DefaultIdleTimeout, and connections accepted by LimitListener learn from
+// ConnState when a request is being served, so that the cap never evicts
+// one whose request has arrived. Body deadlines are set per request by the
+// handler (Options.ReadTimeout), not with ReadTimeout: a whole-connection
+// read deadline would cancel the context of a call that outlives it (a
+// slow upstream, an MCP stream).
 func NewHTTPServer(h http.Handler, readTimeout time.Duration) *http.Server {
 	if readTimeout <= 0 {
 		readTimeout = DefaultReadTimeout
@@ -53,12 +62,21 @@ func NewHTTPServer(h http.Handler, readTimeout time.Duration) *http.Server {
 	return &http.Server{
 		Handler:           h,
 		ReadHeaderTimeout: readTimeout,
-		IdleTimeout:       2 * time.Minute,
+		IdleTimeout:       DefaultIdleTimeout,
+		// net/http's own bound, for connections not accepted by
+		// LimitListener (which answers a problem at the same size, as the
+		// bytes arrive): without it net/http reads 1 MiB of header first.
+		MaxHeaderBytes: maxHeaderBytes,
 		ConnContext: func(ctx context.Context, c net.Conn) context.Context {
 			if lc, ok := c.(*limitedConn); ok {
 				return context.WithValue(ctx, connKey{}, lc)
 			}
 			return ctx
+		},
+		ConnState: func(c net.Conn, s http.ConnState) {
+			if lc, ok := c.(*limitedConn); ok {
+				lc.httpState(s)
+			}
 		},
 	}
 }
@@ -66,12 +84,22 @@ func NewHTTPServer(h http.Handler, readTimeout time.Duration) *http.Server {
 type connKey struct{}
 
 // LimitListener caps the connections open at once at max (0 means
-// DefaultMaxConns). When a new connection arrives at the cap, the
-// connection that has waited longest without a request being handled
-// (one still sending its header or body, or idle between requests) is
-// closed to make room: a flood of slow clients evicts itself rather than
-// locking others out. Only when every connection is running a call is the
+// DefaultMaxConns) and bounds each request's header as it arrives.
+//
+// When a new connection arrives at the cap, one that is not serving a
+// request is closed to make room: first the keep-alive connection idle the
+// longest, then the connection that has waited longest on a header or a
+// body not yet complete. A flood of slow clients evicts itself rather than
+// locking others out, and a connection whose request has arrived is never
+// evicted: it counts as busy from the last byte of its header (before
+// net/http has parsed it), and only a body that has not all arrived with
+// it makes the connection wait, evictable, until the body is in
+// (readBody). Only when every connection is serving a request is the
 // newcomer closed at once.
+//
+// A header (request line and fields) over 64 KiB is answered with a 431
+// problem as soon as its 64 KiB-and-first byte arrives, and the connection
+// closed: nothing of it is held but what net/http has buffered so far.
 func LimitListener(ln net.Listener, max int) net.Listener {
 	if max <= 0 {
 		max = DefaultMaxConns
@@ -85,17 +113,67 @@ type connLimit struct {
 
 	mu    sync.Mutex
 	conns map[*limitedConn]struct{}
-	tick  uint64 // orders connections by when they last stopped working
+	tick  uint64 // orders connections by when they last began to wait
+	peek  [4 << 10]byte
 }
 
+// Where a connection is in its life, as the cap sees it.
+const (
+	connFresh  = iota // accepted, no byte of a request yet
+	connHeader        // part of a request's header has arrived
+	connBody          // a request's header is in, its body still arriving
+	connBusy          // a request has arrived: it is handled, answered
+	connIdle          // keep-alive, between requests
+)
+
 // limitedConn is one accepted connection. since is the tick at which it
-// was accepted or its last call ended; busy counts calls being handled.
+// was accepted or its last request was answered. state is guarded by the
+// listener's mutex; the header count by the reading goroutine alone
+// (net/http never reads a connection from two goroutines at once, and
+// calls ConnState from the reading one between requests).
 type limitedConn struct {
 	net.Conn
 	l     *connLimit
 	since uint64
-	busy  int
+	state int
 	once  sync.Once
+
+	counting bool         // reading a request header
+	after    atomic.Int64 // bytes read after the current request's header
+	seen     atomic.Int64 // bytes of it so far (read by tests while it grows)
+	eol      int          // 0 inside a line, 1 after its LF, 2 after CR at a line's start
+	refused  error        // set once the header went over the limit
+}
+
+// rank orders eviction: idle keep-alives first, then connections still
+// sending a header or body, then those nothing was read from yet;
+// connections serving a request are never evicted.
+func (c *limitedConn) rank() int {
+	switch c.state {
+	case connIdle:
+		return 0
+	case connBusy:
+		return -1
+	case connFresh:
+		return 2
+	}
+	return 1
+}
+
+// before reports whether c goes before d at the cap: by rank, then the
+// longest waiting first, but among connections nothing was read from yet
+// the newest first: those accepted just before a burst of others most
+// likely have their request on the way (a client sends it right after
+// connecting), and a silent one is ended by the header's read timeout.
+func (c *limitedConn) before(d *limitedConn) bool {
+	rc, rd := c.rank(), d.rank()
+	switch {
+	case rc != rd:
+		return rc < rd
+	case rc == 2:
+		return c.since > d.since
+	}
+	return c.since < d.since
 }
 
 func (l *connLimit) Accept() (net.Conn, error) {
@@ -107,26 +185,69 @@ func (l *connLimit) Accept() (net.Conn, error) {
 		l.mu.Lock()
 		var victim *limitedConn
 		if len(l.conns) >= l.max {
-			for lc := range l.conns {
-				if lc.busy == 0 && (victim == nil || lc.since < victim.since) {
-					victim = lc
-				}
-			}
-			if victim == nil {
+			victim = l.victim()
+			for wait := 0; victim == nil && wait < allBusyGrace; wait++ {
+				// Every connection is serving a request; one whose body is
+				// still to come becomes evictable as soon as its handler
+				// starts reading it, and a call may end: wait a moment.
 				l.mu.Unlock()
-				_ = c.Close() // every connection is running a call
+				time.Sleep(time.Millisecond)
+				l.mu.Lock()
+				if len(l.conns) < l.max {
+					break
+				}
+				victim = l.victim()
+			}
+			if victim == nil && len(l.conns) >= l.max {
+				l.mu.Unlock()
+				_ = c.Close() // every connection is serving a request
 				continue
 			}
-			delete(l.conns, victim)
+			if victim != nil {
+				delete(l.conns, victim)
+			}
 		}
 		l.tick++
-		lc := &limitedConn{Conn: c, l: l, since: l.tick}
+		lc := &limitedConn{Conn: c, l: l, since: l.tick, state: connFresh, counting: true, eol: 1}
 		l.conns[lc] = struct{}{}
 		l.mu.Unlock()
 		if victim != nil {
 			_ = victim.Conn.Close()
 		}
 		return lc, nil
+	}
+}
+
+// allBusyGrace is how many milliseconds a newcomer waits, at the cap with
+// every connection serving a request, for one to end or become evictable
+// before it is closed.
+const allBusyGrace = 100
+
+// victim is the connection to close at the cap, or nil when every one is
+// serving a request. A connection nothing has been read from yet is spared
+// when its whole request header already waits in the kernel: under a
+// flood of slow clients, a complete request accepted just before many
+// others would otherwise be the oldest candidate before its first read.
+// The caller holds l.mu.
+func (l *connLimit) victim() *limitedConn {
+	var spared map[*limitedConn]bool
+	for {
+		var victim *limitedConn
+		for lc := range l.conns {
+			if lc.rank() < 0 || spared[lc] {
+				continue
+			}
+			if victim == nil || lc.before(victim) {
+				victim = lc
+			}
+		}
+		if victim == nil || victim.state != connFresh || !requestWaiting(victim.Conn, l.peek[:]) {
+			return victim
+		}
+		if spared == nil {
+			spared = map[*limitedConn]bool{}
+		}
+		spared[victim] = true
 	}
 }
 
@@ -146,17 +267,155 @@ func (c *limitedConn) Close() error {
 	return c.Conn.Close()
 }
 
-// working marks the connection as running a call until done is called.
-func (c *limitedConn) working() (done func()) {
+func (c *limitedConn) setState(s int) {
 	c.l.mu.Lock()
-	c.busy++
-	c.l.mu.Unlock()
-	return func() {
-		c.l.mu.Lock()
-		c.busy--
+	c.state = s
+	if s == connIdle {
 		c.l.tick++
 		c.since = c.l.tick
-		c.l.mu.Unlock()
+	}
+	c.l.mu.Unlock()
+}
+
+// httpState follows net/http's view of the connection: StateActive comes
+// once a request's header is parsed, StateIdle once its answer is written
+// and the connection waits for the next one.
+func (c *limitedConn) httpState(s http.ConnState) {
+	switch s {
+	case http.StateActive:
+		c.counting = false
+		c.setState(connBusy)
+	case http.StateIdle:
+		c.counting, c.eol = true, 1
+		c.seen.Store(0)
+		c.after.Store(0)
+		c.setState(connIdle)
+	}
+}
+
+// awaitBody makes the connection evictable while the rest of a body of
+// length bytes (-1: chunked, unknown) arrives, unless all of it came with
+// the header. The returned func marks it busy again once the body is in.
+func (c *limitedConn) awaitBody(length int64) (done func()) {
+	if length >= 0 && c.after.Load() >= length {
+		return func() {}
+	}
+	c.setState(connBody)
+	return func() { c.setState(connBusy) }
+}
+
+// errHeaderTooLarge ends the reading of a header over the limit; it is
+// wrapped as a read error, which net/http takes as the client gone and
+// answers nothing more (the 431 is already written).
+var errHeaderTooLarge = errors.New("request header over the limit")
+
+// Read counts a request's header bytes as they arrive, up to the empty
+// line that ends it. Its first byte marks the connection as waiting on a
+// header, its end as serving a request; one byte over maxHeaderBytes
+// answers 431 at once and fails the read.
+func (c *limitedConn) Read(p []byte) (int, error) {
+	if c.refused != nil {
+		return 0, c.refused
+	}
+	n, err := c.Conn.Read(p)
+	if n == 0 {
+		return n, err
+	}
+	if !c.counting {
+		c.after.Add(int64(n))
+		return n, err
+	}
+	seen := c.seen.Load()
+	if seen == 0 {
+		c.setState(connHeader)
+	}
+	data := p[:n]
+	if room := maxHeaderBytes - seen; int64(len(data)) > room+1 {
+		data = data[:room+1]
+	}
+	end := headerEnd(data, c.eol)
+	if end >= 0 {
+		// The empty line: the header is in. The rest of p is body.
+		c.seen.Store(seen + int64(end) + 1)
+		c.counting = false
+		c.after.Store(int64(n - end - 1))
+		c.setState(connBusy)
+		return n, err
+	}
+	c.eol = lineState(data, c.eol)
+	seen += int64(len(data))
+	c.seen.Store(seen)
+	if seen > maxHeaderBytes {
+		c.refuseHeader(p)
+		return 0, c.refused
+	}
+	return n, err
+}
+
+// headerEnd is the index of the LF that ends a header section in b (the
+// empty line), or -1; eol is the line state before b: 0 inside a line, 1
+// after its LF (at a line's start), 2 after a CR at a line's start.
+// net/http takes LF alone as a line's end too.
+func headerEnd(b []byte, eol int) int {
+	for i, c := range b {
+		switch {
+		case c == '\n' && eol > 0:
+			return i
+		case c == '\n':
+			eol = 1
+		case c == '\r' && eol == 1:
+			eol = 2
+		default:
+			eol = 0
+		}
+	}
+	return -1
+}
+
+// lineState is the line state (see headerEnd) after b.
+func lineState(b []byte, eol int) int {
+	for _, c := range b {
+		switch {
+		case c == '\n':
+			eol = 1
+		case c == '\r' && eol == 1:
+			eol = 2
+		default:
+			eol = 0
+		}
+	}
+	return eol
+}
+
+// headerTooLarge is the whole answer to a header over the limit.
+var headerTooLarge = func() []byte {
+	p := newProblem(http.StatusRequestHeaderFieldsTooLarge, "headers-too-large", "Request header fields too large",
+		fmt.Sprintf("the request line and headers are over %d bytes, the most accepted", maxHeaderBytes))
+	body, _ := marshal(p)
+	return fmt.Appendf(nil, "HTTP/1.1 431 Request Header Fields Too Large\r\nContent-Type: application/problem+json\r\nContent-Length: %d\r\nConnection: close\r\n\r\n%s", len(body), body)
+}()
+
+// refuseHeader writes the 431 and half-closes the connection, then reads
+// (into buf, and at most maxHeaderBytes more, for at most a second) what
+// the client was still sending, so that closing a socket with unread data
+// does not reset the connection before the client has read its answer.
+func (c *limitedConn) refuseHeader(buf []byte) {
+	c.refused = &net.OpError{Op: "read", Net: "tcp", Source: c.LocalAddr(), Addr: c.RemoteAddr(), Err: errHeaderTooLarge}
+	c.counting = false
+	_ = c.Conn.SetWriteDeadline(time.Now().Add(time.Second))
+	if _, err := c.Conn.Write(headerTooLarge); err != nil {
+		return
+	}
+	if cw, ok := c.Conn.(interface{ CloseWrite() error }); ok {
+		_ = cw.CloseWrite()
+	}
+	_ = c.Conn.SetReadDeadline(time.Now().Add(time.Second))
+	for drained := 0; drained < maxHeaderBytes; {
+		n, err := c.Conn.Read(buf)
+		drained += n
+		if err != nil {
+			return
+		}
 	}
 }
 
@@ -200,12 +459,17 @@ func refuse(w http.ResponseWriter, p *Problem) {
 // problem and the connection is closed; a body over the size limit is
 // handed on as the error its reader gave, for each transport to answer in
 // its own way (413, or ToolBench's 200 with an error text), and the
-// connection is closed after that answer. Once the body is in, the
-// connection counts as working for LimitListener.
+// connection is closed after that answer. While a body that did not come
+// with its header arrives, LimitListener may evict the connection.
 func readBody(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Body != nil && r.Body != http.NoBody {
+			done := func() {}
+			if lc, ok := r.Context().Value(connKey{}).(*limitedConn); ok {
+				done = lc.awaitBody(r.ContentLength)
+			}
 			body, err := io.ReadAll(r.Body)
+			done()
 			var mbe *http.MaxBytesError
 			switch {
 			case err == nil:
@@ -218,9 +482,6 @@ func readBody(next http.Handler) http.Handler {
 				refuse(w, incompleteBody(r, len(body), err))
 				return
 			}
-		}
-		if lc, ok := r.Context().Value(connKey{}).(*limitedConn); ok {
-			defer lc.working()()
 		}
 		next.ServeHTTP(w, r)
 	})

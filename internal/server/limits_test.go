@@ -180,6 +180,8 @@ func TestSlowClientsDoNotLockOthersOut(t *testing.T) {
 			if resp.StatusCode == http.StatusOK {
 				ok++
 			}
+		} else {
+			t.Logf("health check: %v", err)
 		}
 		require.LessOrEqual(t, lim.open(), maxConns)
 	}

@@ -19,6 +19,7 @@ import (
 	"github.com/understudy/understudy/internal/canon"
 	"github.com/understudy/understudy/mocks/standin"
 	"github.com/understudy/understudy/mocks/world"
+	"github.com/understudy/understudy/sandbox"
 	"github.com/understudy/understudy/toolset"
 )
 
@@ -215,7 +216,9 @@ func (s *Simulator) Answer(ctx context.Context, c *standin.Call) (json.RawMessag
 	}
 	// The answer was paid for: it is kept even if the caller has gone.
 	if err := s.store.Put(context.WithoutCancel(ctx), key, cache.Entry{Tool: tool, API: c.API.Name, Arguments: []byte(key.Args()),
-		Status: 200, Response: f.body, Source: Source, RecordedAt: c.Now}); err != nil {
+		Status: 200, Response: f.body, Source: Source, RecordedAt: c.Now}); err != nil && !errors.As(err, new(*sandbox.KeptError)) {
+		// A recording one store kept (the local mirror of a Redis that did
+		// not answer) is recorded: the answer stands.
 		f.err = &StoreError{API: c.API.ID(), Op: "record", Err: err}
 		return nil, f.err
 	}
