@@ -3,6 +3,7 @@ package plan
 
 import (
 	"fmt"
+	"os"
 	"slices"
 	"strings"
 	"unicode"
@@ -172,7 +173,9 @@ func usesFor(a *toolset.API, step []string, keyWords map[string]bool) bool {
 	own := lemmaSet(strings.Join(append(textmatch.SplitName(a.Name), textmatch.SplitName(a.Tool.StandardizedName)...), " "))
 	purpose := lemmaSet(a.Description)
 	for _, l := range step {
-		if !own[l] && (purpose[l] || keyWords[l]) {
+		// A value the step gives the API ("640 px", "2025-07-01") says
+		// how it is used.
+		if !own[l] && (purpose[l] || keyWords[l] || textmatch.HasDigit(l) && len(l) > 1) {
 			return true
 		}
 	}
@@ -300,6 +303,18 @@ func (s *Scorer) Read(in *dataset.Instruction, tools []toolset.OpenAITool, plan 
 			}
 		}
 	}
+	if os.Getenv("PLANDEBUG") != "" {
+		for i, st := range steps {
+			var r, u []string
+			for _, a := range refers[i] {
+				r = append(r, a.ID())
+			}
+			for _, a := range uses[i] {
+				u = append(u, a.ID())
+			}
+			fmt.Fprintf(os.Stderr, "step %d %q counts=%v prose=%v refers=%v uses=%v\n", i, st.Text, counts[i], st.Prose, r, u)
+		}
+	}
 	// Each slot takes one step that uses one of its APIs.
 	inSlot := map[*toolset.API]int{}
 	for k, sl := range slots {
@@ -324,7 +339,9 @@ func (s *Scorer) Read(in *dataset.Instruction, tools []toolset.OpenAITool, plan 
 	for k, sl := range slots {
 		for j, a := range sl.apis {
 			for i := range steps {
-				if slices.Contains(refers[i], a) {
+				// A step marked optional may not happen: it provides
+				// nothing the steps after it can count on.
+				if slices.Contains(refers[i], a) && !steps[i].Optional {
 					first[sl.ids[j]], apis[sl.ids[j]] = i, a
 					break
 				}

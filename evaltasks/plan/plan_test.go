@@ -76,6 +76,6 @@ func TestNamedAPIsAreWhatAStepIsAbout(t *testing.T) {
 	require.True(t, describedIn(detail, st, ambiguous), "the step holds flights_detail's words")
 	require.False(t, refersTo(detail, st, ambiguous), "it is about the API it names")
 	require.True(t, refersTo(search, st, ambiguous))
-	st = reading.ReadPlan("Search flights one way for the date.", offered).Steps[0]
+	st = reading.ReadPlan("Search flights one way on skyscanner80 for the date.", offered).Steps[0]
 	require.True(t, refersTo(detail, st, ambiguous), "a step that names nothing is read by its words")
 }

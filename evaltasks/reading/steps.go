@@ -31,7 +31,8 @@ type Step struct {
 	Item int
 	// Lemmas are the lemmas of every word of the step, the words of the
 	// names it writes included (a step that calls compress_image
-	// compresses).
+	// compresses), and the kind of the values it writes: a URL is a page,
+	// a pair of decimals is coordinates.
 	Lemmas []string
 	// Prose are the lemmas of the step's words besides the names of APIs
 	// and tools, stop words and the vague words of API documentation left
@@ -85,7 +86,11 @@ var markupRE = regexp.MustCompile("\\*\\*|__|`")
 func plainLine(l string) string {
 	l = markupRE.ReplaceAllString(l, "")
 	if t := strings.TrimSpace(l); strings.HasPrefix(t, "|") {
-		l = strings.ReplaceAll(strings.Trim(t, "|"), "|", " — ")
+		cells := strings.Split(strings.Trim(t, "|"), "|")
+		for i, c := range cells {
+			cells[i] = strings.TrimSpace(c)
+		}
+		l = strings.Join(cells, " — ")
 	}
 	return l
 }
@@ -220,6 +225,8 @@ func ReadPlan(text string, apis []*toolset.API) Plan {
 // steps reads one item's steps.
 func (r reader) steps(item int, text string) []Step {
 	optionalItem := optionalRE.MatchString(text)
+	// The item's number or bullet is no word of its steps.
+	text = listItemRE.ReplaceAllString(text, "")
 	var out []Step
 	chainStart := 0
 	for _, c := range splitClauses(text, r.isName) {
@@ -227,7 +234,7 @@ func (r reader) steps(item int, text string) []Step {
 			r.closeChain(out[chainStart:])
 			chainStart = len(out)
 		}
-		st := Step{Text: c.text, Item: item, Lemmas: textmatch.Lemmas(c.text), APIs: r.named(c.text)}
+		st := Step{Text: c.text, Item: item, Lemmas: append(textmatch.Lemmas(c.text), kinds(c.text)...), APIs: r.named(c.text)}
 		words := textmatch.Words(camelRE.ReplaceAllString(StripIdentifiers(c.text, r.known), "$1 $2"))
 		for _, w := range words {
 			if !textmatch.IsStopWord(w) && !textmatch.IsVagueWord(w) && len(w) > 1 {
@@ -240,18 +247,39 @@ func (r reader) steps(item int, text string) []Step {
 		}
 		for _, a := range st.APIs {
 			for _, w := range textmatch.SplitName(a.Name) {
-				if l := textmatch.Lemma(w); actionLemmas[l] && !carriers[l] && !slices.Contains(st.Actions, l) {
+				// A noun of the name is no action ("location" is not
+				// "locate").
+				if l := textmatch.Lemma(w); !strings.HasSuffix(w, "ion") && actionLemmas[l] && !carriers[l] && !slices.Contains(st.Actions, l) {
 					st.Actions = append(st.Actions, l)
 				}
 			}
 		}
-		if len(st.Actions) == 0 && len(st.APIs) > 0 {
+		switch {
+		case st.Packed:
+			st.Actions = nil
+		case len(st.Actions) == 0 && len(st.APIs) > 0:
 			st.Actions = []string{"call"}
 		}
 		st.Optional = optionalItem || optionalRE.MatchString(c.text)
 		out = append(out, st)
 	}
 	r.closeChain(out[chainStart:])
+	return out
+}
+
+// coordinatesRE is a latitude and longitude written as numbers.
+var coordinatesRE = regexp.MustCompile(`-?\d{1,3}\.\d+°?\s*[NS]?\s*,\s*-?\d{1,3}\.\d+`)
+
+// kinds are the lemmas of what a text's values are: a URL names a page,
+// a pair of decimals coordinates.
+func kinds(text string) []string {
+	var out []string
+	if textmatch.URLPattern.MatchString(text) {
+		out = append(out, textmatch.Lemmas("page url link")...)
+	}
+	if coordinatesRE.MatchString(text) {
+		out = append(out, textmatch.Lemmas("coordinates")...)
+	}
 	return out
 }
 
@@ -438,7 +466,7 @@ func splitClauses(text string, isName func(string) bool) []clause {
 			}
 		case low == "then" || low == "finally" || low == "afterwards" || low == "after" && strings.HasPrefix(strings.ToLower(next), "that"):
 			cut(low == "then")
-		case low == "and" && IsAction(next):
+		case low == "and" && IsAction(next) && !bare(cur):
 			cut(false)
 			continue
 		}
@@ -447,12 +475,23 @@ func splitClauses(text string, isName func(string) bool) []clause {
 		// Not an end: a list marker ("1.") or an abbreviation ("(e.g.").
 		marker := len(cur) == 1 && listMarkerRE.MatchString(f)
 		if end && !marker && !slices.Contains([]string{"e.g.", "i.e.", "etc.", "approx.", "vs."}, strings.ToLower(strings.TrimLeft(f, "(["))) ||
-			strings.HasSuffix(f, ",") && IsAction(next) {
+			strings.HasSuffix(f, ",") && IsAction(next) && !bare(cur) {
 			cut(false)
 		}
 	}
 	cut(false)
 	return out
+}
+
+// bare tells whether a clause so far is only actions ("find, check,"): a
+// list of verbs stays one clause, which packs them.
+func bare(cur []string) bool {
+	for _, f := range cur {
+		if !IsAction(f) {
+			return false
+		}
+	}
+	return len(cur) > 0
 }
 
 // listMarkerRE is a list item's number or step label ("1.", "2)", "Step").
