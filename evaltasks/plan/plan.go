@@ -3,7 +3,6 @@ package plan
 
 import (
 	"fmt"
-	"os"
 	"slices"
 	"strings"
 	"unicode"
@@ -19,7 +18,7 @@ import (
 const MinCoverage = 0.6
 
 // Criterion says how the scorer decides, for reports.
-var Criterion = fmt.Sprintf("the plan reaches %.0f%% coverage of the group's APIs and key steps, counted over their number plus the offered APIs it uses that the request does not need; read as ordered steps, each cut where another action starts and counting for one API and one key step (a step naming every API counts for one): an API counts when a step names it (or its function) and says what it does there beyond its name (words of its description, a key step or the request), not when planned before the API that provides its input; alternatives (calculator or python_interpreter) are any-of; a key step counts when a step does its action on its thing by meaning (lemmas, synonyms of terms.json) and the plan names its places, numbers and currencies; a step copying %d words in a row of a tool's description counts for nothing", MinCoverage*100, reading.CopyRun)
+var Criterion = fmt.Sprintf("the plan reaches %.0f%% coverage of the group's APIs and key steps, counted over their number plus the offered APIs it uses that the request does not need; read once as ordered steps, each one action on one object with the APIs it names (markdown read as text; an arrow or \"then\" between two APIs plans both) and counting for one API and one key step; a step packing more than %d actions or a bag of words counts for nothing: an API counts when a step names it (or its function) and says what it does there beyond its name (words of its description, a key step or the request, a value it gives), not when planned before the API that provides its input; alternatives (calculator or python_interpreter) are any-of; an API whose input a group API provides (polling a search, fetching a result or details) is needed, and one in a step marked optional costs nothing; a key step counts when a step's own action is its action (or the action of the API it names) and the step holds its thing, by meaning (lemmas, synonyms of terms.json), and the plan names its places, numbers and currencies; an item copying %d words in a row of a tool's description (or all of a shorter one) counts for nothing, though it still places its API for the order", MinCoverage*100, reading.MaxActions, reading.CopyRun)
 
 // Scorer reads plans against the catalog and its dependency graph.
 type Scorer struct {
@@ -32,27 +31,36 @@ type Scorer struct {
 // Task 8 asks whether the outline is sound, covers the provided APIs and
 // understands what each does (the evaluation paper, §3.4). Mentioning a
 // name is not using it, and a plan is judged on what it does, not on the
-// words it holds:
-//   - it is read as ordered steps, each cut into clauses where another
-//     action starts ("…, then …", "… and convert …"); a clause counts for
-//     at most one group API and one key step, so one step naming every
-//     API, or a bag of every tool's words, plans one thing;
-//   - an API counts when a clause names it (or, naming no API, holds its
+// words it holds. The plan is read once (reading.ReadPlan) and every check
+// below consumes that reading:
+//   - it is read as ordered steps, each one action on one object, cut
+//     where another action starts ("…, then …", "… and convert …", an
+//     arrow between two APIs); a step counts for at most one group API
+//     and one key step, so one step naming every API plans one thing, and
+//     a step packing many actions or a bag of words plans nothing;
+//   - an API counts when a step names it (or, naming no API, holds its
 //     function's words) and says what it does there beyond the words of
 //     its own name: a word of its description, of a key step or of the
-//     request ("call search_hotels to search hotels" only says which API
-//     it calls);
-//   - a clause that uses an API before the clause that provides its input
+//     request, or a value it passes ("call search_hotels to search
+//     hotels" only says which API it calls); a step that only names an
+//     API in a chain ("A → B — the hotels for the dates") is for what
+//     its chain says;
+//   - a step that uses an API before the step that provides its input
 //     (a dependency of the deps graph) does not count for that API;
 //   - APIs that do the same job (terms.json's alternatives) are one: any
 //     of them counts;
 //   - an offered API the plan uses that the request does not need counts
-//     against the coverage;
-//   - a key step counts when a clause does its action on its thing, by
-//     meaning (see keysteps.go), and the plan names its names and numbers;
-//   - a step that copies the tools' documentation (a run of CopyRun words
-//     of an offered tool's description) counts for nothing, and a clause
-//     that hands the request back plans nothing.
+//     against the coverage, unless the documentation sends a plan there
+//     after a group API (its input comes from one: polling a search,
+//     fetching a result or an item's details) or the step is marked
+//     optional;
+//   - a key step counts when a step's action is the key step's (the
+//     step's own verb, or the action of the API it names) and the step
+//     holds the thing it acts on, by meaning (see keysteps.go), and the
+//     plan names its names and numbers;
+//   - an item that copies a tool's description whole (reading.Copies)
+//     counts for nothing, though the APIs it names still take their place
+//     in the order; a step that hands the request back plans nothing.
 
 // functionalWords are the words of an API name that say what it does.
 func functionalWords(name string) []string {
@@ -301,18 +309,6 @@ func (s *Scorer) Read(in *dataset.Instruction, tools []toolset.OpenAITool, plan 
 			if counts[i] && (usesFor(o, st.Prose, keyWords) || usesFor(o, st.Chain, keyWords)) {
 				uses[i] = append(uses[i], o)
 			}
-		}
-	}
-	if os.Getenv("PLANDEBUG") != "" {
-		for i, st := range steps {
-			var r, u []string
-			for _, a := range refers[i] {
-				r = append(r, a.ID())
-			}
-			for _, a := range uses[i] {
-				u = append(u, a.ID())
-			}
-			fmt.Fprintf(os.Stderr, "step %d %q counts=%v prose=%v refers=%v uses=%v\n", i, st.Text, counts[i], st.Prose, r, u)
 		}
 	}
 	// Each slot takes one step that uses one of its APIs.
