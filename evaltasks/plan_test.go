@@ -131,6 +131,13 @@ func TestPlanReadsMeaning(t *testing.T) {
 				"2. skyscanner80-flights_search_one_way — search one-way business-class flights on 2025-07-01.\n" +
 				"3. skyscanner80-flights_detail — get the details of the best itinerary, with its fares.\n" +
 				"4. airport_info-nearby_airports — find the airports near Madrid within 50 km.", true, "airport_info.nearby_airports"},
+		{"an API that only takes an ID a group API returns is a detour", "V-hotel_stay-01",
+			"1. booking_com-search_hotel_destination — find the Paris destination id.\n" +
+				"2. booking_com-search_hotels — search hotels for June 20–23.\n" +
+				"3. booking_com-get_hotel_reviews — check the reviews of the best candidates.\n" +
+				"4. booking_com-get_hotel_photos — look at the photos of the best candidates.\n" +
+				"5. booking_com-get_room_list — get room prices.\n" +
+				"6. currency_exchange-exchange — convert the price into US dollars.", true, "booking_com.get_hotel_photos"},
 		{"an optional step costs nothing", "V-image_pipeline-04",
 			"1. web_capture-take_screenshot — capture https://www.timeout.com.\n" +
 				"2. image_file_processing-resize_image — resize it to 640 px wide.\n" +

@@ -3,6 +3,7 @@ package plan
 
 import (
 	"fmt"
+	"regexp"
 	"slices"
 	"strings"
 	"unicode"
@@ -18,7 +19,7 @@ import (
 const MinCoverage = 0.6
 
 // Criterion says how the scorer decides, for reports.
-var Criterion = fmt.Sprintf("the plan reaches %.0f%% coverage of the group's APIs and key steps, counted over their number plus the offered APIs it uses that the request does not need; read once as ordered steps, each one action on one object with the APIs it names (markdown read as text; an arrow or \"then\" between two APIs plans both) and counting for one API and one key step; a step packing more than %d actions or a bag of words counts for nothing: an API counts when a step names it (or its function) and says what it does there beyond its name (words of its description, a key step or the request, a value it gives), not when planned before the API that provides its input; alternatives (calculator or python_interpreter) are any-of; an API whose input a group API provides (polling a search, fetching a result or details) is needed, and one in a step marked optional costs nothing; a key step counts when a step's own action is its action (or the action of the API it names) and the step holds its thing, by meaning (lemmas, synonyms of terms.json), and the plan names its places, numbers and currencies; an item copying %d words in a row of a tool's description (or all of a shorter one) counts for nothing, though it still places its API for the order", MinCoverage*100, reading.MaxActions, reading.CopyRun)
+var Criterion = fmt.Sprintf("the plan reaches %.0f%% coverage of the group's APIs and key steps, counted over their number plus the offered APIs it uses that the request does not need; read once as ordered steps, each one action on one object with the APIs it names (markdown read as text; an arrow or \"then\" between two APIs plans both) and counting for one API and one key step; a step packing more than %d actions or a bag of words counts for nothing: an API counts when a step names it (or its function) and says what it does there beyond its name (words of its description, a key step or the request, a value it gives), not when planned before the API that provides its input; alternatives (calculator or python_interpreter) are any-of; an API the documentation sends a plan to from a group API (named in its description, or naming the group API it completes: polling a search, fetching its details) is needed, and one in a step marked optional costs nothing; a key step counts when a step's own action is its action (or the action of the API it names) and the step holds its thing, by meaning (lemmas, synonyms of terms.json), and the plan names its places, numbers and currencies; an item copying %d words in a row of a tool's description (or all of a shorter one) counts for nothing, though it still places its API for the order", MinCoverage*100, reading.MaxActions, reading.CopyRun)
 
 // Scorer reads plans against the catalog and its dependency graph.
 type Scorer struct {
@@ -51,9 +52,8 @@ type Scorer struct {
 //     of them counts;
 //   - an offered API the plan uses that the request does not need counts
 //     against the coverage, unless the documentation sends a plan there
-//     after a group API (its input comes from one: polling a search,
-//     fetching a result or an item's details) or the step is marked
-//     optional;
+//     from a group API (polling a search, fetching its details: see
+//     requiredAfter) or the step is marked optional;
 //   - a key step counts when a step's action is the key step's (the
 //     step's own verb, or the action of the API it names) and the step
 //     holds the thing it acts on, by meaning (see keysteps.go), and the
@@ -252,9 +252,9 @@ func (sl slot) name() string { return strings.Join(sl.ids, " or ") }
 // group's APIs used for their purpose, in dependency order, and of its
 // key steps stated, over their number plus the offered APIs the plan uses
 // that the request does not need. An API the tools' documentation
-// requires after a group API (polling a search, fetching a result or an
-// item's details: an API whose input a group API provides) is needed; an
-// API used only in a step marked optional costs nothing.
+// sends a plan to from a group API (polling a search, fetching its
+// details) is needed; an API used only in a step marked optional costs
+// nothing.
 //
 // tools are the tools offered to the agent, as it saw them.
 func (s *Scorer) Read(in *dataset.Instruction, tools []toolset.OpenAITool, plan string) Verdict {
@@ -406,30 +406,43 @@ func (s *Scorer) Read(in *dataset.Instruction, tools []toolset.OpenAITool, plan 
 	return v
 }
 
-// requiredAfter are the offered APIs whose input a group API provides
-// (edges of the deps graph): polling a search's session, fetching a
-// result by its id, an item's details. The documentation sends a plan
-// there, so planning them is no detour.
+// requiredAfter are the APIs the documentation sends a plan to from a
+// group API: those a group API's description names (a search's "you must
+// utilize `flights_search_incomplete`", "use … in `flights_detail`"), and
+// those whose own description names a group API they complete ("obtain
+// complete data for … flights_search_roundtrip"). Planning them is
+// following the docs, no detour. An API that merely takes an ID a group
+// API returns (the photos of an attraction) is not one of them.
 func (s *Scorer) requiredAfter(in *dataset.Instruction) map[*toolset.API]bool {
 	out := map[*toolset.API]bool{}
-	if s.Graph == nil {
-		return out
-	}
-	group := map[string]bool{}
+	var group []*toolset.API
 	for _, id := range in.GroupAPIs {
 		if a := dataset.ResolveAPI(s.Catalog, id); a != nil {
-			group[a.ID()] = true
+			group = append(group, a)
 		}
 	}
-	for _, e := range s.Graph.Edges() {
-		if group[e.From] && !group[e.To] {
-			if a := s.Graph.API(e.To); a != nil {
+	for _, g := range group {
+		for _, a := range g.Tool.APIs {
+			if a != g && (namesAPI(g.Description, a) || namesAPI(a.Description, g)) {
 				out[a] = true
 			}
 		}
 	}
 	return out
 }
+
+// namesAPI tells whether a description writes an API's name, as a word.
+func namesAPI(description string, a *toolset.API) bool {
+	for _, m := range identifierRE.FindAllString(description, -1) {
+		if m == a.Name || strings.HasSuffix(m, "."+a.Name) || strings.HasSuffix(m, "-"+a.Name) {
+			return true
+		}
+	}
+	return false
+}
+
+// identifierRE finds identifiers: words joined by '_', '-' or '.'.
+var identifierRE = regexp.MustCompile(`[A-Za-z0-9]+(?:[_.-][A-Za-z0-9]+)+`)
 
 // descriptions are the offered tools' descriptions, as the agent saw them
 // and as the catalog writes them.
