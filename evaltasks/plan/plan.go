@@ -410,7 +410,9 @@ func (s *Scorer) Read(in *dataset.Instruction, tools []toolset.OpenAITool, plan 
 // group API: those a group API's description names (a search's "you must
 // utilize `flights_search_incomplete`", "use … in `flights_detail`"), and
 // those whose own description names a group API they complete ("obtain
-// complete data for … flights_search_roundtrip"). Planning them is
+// complete data for … flights_search_roundtrip"), and those a group API
+// feeds that the documentation of their tool names as where such output
+// goes. Planning them is
 // following the docs, no detour. An API that merely takes an ID a group
 // API returns (the photos of an attraction) is not one of them.
 func (s *Scorer) requiredAfter(in *dataset.Instruction) map[*toolset.API]bool {
@@ -421,9 +423,26 @@ func (s *Scorer) requiredAfter(in *dataset.Instruction) map[*toolset.API]bool {
 			group = append(group, a)
 		}
 	}
+	fed := map[string]bool{} // APIs whose input a group API provides
+	if s.Graph != nil {
+		for _, g := range group {
+			for _, e := range s.Graph.OutOf(g.ID()) {
+				fed[e.To] = true
+			}
+		}
+	}
 	for _, g := range group {
 		for _, a := range g.Tool.APIs {
-			if a != g && (namesAPI(g.Description, a) || namesAPI(a.Description, g)) {
+			if a == g {
+				continue
+			}
+			if namesAPI(g.Description, a) || namesAPI(a.Description, g) {
+				out[a] = true
+				continue
+			}
+			// The roundtrip search's itineraries go where the one-way
+			// search's documentation says its own go (`flights_detail`).
+			if fed[a.ID()] && slices.ContainsFunc(a.Tool.APIs, func(o *toolset.API) bool { return o != a && namesAPI(o.Description, a) }) {
 				out[a] = true
 			}
 		}
