@@ -14,7 +14,7 @@ import (
 	"github.com/understudy/understudy/evaltasks/toolbench"
 	"github.com/understudy/understudy/evaltasks/toolbench/tbtest"
 	"github.com/understudy/understudy/internal/tbgen"
-	"github.com/understudy/understudy/toolset"
+	"github.com/understudy/understudy/toolset/loader"
 )
 
 // modelSuite is one evalrun suite of the seeds' model methods on a
@@ -36,7 +36,7 @@ func modelSuitesOn(tb testing.TB, opts tbgen.Options) ([]string, []modelSuite) {
 	tb.Helper()
 	dir, m := tbgen.WriteTB(tb, opts)
 	tools, queries := filepath.Join(dir, "tools"), filepath.Join(dir, "queries")
-	c, err := toolset.Load([]string{tools}, true)
+	c, err := loader.Load([]string{tools}, true)
 	require.NoError(tb, err)
 	qs, err := toolbench.LoadQueries(os.DirFS(dir), "queries")
 	require.NoError(tb, err)

@@ -12,6 +12,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/understudy/understudy/toolset/tbfile"
+
 	"github.com/understudy/understudy/agent"
 	"github.com/understudy/understudy/agent/anytool"
 	"github.com/understudy/understudy/agent/selfassist"
@@ -19,6 +21,7 @@ import (
 	"github.com/understudy/understudy/evaltasks/toolbench"
 	"github.com/understudy/understudy/internal/assemble"
 	"github.com/understudy/understudy/toolset"
+	"github.com/understudy/understudy/toolset/loader"
 	"github.com/understudy/understudy/toolset/retrieve"
 )
 
@@ -120,13 +123,13 @@ func runSuite(ctx context.Context, sf *suiteFlags, r suiteRun) int {
 		return fail(exitUsage, "-no-builtin: name the tools to load with -tools")
 	}
 	if *sf.tools != "" {
-		if tools, err = toolset.Load([]string{*sf.tools}, !*sf.noBuiltin); err != nil {
+		if tools, err = loader.Load([]string{*sf.tools}, !*sf.noBuiltin); err != nil {
 			return fail(exitUsage, "-tools: %v", err)
 		}
 		if *sf.queries != "" {
 			// The query files' template_response shapes the fake
 			// answers of the APIs they name, as toolserver -queries does.
-			if _, err := tools.AddQueryTemplates(*sf.queries); err != nil {
+			if _, err := tbfile.AddQueryTemplates(tools, *sf.queries); err != nil {
 				return fail(exitUsage, "-queries: %v", err)
 			}
 		}
