@@ -72,8 +72,8 @@ const MaxActions = 3
 // weather forecast" is a phrase, a dozen nouns in a row are a bag.
 const MaxContentRun = 6
 
-// listItemRE recognises a numbered or bulleted line: "1.", "2)", "Step 3:", "-", "*", "•".
-var listItemRE = regexp.MustCompile(`(?i)^\s*(?:(?:step\s*)?\d{1,2}\s*[.):]|[-*•+]\s|#{1,4}\s*(?:step\s*)?\d{1,2})`)
+// planItemRE recognises a numbered or bulleted line: "1.", "2)", "Step 3:", "-", "*", "•".
+var planItemRE = regexp.MustCompile(`(?i)^\s*(?:(?:step\s*)?\d{1,2}\s*[.):]|[-*•+]\s|#{1,4}\s*(?:step\s*)?\d{1,2})`)
 
 // tableRuleRE is a table's header rule ("|---|:--:|").
 var tableRuleRE = regexp.MustCompile(`^\s*\|?\s*:?-{2,}:?\s*(?:\|\s*:?-{2,}:?\s*)*\|?\s*$`)
@@ -114,7 +114,7 @@ func Items(plan string) []string {
 	}
 	items := 0
 	for _, l := range lines {
-		if listItemRE.MatchString(l) {
+		if planItemRE.MatchString(l) {
 			items++
 		}
 	}
@@ -129,7 +129,7 @@ func Items(plan string) []string {
 		}
 		for _, l := range lines {
 			switch {
-			case listItemRE.MatchString(l):
+			case planItemRE.MatchString(l):
 				flush()
 				cur = append(cur, l)
 			case strings.TrimSpace(l) == "":
@@ -224,9 +224,9 @@ func ReadPlan(text string, apis []*toolset.API) Plan {
 
 // steps reads one item's steps.
 func (r reader) steps(item int, text string) []Step {
-	optionalItem := optionalRE.MatchString(text)
+	optionalItem := stepOptionalRE.MatchString(text)
 	// The item's number or bullet is no word of its steps.
-	text = listItemRE.ReplaceAllString(text, "")
+	text = planItemRE.ReplaceAllString(text, "")
 	var out []Step
 	chainStart := 0
 	for _, c := range splitClauses(text, r.isName) {
@@ -260,7 +260,7 @@ func (r reader) steps(item int, text string) []Step {
 		case len(st.Actions) == 0 && len(st.APIs) > 0:
 			st.Actions = []string{"call"}
 		}
-		st.Optional = optionalItem || optionalRE.MatchString(c.text)
+		st.Optional = optionalItem || stepOptionalRE.MatchString(c.text)
 		out = append(out, st)
 	}
 	r.closeChain(out[chainStart:])
@@ -327,11 +327,8 @@ func (r reader) isName(tok string) bool {
 	return t != "" && r.known[t]
 }
 
-// camelRE finds the inside of a camelCase name ("sessionId").
-var camelRE = regexp.MustCompile(`([a-z])([A-Z])`)
-
-// optionalRE finds what marks a step as optional or conditional.
-var optionalRE = regexp.MustCompile(`(?i)\boptional(?:ly)?\b|\bif (?:needed|necessary|required|wanted|useful|helpful|you (?:want|like|'d like|prefer|wish)|it'?s? still|that comes up|any)\b|\bas needed\b|\bfallback\b|\bwhere needed\b`)
+// stepOptionalRE finds what marks a step as optional or conditional.
+var stepOptionalRE = regexp.MustCompile(`(?i)\boptional(?:ly)?\b|\bif (?:needed|necessary|required|wanted|useful|helpful|you (?:want|like|'d like|prefer|wish)|it'?s? still|that comes up|any)\b|\bas needed\b|\bfallback\b|\bwhere needed\b`)
 
 // carriers are the actions that say only that an API is called.
 var carriers = map[string]bool{}
