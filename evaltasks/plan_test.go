@@ -78,7 +78,9 @@ func TestPlanReadsMeaning(t *testing.T) {
 	tests := []struct {
 		name, id, plan string
 		pass           bool
-		missed         string // a part of one entry of Missed, "" for none
+		// missed is a part of one entry of Missed or of the verdict's
+		// detail (the APIs the request does not need), "" for none.
+		missed string
 	}{
 		{"key steps in other words", "V-daily_briefing-01",
 			"1. Check the clock with agent_clock-get_current_time so the briefing opens with today's date.\n" +
@@ -101,13 +103,65 @@ func TestPlanReadsMeaning(t *testing.T) {
 			"1. Search one-way business-class flights from Madrid to New York on 2025-07-01 with skyscanner80-flights_search_one_way.\n" +
 				"2. Look up the place ids of Madrid and New York with skyscanner80-flights_auto_complete.\n" +
 				"3. Get the details and fares of the best itinerary with skyscanner80-flights_detail.", true, "planned before skyscanner80.flights_auto_complete"},
+		{"an arrow between two APIs plans both", "V-hotel_stay-01",
+			"1. booking_com-search_hotel_destination → booking_com-search_hotels — find the Paris destination id, then search hotels for June 20–23.\n" +
+				"2. booking_com-get_hotel_reviews — check the reviews of the best candidates.\n" +
+				"3. booking_com-get_room_list — get room prices.\n" +
+				"4. currency_exchange-exchange — convert the price into US dollars.", true, ""},
+		{"two APIs in parentheses, one then the other", "V-hotel_stay-01",
+			"1. Find the Paris destination id and search hotels for June 20–23 (booking_com-search_hotel_destination, then booking_com-search_hotels).\n" +
+				"2. Check the reviews of the best candidates with booking_com-get_hotel_reviews.\n" +
+				"3. Get room prices with booking_com-get_room_list.\n" +
+				"4. Convert the price into US dollars with currency_exchange-exchange.", true, ""},
+		{"a phrase shared with a description is no copy", "V-local_context-03",
+			"1. geocoding-reverse_geocode — reverse-geocode 41.1496, -8.611 to the place name.\n" +
+				"2. open_weather-five_day_forecast — get the weather there for the same coordinates.\n" +
+				"3. world_time-timezone_by_location — with the same coordinates, to get the time zone and current local time.", true, ""},
+		{"a description written out is a copy", "V-local_context-03",
+			"1. geocoding-reverse_geocode: Reverse geocoding: get the nearest place (landmark within 300 m, else city within 60 km) of a coordinate, with its address.\n" +
+				"2. open_weather-five_day_forecast — get the weather there, every three hours.\n" +
+				"3. world_time-timezone_by_location — get the local time there.", true, "reverse-geocode the coordinates"},
+		{"polling and fetching the details the docs require are needed", "V-flight_booking-03",
+			"1. skyscanner80-flights_auto_complete — look up the place ids of Madrid and New York.\n" +
+				"2. skyscanner80-flights_search_one_way — search one-way business-class flights on 2025-07-01.\n" +
+				"3. skyscanner80-flights_search_incomplete — poll with the sessionId until the results are complete.\n" +
+				"4. skyscanner80-flights_detail — get the details of the best itinerary, with its fares.", true, ""},
+		{"an API the request does not need costs coverage", "V-flight_booking-03",
+			"1. skyscanner80-flights_auto_complete — look up the place ids of Madrid and New York.\n" +
+				"2. skyscanner80-flights_search_one_way — search one-way business-class flights on 2025-07-01.\n" +
+				"3. skyscanner80-flights_detail — get the details of the best itinerary, with its fares.\n" +
+				"4. airport_info-nearby_airports — find the airports near Madrid within 50 km.", true, "airport_info.nearby_airports"},
+		{"an API that only takes an ID a group API returns is a detour", "V-hotel_stay-01",
+			"1. booking_com-search_hotel_destination — find the Paris destination id.\n" +
+				"2. booking_com-search_hotels — search hotels for June 20–23.\n" +
+				"3. booking_com-get_hotel_reviews — check the reviews of the best candidates.\n" +
+				"4. booking_com-get_hotel_photos — look at the photos of the best candidates.\n" +
+				"5. booking_com-get_room_list — get room prices.\n" +
+				"6. currency_exchange-exchange — convert the price into US dollars.", true, "booking_com.get_hotel_photos"},
+		{"an optional step costs nothing", "V-image_pipeline-04",
+			"1. web_capture-take_screenshot — capture https://www.timeout.com.\n" +
+				"2. image_file_processing-resize_image — resize it to 640 px wide.\n" +
+				"3. image_file_processing-compress_image — compress it to cut the file size.\n" +
+				"4. image_file_processing-convert_image_format — convert to GIF.\n" +
+				"5. (Optional) image_file_processing-image_info — confirm the format and size.", true, ""},
+		{"the same step unmarked is a detour", "V-image_pipeline-04",
+			"1. web_capture-take_screenshot — capture https://www.timeout.com.\n" +
+				"2. image_file_processing-resize_image — resize it to 640 px wide.\n" +
+				"3. image_file_processing-compress_image — compress it to cut the file size.\n" +
+				"4. image_file_processing-convert_image_format — convert to GIF.\n" +
+				"5. image_file_processing-image_info — confirm the format and size.", true, "image_file_processing.image_info"},
+		{"steps packing every action on every thing plan nothing", "V-image_pipeline-04",
+			"1. web_capture-take_screenshot: capture compress convert gif page resize screenshot small.\n" +
+				"2. image_file_processing-resize_image: capture compress convert gif page resize screenshot small.\n" +
+				"3. image_file_processing-compress_image: capture compress convert gif page resize screenshot small.\n" +
+				"4. image_file_processing-convert_image_format: capture compress convert gif page resize screenshot small.", false, "capture the page"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			res := scoreAnswer(t, ev, TaskPlan, tt.id, tt.plan)
 			require.Equal(t, tt.pass, res.Pass, "%s %.2f %v %s", res.Outcome, res.Score, res.Missed, res.Detail)
 			if tt.missed != "" {
-				require.Contains(t, strings.Join(res.Missed, "\n"), tt.missed)
+				require.Contains(t, strings.Join(append(res.Missed, res.Detail), "\n"), tt.missed)
 			} else {
 				require.Equal(t, 1.0, res.Score, "%v %s", res.Missed, res.Detail)
 			}

@@ -33,7 +33,6 @@ var floor = map[string]float64{
 	"T5/thorough": 22.0 / 25,
 	"T6/concise":  31.0 / 40,
 	"T6/thorough": 21.0 / 40,
-	"T8/concise":  19.0 / 25,
 }
 
 func readCorpus(t testing.TB) []Entry {

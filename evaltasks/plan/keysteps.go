@@ -1,11 +1,11 @@
 package plan
 
 import (
-	"regexp"
 	"slices"
 	"strings"
 	"unicode"
 
+	"github.com/understudy/understudy/evaltasks/reading"
 	"github.com/understudy/understudy/evaltasks/textmatch"
 )
 
@@ -148,32 +148,42 @@ func nounPhrase(ws []rawWord, i int) (core []string, end int, measure bool) {
 	return core, i, measure
 }
 
-// clause is a part of a plan step that does one thing.
-type clause struct {
-	text string
-	lems []string
-	// step is the index of the step the clause belongs to.
-	step int
-}
-
-// finds tells whether a clause holds a word or phrase, or one meaning the
+// finds tells whether lemmas hold a word or phrase, or one meaning the
 // same (lemmas, synonyms and aliases of terms.json).
-func (c clause) finds(phrase string) bool {
+func finds(lems []string, phrase string) bool {
 	for _, eq := range textmatch.Vocabulary.Equivalents(phrase) {
-		if textmatch.IndexRun(c.lems, eq, 0) >= 0 {
+		if textmatch.IndexRun(lems, eq, 0) >= 0 {
 			return true
 		}
 	}
 	return false
 }
 
-// states tells whether a clause states a key step: it does the action on
-// the thing.
-func (c clause) states(k keyStep) bool {
-	if k.verb == "" || !c.finds(k.verb) {
+// states tells whether a plan's step states a key step: its action is
+// the key step's (or one meaning the same), and it holds the thing the
+// key step acts on. A step does one thing: the action is the step's own
+// verb, or what the APIs it names do, never any action word it happens
+// to hold.
+func states(st reading.Step, k keyStep) bool {
+	if k.verb == "" || !does(st, k.verb) {
 		return false
 	}
-	return k.head == "" || c.finds(k.head)
+	return k.head == "" || finds(st.Lemmas, k.head)
+}
+
+// does tells whether a step's action is verb, in any of its synonyms: a
+// synonym of one word is one of the step's actions, one of several words
+// ("look up", "put together") starts with one and is written in the step.
+func does(st reading.Step, verb string) bool {
+	for _, eq := range textmatch.Vocabulary.Equivalents(verb) {
+		if len(eq) == 0 || !slices.Contains(st.Actions, eq[0]) {
+			continue
+		}
+		if len(eq) == 1 || textmatch.IndexRun(st.Lemmas, eq, 0) >= 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // numberWords spell the small numbers key steps use.
@@ -239,74 +249,4 @@ func match(ok [][]int, right int) []int {
 		}
 	}
 	return out
-}
-
-// splitClauses cuts a step into clauses: at semicolons, sentence ends and
-// arrows ("A → B"), at the words that start another action ("then",
-// "finally", "after that"), and at a comma or "and" followed by an action
-// ("…, check the reviews", "and convert the price").
-func splitClauses(text string) []string {
-	var out []string
-	var cur []string
-	flush := func() {
-		if len(cur) > 0 {
-			out = append(out, strings.Join(cur, " "))
-			cur = nil
-		}
-	}
-	fields := strings.Fields(text)
-	for i, f := range fields {
-		low := strings.ToLower(strings.Trim(f, ",.;:!?()*`"))
-		next := ""
-		if i+1 < len(fields) {
-			next = fields[i+1]
-		}
-		switch {
-		case f == "→" || f == "->" || f == "=>" || f == "⇒":
-			flush()
-			continue
-		case low == "then" || low == "finally" || low == "afterwards" || low == "after" && strings.HasPrefix(strings.ToLower(next), "that"):
-			flush()
-		case low == "and" && isActionWord(next):
-			flush()
-			continue
-		}
-		cur = append(cur, f)
-		end := strings.HasSuffix(f, ";") || strings.HasSuffix(f, ".") || strings.HasSuffix(f, "!") || strings.HasSuffix(f, "?")
-		// Not an end: a list marker ("1.") or an abbreviation ("(e.g.").
-		marker := len(cur) == 1 && listMarkerRE.MatchString(f)
-		if end && !marker && !slices.Contains([]string{"e.g.", "i.e.", "etc.", "approx.", "vs."}, strings.ToLower(strings.TrimLeft(f, "(["))) ||
-			strings.HasSuffix(f, ",") && isActionWord(next) {
-			flush()
-		}
-	}
-	flush()
-	return out
-}
-
-// listMarkerRE is a list item's number or step label ("1.", "2)", "Step").
-var listMarkerRE = regexp.MustCompile(`^(?:\d{1,2}[.)]|#+|[-*•+])$`)
-
-// isActionWord tells whether a word is an action of the synonym groups
-// that opens a clause ("and get the weather"): a word that starts a key
-// step's kind of action.
-func isActionWord(w string) bool {
-	l := textmatch.Lemma(strings.ToLower(strings.Trim(w, ",.;:!?()`*")))
-	return actionLemmas[l]
-}
-
-// actionLemmas are the lemmas of the actions plans are made of.
-var actionLemmas = map[string]bool{}
-
-func init() {
-	for _, w := range strings.Fields(`get fetch retrieve obtain pull grab look collect gather load download request query
-		list show display give read check see review find search locate identify determine discover detect extract
-		spot recognise recognize geocode inspect examine verify confirm compute calculate work figure evaluate
-		multiply divide add sum total tally average subtract count scale split convert exchange translate summarise
-		summarize condense combine compile put assemble write draft compose present report describe outline merge
-		build create make produce prepare pick choose select decide recommend suggest filter keep narrow rank sort
-		order compare contrast weigh wait poll retry repeat resize compress shrink reduce optimise optimize capture
-		screenshot take remove cut strip erase call use run invoke pass feed send upload`) {
-		actionLemmas[textmatch.Lemma(w)] = true
-	}
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/understudy/understudy/deps"
 	"github.com/understudy/understudy/evaltasks/dataset"
+	"github.com/understudy/understudy/evaltasks/reading"
 	"github.com/understudy/understudy/evaltasks/textmatch"
 	"github.com/understudy/understudy/toolset"
 )
@@ -18,7 +19,7 @@ import (
 const MinCoverage = 0.6
 
 // Criterion says how the scorer decides, for reports.
-var Criterion = fmt.Sprintf("the plan reaches %.0f%% coverage of the group's APIs and key steps, counted over their number plus the offered APIs it uses that the request does not need; read as ordered steps, each cut where another action starts and counting for one API and one key step (a step naming every API counts for one): an API counts when a step names it (or its function) and says what it does there beyond its name (words of its description, a key step or the request), not when planned before the API that provides its input; alternatives (calculator or python_interpreter) are any-of; a key step counts when a step does its action on its thing by meaning (lemmas, synonyms of terms.json) and the plan names its places, numbers and currencies; a step copying %d words in a row of a tool's description counts for nothing", MinCoverage*100, CopyRun)
+var Criterion = fmt.Sprintf("the plan reaches %.0f%% coverage of the group's APIs and key steps, counted over their number plus the offered APIs it uses that the request does not need; read once as ordered steps, each one action on one object with the APIs it names (markdown read as text; an arrow or \"then\" between two APIs plans both) and counting for one API and one key step; a step packing more than %d actions or a bag of words counts for nothing: an API counts when a step names it (or its function) and says what it does there beyond its name (words of its description, a key step or the request, a value it gives), not when planned before the API that provides its input; alternatives (calculator or python_interpreter) are any-of; an API the documentation sends a plan to from a group API (named in its description, or naming the group API it completes: polling a search, fetching its details) is needed, and one in a step marked optional costs nothing; a key step counts when a step's own action is its action (or the action of the API it names) and the step holds its thing, by meaning (lemmas, synonyms of terms.json), and the plan names its places, numbers and currencies; an item copying %d words in a row of a tool's description (or all of a shorter one) counts for nothing, though it still places its API for the order", MinCoverage*100, reading.MaxActions, reading.CopyRun)
 
 // Scorer reads plans against the catalog and its dependency graph.
 type Scorer struct {
@@ -31,90 +32,35 @@ type Scorer struct {
 // Task 8 asks whether the outline is sound, covers the provided APIs and
 // understands what each does (the evaluation paper, §3.4). Mentioning a
 // name is not using it, and a plan is judged on what it does, not on the
-// words it holds:
-//   - it is read as ordered steps, each cut into clauses where another
-//     action starts ("…, then …", "… and convert …"); a clause counts for
-//     at most one group API and one key step, so one step naming every
-//     API, or a bag of every tool's words, plans one thing;
-//   - an API counts when a clause names it (or, naming no API, holds its
+// words it holds. The plan is read once (reading.ReadPlan) and every check
+// below consumes that reading:
+//   - it is read as ordered steps, each one action on one object, cut
+//     where another action starts ("…, then …", "… and convert …", an
+//     arrow between two APIs); a step counts for at most one group API
+//     and one key step, so one step naming every API plans one thing, and
+//     a step packing many actions or a bag of words plans nothing;
+//   - an API counts when a step names it (or, naming no API, holds its
 //     function's words) and says what it does there beyond the words of
 //     its own name: a word of its description, of a key step or of the
-//     request ("call search_hotels to search hotels" only says which API
-//     it calls);
-//   - a clause that uses an API before the clause that provides its input
+//     request, or a value it passes ("call search_hotels to search
+//     hotels" only says which API it calls); a step that only names an
+//     API in a chain ("A → B — the hotels for the dates") is for what
+//     its chain says;
+//   - a step that uses an API before the step that provides its input
 //     (a dependency of the deps graph) does not count for that API;
 //   - APIs that do the same job (terms.json's alternatives) are one: any
 //     of them counts;
 //   - an offered API the plan uses that the request does not need counts
-//     against the coverage;
-//   - a key step counts when a clause does its action on its thing, by
-//     meaning (see keysteps.go), and the plan names its names and numbers;
-//   - a step that copies the tools' documentation (a run of CopyRun words
-//     of an offered tool's description) counts for nothing, and a clause
-//     that hands the request back plans nothing.
-
-// CopyRun is the length of a run of words shared with a tool description
-// that makes a step a copy of it. Plans paraphrase; six words in a row
-// taken from a description are a quotation.
-const CopyRun = 6
-
-// planStep is one step of a plan: its text, word set and normalised form.
-type planStep struct {
-	text  string
-	words textmatch.WordSet
-	norm  string
-}
-
-// listItemRE recognises a numbered or bulleted line: "1.", "2)", "Step 3:", "-", "*", "•".
-var listItemRE = regexp.MustCompile(`(?i)^\s*(?:(?:step\s*)?\d{1,2}\s*[.):]|[-*•+]\s|#{1,4}\s*(?:step\s*)?\d{1,2})`)
-
-// planSteps splits a plan into steps: its list items when it has at least
-// two (each with the lines that follow it), else its sentences.
-func planSteps(plan string) []planStep {
-	lines := strings.Split(strings.ReplaceAll(plan, "\r\n", "\n"), "\n")
-	items := 0
-	for _, l := range lines {
-		if listItemRE.MatchString(l) {
-			items++
-		}
-	}
-	var texts []string
-	if items >= 2 {
-		var cur []string
-		flush := func() {
-			if len(cur) > 0 {
-				texts = append(texts, strings.Join(cur, " "))
-				cur = nil
-			}
-		}
-		for _, l := range lines {
-			switch {
-			case listItemRE.MatchString(l):
-				flush()
-				cur = append(cur, l)
-			case strings.TrimSpace(l) == "":
-				flush()
-			default:
-				if len(cur) == 0 {
-					texts = append(texts, l) // a line before the list or between items
-					continue
-				}
-				cur = append(cur, l)
-			}
-		}
-		flush()
-	} else {
-		texts = textmatch.Sentences(plan)
-	}
-	var out []planStep
-	for _, t := range texts {
-		if strings.TrimSpace(t) == "" {
-			continue
-		}
-		out = append(out, planStep{text: t, words: textmatch.NewWordSet(t), norm: textmatch.Normalized(t)})
-	}
-	return out
-}
+//     against the coverage, unless the documentation sends a plan there
+//     from a group API (polling a search, fetching its details: see
+//     requiredAfter) or the step is marked optional;
+//   - a key step counts when a step's action is the key step's (the
+//     step's own verb, or the action of the API it names) and the step
+//     holds the thing it acts on, by meaning (see keysteps.go), and the
+//     plan names its names and numbers;
+//   - an item that copies a tool's description whole (reading.Copies)
+//     counts for nothing, though the APIs it names still take their place
+//     in the order; a step that hands the request back plans nothing.
 
 // functionalWords are the words of an API name that say what it does.
 func functionalWords(name string) []string {
@@ -127,35 +73,13 @@ func functionalWords(name string) []string {
 	return out
 }
 
-// names are the ways a plan may write an API's name.
-func names(a *toolset.API) []string {
-	return []string{a.ID(), toolset.ExportName(a, toolset.NameDotted), toolset.ExportName(a, toolset.NameToolBench), a.FunctionName(), a.Name}
-}
-
 // refersTo tells whether a step refers to an API: by one of its names,
 // or, in a step that names no offered API outright, by every functional
-// word of its name; a name of one word that other offered APIs share
-// ("search") needs a word of the tool's name too. A step that names APIs
-// is about them: "search flights with skyscanner80-flights_search_one_way"
-// is not about flights_detail, although it holds "flights" and the tool's
-// name.
-func refersTo(a *toolset.API, st planStep, ambiguous map[string]bool, named []*toolset.API) bool {
-	return namedIn(a, st) || len(named) == 0 && describedIn(a, st, ambiguous)
-}
-
-// namedIn tells whether a step writes one of the API's names.
-func namedIn(a *toolset.API, st planStep) bool {
-	for _, n := range names(a) {
-		// A one-word API name ("search") is an ordinary word: it refers
-		// by the functional-word rule of describedIn.
-		if n == a.Name && len(textmatch.SplitName(n)) < 2 {
-			continue
-		}
-		if strings.Contains(st.norm, textmatch.Normalized(n)) {
-			return true
-		}
-	}
-	return false
+// word of its name. A step that names APIs is about them: "search flights
+// with skyscanner80-flights_search_one_way" is not about flights_detail,
+// although it holds "flights" and the tool's name.
+func refersTo(a *toolset.API, st reading.Step, ambiguous map[string]bool) bool {
+	return slices.Contains(st.APIs, a) || len(st.APIs) == 0 && describedIn(a, st, ambiguous)
 }
 
 // nameWords are the words that say what an API does: its functional
@@ -174,19 +98,19 @@ func nameWords(a *toolset.API) (fw []string, generic bool) {
 // describedIn tells whether a step holds every functional word of the
 // API's name (with a word of its tool's name when the name is generic or
 // shared by other offered APIs).
-func describedIn(a *toolset.API, st planStep, ambiguous map[string]bool) bool {
+func describedIn(a *toolset.API, st reading.Step, ambiguous map[string]bool) bool {
 	fw, generic := nameWords(a)
 	if len(fw) == 0 {
 		return false
 	}
-	squashed := strings.ReplaceAll(st.norm, " ", "")
+	words := textmatch.NewWordSet(st.Text)
+	squashed := strings.ReplaceAll(textmatch.Normalized(st.Text), " ", "")
 	// A name of three or more words may be described without one of
 	// them, though never without its last ("search flights" is no round
 	// trip).
-	lems := textmatch.Lemmas(st.text)
 	missing := 0
 	for i, w := range fw {
-		if !st.words[w] && !(len(w) >= 6 && strings.Contains(squashed, w)) && !slices.Contains(lems, textmatch.Lemma(w)) {
+		if !words[w] && !(len(w) >= 6 && strings.Contains(squashed, w)) && !slices.Contains(st.Lemmas, textmatch.Lemma(w)) {
 			missing++
 			if len(fw) < 3 || i == len(fw)-1 || missing > 1 {
 				return false
@@ -195,31 +119,13 @@ func describedIn(a *toolset.API, st planStep, ambiguous map[string]bool) bool {
 	}
 	if len(fw) == 1 && (ambiguous[fw[0]] || generic) {
 		for _, w := range functionalWords(a.Tool.StandardizedName) {
-			if w != fw[0] && st.words[w] {
+			if w != fw[0] && words[w] {
 				return true
 			}
 		}
 		return false
 	}
 	return true
-}
-
-// camelRE finds the inside of a camelCase name ("sessionId").
-var camelRE = regexp.MustCompile(`([a-z])([A-Z])`)
-
-// identifierRE finds identifiers: words joined by '_', '-' or '.'.
-var identifierRE = regexp.MustCompile(`[A-Za-z0-9]+(?:[_.-][A-Za-z0-9]+)+`)
-
-// stripIdentifiers takes the written names of tools and APIs out of a
-// step: a name says what is called, not what for, and a line of names
-// ("Tools: a, b, c") says nothing.
-func stripIdentifiers(text string, known map[string]bool) string {
-	return identifierRE.ReplaceAllStringFunc(text, func(id string) string {
-		if known[strings.ToLower(strings.Trim(id, ".-_"))] {
-			return " "
-		}
-		return id
-	})
 }
 
 // offeredAPIs are the APIs of the offered tools and of the group.
@@ -258,7 +164,7 @@ func ambiguousWords(apis []*toolset.API) map[string]bool {
 // stop words, no vague words of API documentation.
 func lemmaSet(text string) map[string]bool {
 	out := map[string]bool{}
-	for _, w := range textmatch.Words(camelRE.ReplaceAllString(text, "$1 $2")) {
+	for _, w := range textmatch.Words(text) {
 		if !textmatch.IsStopWord(w) && !textmatch.IsVagueWord(w) && len(w) > 1 {
 			out[textmatch.Lemma(w)] = true
 		}
@@ -271,55 +177,13 @@ func lemmaSet(text string) map[string]bool {
 // of the user's request ("for June 20-23"), besides the words of its own
 // name (a step that calls search_hotels "to search hotels" says only which
 // API it calls).
-func usesFor(a *toolset.API, step, keyWords map[string]bool) bool {
+func usesFor(a *toolset.API, step []string, keyWords map[string]bool) bool {
 	own := lemmaSet(strings.Join(append(textmatch.SplitName(a.Name), textmatch.SplitName(a.Tool.StandardizedName)...), " "))
 	purpose := lemmaSet(a.Description)
-	for l := range step {
-		if !own[l] && (purpose[l] || keyWords[l]) {
-			return true
-		}
-	}
-	return false
-}
-
-// identifiers are the written names of APIs and tools, lower-cased.
-func identifiers(apis []*toolset.API) map[string]bool {
-	out := map[string]bool{}
-	for _, a := range apis {
-		for _, n := range append(names(a), a.Tool.StandardizedName, a.Tool.Name) {
-			n = strings.ToLower(n)
-			if identifierRE.MatchString(n) && identifierRE.FindString(n) == n {
-				out[n] = true
-			}
-		}
-	}
-	return out
-}
-
-// docRuns are the runs of CopyRun words of the offered tools'
-// descriptions, as the agent saw them and as the catalog writes them.
-func (s *Scorer) docRuns(tools []toolset.OpenAITool) map[string]bool {
-	runs := map[string]bool{}
-	add := func(text string) {
-		ws := textmatch.Words(text)
-		for i := 0; i+CopyRun <= len(ws); i++ {
-			runs[strings.Join(ws[i:i+CopyRun], " ")] = true
-		}
-	}
-	for _, t := range tools {
-		add(t.Function.Description)
-		if a := s.Catalog.APIByExportName(t.Function.Name); a != nil {
-			add(a.Description)
-		}
-	}
-	return runs
-}
-
-// copies tells whether a step's words hold a run of a tool description.
-func copies(text string, runs map[string]bool) bool {
-	ws := textmatch.Words(text)
-	for i := 0; i+CopyRun <= len(ws); i++ {
-		if runs[strings.Join(ws[i:i+CopyRun], " ")] {
+	for _, l := range step {
+		// A value the step gives the API ("640 px", "2025-07-01") says
+		// how it is used.
+		if !own[l] && (purpose[l] || keyWords[l] || textmatch.HasDigit(l) && len(l) > 1) {
 			return true
 		}
 	}
@@ -377,14 +241,20 @@ func (s *Scorer) slots(in *dataset.Instruction) []slot {
 // name is how a Verdict names a slot: its API, or its alternatives.
 func (sl slot) name() string { return strings.Join(sl.ids, " or ") }
 
-// Read measures a Task-8 plan against an instruction. The plan is read as
-// clauses (its steps, cut where another action starts), each doing one
-// thing: a clause uses at most one group API (or one of its alternatives)
-// and states at most one key step, so a step naming every API counts
-// for one. The coverage is the share of the group's APIs used for their
-// purpose, in dependency order, and of its key steps stated, over their
-// number plus the offered APIs the plan uses that the request does not
-// need. Steps that copy the tools' documentation count for nothing.
+// Read measures a Task-8 plan against an instruction, on one reading of
+// it (reading.ReadPlan): its steps, each one action on one object with the
+// APIs it names. A step uses at most one group API (or one of its
+// alternatives) and states at most one key step, so a step naming every
+// API counts for one; a step that packs many actions or a bag of words,
+// hands the request back, or belongs to an item that copies a tool's
+// description counts for nothing (a copied item still places its APIs,
+// for the order of the steps after it). The coverage is the share of the
+// group's APIs used for their purpose, in dependency order, and of its
+// key steps stated, over their number plus the offered APIs the plan uses
+// that the request does not need. An API the tools' documentation
+// sends a plan to from a group API (polling a search, fetching its
+// details) is needed; an API used only in a step marked optional costs
+// nothing.
 //
 // tools are the tools offered to the agent, as it saw them.
 func (s *Scorer) Read(in *dataset.Instruction, tools []toolset.OpenAITool, plan string) Verdict {
@@ -394,24 +264,15 @@ func (s *Scorer) Read(in *dataset.Instruction, tools []toolset.OpenAITool, plan 
 		return Verdict{Coverage: 1}
 	}
 	var v Verdict
-	runs := s.docRuns(tools)
 	offered := s.offeredAPIs(in, tools)
-	known := identifiers(offered)
-	var cls []clause
-	var sts []planStep
-	for i, st := range planSteps(plan) {
-		if copies(stripIdentifiers(st.text, known), runs) {
+	read := reading.ReadPlan(plan, offered)
+	descriptions := s.descriptions(tools)
+	known := reading.Identifiers(offered)
+	copied := map[int]bool{}
+	for i, item := range read.Items {
+		if reading.Copies(reading.StripIdentifiers(item, known), descriptions) {
+			copied[i] = true
 			v.Copied++
-			continue
-		}
-		for _, c := range splitClauses(st.text) {
-			if restates(in.Text, c) {
-				continue
-			}
-			// The clause's lemmas keep the words of the names it writes:
-			// a step that calls compress_image compresses.
-			cls = append(cls, clause{text: c, lems: textmatch.Lemmas(c), step: i})
-			sts = append(sts, planStep{text: c, words: textmatch.NewWordSet(c), norm: textmatch.Normalized(c)})
 		}
 	}
 	keyWords := lemmaSet(strings.Join(keyStepWords(in.KeySteps), " ") + " " + in.Text)
@@ -427,30 +288,30 @@ func (s *Scorer) Read(in *dataset.Instruction, tools []toolset.OpenAITool, plan 
 		}
 	}
 	ambiguous := ambiguousWords(offered)
-	// uses[i] are the offered APIs clause i uses: named outright, or
-	// described by their function's words (unless those are the words of
-	// an API it names), and said what for.
-	uses := make([][]*toolset.API, len(cls))
-	for i, st := range sts {
-		var named []*toolset.API
-		for _, o := range offered {
-			if namedIn(o, st) {
-				named = append(named, o)
-			}
-		}
-		words := lemmaSet(stripIdentifiers(st.text, known))
+	steps := read.Steps
+	// refers[i] are the offered APIs step i refers to (by name, or by
+	// their function's words when it names none); uses[i] those it says
+	// what for, when the step counts.
+	refers := make([][]*toolset.API, len(steps))
+	uses := make([][]*toolset.API, len(steps))
+	counts := make([]bool, len(steps))
+	for i, st := range steps {
+		counts[i] = !copied[st.Item] && !st.Packed && !restates(in.Text, st.Text)
 		seen := map[*toolset.API]bool{}
 		for _, o := range offered {
-			if seen[o] {
+			if seen[o] || !refersTo(o, st, ambiguous) {
 				continue
 			}
 			seen[o] = true
-			if refersTo(o, st, ambiguous, named) && usesFor(o, words, keyWords) {
+			refers[i] = append(refers[i], o)
+			// A step that only names an API ("A → B — …") says what for
+			// in the prose of its chain.
+			if counts[i] && (usesFor(o, st.Prose, keyWords) || usesFor(o, st.Chain, keyWords)) {
 				uses[i] = append(uses[i], o)
 			}
 		}
 	}
-	// Each slot takes one clause that uses one of its APIs.
+	// Each slot takes one step that uses one of its APIs.
 	inSlot := map[*toolset.API]int{}
 	for k, sl := range slots {
 		for _, a := range sl.apis {
@@ -465,49 +326,56 @@ func (s *Scorer) Read(in *dataset.Instruction, tools []toolset.OpenAITool, plan 
 			}
 		}
 	}
-	took := match(ok, len(cls))
+	took := match(ok, len(steps))
 	used := map[int]bool{}
-	// first[id] is the clause a group API is used in.
+	// first[id] is the first step that plans a group API, counted or not:
+	// a step copied from the documentation still calls its API there.
 	first := map[string]int{}
 	apis := map[string]*toolset.API{}
 	for k, sl := range slots {
-		i := took[k]
-		if i < 0 {
+		for j, a := range sl.apis {
+			for i := range steps {
+				// A step marked optional may not happen: it provides
+				// nothing the steps after it can count on.
+				if slices.Contains(refers[i], a) && !steps[i].Optional {
+					first[sl.ids[j]], apis[sl.ids[j]] = i, a
+					break
+				}
+			}
+		}
+		if took[k] < 0 {
 			v.Missed = append(v.Missed, sl.name())
 			continue
 		}
-		used[i] = true
-		for j, a := range sl.apis {
-			if slices.Contains(uses[i], a) {
-				first[sl.ids[j]], apis[sl.ids[j]] = i, a
-				break
-			}
-		}
+		used[took[k]] = true
 	}
 	for k, sl := range slots {
 		i := took[k]
 		if i < 0 {
 			continue
 		}
-		for _, id := range sl.ids {
-			if _, ok := first[id]; !ok {
+		for j, id := range sl.ids {
+			if !slices.Contains(uses[i], sl.apis[j]) {
 				continue
 			}
 			if p := s.providedLater(apis, first, id, i); p != "" {
 				v.Missed = append(v.Missed, fmt.Sprintf("%s (planned before %s, which provides its input)", id, p))
 			}
+			break
 		}
 	}
-	// A clause that serves no slot and uses an API the request does not
-	// need counts one such API.
+	// A step that serves no slot and uses an API the request does not
+	// need counts one such API, unless the step is optional or the API is
+	// one the documentation requires after a group API.
+	needed := s.requiredAfter(in)
 	extra := map[string]bool{}
 	for i, us := range uses {
-		if used[i] {
+		if used[i] || steps[i].Optional {
 			continue
 		}
 		for _, a := range us {
 			if _, in := inSlot[a]; !in {
-				if !extra[a.ID()] {
+				if !extra[a.ID()] && !needed[a] {
 					extra[a.ID()] = true
 					v.Extra = append(v.Extra, a.ID())
 				}
@@ -515,7 +383,7 @@ func (s *Scorer) Read(in *dataset.Instruction, tools []toolset.OpenAITool, plan 
 			}
 		}
 	}
-	// Each key step takes one clause that states it.
+	// Each key step takes one step that states it.
 	planLems := textmatch.Lemmas(plan)
 	kok := make([][]int, len(in.KeySteps))
 	for k, text := range in.KeySteps {
@@ -523,19 +391,89 @@ func (s *Scorer) Read(in *dataset.Instruction, tools []toolset.OpenAITool, plan 
 		if !mentions(planLems, ks) {
 			continue
 		}
-		for i, c := range cls {
-			if c.states(ks) {
+		for i, st := range steps {
+			if counts[i] && states(st, ks) {
 				kok[k] = append(kok[k], i)
 			}
 		}
 	}
-	for k, i := range match(kok, len(cls)) {
+	for k, i := range match(kok, len(steps)) {
 		if i < 0 {
 			v.Missed = append(v.Missed, in.KeySteps[k])
 		}
 	}
 	v.Coverage = float64(total-len(v.Missed)) / float64(total+len(v.Extra))
 	return v
+}
+
+// requiredAfter are the APIs the documentation sends a plan to from a
+// group API: those a group API's description names (a search's "you must
+// utilize `flights_search_incomplete`", "use … in `flights_detail`"), and
+// those whose own description names a group API they complete ("obtain
+// complete data for … flights_search_roundtrip"), and those a group API
+// feeds that the documentation of their tool names as where such output
+// goes. Planning them is
+// following the docs, no detour. An API that merely takes an ID a group
+// API returns (the photos of an attraction) is not one of them.
+func (s *Scorer) requiredAfter(in *dataset.Instruction) map[*toolset.API]bool {
+	out := map[*toolset.API]bool{}
+	var group []*toolset.API
+	for _, id := range in.GroupAPIs {
+		if a := dataset.ResolveAPI(s.Catalog, id); a != nil {
+			group = append(group, a)
+		}
+	}
+	fed := map[string]bool{} // APIs whose input a group API provides
+	if s.Graph != nil {
+		for _, g := range group {
+			for _, e := range s.Graph.OutOf(g.ID()) {
+				fed[e.To] = true
+			}
+		}
+	}
+	for _, g := range group {
+		for _, a := range g.Tool.APIs {
+			if a == g {
+				continue
+			}
+			if namesAPI(g.Description, a) || namesAPI(a.Description, g) {
+				out[a] = true
+				continue
+			}
+			// The roundtrip search's itineraries go where the one-way
+			// search's documentation says its own go (`flights_detail`).
+			if fed[a.ID()] && slices.ContainsFunc(a.Tool.APIs, func(o *toolset.API) bool { return o != a && namesAPI(o.Description, a) }) {
+				out[a] = true
+			}
+		}
+	}
+	return out
+}
+
+// namesAPI tells whether a description writes an API's name, as a word.
+func namesAPI(description string, a *toolset.API) bool {
+	for _, m := range identifierRE.FindAllString(description, -1) {
+		if m == a.Name || strings.HasSuffix(m, "."+a.Name) || strings.HasSuffix(m, "-"+a.Name) {
+			return true
+		}
+	}
+	return false
+}
+
+// identifierRE finds identifiers: words joined by '_', '-' or '.'.
+var identifierRE = regexp.MustCompile(`[A-Za-z0-9]+(?:[_.-][A-Za-z0-9]+)+`)
+
+// descriptions are the offered tools' descriptions, as the agent saw them
+// and as the catalog writes them.
+func (s *Scorer) descriptions(tools []toolset.OpenAITool) []string {
+	var out []string
+	for _, t := range tools {
+		out = append(out, t.Function.Description)
+		if a := s.Catalog.APIByExportName(t.Function.Name); a != nil {
+			out = append(out, a.Description)
+		}
+	}
+	return out
 }
 
 // restates tells whether a clause is the user's request handed back (all
@@ -624,21 +562,21 @@ func (s *Scorer) Gold(in *dataset.Instruction) string {
 			continue
 		}
 		a := sl.apis[0]
-		name := clause{lems: textmatch.Lemmas(strings.Join(append(textmatch.SplitName(a.Name), textmatch.SplitName(a.Tool.StandardizedName)...), " "))}
-		desc := clause{lems: textmatch.Lemmas(a.Description)}
+		nameLems := textmatch.Lemmas(strings.Join(append(textmatch.SplitName(a.Name), textmatch.SplitName(a.Tool.StandardizedName)...), " "))
+		descLems := textmatch.Lemmas(a.Description)
 		for k, text := range in.KeySteps {
 			ks := readKeyStep(text)
 			score := 0
 			switch {
-			case ks.head != "" && name.finds(ks.head):
+			case ks.head != "" && finds(nameLems, ks.head):
 				score += 4
-			case ks.head != "" && desc.finds(ks.head):
+			case ks.head != "" && finds(descLems, ks.head):
 				score += 2
 			}
 			switch {
-			case ks.verb != "" && name.finds(ks.verb):
+			case ks.verb != "" && finds(nameLems, ks.verb):
 				score += 2
-			case ks.verb != "" && desc.finds(ks.verb):
+			case ks.verb != "" && finds(descLems, ks.verb):
 				score++
 			}
 			if score > 0 {

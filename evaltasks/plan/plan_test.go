@@ -1,12 +1,12 @@
 package plan
 
 import (
-	"strings"
 	"sync"
 	"testing"
 
 	"github.com/stretchr/testify/require"
 	"github.com/understudy/understudy/evaltasks/dataset"
+	"github.com/understudy/understudy/evaltasks/reading"
 	"github.com/understudy/understudy/internal/assemble"
 	"github.com/understudy/understudy/toolset"
 )
@@ -24,36 +24,6 @@ func testStack(t testing.TB) *assemble.Stack {
 	stackOnce.Do(func() { stack, stackErr = assemble.Build(assemble.Config{}) })
 	require.NoError(t, stackErr)
 	return stack
-}
-
-func TestPlanSteps(t *testing.T) {
-	tests := []struct {
-		name string
-		plan string
-		want int
-	}{
-		{"numbered", "Plan:\n1. Find the id.\n2. Search hotels.\n3. Done.", 4},
-		{"bulleted with continuation lines", "- Step one\n  with more\n- Step two", 2},
-		{"prose", "First, I geocode Cork. Then I find airports nearby! Finally, flights from https://x.test/a.b?", 3},
-		{"decimals and dotted names stay whole", "Use geocoding.forward_geocode for 41.15 and -8.61. Done.", 2},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			require.Len(t, planSteps(tt.plan), tt.want)
-		})
-	}
-}
-
-func FuzzPlanSteps(f *testing.F) {
-	for _, s := range []string{"1. a\n2. b", "- x\n  y\n- z", "A. B! C?", "", "\n\n1.", "Step 1: go\nStep 2: stop"} {
-		f.Add(s)
-	}
-	f.Fuzz(func(t *testing.T, plan string) {
-		steps := planSteps(plan)
-		for _, st := range steps {
-			require.NotEmpty(t, strings.TrimSpace(st.text))
-		}
-	})
 }
 
 func TestRefersTo(t *testing.T) {
@@ -82,8 +52,8 @@ func TestRefersTo(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			st := planSteps(tt.step)[0]
-			require.Equal(t, tt.want, refersTo(api(tt.api), st, ambiguous, nil))
+			st := reading.ReadPlan(tt.step, offered).Steps[0]
+			require.Equal(t, tt.want, refersTo(api(tt.api), st, ambiguous))
 		})
 	}
 }
@@ -102,9 +72,10 @@ func TestNamedAPIsAreWhatAStepIsAbout(t *testing.T) {
 	search, detail := api("skyscanner80.flights_search_one_way"), api("skyscanner80.flights_detail")
 	offered := []*toolset.API{api("skyscanner80.flights_auto_complete"), search, detail}
 	ambiguous := ambiguousWords(offered)
-	st := planSteps("Search flights one way with skyscanner80-flights_search_one_way for the date.")[0]
+	st := reading.ReadPlan("Search flights one way with skyscanner80-flights_search_one_way for the date.", offered).Steps[0]
 	require.True(t, describedIn(detail, st, ambiguous), "the step holds flights_detail's words")
-	require.False(t, refersTo(detail, st, ambiguous, []*toolset.API{search}), "it is about the API it names")
-	require.True(t, refersTo(search, st, ambiguous, []*toolset.API{search}))
-	require.True(t, refersTo(detail, st, ambiguous, nil), "a step that names nothing is read by its words")
+	require.False(t, refersTo(detail, st, ambiguous), "it is about the API it names")
+	require.True(t, refersTo(search, st, ambiguous))
+	st = reading.ReadPlan("Search flights one way on skyscanner80 for the date.", offered).Steps[0]
+	require.True(t, refersTo(detail, st, ambiguous), "a step that names nothing is read by its words")
 }
