@@ -327,6 +327,9 @@ type date struct{ y, m, d int }
 
 var months = map[string]int{}
 
+// weekdayPattern matches a weekday's name or its abbreviation.
+const weekdayPattern = `(?:mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)(?:day|sday|nesday|rsday|urday)?`
+
 func init() {
 	for i, m := range strings.Fields("january february march april may june july august september october november december") {
 		months[m] = i + 1
@@ -340,8 +343,9 @@ var (
 	dayMonthRE  = regexp.MustCompile(`(?i)\b(\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?([a-z]{3,9})\.?(?:,?\s+(\d{4}))?`)
 	monthDayRE  = regexp.MustCompile(`(?i)\b([a-z]{3,9})\.?\s+(\d{1,2})(?:st|nd|rd|th)?\b(?:,?\s+(\d{4}))?`)
 	slashDateRE = regexp.MustCompile(`\b(\d{1,2})[/.](\d{1,2})[/.](\d{4})\b`)
-	// A range of days in one month: "25–27 January", "January 25–27".
-	dayRangeRE   = regexp.MustCompile(`(?i)\b(\d{1,2})(?:st|nd|rd|th)?\s*[-–—]\s*\d{1,2}(?:st|nd|rd|th)?\s+(?:of\s+)?([a-z]{3,9})\.?(?:,?\s+(\d{4}))?`)
+	// A range of days in one month: "25–27 January", "January 25–27",
+	// "Fri 18 – Sun 20 Apr".
+	dayRangeRE   = regexp.MustCompile(`(?i)\b(\d{1,2})(?:st|nd|rd|th)?\s*[-–—]\s*(?:` + weekdayPattern + `\.?,?\s+)?\d{1,2}(?:st|nd|rd|th)?\s+(?:of\s+)?([a-z]{3,9})\.?(?:,?\s+(\d{4}))?`)
 	monthRangeRE = regexp.MustCompile(`(?i)\b([a-z]{3,9})\.?\s+\d{1,2}(?:st|nd|rd|th)?\s*[-–—]\s*(\d{1,2})(?:st|nd|rd|th)?\b(?:,?\s+(\d{4}))?`)
 )
 
