@@ -42,6 +42,7 @@ const (
 	OutcomeOverAsked    = clarify.OutcomeOverAsked
 	OutcomeCopied       = "copied_data"
 	OutcomeUnselective  = "unselective"
+	OutcomeContradicted = "contradicts_result"
 	OutcomeRelated      = "related"
 	OutcomeMissedPoints = "missed_key_points"
 	OutcomePassed       = "passed"
@@ -139,10 +140,16 @@ func (ev *evaluator) score(inst Instance, v view, r agent.Reply, res *Result) {
 			res.pass(false)
 			return
 		}
+		if made := claims.Contradictions(rd, user, data); len(made) > 0 {
+			res.Outcome, res.Detail = OutcomeContradicted, "states values the result does not hold for fields it has: "+strings.Join(made, ", ")
+			res.pass(false)
+			return
+		}
 		missed, inexact := claims.Facts(in.ExpectedFacts, rd, data)
 		res.Missed = append(missed, inexact...)
 		answered := len(res.Missed) == 0 && strings.TrimSpace(r.Content) != ""
-		if sel := claims.Select(user, in.ExpectedFacts, rd, data); answered && !sel.OK() {
+		sel := claims.Select(user, in.ExpectedFacts, rd, data)
+		if answered && !sel.OK() {
 			// Every fact is there, among most of what the result holds
 			// beside them: the answer lists the result, it does not select.
 			res.Outcome, res.Detail = OutcomeUnselective, sel.Detail()

@@ -131,15 +131,23 @@ func Facts(facts []string, rd *reading.Reading, data textmatch.ToolData) (missed
 // Limits of what an answer may state that the question does not ask.
 // Context from the result is welcome (the country beside the city,
 // humidity and wind beside the temperature, the times of each flight
-// listed); what fails is a dump, whose claims cover most of what the
-// result holds beside the answer.
+// listed); what fails is a dump: claims that cover most of what the
+// result holds beside the answer, or that run through the result in its
+// own order, value after value, without choosing.
 const (
 	// DumpShare is the share of the result's unasked values an answer
-	// may state.
+	// may state once it states MinDumped of them.
 	DumpShare = 0.5
-	// MinDumped is how many unasked values an answer must state before
-	// its share counts: a result of a few values may be told whole.
-	MinDumped = 4
+	// MinDumped is how many unasked values an answer may state whatever
+	// their share: a result of a few values may be told whole.
+	MinDumped = 6
+	// MaxRun and MaxOrdered bound an answer that states two unasked
+	// values or more: it may not both state MaxRun or more of the
+	// result's values between the first and the last it states and
+	// state them in the result's order (MaxOrdered of them following the
+	// one before).
+	MaxRun     = 0.6
+	MaxOrdered = 0.9
 )
 
 // Selection is what an answer states of a tool result, by field.
@@ -159,12 +167,23 @@ type Selection struct {
 	Values []string
 	// Offered counts the result's unasked values.
 	Offered int
+	// Run is the share of the result's values, from the first the
+	// answer states to the last in the result's order, that it states:
+	// near 1 when it runs through the result without choosing.
+	Run float64
+	// Ordered is the share of the stated values, taken in the answer's
+	// order, that follow the one before in the result's order too.
+	Ordered float64
 }
 
 // OK tells whether the answer selects what the question asks: it states
-// fewer than MinDumped unasked values, or at most DumpShare of them.
+// fewer than MinDumped unasked values or at most DumpShare of them, and
+// does not run through the result in its order.
 func (s Selection) OK() bool {
-	return len(s.Values) < MinDumped || float64(len(s.Values)) <= DumpShare*float64(s.Offered)+1e-9
+	if len(s.Values) >= MinDumped && float64(len(s.Values)) > DumpShare*float64(s.Offered)+1e-9 {
+		return false
+	}
+	return len(s.Values) < 2 || s.Run < MaxRun || s.Ordered < MaxOrdered
 }
 
 // broadRE recognises a question about a thing as a whole.
@@ -181,6 +200,9 @@ func Select(question string, facts []string, rd *reading.Reading, data textmatch
 	seen := map[string]bool{}
 	var s Selection
 	var askedValues []string
+	var at []int
+	var where [][2]int
+	countable := 0
 	for _, v := range data.Values {
 		if textmatch.IsStatusLiteral(v) || len(textmatch.Words(v)) == 0 || smallWhole(v) {
 			continue
@@ -196,8 +218,13 @@ func Select(question string, facts []string, rd *reading.Reading, data textmatch
 		if !isAsked {
 			s.Offered++
 		}
+		countable++
 		if rd.States(v, reading.PathsKind(paths), textmatch.Rounded) != textmatch.FactStated || statesOnlyFacts(rd, v, facts) {
 			continue
+		}
+		at = append(at, countable)
+		if w := rd.Where(v, reading.PathsKind(paths), textmatch.Rounded); w >= 0 {
+			where = append(where, [2]int{w, countable})
 		}
 		if isAsked {
 			askedValues = append(askedValues, v)
@@ -216,6 +243,19 @@ func Select(question string, facts []string, rd *reading.Reading, data textmatch
 		}
 	}
 	s.Values = merged(s.Values, askedValues)
+	slices.SortStableFunc(where, func(a, b [2]int) int { return a[0] - b[0] })
+	if len(where) > 1 {
+		up := 0
+		for i := 1; i < len(where); i++ {
+			if where[i][1] > where[i-1][1] {
+				up++
+			}
+		}
+		s.Ordered = float64(up) / float64(len(where)-1)
+	}
+	if len(at) > 1 {
+		s.Run = float64(len(at)) / float64(at[len(at)-1]-at[0]+1)
+	}
 	if len(s.Values) == 0 {
 		// Every unasked value is words of an asked one ("Cloudy" in
 		// "Partly cloudy"): no field is stated beside them.
@@ -345,6 +385,10 @@ var labelKeys = map[string]bool{"name": true, "title": true, "label": true, "dis
 	"localname": true, "localizedname": true, "headline": true, "full_name": true, "fullname": true, "link": true,
 	"url": true, "hotel_name": true}
 
+// glossKeys name the short forms that gloss what holds them ("German
+// (de)", "Lisbon (LIS)"): asked with the name they gloss.
+var glossKeys = map[string]bool{"code": true, "iso": true, "iso_code": true, "symbol": true, "abbreviation": true, "iata": true}
+
 // label tells whether a field names or points to what holds it.
 func label(key string) bool { return labelKeys[strings.ToLower(key)] }
 
@@ -389,7 +433,7 @@ func askedFields(question string, facts []string, data textmatch.ToolData) map[s
 				}
 			}
 			for _, k := range keys {
-				if parent(k) == parent(p) && (quantity(leaf(k)) == quantity(leaf(p)) || label(leaf(p))) {
+				if parent(k) == parent(p) && (quantity(leaf(k)) == quantity(leaf(p)) || label(leaf(p)) || glossKeys[strings.ToLower(leaf(p))]) {
 					asked[p] = true
 				}
 			}
@@ -456,5 +500,5 @@ func parent(path string) string {
 
 // FactCriterion says how Task 6 is decided, for reports.
 func FactCriterion() string {
-	return fmt.Sprintf("the reply answers in words (not the tool's JSON, its field names or a copy of the conversation; markdown and quotes in prose are text), states every expected fact of the tool result in any equivalent form (times, dates, sums with their currency, numbers, signs, negation, a name by its aliases), numbers within the tolerance of the field that holds them (temperatures, rates and confidences as rounded, durations within %.0f%% in any unit of time, the rest exactly: URLs, coordinates and identifiers copied) and in a unit of that field's kind (a number in km states no temperature), texts of three words or more in their own word order; and selects what the question asks: context from the result is welcome, but a reply stating %d or more of the values the question does not ask about, and more than %.0f%% of them, lists the result instead of answering; status literals are not required", textmatch.DurationShare*100, MinDumped, DumpShare*100)
+	return fmt.Sprintf("the reply answers in words (not the tool's JSON, its field names or a copy of the conversation; markdown and quotes in prose are text), states every expected fact of the tool result in any equivalent form (times, dates, sums with their currency, numbers, signs, negation, a name by its aliases), numbers within the tolerance of the field that holds them (temperatures, rates and confidences as rounded, durations within %.0f%% in any unit of time, the rest exactly: URLs, coordinates and identifiers copied) and in a unit of that field's kind (a number in km states no temperature), texts of three words or more in their own word order; and selects what the question asks: context from the result is welcome, but a reply stating %d or more of the values the question does not ask about and more than %.0f%% of them, or two or more that run through the result in its own order (%.0f%% of the values between the first and last stated, %.0f%% of them in the result's order), lists the result instead of answering; a number stated with a unit for a kind of field the result has (a temperature, speed, share, pressure or length) that no such field holds is made up; status literals are not required", textmatch.DurationShare*100, MinDumped, DumpShare*100, MaxRun*100, MaxOrdered*100)
 }

@@ -104,7 +104,7 @@ func Read(answer string) *Reading {
 		v := Value{Number: n, Kind: unitKind(n.Unit)}
 		after := strings.ToLower(text[n.End:])
 		switch {
-		case v.Kind == Length && (strings.HasPrefix(after, "/h") || strings.HasPrefix(after, "ph")):
+		case v.Kind == Length && (strings.HasPrefix(after, "/h") || strings.HasPrefix(after, "ph") || strings.HasPrefix(after, "/s")):
 			v.Kind = Speed
 		case v.Kind == Plain:
 			if w := firstWord(after); speedWords[w] {
@@ -204,7 +204,7 @@ var keyKinds = []struct {
 	{Temperature, set(`temp temperature feelslike feels heatindex windchill chill dewpoint dew maxtemp mintemp avgtemp celsius fahrenheit`)},
 	{Speed, set(`kph mph speed gust maxwind`)},
 	{Pressure, set(`pressure mb`)},
-	{Percent, set(`humidity avghumidity cloud chance percent pct percentage`)},
+	{Percent, set(`humidity avghumidity cloud clouds chance percent pct percentage`)},
 	{Duration, set(`duration minutes mins hours seconds secs`)},
 	{Length, set(`km miles vis visibility distance precip totalprecip mm cm`)},
 	{Money, set(`price cost amount fare total raw formatted`)},
@@ -240,6 +240,15 @@ func PathsKind(paths []string) Kind {
 		key := strings.TrimRight(p[strings.LastIndexByte(p, '.')+1:], "[]")
 		if k := FieldKind(key); k != Plain {
 			return k
+		}
+	}
+	// A key of no kind takes its object's ("all" of "clouds").
+	for _, p := range paths {
+		if i := strings.LastIndexByte(p, '.'); i > 0 {
+			parent := strings.TrimRight(p[strings.LastIndexByte(p[:i], '.')+1:i], "[]")
+			if k := FieldKind(parent); k != Plain && k != Money {
+				return k
+			}
 		}
 	}
 	return Plain
@@ -311,6 +320,21 @@ func (r *Reading) States(v string, kind Kind, tol textmatch.Tolerance) textmatch
 		return textmatch.FactStated
 	}
 	return got
+}
+
+// Where is the byte offset in Text where the answer first states a value
+// of a tool result, -1 when it does not write it as written (a number by
+// its first stated number within tol that fits the kind).
+func (r *Reading) Where(v string, kind Kind, tol textmatch.Tolerance) int {
+	if want, unit, step, _, ok := textmatch.NumberFact(v); ok {
+		for _, n := range r.Values {
+			if n.fits(kind) && n.Within(want, unit, step, tol) {
+				return n.Start
+			}
+		}
+		return -1
+	}
+	return strings.Index(strings.ToLower(r.Text), strings.ToLower(strings.Fields(v+" x")[0]))
 }
 
 // valueAt is the value read at a number's position.
