@@ -131,6 +131,12 @@ func fieldLines(text string, keys []string) bool {
 			continue
 		}
 		lines++
+		if strings.HasPrefix(strings.TrimSpace(l), ":") {
+			// A value after a colon with no label: the flattened root
+			// of the result, not a line anyone writes.
+			labelled++
+			continue
+		}
 		if m := fieldLineRE.FindStringSubmatch(l); m != nil {
 			// The label is the field's path, every word a key of the
 			// result ("current temp_c"); "Native name" labels in words.

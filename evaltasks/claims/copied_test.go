@@ -57,4 +57,3 @@ func TestCopiedDataReadsQuotesAsText(t *testing.T) {
 	require.NotEmpty(t, CopiedData(reading.Read(`{"code": "pt", "native_name": "Português"}`), user, tool, d))
 	require.NotEmpty(t, CopiedData(reading.Read(`["pt", "Portuguese", "Português", "pt", "Portuguese", "Português"]`), user, tool, d))
 }
-

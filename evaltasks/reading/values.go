@@ -334,7 +334,7 @@ func (r *Reading) Where(v string, kind Kind, tol textmatch.Tolerance) int {
 		}
 		return -1
 	}
-	return strings.Index(strings.ToLower(r.Text), strings.ToLower(strings.Fields(v+" x")[0]))
+	return strings.Index(strings.ToLower(r.Text), strings.ToLower(strings.Fields(v + " x")[0]))
 }
 
 // valueAt is the value read at a number's position.
