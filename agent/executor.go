@@ -10,6 +10,8 @@ import (
 	"net/http"
 	"strings"
 
+	"github.com/understudy/understudy/toolset/search"
+
 	"github.com/understudy/understudy/agent/internal/clip"
 	"github.com/understudy/understudy/sandbox"
 	"github.com/understudy/understudy/toolset"
@@ -98,8 +100,8 @@ func (x *EngineExecutor) Execute(ctx context.Context, session, function string, 
 	if api == nil {
 		tool, name := splitFunction(function)
 		return nil, &CallError{Kind: ErrUnknownFunction, Function: function, Status: sandbox.KindUnknownAPI.Status(),
-			Message:     fmt.Sprintf("there is no function %q", function) + suggestText(c.Suggest(tool, name, 3)),
-			Suggestions: c.Suggest(tool, name, 3)}
+			Message:     fmt.Sprintf("there is no function %q", function) + suggestText(search.Suggest(c, tool, name, 3)),
+			Suggestions: search.Suggest(c, tool, name, 3)}
 	}
 	m, err := decodeArgs(function, args)
 	if err != nil {

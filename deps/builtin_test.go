@@ -16,13 +16,14 @@ import (
 	"github.com/understudy/understudy/internal/recgen"
 	"github.com/understudy/understudy/sandbox"
 	"github.com/understudy/understudy/toolset"
+	"github.com/understudy/understudy/toolset/loader"
 )
 
 // TestBuiltinPairs checks the built-in toolset's dependency pairs: the 38
 // annotated (the paper's 28 and more; toolset's TestBuiltinCatalog counts
 // the same), every source with a documented example response.
 func TestBuiltinPairs(t *testing.T) {
-	c, err := toolset.Builtin()
+	c, err := loader.Builtin()
 	require.NoError(t, err)
 	g, err := deps.Build(c, deps.Options{Annotations: true})
 	require.NoError(t, err)
@@ -37,7 +38,7 @@ func TestBuiltinPairs(t *testing.T) {
 // TestInferenceRecoversBuiltinAnnotations strips every x-depends from the
 // built-in toolset and infers the graph from documentation alone.
 func TestInferenceRecoversBuiltinAnnotations(t *testing.T) {
-	c, err := toolset.Builtin()
+	c, err := loader.Builtin()
 	require.NoError(t, err)
 	annotated, err := deps.Build(c, deps.Options{Annotations: true})
 	require.NoError(t, err)
@@ -47,7 +48,7 @@ func TestInferenceRecoversBuiltinAnnotations(t *testing.T) {
 		want[edge{e.From, e.To, e.Param}] = true
 	}
 
-	stripped, err := toolset.Builtin()
+	stripped, err := loader.Builtin()
 	require.NoError(t, err)
 	for _, a := range stripped.APIs() {
 		for _, p := range a.Params {
@@ -297,7 +298,7 @@ func shapeOf(v any) any {
 // answers, and a chain runs with the station the user gives (it failed
 // with "no value at \"\"") or says what it lacks.
 func TestRunWithAnUnknownPath(t *testing.T) {
-	cat, err := toolset.Load([]string{"../sandbox/testdata/tools"}, true)
+	cat, err := loader.Load([]string{"../sandbox/testdata/tools"}, true)
 	require.NoError(t, err)
 	st, err := assemble.Build(assemble.Config{Catalog: cat})
 	require.NoError(t, err)

@@ -13,11 +13,12 @@ import (
 	"github.com/understudy/understudy/internal/golden"
 	"github.com/understudy/understudy/sandbox"
 	"github.com/understudy/understudy/toolset"
+	"github.com/understudy/understudy/toolset/loader"
 )
 
 func miniCatalog(t testing.TB) *toolset.Catalog {
 	t.Helper()
-	c, err := toolset.Load([]string{"testdata/tools"}, false)
+	c, err := loader.Load([]string{"testdata/tools"}, false)
 	require.NoError(t, err)
 	return c
 }

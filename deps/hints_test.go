@@ -6,7 +6,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/understudy/understudy/toolset"
+	"github.com/understudy/understudy/toolset/loader"
 )
 
 func TestStripHintText(t *testing.T) {
@@ -24,7 +24,7 @@ func TestStripHintText(t *testing.T) {
 // Over the built-in catalog: no description keeps a cue, and the graph
 // built before still has its edges.
 func TestStripHintsBuiltin(t *testing.T) {
-	c, err := toolset.Builtin()
+	c, err := loader.Builtin()
 	require.NoError(t, err)
 	g, err := Build(c, Options{Annotations: true, Infer: true})
 	require.NoError(t, err)

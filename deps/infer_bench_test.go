@@ -3,12 +3,12 @@ package deps
 import (
 	"testing"
 
-	"github.com/understudy/understudy/toolset"
+	"github.com/understudy/understudy/toolset/loader"
 )
 
 // BenchmarkInferBuiltin is inference's share of the tool server's start.
 func BenchmarkInferBuiltin(b *testing.B) {
-	c, err := toolset.Builtin()
+	c, err := loader.Builtin()
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/understudy/understudy/deps"
 	"github.com/understudy/understudy/internal/tbgen"
 	"github.com/understudy/understudy/toolset"
+	"github.com/understudy/understudy/toolset/loader"
 )
 
 // TestInferIndexMatchesComparingAll requires the indexed inference to find
@@ -16,9 +17,9 @@ import (
 // every API to every parameter description finds, on the built-in tools,
 // the Appendix A catalog and the generated ToolBench slice.
 func TestInferIndexMatchesComparingAll(t *testing.T) {
-	builtin, err := toolset.Builtin()
+	builtin, err := loader.Builtin()
 	require.NoError(t, err)
-	slice, err := toolset.Load([]string{filepath.Join(tbgen.SliceDir(), "tools")}, true)
+	slice, err := loader.Load([]string{filepath.Join(tbgen.SliceDir(), "tools")}, true)
 	require.NoError(t, err)
 	for name, c := range map[string]*toolset.Catalog{"builtin": builtin, "appendix A": miniCatalog(t), "tbgen slice": slice} {
 		t.Run(name, func(t *testing.T) {
@@ -89,7 +90,7 @@ func scoreAgainstTruth(t testing.TB, c *toolset.Catalog, m *tbgen.Manifest) trut
 // TestInferAgainstSliceTruth scores inference on the committed ToolBench
 // slice against the generator's ground truth.
 func TestInferAgainstSliceTruth(t *testing.T) {
-	c, err := toolset.Load([]string{filepath.Join(tbgen.SliceDir(), "tools")}, false)
+	c, err := loader.Load([]string{filepath.Join(tbgen.SliceDir(), "tools")}, false)
 	require.NoError(t, err)
 	m, err := tbgen.ReadManifest(tbgen.SliceDir())
 	require.NoError(t, err)
@@ -109,7 +110,7 @@ func TestInferAgainstSliceTruth(t *testing.T) {
 //	go test ./deps -run '^$' -bench 'Infer(Builtin|Full)' -benchtime 1x
 func BenchmarkInferFull(b *testing.B) {
 	dir, m := tbgen.WriteTB(b, tbgen.Options{})
-	c, err := toolset.Load([]string{filepath.Join(dir, "tools")}, false)
+	c, err := loader.Load([]string{filepath.Join(dir, "tools")}, false)
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -37,6 +37,17 @@ func TestAskEverythingFailsWhenSomethingWasGiven(t *testing.T) {
 	if testing.Short() {
 		t.Skip("the whole embedded dataset")
 	}
+	given := givingInstructions(t)
+	rep := runStrategy(t, askForEveryParameter, func(c *Config) {
+		c.Instructions, c.Tasks = given, []int{TaskClarify}
+	})
+	require.Zero(t, metric(t, rep, TaskClarify, "percentage"), "%d instructions with given parameters", len(given))
+}
+
+// givingInstructions are the Type-III instructions that give something:
+// a recorded value, or a required parameter that is not missing.
+func givingInstructions(t testing.TB) []dataset.Instruction {
+	t.Helper()
 	ev, insts := embeddedEval(t, TaskClarify)
 	var given []dataset.Instruction
 	for _, inst := range insts {
@@ -53,10 +64,7 @@ func TestAskEverythingFailsWhenSomethingWasGiven(t *testing.T) {
 		}
 	}
 	require.NotEmpty(t, given)
-	rep := runStrategy(t, askForEveryParameter, func(c *Config) {
-		c.Instructions, c.Tasks = given, []int{TaskClarify}
-	})
-	require.Zero(t, metric(t, rep, TaskClarify, "percentage"), "%d instructions with given parameters", len(given))
+	return given
 }
 
 // control is a natural answer to one instance, written the way a capable

@@ -28,6 +28,7 @@ import (
 	"github.com/understudy/understudy/internal/clock"
 	"github.com/understudy/understudy/sandbox"
 	"github.com/understudy/understudy/toolset"
+	"github.com/understudy/understudy/toolset/search"
 )
 
 // Config is one evaluation run.
@@ -176,7 +177,7 @@ const (
 // evaluator holds what every instance needs.
 type evaluator struct {
 	cat    *toolset.Catalog
-	index  *toolset.Index
+	index  *search.Index
 	engine *sandbox.Engine
 	tools  map[string]toolset.OpenAITool // by API ID
 	budget int
@@ -187,7 +188,7 @@ type evaluator struct {
 }
 
 func newEvaluator(st *assemble.Stack, budget int, judge *Judge) *evaluator {
-	ev := &evaluator{cat: st.Catalog, index: st.Catalog.Index(), engine: st.Engine, tools: map[string]toolset.OpenAITool{}, budget: budget, judge: judge, graph: st.Graph, dateLine: DateLine(st.Clock)}
+	ev := &evaluator{cat: st.Catalog, index: search.Of(st.Catalog), engine: st.Engine, tools: map[string]toolset.OpenAITool{}, budget: budget, judge: judge, graph: st.Graph, dateLine: DateLine(st.Clock)}
 	apis := st.Catalog.APIs()
 	for i, t := range toolset.OpenAITools(st.Catalog, toolset.ExportOptions{Style: toolset.NameDotted}) {
 		ev.tools[apis[i].ID()] = t

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/understudy/understudy/toolset/search"
+
 	"github.com/stretchr/testify/require"
 	"github.com/understudy/understudy/evaltasks/dataset"
 )
@@ -74,7 +76,7 @@ func TestPerturbingAPIs(t *testing.T) {
 	require.Len(t, got, dataset.PerturbingCount)
 	require.NotContains(t, got, in.TargetAPI)
 	require.NotContains(t, got, in.AlsoCorrect[0])
-	require.Equal(t, got, dataset.PerturbingAPIs(cat, cat.Index(), in), "deterministic")
+	require.Equal(t, got, dataset.PerturbingAPIs(cat, search.Of(cat), in), "deterministic")
 	require.Nil(t, dataset.PerturbingAPIs(cat, nil, dataset.Instruction{TargetAPI: "nope.nothing"}))
 
 	ids := []string{"a", "b", "c", "d", "e"}

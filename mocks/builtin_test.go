@@ -14,7 +14,7 @@ import (
 	"github.com/understudy/understudy/mocks/standin"
 	"github.com/understudy/understudy/mocks/travel"
 	"github.com/understudy/understudy/sandbox"
-	"github.com/understudy/understudy/toolset"
+	"github.com/understudy/understudy/toolset/loader"
 )
 
 // TestDailyThroughMocker calls every API with its documented defaults the
@@ -89,7 +89,7 @@ func TestScenarioPackagesRegisterTheirTools(t *testing.T) {
 		register(regs[name])
 	}
 	all := Builtin()
-	cat, err := toolset.Builtin()
+	cat, err := loader.Builtin()
 	require.NoError(t, err)
 	apis := 0
 	for _, tool := range cat.Tools() {

@@ -8,7 +8,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/understudy/understudy/mocks/internal/standintest"
-	"github.com/understudy/understudy/toolset"
+	"github.com/understudy/understudy/toolset/tbfile"
 )
 
 // TestUserToolNamedLikeBuiltin: a user's tool file that has a built-in
@@ -22,7 +22,7 @@ func TestUserToolNamedLikeBuiltin(t *testing.T) {
 	shared := builtin.APIs[0].Name
 	require.True(t, m.HasStandIn(builtin.APIs[0]))
 
-	tool, err := toolset.LoadToolBenchFile([]byte(`{"tool_name": "Tasty", "standardized_name": "tasty", "api_list": [
+	tool, err := tbfile.LoadFile([]byte(`{"tool_name": "Tasty", "standardized_name": "tasty", "api_list": [
 		{"name": "`+shared+`", "method": "GET", "url": "https://tasty.p.rapidapi.com/x", "template_response": {"recipe_title": "str", "servings": "int"}}]}`), "Food", "user/Food/tasty.json")
 	require.NoError(t, err)
 	a := tool.APIs[0]

@@ -12,6 +12,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/understudy/understudy/toolset/search"
+
 	"github.com/understudy/understudy/internal/canon"
 	"github.com/understudy/understudy/internal/clock"
 	"github.com/understudy/understudy/toolset"
@@ -237,7 +239,7 @@ func New(opts Options) (*Engine, error) {
 	}
 	// Unknown names are answered with suggestions from an index of the
 	// catalog's names: built now, so that no call pays for it.
-	opts.Catalog.PrepareSuggest()
+	search.PrepareSuggest(opts.Catalog)
 	e := &Engine{opts: opts, catalog: opts.Catalog, log: opts.Logger, metrics: newMetrics()}
 	e.sessions = opts.Traces
 	if e.sessions == nil {
@@ -321,7 +323,7 @@ func (e *Engine) Resolve(tool, api string) (*toolset.API, error) {
 		}
 	}
 	nf := &NotFoundError{Tool: tool, API: api, ToolKnown: e.catalog.Tool(tool) != nil}
-	nf.Suggestions = e.catalog.Suggest(tool, api, 3)
+	nf.Suggestions = search.Suggest(e.catalog, tool, api, 3)
 	return nil, nf
 }
 

@@ -21,11 +21,12 @@ import (
 	"github.com/understudy/understudy/mocks"
 	"github.com/understudy/understudy/sandbox"
 	"github.com/understudy/understudy/toolset"
+	"github.com/understudy/understudy/toolset/loader"
 )
 
 func demoCatalog(t testing.TB) *toolset.Catalog {
 	t.Helper()
-	c, err := toolset.Load([]string{"testdata/tools"}, false)
+	c, err := loader.Load([]string{"testdata/tools"}, false)
 	require.NoError(t, err)
 	return c
 }

@@ -3,19 +3,16 @@ package toolset
 import (
 	"fmt"
 	"math"
-	"slices"
-	"sort"
 	"strings"
-
-	"github.com/getkin/kin-openapi/openapi3"
 )
 
-// dropUnfitDefaults removes every default that is not a value of its
+// DropUnfitDefaults removes every default that is not a value of its
 // parameter's kind: third-party files write "None" for an integer or "" for
 // a boolean, and applying such a default would make a call the caller
 // never asked for. Each removal is noted on the tool, so the load report
-// says what changed.
-func dropUnfitDefaults(t *Tool) {
+// says what changed; lenient validation takes the dropped default, given
+// back, as no value. Every reader calls it on the tools it makes.
+func DropUnfitDefaults(t *Tool) {
 	for _, a := range t.APIs {
 		for _, p := range a.Params {
 			if p.Default == nil || defaultFits(p.Default, p.Kind) {
@@ -48,29 +45,6 @@ func defaultFits(v any, k Kind) bool {
 		}
 	}
 	return true
-}
-
-// credentialParams lists the query and header parameter names of the
-// document's apiKey security schemes, sorted. Cookie keys are left out:
-// cookies never become arguments.
-func credentialParams(doc *openapi3.T) []string {
-	if doc.Components == nil {
-		return nil
-	}
-	var names []string
-	for _, sr := range doc.Components.SecuritySchemes {
-		if sr == nil || sr.Value == nil || !strings.EqualFold(sr.Value.Type, "apiKey") {
-			continue
-		}
-		switch strings.ToLower(sr.Value.In) {
-		case "query", "header":
-			if n := sr.Value.Name; n != "" && !slices.Contains(names, n) {
-				names = append(names, n)
-			}
-		}
-	}
-	sort.Strings(names)
-	return names
 }
 
 // IsCredential reports whether name is a credential the tool's source

@@ -1,8 +1,7 @@
-package toolset
+package toolset_test
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"fmt"
 	"path/filepath"
@@ -10,17 +9,18 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/stretchr/testify/require"
 
 	"github.com/understudy/understudy/internal/golden"
+	"github.com/understudy/understudy/toolset"
+	"github.com/understudy/understudy/toolset/loader"
 )
 
 // goldenCatalog is the small catalog behind the golden files: the
 // ToolBench testdata tree, the petstore and the cyclic document.
-func goldenCatalog(t testing.TB) *Catalog {
-	c, err := Load([]string{"testdata/toolbench", "testdata/openapi/petstore.yaml", "testdata/openapi/cyclic.json"}, false)
+func goldenCatalog(t testing.TB) *toolset.Catalog {
+	c, err := loader.Load([]string{"testdata/toolbench", "testdata/openapi/petstore.yaml", "testdata/openapi/cyclic.json"}, false)
 	require.NoError(t, err)
 	return c
 }
@@ -45,13 +45,13 @@ func TestOpenAIToolsGolden(t *testing.T) {
 	c := goldenCatalog(t)
 	for _, tc := range []struct {
 		file string
-		opts ExportOptions
+		opts toolset.ExportOptions
 	}{
-		{"openai_dotted.json", ExportOptions{}},
-		{"openai_toolbench.json", ExportOptions{Style: NameToolBench, MaxDescription: 256}},
+		{"openai_dotted.json", toolset.ExportOptions{}},
+		{"openai_toolbench.json", toolset.ExportOptions{Style: toolset.NameToolBench, MaxDescription: 256}},
 	} {
 		t.Run(tc.file, func(t *testing.T) {
-			tools := OpenAITools(c, tc.opts)
+			tools := toolset.OpenAITools(c, tc.opts)
 			require.Len(t, tools, len(c.APIs()))
 			seen := map[string]bool{}
 			for _, tl := range tools {
@@ -66,21 +66,21 @@ func TestOpenAIToolsGolden(t *testing.T) {
 		})
 	}
 	a := c.API("fare_finder", "search_fares")
-	require.Equal(t, "fare_finder-search_fares", ExportName(a, NameDotted))
-	require.Equal(t, "search_fares_for_fare_finder", ExportName(a, NameToolBench))
+	require.Equal(t, "fare_finder-search_fares", toolset.ExportName(a, toolset.NameDotted))
+	require.Equal(t, "search_fares_for_fare_finder", toolset.ExportName(a, toolset.NameToolBench))
 }
 
 func TestExportNamesLong(t *testing.T) {
-	long := &Tool{Name: "An extremely long tool name that goes on and on and on", Category: "X"}
-	cjk := &Tool{Name: "天气预报", Category: "X"}
-	long.APIs = []*API{{Name: "and an equally long api name that never seems to end", Tool: long}}
-	cjk.APIs = []*API{{Name: "查询", Tool: cjk}, {Name: "查找", Tool: cjk}}
-	c, err := NewCatalog([]*Tool{long, cjk})
+	long := &toolset.Tool{Name: "An extremely long tool name that goes on and on and on", Category: "X"}
+	cjk := &toolset.Tool{Name: "天气预报", Category: "X"}
+	long.APIs = []*toolset.API{{Name: "and an equally long api name that never seems to end", Tool: long}}
+	cjk.APIs = []*toolset.API{{Name: "查询", Tool: cjk}, {Name: "查找", Tool: cjk}}
+	c, err := toolset.NewCatalog([]*toolset.Tool{long, cjk})
 	require.NoError(t, err)
 	names := map[string]bool{}
 	for _, a := range c.APIs() {
-		for _, st := range []NameStyle{NameDotted, NameToolBench} {
-			n := ExportName(a, st)
+		for _, st := range []toolset.NameStyle{toolset.NameDotted, toolset.NameToolBench} {
+			n := toolset.ExportName(a, st)
 			require.Regexp(t, `^[a-zA-Z0-9_-]{1,64}$`, n)
 			require.Same(t, a, c.APIByExportName(n), n)
 			names[n] = true
@@ -88,7 +88,7 @@ func TestExportNamesLong(t *testing.T) {
 	}
 	require.Len(t, names, 6, "every API keeps distinct names")
 	// ToolBench cuts from the front, keeping the tool's end of the name.
-	n := ExportName(long.APIs[0], NameToolBench)
+	n := toolset.ExportName(long.APIs[0], toolset.NameToolBench)
 	require.Len(t, n, 64)
 	require.Regexp(t, `_for_an_extremely_long_tool_name_that_goes_on_and_on_and_on$`, n)
 	require.Same(t, long.APIs[0], c.APIByFunction(n))
@@ -101,7 +101,7 @@ func TestExportNamesLong(t *testing.T) {
 func TestOpenAIParametersAreJSONSchema(t *testing.T) {
 	c := goldenCatalog(t)
 	schemas := map[string]*jsonschema.Schema{}
-	for i, tl := range OpenAITools(c, ExportOptions{}) {
+	for i, tl := range toolset.OpenAITools(c, toolset.ExportOptions{}) {
 		b, err := json.Marshal(tl.Function.Parameters)
 		require.NoError(t, err)
 		doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(b))
@@ -139,72 +139,18 @@ func TestOpenAIParametersAreJSONSchema(t *testing.T) {
 	check("pet_store-addpet", map[string]any{"name": "rex"}, false)
 }
 
-func TestOpenAPIDocumentGolden(t *testing.T) {
-	c := goldenCatalog(t)
-	doc := OpenAPIDocument(c)
-	require.NoError(t, doc.Validate(context.Background()))
-	require.Equal(t, "3.0.3", doc.OpenAPI)
-
-	ops := map[string]*openapi3.Operation{}
-	for _, p := range doc.Paths.InMatchingOrder() {
-		for _, op := range doc.Paths.Value(p).Operations() {
-			ops[op.OperationID] = op
-		}
-	}
-	require.Len(t, ops, len(c.APIs()))
-	get := ops["quick_weather.Forecast by id"]
-	require.NotNil(t, get)
-	require.Equal(t, []string{"Weather", "quick_weather"}, get.Tags)
-	require.Equal(t, "path", get.Parameters[0].Value.In)
-	fare := ops["fare_finder.search_fares"]
-	require.NotNil(t, fare.RequestBody, "body params become a JSON body")
-	require.Contains(t, fare.RequestBody.Value.Content["application/json"].Schema.Value.Properties, "from")
-
-	b, err := json.MarshalIndent(doc, "", "  ")
-	require.NoError(t, err)
-	checkGolden(t, "openapi.json", append(b, '\n'))
-
-	// The document reloads through kin-openapi unchanged in substance.
-	back, err := openapi3.NewLoader().LoadFromData(b)
-	require.NoError(t, err)
-	require.NoError(t, back.Validate(context.Background()))
-}
-
-func TestOpenAPIDocumentAwkwardPaths(t *testing.T) {
-	tool := &Tool{Name: "Awkward", Category: "X", APIs: []*API{
-		{Name: "a", Method: "GET", Path: "/items/{id}", Params: []*Param{{Name: "q", Kind: KindString, In: InQuery}}},                                               // {id} undeclared
-		{Name: "b", Method: "GET", Path: "/items/{id}", Params: []*Param{{Name: "id", Kind: KindString, In: InPath}}},                                               // same path
-		{Name: "c", Method: "FETCH", Path: "", Params: []*Param{{Name: "slug", Kind: KindString, In: InPath}}},                                                      // path param not in template
-		{Name: "d", Method: "GET", Path: "/x y?z", ExampleResponse: json.RawMessage(`{"a": 1}`), ResponseSchema: &openapi3.Schema{Type: &openapi3.Types{"string"}}}, // example contradicts schema
-		{Name: "e", Method: "POST", Path: "/e", Params: []*Param{{Name: "n", Kind: KindString, In: InBody, Schema: &openapi3.Schema{Type: &openapi3.Types{"string"}, Pattern: "(["}}}},
-	}}
-	c, err := NewCatalog([]*Tool{tool})
-	require.NoError(t, err)
-	doc := OpenAPIDocument(c)
-	require.NoError(t, doc.Validate(context.Background()))
-	paths := doc.Paths.Keys()
-	require.ElementsMatch(t, []string{"/awkward/items/id", "/awkward/items/{id}", "/awkward/{slug}", "/awkward/x_yz", "/awkward/e"}, paths)
-	require.NotNil(t, doc.Paths.Value("/awkward/{slug}").Post, "unknown method FETCH exported as POST")
-	media := doc.Paths.Value("/awkward/x_yz").Get.Responses.Value("200").Value.Content["application/json"]
-	require.Nil(t, media.Example, "an example contradicting its schema is not an example")
-	require.Equal(t, map[string]any{"a": 1.0}, media.Extensions["x-example"])
-	n := doc.Paths.Value("/awkward/e").Post.RequestBody.Value.Content["application/json"].Schema.Value.Properties["n"].Value
-	require.Empty(t, n.Pattern, "an invalid schema falls back to the bare kind")
-	require.Contains(t, n.Description, "documented schema dropped")
-}
-
 func TestCatalogDocumentAndSummaryGolden(t *testing.T) {
 	c := goldenCatalog(t)
-	doc := CatalogDocument(c)
+	doc := toolset.CatalogDocument(c)
 	require.Equal(t, 5, doc.Tools)
 	require.Equal(t, 12, doc.APIs)
 	b1 := marshalIndent(t, doc)
-	b2 := marshalIndent(t, CatalogDocument(goldenCatalog(t)))
+	b2 := marshalIndent(t, toolset.CatalogDocument(goldenCatalog(t)))
 	require.Equal(t, string(b1), string(b2), "deterministic")
 	checkGolden(t, "catalog.json", b1)
 
 	var buf bytes.Buffer
-	require.NoError(t, WriteSummary(&buf, c))
+	require.NoError(t, toolset.WriteSummary(&buf, c))
 	require.Regexp(t, regexp.MustCompile(`Dependencies: 6 \(source API, dependent API\) pairs`), buf.String())
 	checkGolden(t, "summary.txt", buf.Bytes())
 
@@ -219,11 +165,11 @@ func TestCatalogDocumentAndSummaryGolden(t *testing.T) {
 }
 
 func TestSummaryReportsUnresolved(t *testing.T) {
-	tool := &Tool{Name: "lonely", Category: "X", APIs: []*API{{Name: "a", Params: []*Param{{Name: "id", Depends: []Dependency{{Tool: "ghost", API: "list", Path: "[].id"}}}}}}}
-	c, err := NewCatalog([]*Tool{tool})
+	tool := &toolset.Tool{Name: "lonely", Category: "X", APIs: []*toolset.API{{Name: "a", Params: []*toolset.Param{{Name: "id", Depends: []toolset.Dependency{{Tool: "ghost", API: "list", Path: "[].id"}}}}}}}
+	c, err := toolset.NewCatalog([]*toolset.Tool{tool})
 	require.NoError(t, err)
 	var buf bytes.Buffer
-	require.NoError(t, WriteSummary(&buf, c))
+	require.NoError(t, toolset.WriteSummary(&buf, c))
 	require.Contains(t, buf.String(), "unresolved: lonely.a(id) ← ghost.list")
 	require.Empty(t, c.DependencyPairs())
 }
@@ -232,28 +178,38 @@ func TestSummaryReportsUnresolved(t *testing.T) {
 // 1,024 bytes (OpenAI's limit), in every naming style, cut at a sentence;
 // the catalog keeps the full text.
 func TestOpenAIDescriptionsFitOpenAI(t *testing.T) {
-	c, err := Builtin()
+	c, err := loader.Builtin()
 	require.NoError(t, err)
-	for _, style := range []NameStyle{NameDotted, NameToolBench} {
-		for _, tool := range OpenAITools(c, ExportOptions{Style: style}) {
-			require.LessOrEqual(t, len(tool.Function.Description), MaxOpenAIDescription, "%s (style %v)", tool.Function.Name, style)
+	for _, style := range []toolset.NameStyle{toolset.NameDotted, toolset.NameToolBench} {
+		for _, tool := range toolset.OpenAITools(c, toolset.ExportOptions{Style: style}) {
+			require.LessOrEqual(t, len(tool.Function.Description), toolset.MaxOpenAIDescription, "%s (style %v)", tool.Function.Name, style)
 		}
 	}
 
 	long := strings.Repeat("Finds the thing. ", 50) + "Then it stops!"
-	tl := &Tool{Name: "Long", StandardizedName: "long", Description: strings.Repeat("A tool that is described at length. ", 40)}
-	a := &API{Name: "find", Description: long, Tool: tl}
-	tl.APIs = []*API{a}
-	got := exportDescription(a, NameDotted, 1024)
-	require.LessOrEqual(t, len(got), MaxOpenAIDescription)
+	tl := &toolset.Tool{Name: "Long", StandardizedName: "long", Description: strings.Repeat("A tool that is described at length. ", 40)}
+	a := &toolset.API{Name: "find", Description: long, Tool: tl}
+	tl.APIs = []*toolset.API{a}
+	got := dottedDescription(t, tl)
+	require.LessOrEqual(t, len(got), toolset.MaxOpenAIDescription)
 	require.True(t, strings.HasSuffix(got, `Then it stops!"`), "whole sentences only: %q", got[len(got)-40:])
 	require.Contains(t, got, `The description of this function is: "`+long+`"`, "the function's own description is kept whole while the tool's gives way")
 	require.Equal(t, long, a.Description, "the catalog keeps the full text")
 
 	tl.Description = "Short. " + strings.Repeat("x", 400)
 	a.Description = strings.Repeat("One sentence. ", 60)
-	got = exportDescription(a, NameDotted, 1024)
-	require.LessOrEqual(t, len(got), MaxOpenAIDescription)
+	got = dottedDescription(t, tl)
+	require.LessOrEqual(t, len(got), toolset.MaxOpenAIDescription)
 	require.Contains(t, got, `The tool is described as: "Short."`, "the tool's description cut at its sentence")
 	require.Contains(t, got, `One sentence."`)
+}
+
+// dottedDescription is the description OpenAITools exports for the one API
+// of tool in the dotted style.
+func dottedDescription(t *testing.T, tool *toolset.Tool) string {
+	c, err := toolset.NewCatalog([]*toolset.Tool{tool})
+	require.NoError(t, err)
+	tools := toolset.OpenAITools(c, toolset.ExportOptions{Style: toolset.NameDotted})
+	require.Len(t, tools, 1)
+	return tools[0].Function.Description
 }

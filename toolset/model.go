@@ -1,4 +1,4 @@
-// Package toolset is the catalog of tools: Category → Tool → API → Param, its loaders, exporters, argument validation and search.
+// Package toolset is the catalog of tools: Category → Tool → API → Param, its argument validation and its native and OpenAI exports; its readers, writers and search live in the packages under it.
 package toolset
 
 import (
@@ -12,6 +12,7 @@ import (
 	"sync/atomic"
 
 	"github.com/getkin/kin-openapi/openapi3"
+	"github.com/understudy/understudy/toolset/internal/readkit"
 )
 
 // Kind is the JSON type of a parameter after loading. ToolBench's loose
@@ -131,14 +132,29 @@ type API struct {
 	responseOnce sync.Once
 
 	// std is the standardized name when it is not StandardizeAPIName(Name):
-	// the suffixed name of a twin (see LoadToolBenchFile).
+	// the suffixed name of a twin (see SetStandardizedName).
 	std string
 }
+
+// SetStandardizedName gives the API a standardized name of its own, for
+// an API whose name standardizes like an earlier API's of its tool (the
+// ToolBench reader gives the second "get_user_2"); see StandardizedName.
+func (a *API) SetStandardizedName(std string) { a.std = std }
+
+// SetResponseJSON keeps a response schema as a source file wrote it, to
+// be parsed by the first Response call; anything but a JSON object (real
+// files hold "" or free text there) documents no schema.
+func (a *API) SetResponseJSON(raw json.RawMessage) { a.responseRaw = responseSchemaJSON(raw) }
+
+// SetBodySchema records the whole request body's schema when its
+// properties became flat parameters but the body has a rule across them
+// (oneOf, anyOf): Validate checks the reassembled body against it.
+func (a *API) SetBodySchema(s *openapi3.Schema) { a.bodySchema = s }
 
 // StandardizedName is the API's name as function names spell it:
 // StandardizeAPIName(Name), except for an API whose name standardizes
 // like an earlier API's of its tool, which has a suffixed one ("get_user_2";
-// see LoadToolBenchFile).
+// see SetStandardizedName).
 func (a *API) StandardizedName() string {
 	if a.std != "" {
 		return a.std
@@ -196,18 +212,26 @@ type Tool struct {
 	// parameter they never issued (x-invalid-value): an unknown ID.
 	InvalidValue *Refusal `json:"invalid_value,omitempty"`
 
+	// ToolBench marks a tool read from a ToolBench tool file: its calls
+	// are validated leniently (see Validation), and NewCatalog lets it
+	// answer to its file's name.
+	ToolBench bool `json:"-"`
+	// LeftOut are the load errors of the APIs the ToolBench reader left
+	// out of the tool (each noted in Notes), which the strict loaders
+	// fail on.
+	LeftOut []error `json:"-"`
+
 	// base is the standardized name from the tool's file when NewCatalog
 	// qualified it with the category; empty otherwise.
 	base string
-	// toolBench marks a tool read from a ToolBench tool file.
-	toolBench bool
 	// validation, when set, is Validation's answer: a tool loaded from
 	// a catalog's OpenAPI export keeps the mode it had there.
 	validation ValidationMode
-	// leftOut are the errors of the APIs LoadToolBenchFile left out,
-	// which the strict loaders fail on.
-	leftOut []error
 }
+
+// SetValidation makes m the tool's own validation mode (Validation), as
+// a catalog's OpenAPI export records it; "" restores the default.
+func (t *Tool) SetValidation(m ValidationMode) { t.validation = m }
 
 // Category groups tools, as RapidAPI does.
 type Category struct {
@@ -293,18 +317,43 @@ type Catalog struct {
 	// standardized name its file gives it, as ToolBench identifies tools.
 	byCategory map[string]*Tool
 
-	skipped []Skipped // tool files Load left out
+	skipped []Skipped // tool files the loader left out
 	byHost  map[string]*Tool
 	byFunc  map[string]*API // "<api>_for_<tool>" → API, also as cut to 64 characters
-
-	indexOnce sync.Once
-	index     *Index // BM25 over every API, built on the first Suggest/Search
 
 	exportOnce sync.Once
 	byExport   map[string]*API // OpenAI function name (either style) → API
 
-	suggestOnce sync.Once
-	suggest     *nameIndex // what Suggest looks names up in
+	derivedMu sync.Mutex
+	derived   map[any]*derivedValue // see Derived
+}
+
+// derivedValue is one value of Catalog.Derived, built once.
+type derivedValue struct {
+	once sync.Once
+	v    any
+}
+
+// Derived returns the value build makes of the catalog, building it on
+// the first call for key and keeping it for the catalog's life, safely
+// under concurrent calls. Indexes other packages compute over a catalog
+// (the BM25 index, the suggestion index) are kept here, so that each is
+// built once per catalog by the package that owns it; key is a value of
+// a type of that package, so no two packages share one. A build may
+// ask for another key's value, never its own.
+func (c *Catalog) Derived(key any, build func() any) any {
+	c.derivedMu.Lock()
+	if c.derived == nil {
+		c.derived = map[any]*derivedValue{}
+	}
+	d := c.derived[key]
+	if d == nil {
+		d = &derivedValue{}
+		c.derived[key] = d
+	}
+	c.derivedMu.Unlock()
+	d.once.Do(func() { d.v = build() })
+	return d.v
 }
 
 // NewCatalog indexes tools into a catalog with categories and tools sorted
@@ -314,9 +363,10 @@ type Catalog struct {
 // "<name>_for_<category>" (the form StableToolBench names its cache
 // folders with), noted on the tool; ToolIn finds either by category and
 // name. Two tools with the same standardized name in one category are an
-// error naming both files (Load keeps the first and reports the other).
-func NewCatalog(tools []*Tool) (*Catalog, error) {
-	c := &Catalog{byTool: map[string]*Tool{}, byHost: map[string]*Tool{}, byFunc: map[string]*API{}, byCategory: map[string]*Tool{}}
+// error naming both files (the loader keeps the first and reports the
+// other). skipped lists the tool files the loader left out, for Skipped.
+func NewCatalog(tools []*Tool, skipped ...Skipped) (*Catalog, error) {
+	c := &Catalog{byTool: map[string]*Tool{}, byHost: map[string]*Tool{}, byFunc: map[string]*API{}, byCategory: map[string]*Tool{}, skipped: skipped}
 	cats := map[string]*Category{}
 	for _, t := range tools {
 		if t.StandardizedName == "" {
@@ -364,10 +414,10 @@ func NewCatalog(tools []*Tool) (*Catalog, error) {
 	// hold "LighthousegrowthproAPI.json" for "Lighthouse Growth Pro")
 	// answers to its file's name too, where no tool has that name.
 	for _, t := range tools {
-		if !t.toolBench || t.Source == "" {
+		if !t.ToolBench || t.Source == "" {
 			continue
 		}
-		stem := Standardize(fileStem(t.Source))
+		stem := Standardize(readkit.FileStem(t.Source))
 		if stem == "" || stem == t.baseName() {
 			continue
 		}
@@ -450,7 +500,7 @@ func (c *Catalog) ToolIn(category, name string) *Tool {
 	return nil
 }
 
-// Skipped lists the tool files Load left out, with their reasons, in
+// Skipped lists the tool files the loader left out, with their reasons, in
 // the order of the paths given.
 func (c *Catalog) Skipped() []Skipped {
 	if c == nil {

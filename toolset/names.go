@@ -1,6 +1,7 @@
 package toolset
 
 import (
+	"regexp"
 	"strings"
 	"unicode"
 )
@@ -83,4 +84,27 @@ func (a *API) ParamAliases() map[string]string {
 		out[alias] = p.Name
 	}
 	return out
+}
+
+// MaxAPINameLen is the longest function name OpenAI (and most providers)
+// accept, and so the longest API name a reader makes.
+const MaxAPINameLen = 64
+
+var unsafeNameChars = regexp.MustCompile(`[^a-zA-Z0-9_-]+`)
+
+// SanitizeAPIName makes a name fit ^[a-zA-Z0-9_-]{1,64}$: other characters
+// become '_', runs of '_' collapse, and the result is cut to 64 characters.
+func SanitizeAPIName(s string) string {
+	s = unsafeNameChars.ReplaceAllString(s, "_")
+	for strings.Contains(s, "__") {
+		s = strings.ReplaceAll(s, "__", "_")
+	}
+	s = strings.Trim(s, "_")
+	if len(s) > MaxAPINameLen {
+		s = strings.TrimRight(s[:MaxAPINameLen], "_")
+	}
+	if s == "" {
+		s = "operation"
+	}
+	return s
 }

@@ -7,6 +7,8 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+
+	"github.com/understudy/understudy/toolset/internal/readkit"
 )
 
 // NameStyle chooses how exported function names are spelt.
@@ -123,7 +125,7 @@ func exportDescription(a *API, style NameStyle, max int) string {
 		case d != "":
 			d = strings.TrimSpace(cutSentence(d, len(d)-over))
 		default:
-			return cut(out, MaxOpenAIDescription)
+			return readkit.Cut(out, MaxOpenAIDescription)
 		}
 		out = build(d, td)
 	}
@@ -140,7 +142,7 @@ func cutSentence(s string, n int) string {
 	if n <= 0 {
 		return ""
 	}
-	c := cut(s, n)
+	c := readkit.Cut(s, n)
 	end := -1
 	for i := 0; i < len(c); i++ {
 		if (c[i] == '.' || c[i] == '!' || c[i] == '?') && (i+1 == len(s) || s[i+1] == ' ' || s[i+1] == '\n') {
@@ -154,17 +156,6 @@ func cutSentence(s string, n int) string {
 		return c[:i]
 	}
 	return c
-}
-
-// cut shortens s to at most n bytes without splitting a UTF-8 sequence.
-func cut(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	for n > 0 && n < len(s) && s[n]&0xC0 == 0x80 {
-		n--
-	}
-	return s[:n]
 }
 
 // ExportName is the function name an API is exported under; it always
@@ -192,8 +183,8 @@ func hashedName(name string, a *API) string {
 	h.Write([]byte(a.ID()))
 	suffix := fmt.Sprintf("_%08x", h.Sum32())
 	clean := unsafeNameChars.ReplaceAllString(name, "_")
-	if len(clean) > maxAPINameLen-len(suffix) {
-		clean = clean[:maxAPINameLen-len(suffix)]
+	if len(clean) > MaxAPINameLen-len(suffix) {
+		clean = clean[:MaxAPINameLen-len(suffix)]
 	}
 	return clean + suffix
 }
@@ -206,8 +197,8 @@ func toolBenchFunctionName(a *API) string {
 	if unsafeNameChars.MatchString(name) || name == "" {
 		return hashedName(name, a)
 	}
-	if len(name) > maxAPINameLen {
-		name = name[len(name)-maxAPINameLen:]
+	if len(name) > MaxAPINameLen {
+		name = name[len(name)-MaxAPINameLen:]
 	}
 	return name
 }

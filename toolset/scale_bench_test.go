@@ -1,4 +1,4 @@
-package toolset
+package toolset_test
 
 import (
 	"encoding/json"
@@ -9,6 +9,10 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/understudy/understudy/toolset"
+	"github.com/understudy/understudy/toolset/loader"
+	"github.com/understudy/understudy/toolset/search"
 )
 
 // ToolBench's size: 49 categories, 3,451 tools, 16,464 APIs.
@@ -81,8 +85,8 @@ func scaleToolFiles(tb testing.TB) string {
 	return dir
 }
 
-func loadScale(tb testing.TB, dir string) *Catalog {
-	c, err := Load([]string{dir}, false)
+func loadScale(tb testing.TB, dir string) *toolset.Catalog {
+	c, err := loader.Load([]string{dir}, false)
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -96,7 +100,7 @@ func loadScale(tb testing.TB, dir string) *Catalog {
 // heap in use with the catalog (and its BM25 index) live.
 func BenchmarkScaleLoad(b *testing.B) {
 	dir := scaleToolFiles(b)
-	var c *Catalog
+	var c *toolset.Catalog
 	for b.Loop() {
 		c = loadScale(b, dir)
 	}
@@ -104,7 +108,7 @@ func BenchmarkScaleLoad(b *testing.B) {
 	runtime.GC()
 	var before runtime.MemStats
 	runtime.ReadMemStats(&before)
-	c.Index()
+	search.Of(c)
 	runtime.GC()
 	var after runtime.MemStats
 	runtime.ReadMemStats(&after)
@@ -118,14 +122,14 @@ func BenchmarkScaleIndex(b *testing.B) {
 	c := loadScale(b, scaleToolFiles(b))
 	apis := c.APIs()
 	for b.Loop() {
-		NewIndex(apis)
+		search.NewIndex(apis)
 	}
 }
 
 // BenchmarkScaleSearchTop5 is one BM25 top-5 query over 16,464 APIs.
 func BenchmarkScaleSearchTop5(b *testing.B) {
 	c := loadScale(b, scaleToolFiles(b))
-	ix := c.Index()
+	ix := search.Of(c)
 	queries := []string{"weather forecast for a city", "convert currency exchange rate", "hotel booking price review", "translate text language", "stock market price"}
 	b.ReportAllocs()
 	i := 0
@@ -140,7 +144,7 @@ func BenchmarkScaleSearchTop5(b *testing.B) {
 // BenchmarkScaleValidate validates a 3-parameter call on an API of the big catalog.
 func BenchmarkScaleValidate(b *testing.B) {
 	c := loadScale(b, scaleToolFiles(b))
-	var a *API
+	var a *toolset.API
 	for _, x := range c.APIs() {
 		if len(x.Params) == 3 {
 			a = x
@@ -150,9 +154,9 @@ func BenchmarkScaleValidate(b *testing.B) {
 	args := map[string]any{}
 	for _, p := range a.Params {
 		switch p.Kind {
-		case KindNumber:
+		case toolset.KindNumber:
 			args[p.Name] = "5"
-		case KindBoolean:
+		case toolset.KindBoolean:
 			args[p.Name] = "true"
 		default:
 			if len(p.Enum) > 0 {

@@ -56,7 +56,7 @@ func JSONSchema(s *openapi3.Schema) map[string]any {
 
 func jsonSchema(s *openapi3.Schema, depth int) map[string]any {
 	m := map[string]any{}
-	if s == nil || depth > maxInlineDepth+1 {
+	if s == nil || depth > MaxSchemaDepth+1 {
 		return m
 	}
 	if s.Type != nil && len(*s.Type) > 0 {
@@ -177,3 +177,8 @@ func containsAny(list []any, v any) bool {
 	}
 	return false
 }
+
+// MaxSchemaDepth is how deep the readers nest a schema before cutting it
+// (a recursive one is cut where it would repeat), so the translations
+// here never walk deeper.
+const MaxSchemaDepth = 32

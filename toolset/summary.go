@@ -12,7 +12,7 @@ import (
 // WriteSummary prints counts by scenario, category and tool, the number of
 // (source API, dependent API) dependency pairs and any x-depends naming an
 // API the catalog lacks, the coherent groups with their API counts, and the
-// loaders' notes, and the tool files Load skipped with their reasons.
+// loaders' notes, and the tool files the loader skipped with their reasons.
 func WriteSummary(w io.Writer, c *Catalog) error {
 	tools, apis := c.Tools(), c.APIs()
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)

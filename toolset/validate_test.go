@@ -1,4 +1,4 @@
-package toolset
+package toolset_test
 
 import (
 	"bytes"
@@ -11,22 +11,25 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/understudy/understudy/internal/canon"
+	"github.com/understudy/understudy/toolset"
+	"github.com/understudy/understudy/toolset/loader"
+	"github.com/understudy/understudy/toolset/tbfile"
 )
 
 // fareAPI is fare_finder.search_fares from testdata: string, number,
 // integer, boolean, object and array params, with pattern, format, enum,
 // minimum/maximum and defaults.
-func fareAPI(t testing.TB) *API {
-	c, err := Load([]string{"testdata/toolbench"}, false)
+func fareAPI(t testing.TB) *toolset.API {
+	c, err := loader.Load([]string{"testdata/toolbench"}, false)
 	require.NoError(t, err)
 	a := c.API("fare_finder", "search_fares")
 	require.NotNil(t, a)
 	return a
 }
 
-func requireViolations(t *testing.T, err error, want ...Violation) {
+func requireViolations(t *testing.T, err error, want ...toolset.Violation) {
 	t.Helper()
-	var ve *ValidationError
+	var ve *toolset.ValidationError
 	require.True(t, errors.As(err, &ve), "want a *ValidationError, got %v", err)
 	require.Len(t, ve.Violations, len(want), "%v", ve.Violations)
 	for i, w := range want {
@@ -104,7 +107,7 @@ func TestValidateCoercions(t *testing.T) {
 				require.NoError(t, err)
 				require.Equal(t, tc.want, got[tc.param])
 			default:
-				requireViolations(t, err, Violation{Location: []string{tc.param}, Code: tc.code})
+				requireViolations(t, err, toolset.Violation{Location: []string{tc.param}, Code: tc.code})
 			}
 		})
 	}
@@ -115,12 +118,12 @@ func TestValidateViolations(t *testing.T) {
 	for _, tc := range []struct {
 		name string
 		args map[string]any
-		want []Violation
+		want []toolset.Violation
 	}{
 		{"every violation at once", map[string]any{
 			"to": "jfk", "date": "01/03/2025", "adults": 12, "cabin": "premium", "contact": "not-an-email",
 			"callback": "just text", "seats": 0, "depart_after": "2025-03-01 10:00", "bogus": 1, "fromm": "LHR",
-		}, []Violation{
+		}, []toolset.Violation{
 			{Location: []string{"adults"}, Code: "maximum"},
 			{Location: []string{"bogus"}, Code: "unknown"},
 			{Location: []string{"cabin"}, Code: "enum"},
@@ -133,12 +136,12 @@ func TestValidateViolations(t *testing.T) {
 			{Location: []string{"seats"}, Code: "minimum"},
 			{Location: []string{"to"}, Code: "pattern"},
 		}},
-		{"required only", map[string]any{}, []Violation{
+		{"required only", map[string]any{}, []toolset.Violation{
 			{Location: []string{"date"}, Code: "required"},
 			{Location: []string{"from"}, Code: "required"},
 			{Location: []string{"to"}, Code: "required"},
 		}},
-		{"null required is missing", map[string]any{"from": nil, "to": "JFK", "date": "2025-03-01"}, []Violation{
+		{"null required is missing", map[string]any{"from": nil, "to": "JFK", "date": "2025-03-01"}, []toolset.Violation{
 			{Location: []string{"from"}, Code: "required"},
 		}},
 	} {
@@ -180,7 +183,7 @@ func TestValidateNormalises(t *testing.T) {
 
 	// Required defaults are examples and are not applied.
 	_, err = a.Validate(map[string]any{"date": "2025-03-01"})
-	requireViolations(t, err, Violation{Location: []string{"from"}, Code: "required"}, Violation{Location: []string{"to"}, Code: "required"})
+	requireViolations(t, err, toolset.Violation{Location: []string{"from"}, Code: "required"}, toolset.Violation{Location: []string{"to"}, Code: "required"})
 
 	// Nil args are an empty call.
 	_, err = a.Validate(nil)
@@ -188,18 +191,18 @@ func TestValidateNormalises(t *testing.T) {
 }
 
 func TestValidateOpenAPISchemas(t *testing.T) {
-	tools, err := LoadPath("testdata/openapi/petstore.yaml")
+	tools, err := loader.LoadPath("testdata/openapi/petstore.yaml")
 	require.NoError(t, err)
-	c, err := NewCatalog(tools)
+	c, err := toolset.NewCatalog(tools)
 	require.NoError(t, err)
 	add := c.API("pet_store", "addPet")
 	_, err = add.Validate(map[string]any{"name": "rex", "photoUrls": []any{"https://img.example/rex.png"}, "category": map[string]any{"id": 1, "name": "dogs"}})
 	require.NoError(t, err)
 	_, err = add.Validate(map[string]any{"name": "rex", "photoUrls": []any{"not a uri"}, "category": map[string]any{"id": "one"}, "status": "lost"})
 	requireViolations(t, err,
-		Violation{Location: []string{"category", "id"}, Code: "type"},
-		Violation{Location: []string{"photoUrls", "0"}, Code: "format"},
-		Violation{Location: []string{"status"}, Code: "enum"},
+		toolset.Violation{Location: []string{"category", "id"}, Code: "type"},
+		toolset.Violation{Location: []string{"photoUrls", "0"}, Code: "format"},
+		toolset.Violation{Location: []string{"status"}, Code: "enum"},
 	)
 	order := c.API("pet_store", "place_order")
 	require.NotNil(t, order)
@@ -207,7 +210,7 @@ func TestValidateOpenAPISchemas(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, 7.0, got["petId"])
 	_, err = order.Validate(map[string]any{"petId": 7, "quantity": 30, "email": "x"})
-	requireViolations(t, err, Violation{Location: []string{"email"}, Code: "format"}, Violation{Location: []string{"quantity"}, Code: "maximum"})
+	requireViolations(t, err, toolset.Violation{Location: []string{"email"}, Code: "format"}, toolset.Violation{Location: []string{"quantity"}, Code: "maximum"})
 	find := c.API("pet_store", "findPetsByStatus")
 	got, err = find.Validate(nil)
 	require.NoError(t, err)
@@ -215,7 +218,7 @@ func TestValidateOpenAPISchemas(t *testing.T) {
 	notes := c.API("pet_store", "putNotes")
 	_, err = notes.Validate(map[string]any{"body": "hello"})
 	require.NoError(t, err)
-	none := &API{Name: "none"}
+	none := &toolset.API{Name: "none"}
 	_, err = none.Validate(map[string]any{"x": 1})
 	require.ErrorContains(t, err, "takes no arguments")
 }
@@ -223,14 +226,12 @@ func TestValidateOpenAPISchemas(t *testing.T) {
 // BenchmarkValidate3Params is a typical ToolBench call: three bare-typed
 // parameters, one of them a number sent as a string.
 func BenchmarkValidate3Params(b *testing.B) {
-	a := &API{Name: "search", Tool: &Tool{StandardizedName: "t"}, Params: []*Param{
-		{Name: "q", Kind: KindString, Required: true},
-		{Name: "limit", Kind: KindNumber, Default: 10.0},
-		{Name: "safe", Kind: KindBoolean},
-	}}
-	for _, p := range a.Params {
-		p.Schema = paramSchema(p, nil, nil, "")
+	tool, err := tbfile.LoadFile([]byte(`{"tool_name": "t", "api_list": [{"name": "search", "required_parameters": [{"name": "q", "type": "STRING"}],
+		"optional_parameters": [{"name": "limit", "type": "NUMBER", "default": 10}, {"name": "safe", "type": "BOOLEAN"}]}]}`), "Cat", "t.json")
+	if err != nil {
+		b.Fatal(err)
 	}
+	a := tool.APIs[0]
 	args := map[string]any{"q": "hotels in paris", "limit": "5", "safe": true}
 	b.ReportAllocs()
 	for b.Loop() {
@@ -254,13 +255,13 @@ func BenchmarkValidate3ParamsRich(b *testing.B) {
 }
 
 func TestValidateInvalidSchemaFallsBack(t *testing.T) {
-	a := &API{Name: "x", Params: []*Param{{Name: "n", Kind: KindString, Required: true,
+	a := &toolset.API{Name: "x", Params: []*toolset.Param{{Name: "n", Kind: toolset.KindString, Required: true,
 		Schema: &openapi3.Schema{Type: &openapi3.Types{"string"}, Pattern: "(["}}}}
 	got, err := a.Validate(map[string]any{"n": "anything"})
 	require.NoError(t, err, "a pattern that does not compile is not applied")
 	require.Equal(t, "anything", got["n"])
 	_, err = a.Validate(map[string]any{"n": []any{}})
-	requireViolations(t, err, Violation{Location: []string{"n"}, Code: "type"})
+	requireViolations(t, err, toolset.Violation{Location: []string{"n"}, Code: "type"})
 }
 
 // TestValidateLargeIntegers: an integer float64 cannot hold (above 2^53)
@@ -295,7 +296,7 @@ func TestValidateLargeIntegers(t *testing.T) {
 			args := map[string]any{"from": "LHR", "to": "JFK", "date": "2025-03-01", tc.param: tc.in}
 			got, err := a.Validate(args)
 			if tc.code != "" {
-				requireViolations(t, err, Violation{Location: []string{tc.param}, Code: tc.code})
+				requireViolations(t, err, toolset.Violation{Location: []string{tc.param}, Code: tc.code})
 				return
 			}
 			require.NoError(t, err)
@@ -314,13 +315,6 @@ func TestValidateLargeIntegers(t *testing.T) {
 	require.Equal(t, key(json.Number(below)), key(9007199254740992.0))
 	require.Contains(t, key(json.Number(big)), `"seats":`+big)
 
-	// A string parameter given such an integer gets its exact digits.
-	s, ok := coerce(json.Number(big), KindString)
-	require.True(t, ok)
-	require.Equal(t, big, s)
-	s, ok = coerce(json.Number("5.0"), KindString)
-	require.True(t, ok)
-	require.Equal(t, "5", s, "small numbers print as before")
 }
 
 // FuzzValidateNumberSpellings: an integer parameter given a literal as a
@@ -353,43 +347,16 @@ func FuzzValidateNumberSpellings(f *testing.F) {
 	})
 }
 
-// FuzzObjectInString: a string parameter's JSON object reads as
-// json.Unmarshal reads it, with the literal's numbers kept exact.
-func FuzzObjectInString(f *testing.F) {
-	for _, s := range []string{`{"a":1}`, ` {"id": 9007199254740993} `, `{"a":[1,{"b":2.50}]}`, `{"a":1} x`, `{`, `[1]`, `{"a":1e999}`} {
-		f.Add(s)
-	}
-	f.Fuzz(func(t *testing.T, s string) {
-		m, ok := objectInString(s)
-		var plain map[string]any
-		trimmed := strings.TrimSpace(s)
-		want := strings.HasPrefix(trimmed, "{") && json.Unmarshal([]byte(trimmed), &plain) == nil
-		if ok != want {
-			t.Fatalf("%q: objectInString ok=%v, json.Unmarshal ok=%v", s, ok, want)
-		}
-		if !ok {
-			return
-		}
-		got, err := canon.JSON(m)
-		if err != nil {
-			t.Fatalf("%q: %v", s, err)
-		}
-		if exp := canon.MustJSON(json.RawMessage(trimmed)); !bytes.Equal(got, exp) {
-			t.Fatalf("%q: read as %s, canonical form is %s", s, got, exp)
-		}
-	})
-}
-
 // TestValidateLenient: lenient mode accepts what StableToolBench's servers
 // accept, each with a warning; strict refuses the same calls.
 func TestValidateLenient(t *testing.T) {
 	body := `{"tool_name": "T", "api_list": [{"name": "list", "required_parameters": [{"name": "q", "type": "STRING"}, {"name": "n", "type": "NUMBER"}],
 		"optional_parameters": [{"name": "page", "type": "NUMBER", "default": "[]"}, {"name": "limit", "type": "NUMBER", "default": "10"},
 		{"name": "year", "type": "INTEGER", "default": "None"}, {"name": "safe", "type": "BOOLEAN"}, {"name": "tags", "type": "STRING"}]}]}`
-	tool, err := LoadToolBenchFile([]byte(body), "Cat", "Cat/t.json")
+	tool, err := tbfile.LoadFile([]byte(body), "Cat", "Cat/t.json")
 	require.NoError(t, err)
 	a := tool.APIs[0]
-	require.Equal(t, Lenient, tool.Validation(), "a ToolBench file of the user's")
+	require.Equal(t, toolset.Lenient, tool.Validation(), "a ToolBench file of the user's")
 	type warning struct{ loc, code string }
 	for _, tc := range []struct {
 		name     string
@@ -415,17 +382,17 @@ func TestValidateLenient(t *testing.T) {
 		{"missing stays missing", map[string]any{"q": "x", "lang": "en"}, nil, nil, "unknown", "required"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			_, _, err := a.ValidateIn(tc.args, Strict)
+			_, _, err := a.ValidateIn(tc.args, toolset.Strict)
 			if tc.strict == "" {
 				require.NoError(t, err)
 			} else {
-				var ve *ValidationError
+				var ve *toolset.ValidationError
 				require.ErrorAs(t, err, &ve)
 				require.Equal(t, tc.strict, ve.Violations[0].Code, "strict: %v", ve)
 			}
 			got, warnings, err := a.ValidateIn(tc.args, "")
 			if tc.lenient != "" {
-				var ve *ValidationError
+				var ve *toolset.ValidationError
 				require.ErrorAs(t, err, &ve)
 				require.Equal(t, tc.lenient, ve.Violations[0].Code, "lenient: %v", ve)
 				require.Nil(t, warnings)
@@ -441,9 +408,9 @@ func TestValidateLenient(t *testing.T) {
 			require.Equal(t, tc.warnings, gotW)
 		})
 	}
-	_, _, err = a.ValidateIn(map[string]any{"q": "x", "n": ""}, Lenient)
+	_, _, err = a.ValidateIn(map[string]any{"q": "x", "n": ""}, toolset.Lenient)
 	require.ErrorContains(t, err, `required argument "n" is missing (the string "" is a placeholder, not a number)`)
-	_, w, err := a.ValidateIn(map[string]any{"q": "x", "n": 1, "limit": "", "zz": 1}, Lenient)
+	_, w, err := a.ValidateIn(map[string]any{"q": "x", "n": 1, "limit": "", "zz": 1}, toolset.Lenient)
 	require.NoError(t, err)
 	require.Equal(t, `the string "" is not a number: taken as not given (the default 10 applies)`, w[0].Message)
 	require.Equal(t, `argument "zz" is not documented and is ignored; the API takes: q, n, page, limit, year, safe, tags`, w[1].Message)
@@ -453,18 +420,18 @@ func TestValidateLenient(t *testing.T) {
 // validated leniently by default; built-in tools and OpenAPI documents
 // strictly.
 func TestValidationByOrigin(t *testing.T) {
-	c, err := Load([]string{"testdata/toolbench", "testdata/openapi/petstore.yaml"}, true)
+	c, err := loader.Load([]string{"testdata/toolbench", "testdata/openapi/petstore.yaml"}, true)
 	require.NoError(t, err)
-	require.Equal(t, Strict, c.Tool("pet_store").Validation())
-	require.Equal(t, Lenient, c.Tool("fare_finder").Validation())
-	require.Equal(t, Strict, c.Tool("skyscanner80").Validation())
-	require.Equal(t, Strict, (*Tool)(nil).Validation())
+	require.Equal(t, toolset.Strict, c.Tool("pet_store").Validation())
+	require.Equal(t, toolset.Lenient, c.Tool("fare_finder").Validation())
+	require.Equal(t, toolset.Strict, c.Tool("skyscanner80").Validation())
+	require.Equal(t, toolset.Strict, (*toolset.Tool)(nil).Validation())
 	for _, tc := range []struct {
 		in   string
-		want ValidationMode
+		want toolset.ValidationMode
 		err  bool
-	}{{"strict", Strict, false}, {" Lenient ", Lenient, false}, {"", "", false}, {"loose", "", true}} {
-		m, err := ParseValidationMode(tc.in)
+	}{{"strict", toolset.Strict, false}, {" Lenient ", toolset.Lenient, false}, {"", "", false}, {"loose", "", true}} {
+		m, err := toolset.ParseValidationMode(tc.in)
 		require.Equal(t, tc.err, err != nil, tc.in)
 		require.Equal(t, tc.want, m, tc.in)
 	}

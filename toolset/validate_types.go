@@ -36,7 +36,7 @@ func (t *Tool) Validation() ValidationMode {
 	if t != nil && t.validation != "" {
 		return t.validation // as the catalog it was exported from read it
 	}
-	if t != nil && t.toolBench && !t.Builtin {
+	if t != nil && t.ToolBench && !t.Builtin {
 		return Lenient
 	}
 	return Strict

@@ -11,11 +11,12 @@ import (
 	"github.com/understudy/understudy/agent"
 	"github.com/understudy/understudy/internal/golden"
 	"github.com/understudy/understudy/toolset"
+	"github.com/understudy/understudy/toolset/loader"
 )
 
 func builtin(t *testing.T) *toolset.Catalog {
 	t.Helper()
-	c, err := toolset.Load(nil, true)
+	c, err := loader.Load(nil, true)
 	require.NoError(t, err)
 	return c
 }

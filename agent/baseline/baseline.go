@@ -19,6 +19,7 @@ import (
 	"github.com/understudy/understudy/deps"
 	"github.com/understudy/understudy/internal/clock"
 	"github.com/understudy/understudy/toolset"
+	"github.com/understudy/understudy/toolset/search"
 )
 
 // Agent is the agent without a model, the floor models are compared
@@ -405,7 +406,7 @@ func (b *Agent) rank(query string, offered []*offeredTool) []rankedTool {
 		for i, a := range b.Catalog.APIs() {
 			pos[a] = i
 		}
-		scores := b.Catalog.Index().Scores(query)
+		scores := search.Of(b.Catalog).Scores(query)
 		for _, o := range offered {
 			if i, ok := pos[o.api]; ok && i < len(scores) && scores[i] > 0 {
 				out = append(out, rankedTool{o, scores[i]})
@@ -418,7 +419,7 @@ func (b *Agent) rank(query string, offered []*offeredTool) []rankedTool {
 			apis[i] = o.api
 			byAPI[o.api] = o
 		}
-		for _, h := range toolset.NewIndex(apis).Search(query, len(apis)) {
+		for _, h := range search.NewIndex(apis).Search(query, len(apis)) {
 			out = append(out, rankedTool{byAPI[h.API], h.Score})
 		}
 	}
@@ -450,12 +451,12 @@ func sharedTerms(query string, o *offeredTool) int {
 	for _, p := range o.params {
 		text += " " + p.Name + " " + p.Description
 	}
-	for _, t := range toolset.Tokenize(text) {
+	for _, t := range search.Tokenize(text) {
 		toolText[t] = true
 	}
 	seen := map[string]bool{}
 	n := 0
-	for _, t := range toolset.Tokenize(query) {
+	for _, t := range search.Tokenize(query) {
 		if seen[t] || fillerWords[t] || stopWords[t] && t != "weather" && t != "flight" && t != "flights" && t != "hotel" && t != "hotels" && t != "news" || len(t) < 3 {
 			continue
 		}

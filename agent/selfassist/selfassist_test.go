@@ -11,13 +11,13 @@ import (
 	"github.com/understudy/understudy/agent/openai"
 	"github.com/understudy/understudy/agent/selfassist"
 	"github.com/understudy/understudy/internal/golden"
-	"github.com/understudy/understudy/toolset"
+	"github.com/understudy/understudy/toolset/loader"
 	"github.com/understudy/understudy/toolset/retrieve"
 )
 
 func newSelfAssist(t *testing.T, url string) *selfassist.SelfAssist {
 	t.Helper()
-	c, err := toolset.Load(nil, true)
+	c, err := loader.Load(nil, true)
 	require.NoError(t, err)
 	cl, err := openai.NewClient(openai.Config{BaseURL: url, Model: "scripted"})
 	require.NoError(t, err)

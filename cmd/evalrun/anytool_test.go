@@ -15,6 +15,7 @@ import (
 	"github.com/understudy/understudy/evaltasks/toolbench/tbtest"
 	"github.com/understudy/understudy/internal/tbgen"
 	"github.com/understudy/understudy/toolset"
+	"github.com/understudy/understudy/toolset/loader"
 )
 
 // evalrun -suite toolbench -solver anytool runs end to end against a
@@ -23,7 +24,7 @@ import (
 // mended by one reflection, a solver that always gives up spends every
 // reflection.
 func TestToolBenchSuiteAnyTool(t *testing.T) {
-	c, err := toolset.Builtin()
+	c, err := loader.Builtin()
 	require.NoError(t, err)
 	qs, err := toolbench.ShippedQueries()
 	require.NoError(t, err)
@@ -66,7 +67,7 @@ func TestToolBenchSuiteAnyToolGeneratedTree(t *testing.T) {
 	}
 	dir, _ := tbgen.WriteTB(t, tbgen.Options{Seed: 3, Tools: 2000, Queries: []int{2, 2, 2, 2, 2, 2}, Compact: true})
 	tools, queries := filepath.Join(dir, "tools"), filepath.Join(dir, "queries")
-	c, err := toolset.Load([]string{tools}, true)
+	c, err := loader.Load([]string{tools}, true)
 	require.NoError(t, err)
 	qs, err := toolbench.LoadQueries(os.DirFS(dir), "queries")
 	require.NoError(t, err)
@@ -98,7 +99,7 @@ func TestToolBenchSuiteAnyToolGeneratedTree(t *testing.T) {
 // -retriever self-assist offers the solver what Self-Assist selects; on
 // the built-in catalog and on a generated tree.
 func TestSelfAssistSuites(t *testing.T) {
-	c, err := toolset.Builtin()
+	c, err := loader.Builtin()
 	require.NoError(t, err)
 	qs, err := toolbench.ShippedQueries()
 	require.NoError(t, err)
@@ -132,7 +133,7 @@ func TestSelfAssistSuites(t *testing.T) {
 	}
 	dir, _ := tbgen.WriteTB(t, tbgen.Options{Seed: 3, Tools: 2000, Queries: []int{2, 2, 2, 2, 2, 2}, Compact: true})
 	tools, queries := filepath.Join(dir, "tools"), filepath.Join(dir, "queries")
-	tc, err := toolset.Load([]string{tools}, true)
+	tc, err := loader.Load([]string{tools}, true)
 	require.NoError(t, err)
 	tq, err := toolbench.LoadQueries(os.DirFS(dir), "queries")
 	require.NoError(t, err)

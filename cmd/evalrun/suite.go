@@ -12,6 +12,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/understudy/understudy/toolset/tbfile"
+
 	"github.com/understudy/understudy/agent"
 	"github.com/understudy/understudy/agent/anytool"
 	"github.com/understudy/understudy/agent/selfassist"
@@ -19,6 +21,7 @@ import (
 	"github.com/understudy/understudy/evaltasks/toolbench"
 	"github.com/understudy/understudy/internal/assemble"
 	"github.com/understudy/understudy/toolset"
+	"github.com/understudy/understudy/toolset/loader"
 	"github.com/understudy/understudy/toolset/retrieve"
 )
 
@@ -38,6 +41,8 @@ type suiteFlags struct {
 	// retriever is the toolbench solvers' API source.
 	retriever *string
 	noBuiltin *bool
+	// setup is -suite retrieval's: what is ranked and what is relevant.
+	setup *string
 }
 
 func addSuiteFlags(fs *flag.FlagSet) *suiteFlags {
@@ -58,6 +63,7 @@ func addSuiteFlags(fs *flag.FlagSet) *suiteFlags {
 		noBuiltin:        fs.Bool("no-builtin", false, "-suite toolbench|retrieval: load only the -tools files, without the built-in tools (a -tools file of a built-in tool's category and name replaces it either way)"),
 		pool: fs.Int("pool", 0, fmt.Sprintf("-suite retrieval: rank a pool of this many APIs instead of the whole catalog: every API the queries name, "+
 			"then a -seed sample of the rest by category (%d: ToolBench's, as ToolLLM's Table 2)", toolbench.ToolBenchPool)),
+		setup: fs.String("setup", toolbench.SetupDefault, fmt.Sprintf("-suite retrieval: %q ranks the queries' api_list entries and counts every one relevant, as ToolLLM's retrieval scripts did for Table 2 (default: the catalog, against the relevant APIs)", toolbench.SetupToolLLM)),
 	}
 }
 
@@ -117,13 +123,13 @@ func runSuite(ctx context.Context, sf *suiteFlags, r suiteRun) int {
 		return fail(exitUsage, "-no-builtin: name the tools to load with -tools")
 	}
 	if *sf.tools != "" {
-		if tools, err = toolset.Load([]string{*sf.tools}, !*sf.noBuiltin); err != nil {
+		if tools, err = loader.Load([]string{*sf.tools}, !*sf.noBuiltin); err != nil {
 			return fail(exitUsage, "-tools: %v", err)
 		}
 		if *sf.queries != "" {
 			// The query files' template_response shapes the fake
 			// answers of the APIs they name, as toolserver -queries does.
-			if _, err := tools.AddQueryTemplates(*sf.queries); err != nil {
+			if _, err := tbfile.AddQueryTemplates(tools, *sf.queries); err != nil {
 				return fail(exitUsage, "-queries: %v", err)
 			}
 		}
@@ -187,7 +193,7 @@ func runSuite(ctx context.Context, sf *suiteFlags, r suiteRun) int {
 		}
 		var rr *toolbench.RetrievalReport
 		rr, err = toolbench.RunRetrieval(toolbench.RetrievalConfig{Queries: qs, Sample: r.sample, Seed: r.seed, Catalog: cat, Names: names, Models: models, Pool: *sf.pool,
-			OutDir: out, Overwrite: r.overwrite})
+			Setup: *sf.setup, OutDir: out, Overwrite: r.overwrite})
 		if rr != nil {
 			rep = rr
 		}

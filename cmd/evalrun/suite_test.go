@@ -16,14 +16,14 @@ import (
 	"github.com/understudy/understudy/evaltasks/toolbench"
 	"github.com/understudy/understudy/evaltasks/toolbench/tbtest"
 	"github.com/understudy/understudy/internal/tbgen"
-	"github.com/understudy/understudy/toolset"
+	"github.com/understudy/understudy/toolset/loader"
 )
 
 // evalrun -suite toolbench -solver dfsdt runs the shipped queries end to
 // end against a scripted model server, and the report carries both pass
 // rates; a model that gives up sits at the floor.
 func TestToolBenchSuiteDFSDT(t *testing.T) {
-	c, err := toolset.Builtin()
+	c, err := loader.Builtin()
 	require.NoError(t, err)
 	qs, err := toolbench.ShippedQueries()
 	require.NoError(t, err)
@@ -120,7 +120,7 @@ func TestSuitesOverImportedTools(t *testing.T) {
 	require.NoError(t, json.Unmarshal(out.Bytes(), &alone))
 	require.Equal(t, 1, alone.Rows[0].N)
 
-	c, err := toolset.Load([]string{tree}, true)
+	c, err := loader.Load([]string{tree}, true)
 	require.NoError(t, err)
 	qs, err := toolbench.LoadQueries(os.DirFS(filepath.Dir(queries)), filepath.Base(queries))
 	require.NoError(t, err)
@@ -214,7 +214,7 @@ func TestJudgeFailsClosedInBothSuites(t *testing.T) {
 	require.NoError(t, err)
 	dead := "http://" + l.Addr().String() + "/v1"
 	require.NoError(t, l.Close())
-	c, err := toolset.Builtin()
+	c, err := loader.Builtin()
 	require.NoError(t, err)
 	qs, err := toolbench.ShippedQueries()
 	require.NoError(t, err)

@@ -12,7 +12,7 @@ import (
 	"github.com/understudy/understudy/agent/agenttest"
 	"github.com/understudy/understudy/evaltasks/toolbench"
 	"github.com/understudy/understudy/evaltasks/toolbench/tbtest"
-	"github.com/understudy/understudy/toolset"
+	"github.com/understudy/understudy/toolset/loader"
 )
 
 // TestToolBenchSuiteTemplates: the template_response of a query file's
@@ -29,7 +29,7 @@ func TestToolBenchSuiteTemplates(t *testing.T) {
 		"relevant APIs": [["Fare Finder", "search_fares"]],
 		"x-calls": [{"tool_name": "Fare Finder", "api_name": "search_fares", "arguments": {"from": "LIS", "to": "LHR", "date": "2025-07-01"}}]
 	}]`), 0o644))
-	c, err := toolset.Load([]string{tree}, true)
+	c, err := loader.Load([]string{tree}, true)
 	require.NoError(t, err)
 	qs, err := toolbench.LoadQueries(os.DirFS(filepath.Dir(queries)), filepath.Base(queries))
 	require.NoError(t, err)

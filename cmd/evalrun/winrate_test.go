@@ -13,13 +13,13 @@ import (
 	"github.com/understudy/understudy/agent/agenttest"
 	"github.com/understudy/understudy/evaltasks/toolbench"
 	"github.com/understudy/understudy/evaltasks/toolbench/tbtest"
-	"github.com/understudy/understudy/toolset"
+	"github.com/understudy/understudy/toolset/loader"
 )
 
 // evalrun compare -win-rate: a Table-4-style row from two toolbench runs
 // and a scripted judge; without a judge it refuses.
 func TestCompareWinRate(t *testing.T) {
-	c, err := toolset.Builtin()
+	c, err := loader.Builtin()
 	require.NoError(t, err)
 	qs, err := toolbench.ShippedQueries()
 	require.NoError(t, err)

@@ -20,6 +20,8 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/understudy/understudy/toolset/tbfile"
+
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/understudy/understudy/agent/openai"
@@ -34,6 +36,7 @@ import (
 	"github.com/understudy/understudy/mocks/simulate"
 	"github.com/understudy/understudy/sandbox"
 	"github.com/understudy/understudy/toolset"
+	"github.com/understudy/understudy/toolset/loader"
 )
 
 const version = "0.1.0"
@@ -169,12 +172,12 @@ func runWith(args []string, stdout, stderr io.Writer, f flags) int {
 		return 1
 	}
 	go warmWorld() // loads while the catalog does
-	cat, err := toolset.Load(f.catalogs, !f.noBuiltin)
+	cat, err := loader.Load(f.catalogs, !f.noBuiltin)
 	if err != nil {
 		return fail(err)
 	}
 	if len(f.queries) > 0 {
-		rep, err := cat.AddQueryTemplates(f.queries...)
+		rep, err := tbfile.AddQueryTemplates(cat, f.queries...)
 		if err != nil {
 			fmt.Fprintf(stderr, "toolserver: -queries: %v\n", err)
 			return 2

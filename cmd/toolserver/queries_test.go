@@ -9,11 +9,14 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/understudy/understudy/toolset/tbfile"
+
 	"github.com/stretchr/testify/require"
 
 	"github.com/understudy/understudy/cache"
 	"github.com/understudy/understudy/internal/tbgen"
 	"github.com/understudy/understudy/toolset"
+	"github.com/understudy/understudy/toolset/loader"
 )
 
 // TestQueriesShapeVirtualAnswers: `toolserver -catalog <tools> -queries
@@ -23,9 +26,9 @@ import (
 func TestQueriesShapeVirtualAnswers(t *testing.T) {
 	dir := tbgen.SliceDir()
 	tools, queries := filepath.Join(dir, "tools"), filepath.Join(dir, "queries")
-	cat, err := toolset.Load([]string{tools}, false)
+	cat, err := loader.Load([]string{tools}, false)
 	require.NoError(t, err)
-	_, err = cat.AddQueryTemplates(queries)
+	_, err = tbfile.AddQueryTemplates(cat, queries)
 	require.NoError(t, err)
 	// An API only its template documents, with plain required parameters.
 	var api *toolset.API

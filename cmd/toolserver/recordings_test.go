@@ -15,7 +15,7 @@ import (
 
 	"github.com/understudy/understudy/cache"
 	"github.com/understudy/understudy/internal/bounded"
-	"github.com/understudy/understudy/toolset"
+	"github.com/understudy/understudy/toolset/loader"
 )
 
 // shippedRecordings is the folder the binary embeds.
@@ -147,7 +147,7 @@ func TestVerifyRecordings(t *testing.T) {
 	require.NoError(t, err)
 	require.NoError(t, os.WriteFile(path, b, 0o644))
 
-	cat, err := toolset.Builtin()
+	cat, err := loader.Builtin()
 	require.NoError(t, err)
 	args, err := cat.API("iso_codes", "country_by_code").Validate(map[string]any{"code": "PT"})
 	require.NoError(t, err)

@@ -17,7 +17,7 @@ import (
 	"github.com/understudy/understudy/cache"
 	"github.com/understudy/understudy/internal/redisstate"
 	"github.com/understudy/understudy/internal/redisstate/redistest"
-	"github.com/understudy/understudy/toolset"
+	"github.com/understudy/understudy/toolset/loader"
 )
 
 // benchKeys is how many distinct recorded calls the replay benchmark
@@ -32,7 +32,7 @@ const benchKeys = 256
 //	go test ./cmd/toolserver/ -run '^$' -bench ReplayHits -benchtime 20000x
 func BenchmarkReplayHits(b *testing.B) {
 	rs := redistest.Start(b)
-	cat, err := toolset.Builtin()
+	cat, err := loader.Builtin()
 	require.NoError(b, err)
 	api := cat.API("calculator", "calculate")
 	dir := b.TempDir()

@@ -18,6 +18,7 @@ import (
 
 	"github.com/understudy/understudy/internal/tbgen"
 	"github.com/understudy/understudy/toolset"
+	"github.com/understudy/understudy/toolset/loader"
 )
 
 // The StableToolBench universe benchmarks run the command as a real
@@ -225,7 +226,7 @@ func universeCalls(c *toolset.Catalog, n, pool int, hits bool) []universeCall {
 func BenchmarkUniverseUnknownNames(b *testing.B) {
 	dir, _ := tbgen.WriteTB(b, tbgen.Options{})
 	tools := filepath.Join(dir, "tools")
-	cat, err := toolset.Load([]string{tools}, true) // as the server loads it
+	cat, err := loader.Load([]string{tools}, true) // as the server loads it
 	if err != nil {
 		b.Fatal(err)
 	}

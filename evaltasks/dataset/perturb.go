@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/understudy/understudy/toolset"
+	"github.com/understudy/understudy/toolset/search"
 )
 
 // PerturbingCount is the number of perturbing APIs Task 2 offers beside
@@ -34,13 +35,13 @@ func ResolveAPI(cat *toolset.Catalog, id string) *toolset.API {
 // instruction's AlsoCorrect APIs are never returned. A nil index means the
 // catalog's own. Fewer are returned when the catalog has too few APIs
 // sharing any term with the target.
-func PerturbingAPIs(cat *toolset.Catalog, index *toolset.Index, in Instruction) []string {
+func PerturbingAPIs(cat *toolset.Catalog, index *search.Index, in Instruction) []string {
 	target := ResolveAPI(cat, in.TargetAPI)
 	if target == nil {
 		return nil
 	}
 	if index == nil {
-		index = cat.Index()
+		index = search.Of(cat)
 	}
 	exclude := map[string]bool{target.ID(): true}
 	for _, id := range in.AlsoCorrect {

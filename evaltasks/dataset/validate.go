@@ -13,6 +13,7 @@ import (
 	"github.com/understudy/understudy/fixtures"
 	"github.com/understudy/understudy/internal/assemble"
 	"github.com/understudy/understudy/toolset"
+	"github.com/understudy/understudy/toolset/search"
 )
 
 // PaperCounts are the instruction counts of the evaluation paper's Table 2, the floor
@@ -52,7 +53,7 @@ type ValidateOptions struct {
 	// negative turns the check off).
 	Similarity float64
 	// Perturb computes Task 2's perturbing APIs (default PerturbingAPIs).
-	Perturb func(cat *toolset.Catalog, ix *toolset.Index, in Instruction) []string
+	Perturb func(cat *toolset.Catalog, ix *search.Index, in Instruction) []string
 }
 
 // ShippedOptions are the options the shipped dataset is held to.
@@ -164,7 +165,7 @@ func Validate(ctx context.Context, opts ValidateOptions) (*ValidationReport, err
 		return nil, fmt.Errorf("dependency graph: %w", err)
 	}
 	v.annot = annot
-	v.ix = toolset.NewIndex(st.Catalog.APIs())
+	v.ix = search.NewIndex(st.Catalog.APIs())
 	rep := v.run(ctx, ins)
 	if !rep.OK() {
 		return rep, &ValidationError{Problems: rep.Problems}
@@ -177,7 +178,7 @@ type validator struct {
 	st    *assemble.Stack
 	cat   *toolset.Catalog
 	annot *deps.Graph
-	ix    *toolset.Index
+	ix    *search.Index
 	files map[string]string // id → file
 	rep   *ValidationReport
 }
@@ -386,7 +387,7 @@ func (v *validator) needAPI(in *Instruction, field, id string) *toolset.API {
 	}
 	msg := fmt.Sprintf("unknown API %q", id)
 	if tool, name, ok := strings.Cut(id, "."); ok {
-		if s := v.cat.Suggest(tool, name, 3); len(s) > 0 {
+		if s := search.Suggest(v.cat, tool, name, 3); len(s) > 0 {
 			msg += " (did you mean " + strings.Join(s, ", ") + "?)"
 		}
 	} else {

@@ -13,6 +13,7 @@ import (
 	"github.com/understudy/understudy/fixtures"
 	"github.com/understudy/understudy/internal/golden"
 	"github.com/understudy/understudy/toolset"
+	"github.com/understudy/understudy/toolset/search"
 )
 
 // TestValidateShipped holds the embedded dataset to every check: counts,
@@ -131,7 +132,7 @@ func TestValidateNearDuplicatesAndCounts(t *testing.T) {
 
 func TestValidatePerturbingReproducible(t *testing.T) {
 	calls := 0
-	flaky := func(cat *toolset.Catalog, ix *toolset.Index, in Instruction) []string {
+	flaky := func(cat *toolset.Catalog, ix *search.Index, in Instruction) []string {
 		calls++
 		out := PerturbingAPIs(cat, ix, in)
 		if calls%2 == 0 {

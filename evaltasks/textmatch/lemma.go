@@ -99,31 +99,44 @@ func Lemmas(text string) []string {
 // most gap words after the one before. It returns the position of the
 // run's first word, or -1.
 func IndexRun(text, run []string, gap int) int {
-	if len(run) == 0 {
-		return -1
+	if rs := RunsOf(text, run, gap, 1); len(rs) > 0 {
+		return rs[0][0]
 	}
+	return -1
+}
+
+// RunsOf finds up to n runs of words in text (every run when n < 0), as
+// IndexRun does, each as the positions of its words; a run starts at
+// each place run's first word stands.
+func RunsOf(text, run []string, gap, n int) [][]int {
+	if len(run) == 0 {
+		return nil
+	}
+	var out [][]int
 	for i, w := range text {
+		if n >= 0 && len(out) == n {
+			break
+		}
 		if w != run[0] {
 			continue
 		}
-		at, ok := i, true
+		at := []int{i}
 		for _, r := range run[1:] {
-			next := -1
-			for j := at + 1; j < len(text) && j <= at+1+gap; j++ {
+			last, next := at[len(at)-1], -1
+			for j := last + 1; j < len(text) && j <= last+1+gap; j++ {
 				if text[j] == r {
 					next = j
 					break
 				}
 			}
 			if next < 0 {
-				ok = false
 				break
 			}
-			at = next
+			at = append(at, next)
 		}
-		if ok {
-			return i
+		if len(at) == len(run) {
+			out = append(out, at)
 		}
 	}
-	return -1
+	return out
 }

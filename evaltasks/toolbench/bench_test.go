@@ -9,7 +9,7 @@ import (
 
 	"github.com/understudy/understudy/evaltasks/toolbench"
 	"github.com/understudy/understudy/internal/tbgen"
-	"github.com/understudy/understudy/toolset"
+	"github.com/understudy/understudy/toolset/loader"
 	"github.com/understudy/understudy/toolset/retrieve"
 )
 
@@ -23,7 +23,7 @@ import (
 func BenchmarkRetrieval(b *testing.B) {
 	for _, n := range []int{1000, 4000} {
 		dir, _ := tbgen.WriteTB(b, tbgen.Options{Tools: n, Seed: 1, Compact: true})
-		cat, err := toolset.Load([]string{filepath.Join(dir, "tools")}, false)
+		cat, err := loader.Load([]string{filepath.Join(dir, "tools")}, false)
 		if err != nil {
 			b.Fatal(err)
 		}

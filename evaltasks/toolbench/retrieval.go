@@ -19,6 +19,18 @@ import (
 // RetrievalK are the cut-offs of ToolLLM's retrieval table (NDCG@1, NDCG@5).
 var RetrievalK = []int{1, 5}
 
+// Retrieval setups: what is ranked and what counts as relevant.
+const (
+	// SetupDefault ranks the whole catalog (or a -pool of it) and scores
+	// against each query's relevant APIs.
+	SetupDefault = ""
+	// SetupToolLLM is how ToolLLM computed its Table 2 (ToolBench's
+	// retrieval scripts): the corpus is the distinct api_list entries of
+	// the queries, and every entry of a query's api_list is relevant to
+	// it, not only its relevant APIs.
+	SetupToolLLM = "toolllm"
+)
+
 // ToolBenchPool is the number of APIs ToolBench collected (ToolLLM §2.1),
 // the pool its retrieval table (Table 2) ranks.
 const ToolBenchPool = 16464
@@ -49,6 +61,8 @@ type RetrievalConfig struct {
 	// instead of all of them (ToolBenchPool compares with ToolLLM's Table
 	// 2); see RetrievalPool. Seed chooses the pool too.
 	Pool int
+	// Setup is SetupDefault or SetupToolLLM (no Pool with it).
+	Setup string
 	// OutDir receives results.jsonl (each query's ranking per retriever)
 	// and the reports; Overwrite replaces an earlier run there.
 	OutDir    string
@@ -87,6 +101,7 @@ type RetrievalReport struct {
 	// outnumber it).
 	Pool       int            `json:"pool"`
 	PoolTarget int            `json:"pool_target,omitempty"`
+	Setup      string         `json:"setup,omitempty"`
 	Counts     []QueryCounts  `json:"counts"`
 	Rows       []RetrievalRow `json:"rows"`
 }
@@ -127,6 +142,15 @@ func RunRetrieval(cfg RetrievalConfig) (*RetrievalReport, error) {
 	if cfg.Pool > 0 && cfg.Retrievers != nil {
 		return nil, errors.New("toolbench: a retrieval pool needs retrievers by name, built over the pool")
 	}
+	switch cfg.Setup {
+	case SetupDefault:
+	case SetupToolLLM:
+		if cfg.Pool > 0 || cfg.Retrievers != nil {
+			return nil, errors.New("toolbench: ToolLLM's setup ranks the queries' api_list entries: no pool, and retrievers by name")
+		}
+	default:
+		return nil, &UnknownSetupError{Name: cfg.Setup}
+	}
 	qs := cfg.Queries
 	if qs == nil {
 		var err error
@@ -134,7 +158,7 @@ func RunRetrieval(cfg RetrievalConfig) (*RetrievalReport, error) {
 			return nil, err
 		}
 	}
-	rep := &RetrievalReport{Suite: "retrieval", Queries: Digest(qs), K: RetrievalK, Sample: cfg.Sample, PoolTarget: cfg.Pool}
+	rep := &RetrievalReport{Suite: "retrieval", Queries: Digest(qs), K: RetrievalK, Sample: cfg.Sample, PoolTarget: cfg.Pool, Setup: cfg.Setup}
 	if cfg.Sample > 0 || cfg.Pool > 0 {
 		rep.Seed = cfg.Seed
 	}
@@ -149,6 +173,9 @@ func RunRetrieval(cfg RetrievalConfig) (*RetrievalReport, error) {
 		res, err := resolver.Resolve(q)
 		if res != nil {
 			rk.Relevant, rk.Absent = res.RelevantIDs(), res.Absent
+			if cfg.Setup == SetupToolLLM {
+				rk.Relevant = res.OfferedIDs()
+			}
 		}
 		var ue *UnresolvedError
 		switch {
@@ -164,8 +191,11 @@ func RunRetrieval(cfg RetrievalConfig) (*RetrievalReport, error) {
 	}
 
 	corpus := retrieve.CatalogCorpus(cfg.Catalog)
-	if cfg.Pool > 0 {
+	switch {
+	case cfg.Pool > 0:
 		corpus = RetrievalPool(cfg.Catalog, resolved, cfg.Pool, cfg.Seed)
+	case cfg.Setup == SetupToolLLM:
+		corpus = RetrievalPool(cfg.Catalog, resolved, 0, cfg.Seed)
 	}
 	rep.Pool = len(corpus.APIs)
 	rs := cfg.Retrievers
@@ -243,6 +273,9 @@ func RunRetrieval(cfg RetrievalConfig) (*RetrievalReport, error) {
 		}
 		if cfg.Pool > 0 {
 			m["pool"] = cfg.Pool
+		}
+		if cfg.Setup != SetupDefault {
+			m["setup"] = cfg.Setup
 		}
 		if rep.Seed != 0 {
 			m["seed"] = rep.Seed
@@ -351,10 +384,28 @@ func (r *RetrievalReport) JSON() ([]byte, error) { return evaltasks.EncodeReport
 
 // what says what was ranked: the catalog, or the pool.
 func (r *RetrievalReport) what() string {
+	if r.Setup == SetupToolLLM {
+		return fmt.Sprintf("the %d distinct api_list entries of the queries (-setup toolllm, as ToolLLM's Table 2), every entry of a query's api_list relevant to it", r.Pool)
+	}
 	if r.PoolTarget > 0 {
 		return fmt.Sprintf("a pool of %d APIs (-pool %d: every API the queries name, then a seeded sample of the rest by category, seed %d)", r.Pool, r.PoolTarget, r.Seed)
 	}
 	return fmt.Sprintf("the whole catalog (%d APIs)", r.Pool)
+}
+
+// UnknownSetupError names a retrieval setup that does not exist.
+type UnknownSetupError struct{ Name string }
+
+func (e *UnknownSetupError) Error() string {
+	return fmt.Sprintf("unknown retrieval setup %q (the default, or %q)", e.Name, SetupToolLLM)
+}
+
+// relevantTo says what the NDCG is computed against.
+func (r *RetrievalReport) relevantTo() string {
+	if r.Setup == SetupToolLLM {
+		return "every API of each query's api_list"
+	}
+	return "each query's relevant APIs"
 }
 
 // notes say which queries the means are over.
@@ -421,8 +472,8 @@ func (r *RetrievalReport) WriteTable(w io.Writer) error {
 // Markdown is report.md of a retrieval run.
 func (r *RetrievalReport) Markdown() []byte {
 	var b bytes.Buffer
-	fmt.Fprintf(&b, "# Retrieval report\n\nQueries `%s`. NDCG with binary relevance against each query's relevant APIs, "+
-		"ranking %s, in percent as ToolLLM's Table 2 prints it; n counts the queries scored.\n\n", r.Queries, r.what())
+	fmt.Fprintf(&b, "# Retrieval report\n\nQueries `%s`. NDCG with binary relevance against %s, "+
+		"ranking %s, in percent as ToolLLM's Table 2 prints it; n counts the queries scored.\n\n", r.Queries, r.relevantTo(), r.what())
 	b.WriteString("| Retriever | Queries |")
 	for _, k := range r.K {
 		fmt.Fprintf(&b, " NDCG@%d |", k)

@@ -88,6 +88,9 @@ func (f *fixed) Retrieve(q string, k int) []retrieve.Hit {
 	for _, id := range f.by[q] {
 		out = append(out, retrieve.Hit{ID: id, Score: 1})
 	}
+	if k <= 0 { // a model retriever's whole selection
+		return out
+	}
 	return out[:min(k, len(out))]
 }
 
@@ -219,4 +222,61 @@ func readLines(t *testing.T, path string) []string {
 	f, err := os.ReadFile(path)
 	require.NoError(t, err)
 	return strings.Split(strings.TrimSpace(string(f)), "\n")
+}
+
+// TestRetrievalToolLLMSetup: ToolLLM's setup ranks the distinct api_list
+// entries of the queries and counts every entry of a query's api_list
+// relevant, so a retriever that ranks a query's api_list first scores 1
+// even where the default setup (relevant APIs only) does not.
+func TestRetrievalToolLLMSetup(t *testing.T) {
+	u := mustUniverse(t)
+	c := u.stack.Catalog
+	rv := toolbench.NewResolver(c)
+	offered := map[string][]string{}
+	distinct := map[string]bool{}
+	for i := range u.queries {
+		// A query that cannot be scored still brings its APIs to the
+		// corpus, as every query's api_list did to ToolLLM's.
+		r, err := rv.Resolve(&u.queries[i])
+		require.NotNil(t, r)
+		if err == nil {
+			offered[u.queries[i].Text] = r.OfferedIDs()
+		}
+		for _, id := range append(r.OfferedIDs(), r.RelevantIDs()...) {
+			distinct[id] = true
+		}
+	}
+	require.NotEmpty(t, offered)
+	byOffered := func(co retrieve.Corpus) retrieve.Retriever {
+		return &fixed{name: "api_list first", by: offered}
+	}
+	for _, tc := range []struct {
+		setup     string
+		pool      int
+		wantMean  func(float64) bool
+		wantWhat  string
+		wantCount int
+	}{
+		{toolbench.SetupToolLLM, len(distinct), func(v float64) bool { return v > 0.999 }, "distinct api_list entries of the queries (-setup toolllm", len(distinct)},
+		{toolbench.SetupDefault, len(c.APIs()), func(v float64) bool { return v < 0.999 }, "the whole catalog", len(c.APIs())},
+	} {
+		t.Run("setup="+tc.setup, func(t *testing.T) {
+			rep, err := toolbench.RunRetrieval(toolbench.RetrievalConfig{Queries: u.queries, Catalog: c, Setup: tc.setup, Names: []string{retrieve.NameBM25}, Models: []func(retrieve.Corpus) retrieve.Retriever{byOffered}})
+			require.NoError(t, err)
+			require.Equal(t, tc.wantCount, rep.Pool)
+			var table strings.Builder
+			require.NoError(t, rep.WriteTable(&table))
+			require.Contains(t, table.String(), tc.wantWhat)
+			for _, row := range rep.Rows {
+				if row.Retriever == "api_list first" && row.Group == "" {
+					require.True(t, tc.wantMean(row.NDCG[len(row.NDCG)-1]), "NDCG@5 of the api_list-first ranking: %v", row.NDCG)
+				}
+			}
+		})
+	}
+	_, err := toolbench.RunRetrieval(toolbench.RetrievalConfig{Queries: u.queries, Catalog: c, Setup: toolbench.SetupToolLLM, Pool: 100})
+	require.ErrorContains(t, err, "no pool")
+	_, err = toolbench.RunRetrieval(toolbench.RetrievalConfig{Queries: u.queries, Catalog: c, Setup: "bm25-only"})
+	var ue *toolbench.UnknownSetupError
+	require.ErrorAs(t, err, &ue)
 }

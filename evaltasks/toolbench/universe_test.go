@@ -19,6 +19,7 @@ import (
 	"github.com/understudy/understudy/internal/assemble"
 	"github.com/understudy/understudy/internal/tbgen"
 	"github.com/understudy/understudy/toolset"
+	"github.com/understudy/understudy/toolset/loader"
 )
 
 // universe is the committed slice of the generated StableToolBench
@@ -34,7 +35,7 @@ type universe struct {
 
 var sliceUniverse = sync.OnceValues(func() (*universe, error) {
 	dir := tbgen.SliceDir()
-	cat, err := toolset.Load([]string{filepath.Join(dir, "tools")}, true)
+	cat, err := loader.Load([]string{filepath.Join(dir, "tools")}, true)
 	if err != nil {
 		return nil, err
 	}

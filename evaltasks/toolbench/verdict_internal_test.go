@@ -8,13 +8,14 @@ import (
 
 	"github.com/understudy/understudy/agent/solve"
 	"github.com/understudy/understudy/toolset"
+	"github.com/understudy/understudy/toolset/loader"
 )
 
 // A relevant API counts only when it was asked about what the query asks:
 // the annotated codes, names, dates and whole numbers, in any spelling a
 // client may use; texts with many right forms are not compared.
 func TestAgreesWithAnnotatedCall(t *testing.T) {
-	c, err := toolset.Builtin()
+	c, err := loader.Builtin()
 	require.NoError(t, err)
 	api := func(tool, name string) *toolset.API {
 		a := c.API(tool, name)

@@ -24,6 +24,7 @@ import (
 	"github.com/understudy/understudy/mocks/world"
 	"github.com/understudy/understudy/sandbox"
 	"github.com/understudy/understudy/toolset"
+	"github.com/understudy/understudy/toolset/loader"
 )
 
 // Config chooses how the stack is built. The zero value is the offline
@@ -37,7 +38,9 @@ type Config struct {
 	// memory only. The built-in recordings are always read behind it.
 	CacheDir string
 	// Clock is the sandbox clock the stand-ins read (default frozen).
-	Clock    clock.Clock
+	Clock clock.Clock
+	// Failures injects failures into the stand-ins; read one from the
+	// -failures syntax with ParseFailures.
 	Failures *failures.Policy
 	// DepsPolicy overrides the dependency policy for every tool; "" means
 	// enforce for built-in tools and warn for imported ones.
@@ -135,6 +138,12 @@ func (e *MissingRecordingsError) Error() string {
 
 func (e *MissingRecordingsError) Unwrap() error { return e.Err }
 
+// ParseFailures reads a failure policy in toolserver's -failures syntax
+// ("error_rate=0.2,seed=7"; see failures.Parse), for Config.Failures:
+// what builds on the stack (sandboxtest) reaches failure injection here,
+// where the stand-ins are composed, rather than importing them itself.
+func ParseFailures(spec string) (*failures.Policy, error) { return failures.Parse(spec) }
+
 // Build assembles the stack.
 func Build(cfg Config) (*Stack, error) {
 	if cfg.Mode == sandbox.ModeReplay && cfg.CacheDir != "" {
@@ -168,7 +177,7 @@ func Build(cfg Config) (*Stack, error) {
 	})
 	var cerr, gerr error
 	if st.Catalog == nil {
-		st.Catalog, cerr = toolset.Builtin()
+		st.Catalog, cerr = loader.Builtin()
 	}
 	if cerr == nil {
 		st.Graph, gerr = deps.Build(st.Catalog, deps.Options{Annotations: true, Infer: !cfg.NoInference, SkipUnknownSources: cfg.DepsPolicy == deps.Off})

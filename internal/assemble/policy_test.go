@@ -8,14 +8,14 @@ import (
 
 	"github.com/understudy/understudy/internal/assemble"
 	"github.com/understudy/understudy/sandbox"
-	"github.com/understudy/understudy/toolset"
+	"github.com/understudy/understudy/toolset/loader"
 )
 
 // TestDefaultPolicies: by default a fabricated ID is refused by a built-in
 // tool (enforce) and served with a recorded violation by an imported one
 // (warn), whose dependency was inferred from its documentation.
 func TestDefaultPolicies(t *testing.T) {
-	cat, err := toolset.Load([]string{"../../sandbox/testdata/tools"}, true)
+	cat, err := loader.Load([]string{"../../sandbox/testdata/tools"}, true)
 	require.NoError(t, err)
 	st, err := assemble.Build(assemble.Config{Catalog: cat})
 	require.NoError(t, err)

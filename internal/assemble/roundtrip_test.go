@@ -13,6 +13,8 @@ import (
 	"github.com/understudy/understudy/internal/assemble"
 	"github.com/understudy/understudy/internal/recgen"
 	"github.com/understudy/understudy/toolset"
+	"github.com/understudy/understudy/toolset/loader"
+	"github.com/understudy/understudy/toolset/openapi"
 )
 
 // TestExportRoundTripAnswersAlike: a catalog loaded back from its own
@@ -21,17 +23,17 @@ import (
 // the same status and bytes as the catalog it was exported from — for
 // the built-in tools (their stand-ins) and a ToolBench tree (the faker).
 func TestExportRoundTripAnswersAlike(t *testing.T) {
-	builtin, err := toolset.Builtin()
+	builtin, err := loader.Builtin()
 	require.NoError(t, err)
-	tree, err := toolset.Load([]string{"../../toolset/testdata/toolbench"}, false)
+	tree, err := loader.Load([]string{"../../toolset/testdata/toolbench"}, false)
 	require.NoError(t, err)
 	for name, c := range map[string]*toolset.Catalog{"built-in": builtin, "ToolBench tree": tree} {
 		t.Run(name, func(t *testing.T) {
-			b, err := json.Marshal(toolset.OpenAPIDocument(c))
+			b, err := json.Marshal(openapi.Document(c))
 			require.NoError(t, err)
 			path := filepath.Join(t.TempDir(), "e.json")
 			require.NoError(t, os.WriteFile(path, b, 0o644))
-			back, err := toolset.Load([]string{path}, false)
+			back, err := loader.Load([]string{path}, false)
 			require.NoError(t, err)
 
 			before, err := assemble.Build(assemble.Config{Catalog: c})

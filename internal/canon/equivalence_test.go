@@ -20,7 +20,7 @@ import (
 	"github.com/understudy/understudy/mocks"
 	"github.com/understudy/understudy/mocks/standin"
 	"github.com/understudy/understudy/mocks/world"
-	"github.com/understudy/understudy/toolset"
+	"github.com/understudy/understudy/toolset/loader"
 )
 
 // repoDocuments returns every JSON document of the repository's fixtures
@@ -118,7 +118,7 @@ func TestJSONMatchesEncodingJSON(t *testing.T) {
 // value the stand-in returns (structs, typed slices, maps), encodes the
 // same in one pass as through encoding/json.
 func TestJSONMatchesEncodingJSONStandIns(t *testing.T) {
-	cat, err := toolset.Builtin()
+	cat, err := loader.Builtin()
 	require.NoError(t, err)
 	w, err := world.DefaultWorld()
 	require.NoError(t, err)

@@ -15,6 +15,7 @@ import (
 	"github.com/understudy/understudy/internal/golden"
 	"github.com/understudy/understudy/sandbox"
 	"github.com/understudy/understudy/toolset"
+	"github.com/understudy/understudy/toolset/loader"
 )
 
 // shipped is the folder the binaries embed.
@@ -91,7 +92,7 @@ func TestShippedEntriesAreMarkedAndComplete(t *testing.T) {
 	rep := s.Report()
 	require.Empty(t, rep.Corrupt)
 	require.Empty(t, rep.Edited)
-	cat, err := toolset.Builtin()
+	cat, err := loader.Builtin()
 	require.NoError(t, err)
 	apis := map[string]bool{}
 	require.NoError(t, s.Walk(func(k cache.Key, e cache.Entry) error {
@@ -108,7 +109,7 @@ func TestShippedEntriesAreMarkedAndComplete(t *testing.T) {
 // TestExamplesComeAfterTheirProducers checks the order the chain is
 // recorded in: an API whose parameter depends on another comes after it.
 func TestExamplesComeAfterTheirProducers(t *testing.T) {
-	cat, err := toolset.Builtin()
+	cat, err := loader.Builtin()
 	require.NoError(t, err)
 	calls, err := Examples(cat)
 	require.NoError(t, err)

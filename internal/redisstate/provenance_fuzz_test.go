@@ -7,14 +7,14 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/understudy/understudy/deps"
-	"github.com/understudy/understudy/toolset"
+	"github.com/understudy/understudy/toolset/loader"
 )
 
 // FuzzReplay: whatever another process wrote into a session's log, a
 // replica replaying it neither panics nor learns from an entry that does
 // not name a served API with a call number and JSON object arguments.
 func FuzzReplay(f *testing.F) {
-	cat, err := toolset.Builtin()
+	cat, err := loader.Builtin()
 	require.NoError(f, err)
 	g, err := deps.Build(cat, deps.Options{Annotations: true})
 	require.NoError(f, err)

@@ -13,7 +13,7 @@ import (
 
 	"github.com/understudy/understudy/deps"
 	"github.com/understudy/understudy/internal/redisstate/redistest"
-	"github.com/understudy/understudy/toolset"
+	"github.com/understudy/understudy/toolset/loader"
 )
 
 // autoComplete is an auto-complete answer carrying the IDs given.
@@ -44,7 +44,7 @@ func TestSharedProvenanceBoundedByBytes(t *testing.T) {
 	for name, start := range servers {
 		t.Run(name, func(t *testing.T) {
 			addr := start(t)
-			cat, err := toolset.Builtin()
+			cat, err := loader.Builtin()
 			require.NoError(t, err)
 			g, err := deps.Build(cat, deps.Options{Annotations: true})
 			require.NoError(t, err)

@@ -20,6 +20,7 @@ import (
 	"github.com/understudy/understudy/internal/assemble"
 	"github.com/understudy/understudy/sandbox"
 	"github.com/understudy/understudy/toolset"
+	"github.com/understudy/understudy/toolset/loader"
 )
 
 // bigIDsTool takes 64-bit order IDs, as real APIs do (tweet IDs, Unix
@@ -67,7 +68,7 @@ func TestLargeIntegersKeepTheirRecordings(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "tools", "Commerce")
 	require.NoError(t, os.MkdirAll(dir, 0o755))
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "big_ids.json"), []byte(bigIDsTool), 0o644))
-	c, err := toolset.Load([]string{filepath.Dir(dir)}, false)
+	c, err := loader.Load([]string{filepath.Dir(dir)}, false)
 	require.NoError(t, err)
 	ts, st := newServer(t, assemble.Config{
 		Catalog: c, Mode: sandbox.ModeRecord, CacheDir: t.TempDir(),

@@ -15,7 +15,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/understudy/understudy/internal/assemble"
-	"github.com/understudy/understudy/toolset"
+	"github.com/understudy/understudy/toolset/loader"
 )
 
 // exampleOf is the value a generated client (or Swagger UI's "Try it
@@ -108,7 +108,7 @@ func TestGeneratedClientCallsEveryExportedPath(t *testing.T) {
 	}{
 		{"built-in catalog", func(t *testing.T) assemble.Config { return assemble.Config{} }},
 		{"ToolBench tree", func(t *testing.T) assemble.Config {
-			cat, err := toolset.Load([]string{"../../toolset/testdata/toolbench"}, false)
+			cat, err := loader.Load([]string{"../../toolset/testdata/toolbench"}, false)
 			require.NoError(t, err)
 			return assemble.Config{Catalog: cat}
 		}},

@@ -26,6 +26,7 @@ import (
 	"github.com/understudy/understudy/internal/canon"
 	"github.com/understudy/understudy/sandbox"
 	"github.com/understudy/understudy/toolset"
+	"github.com/understudy/understudy/toolset/openapi"
 )
 
 // DefaultMaxBody bounds a request body (1 MiB).
@@ -106,7 +107,7 @@ func New(e *sandbox.Engine, opts Options) (*Server, error) {
 		}
 		return doc, nil
 	})
-	s.openAPIDoc = sync.OnceValue(func() *openapi3.T { return toolset.OpenAPIDocument(e.Catalog()) })
+	s.openAPIDoc = sync.OnceValue(func() *openapi3.T { return openapi.Document(e.Catalog()) })
 	wire := s.newRapidWire()
 	mux := http.NewServeMux()
 	mux.Handle("GET /healthz", route{wrap(s.healthz)})
@@ -325,7 +326,7 @@ func (s *Server) tools(r *http.Request) (any, error) {
 }
 
 // openAPI answers GET /v1/tools?format=openapi: the catalog as one
-// OpenAPI 3.0 document (toolset.OpenAPIDocument), its servers entry the
+// OpenAPI 3.0 document (openapi.Document), its servers entry the
 // address the request was made to.
 func (s *Server) openAPI(r *http.Request) (any, error) {
 	doc := *s.openAPIDoc()

@@ -19,6 +19,7 @@ import (
 	"github.com/understudy/understudy/internal/server"
 	"github.com/understudy/understudy/sandbox"
 	"github.com/understudy/understudy/toolset"
+	"github.com/understudy/understudy/toolset/loader"
 )
 
 // newServer starts the full stack on a real loopback listener.
@@ -234,7 +235,7 @@ func TestTransportsAgreeOnLenientCalls(t *testing.T) {
 }
 
 func apiOf(t testing.TB, tool, api string) *toolset.API {
-	c, err := toolset.Builtin()
+	c, err := loader.Builtin()
 	require.NoError(t, err)
 	a := c.API(tool, api)
 	require.NotNil(t, a)

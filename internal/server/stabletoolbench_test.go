@@ -14,6 +14,7 @@ import (
 	"github.com/understudy/understudy/internal/bounded"
 	"github.com/understudy/understudy/internal/recgen"
 	"github.com/understudy/understudy/toolset"
+	"github.com/understudy/understudy/toolset/loader"
 )
 
 // stbClient sends what StableToolBench's rapidapi_wrapper._step sends,
@@ -115,7 +116,7 @@ func TestStableToolBenchClientCallsEveryBuiltinAPI(t *testing.T) {
 // TestStableToolBenchNamesTheToolByCategory: two tools of one name in two
 // categories are two tools, and /virtual finds each by its category.
 func TestStableToolBenchNamesTheToolByCategory(t *testing.T) {
-	cat, err := toolset.Load([]string{filepath.Join("..", "..", "toolset", "testdata", "toolbench_messy")}, false)
+	cat, err := loader.Load([]string{filepath.Join("..", "..", "toolset", "testdata", "toolbench_messy")}, false)
 	require.NoError(t, err)
 	ts, _ := newServer(t, assemble.Config{Catalog: cat})
 

@@ -17,6 +17,7 @@ import (
 	"github.com/understudy/understudy/internal/canon"
 	"github.com/understudy/understudy/sandbox"
 	"github.com/understudy/understudy/toolset"
+	"github.com/understudy/understudy/toolset/openapi"
 )
 
 // rapidWire serves the RapidAPI wire: per host, one http.ServeMux whose
@@ -96,7 +97,7 @@ func (rw *rapidWire) build(host string) *hostWire {
 		g.routes = append(g.routes, wireRoute{api: a, binds: binds})
 	}
 	for _, t := range tools {
-		exported := toolset.OpenAPIPaths(t)
+		exported := openapi.Paths(t)
 		for i, a := range t.APIs {
 			if a.Path != "" {
 				add(a, a.Path)

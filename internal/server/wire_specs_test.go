@@ -8,7 +8,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/understudy/understudy/internal/assemble"
-	"github.com/understudy/understudy/toolset"
+	"github.com/understudy/understudy/toolset/loader"
 )
 
 // specServer serves the OpenAPI documents of testdata/specs (shapes of
@@ -18,7 +18,7 @@ func specServer(t *testing.T) (string, *assemble.Stack) {
 	files, err := filepath.Glob(filepath.Join("testdata", "specs", "*.json"))
 	require.NoError(t, err)
 	require.NotEmpty(t, files)
-	c, err := toolset.Load(files, false)
+	c, err := loader.Load(files, false)
 	require.NoError(t, err)
 	ts, st := newServer(t, assemble.Config{Catalog: c})
 	return ts.URL, st
@@ -147,7 +147,7 @@ func TestWireRealSpecs(t *testing.T) {
 
 // TestSpecLoadReport: the load report says which defaults were dropped.
 func TestSpecLoadReport(t *testing.T) {
-	c, err := toolset.Load([]string{filepath.Join("testdata", "specs", "petstore_composed.json")}, false)
+	c, err := loader.Load([]string{filepath.Join("testdata", "specs", "petstore_composed.json")}, false)
 	require.NoError(t, err)
 	tool := c.Tool("Petstore Composed")
 	require.NotNil(t, tool)

@@ -15,7 +15,7 @@ import (
 	"github.com/understudy/understudy/internal/assemble"
 	"github.com/understudy/understudy/internal/server"
 	"github.com/understudy/understudy/sandbox"
-	"github.com/understudy/understudy/toolset"
+	"github.com/understudy/understudy/toolset/loader"
 )
 
 // edgeTool has path templates the built-in catalog lacks: a parameter name
@@ -43,7 +43,7 @@ func TestWireEdgePaths(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "Other")
 	require.NoError(t, os.MkdirAll(dir, 0o755))
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "edge_paths.json"), []byte(edgeTool), 0o644))
-	c, err := toolset.Load([]string{filepath.Dir(dir)}, false)
+	c, err := loader.Load([]string{filepath.Dir(dir)}, false)
 	require.NoError(t, err)
 	st, err := assemble.Build(assemble.Config{Catalog: c})
 	require.NoError(t, err)

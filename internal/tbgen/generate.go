@@ -168,7 +168,12 @@ func Generate(opts Options) (*Universe, error) {
 	for i, p := range plans {
 		tools = append(tools, p.tool)
 		u.Edges = append(u.Edges, results[i].edges...)
-		defects = append(defects, results[i].defects...)
+		for _, d := range results[i].defects {
+			if d.Kind == CategoryTwin {
+				d.Detail = "the same name as " + p.tool.Twin.File
+			}
+			defects = append(defects, d)
+		}
 	}
 
 	// Copies of tools in their own category.
@@ -384,7 +389,10 @@ func buildTool(t *Tool, nAPI int, defect string, g gen, noSchema float64) ([]Edg
 		t.File = "tools/" + t.Category + "/" + name + ".json"
 		defects = append(defects, Defect{Kind: FileNameMismatch, File: t.File, Tool: t.Name, Detail: fmt.Sprintf("file %q for standardized name %q", name+".json", t.StandardizedName)})
 	case CategoryTwin:
-		defects = append(defects, Defect{Kind: CategoryTwin, File: t.File, Tool: t.Name, Detail: "the same name as " + t.Twin.File})
+		// The twin is built in parallel and may still be renamed (a
+		// FileNameMismatch of its own): its file is named once every tool
+		// is built.
+		defects = append(defects, Defect{Kind: CategoryTwin, File: t.File, Tool: t.Name})
 	}
 	for i := range edges {
 		edges[i].File = t.File

@@ -20,6 +20,7 @@ import (
 	"github.com/understudy/understudy/internal/golden"
 	"github.com/understudy/understudy/internal/tbgen"
 	"github.com/understudy/understudy/toolset"
+	"github.com/understudy/understudy/toolset/loader"
 )
 
 func digest(t *testing.T, u *tbgen.Universe) (map[string][32]byte, [32]byte) {
@@ -535,7 +536,7 @@ func TestLoaderReadsSlice(t *testing.T) {
 	dir := tbgen.SliceDir()
 	m, err := tbgen.ReadManifest(dir)
 	require.NoError(t, err)
-	c, err := toolset.Load([]string{filepath.Join(dir, "tools")}, false)
+	c, err := loader.Load([]string{filepath.Join(dir, "tools")}, false)
 	require.NoError(t, err)
 	require.GreaterOrEqual(t, len(c.Tools()), m.Tools*9/10)
 	defective := map[string]bool{}

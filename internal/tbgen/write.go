@@ -263,7 +263,7 @@ tools/<Category>/<tool>.json   ToolBench tool files, with the real tree's defect
 queries/<group>.json           solvable_queries files of the six test groups
 manifest.json                  counts and ground truth: defects, dependency edges, query truth
 
-Load the tools with toolset.Load([]string{"<dir>/tools"}, false).
+Load the tools with loader.Load([]string{"<dir>/tools"}, false).
 `
 
 type file struct {

@@ -18,6 +18,7 @@ import (
 	"github.com/understudy/understudy/mocks/internal/standintest"
 	"github.com/understudy/understudy/mocks/standin"
 	"github.com/understudy/understudy/toolset"
+	"github.com/understudy/understudy/toolset/tbfile"
 )
 
 // BenchmarkFake is the cost of one fake answer, encoded as the Mocker
@@ -101,7 +102,7 @@ func TestFullTreeEchoShare(t *testing.T) {
 		switch {
 		case want[rel]:
 			parts := strings.Split(rel, "/")
-			if tl, err := toolset.LoadToolBenchFile(data, parts[len(parts)-2], rel); err == nil {
+			if tl, err := tbfile.LoadFile(data, parts[len(parts)-2], rel); err == nil {
 				tools = append(tools, tl)
 			}
 		case path.Dir(rel) == "queries":
@@ -142,7 +143,7 @@ func TestFullTreeEchoShare(t *testing.T) {
 	f := faker.New(faker.Options{})
 	before, beforeErr := share(func(c *standin.Call) any { return baselineFake(w, c) })
 	after, afterErr := share(func(c *standin.Call) any { return f.Fake(w, c) })
-	rep, err := cat.AddQueryTemplates(queries)
+	rep, err := tbfile.AddQueryTemplates(cat, queries)
 	require.NoError(t, err)
 	f = faker.New(faker.Options{})
 	afterQ, afterQErr := share(func(c *standin.Call) any { return f.Fake(w, c) })

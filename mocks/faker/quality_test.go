@@ -25,6 +25,7 @@ import (
 	"github.com/understudy/understudy/mocks/standin"
 	"github.com/understudy/understudy/mocks/world"
 	"github.com/understudy/understudy/toolset"
+	"github.com/understudy/understudy/toolset/tbfile"
 )
 
 // Template kinds as ToolBench's query files hold them, which the quality
@@ -201,7 +202,7 @@ func loadQualityUniverse(t testing.TB, tools int) *qualityUniverse {
 		switch {
 		case want[rel]:
 			parts := strings.Split(rel, "/")
-			if tl, err := toolset.LoadToolBenchFile(raw, parts[len(parts)-2], rel); err == nil {
+			if tl, err := tbfile.LoadFile(raw, parts[len(parts)-2], rel); err == nil {
 				loaded = append(loaded, tl)
 			}
 		case path.Dir(rel) == "queries":
@@ -211,7 +212,7 @@ func loadQualityUniverse(t testing.TB, tools int) *qualityUniverse {
 	}))
 	cat, err := toolset.NewCatalog(loaded)
 	require.NoError(t, err)
-	_, err = cat.AddQueryTemplates(queries)
+	_, err = tbfile.AddQueryTemplates(cat, queries)
 	require.NoError(t, err)
 	// Tools the query files do not name get their templates from the
 	// generator, rewritten the same way.

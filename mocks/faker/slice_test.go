@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/understudy/understudy/toolset/tbfile"
+
 	"github.com/stretchr/testify/require"
 
 	"github.com/understudy/understudy/deps"
@@ -23,6 +25,7 @@ import (
 	"github.com/understudy/understudy/mocks/standin"
 	"github.com/understudy/understudy/sandbox"
 	"github.com/understudy/understudy/toolset"
+	"github.com/understudy/understudy/toolset/loader"
 )
 
 // loadSlice loads the committed slice of the synthetic StableToolBench
@@ -31,9 +34,9 @@ import (
 func loadSlice(t testing.TB) *toolset.Catalog {
 	t.Helper()
 	dir := tbgen.SliceDir()
-	cat, err := toolset.Load([]string{filepath.Join(dir, "tools")}, false)
+	cat, err := loader.Load([]string{filepath.Join(dir, "tools")}, false)
 	require.NoError(t, err)
-	_, err = cat.AddQueryTemplates(filepath.Join(dir, "queries"))
+	_, err = tbfile.AddQueryTemplates(cat, filepath.Join(dir, "queries"))
 	require.NoError(t, err)
 	return cat
 }

@@ -10,12 +10,12 @@ import (
 
 	"github.com/understudy/understudy/internal/assemble"
 	"github.com/understudy/understudy/sandbox"
-	"github.com/understudy/understudy/toolset"
+	"github.com/understudy/understudy/toolset/loader"
 )
 
 func stack(t *testing.T) *assemble.Stack {
 	t.Helper()
-	cat, err := toolset.Load([]string{filepath.Join("testdata", "petstore.yaml"), filepath.Join("testdata", "toolbench")}, false)
+	cat, err := loader.Load([]string{filepath.Join("testdata", "petstore.yaml"), filepath.Join("testdata", "toolbench")}, false)
 	require.NoError(t, err)
 	st, err := assemble.Build(assemble.Config{Catalog: cat})
 	require.NoError(t, err)

@@ -19,6 +19,7 @@ import (
 
 	"github.com/understudy/understudy/cache"
 	"github.com/understudy/understudy/internal/bounded"
+	"github.com/understudy/understudy/toolset/loader"
 
 	"github.com/understudy/understudy/agent/agenttest"
 	"github.com/understudy/understudy/agent/openai"
@@ -38,7 +39,7 @@ func model(t *testing.T, srv *agenttest.Server) *openai.Client {
 
 func build(t *testing.T, dir string, m simulate.Model) *assemble.Stack {
 	t.Helper()
-	cat, err := toolset.Load([]string{filepath.Join("testdata", "toolbench")}, true)
+	cat, err := loader.Load([]string{filepath.Join("testdata", "toolbench")}, true)
 	require.NoError(t, err)
 	st, err := assemble.Build(assemble.Config{Catalog: cat, CacheDir: dir, Simulate: m})
 	require.NoError(t, err)
@@ -142,7 +143,7 @@ func petShop(t *testing.T) *agenttest.Server {
 // concurrent misses of one call across replicas ask it once.
 func TestReplicasShareSimulatedAnswers(t *testing.T) {
 	m := miniredis.RunT(t)
-	cat, err := toolset.Load([]string{filepath.Join("testdata", "toolbench")}, true)
+	cat, err := loader.Load([]string{filepath.Join("testdata", "toolbench")}, true)
 	require.NoError(t, err)
 	replica := func(mdl simulate.Model) *assemble.Stack {
 		st, err := assemble.Build(assemble.Config{Catalog: cat, Simulate: mdl, Redis: "redis://" + m.Addr() + "/0"})
@@ -346,7 +347,7 @@ func TestStoppedModelIsNotSilent(t *testing.T) {
 	require.NoError(t, err)
 
 	var logs syncBuffer
-	cat, err := toolset.Load([]string{filepath.Join("testdata", "toolbench")}, true)
+	cat, err := loader.Load([]string{filepath.Join("testdata", "toolbench")}, true)
 	require.NoError(t, err)
 	st, err := assemble.Build(assemble.Config{Catalog: cat, CacheDir: t.TempDir(), Simulate: m, Logger: slog.New(slog.NewTextHandler(&logs, nil))})
 	require.NoError(t, err)

@@ -11,7 +11,7 @@ import (
 
 	"github.com/understudy/understudy/sandbox"
 	"github.com/understudy/understudy/sandbox/expect"
-	"github.com/understudy/understudy/toolset"
+	"github.com/understudy/understudy/toolset/loader"
 )
 
 // TestDecodeShapes: an argument is {"values": [...]} or one plain value;
@@ -55,7 +55,7 @@ func TestDecodeShapes(t *testing.T) {
 // Validate with an *Error or is checked against a trace, answering a
 // verdict whose diff is empty exactly when it passes.
 func FuzzDecode(f *testing.F) {
-	cat, err := toolset.Load(nil, true)
+	cat, err := loader.Load(nil, true)
 	if err != nil {
 		f.Fatal(err)
 	}

@@ -17,10 +17,10 @@ import (
 	"github.com/understudy/understudy/internal/assemble"
 	"github.com/understudy/understudy/internal/clock"
 	"github.com/understudy/understudy/internal/server"
-	"github.com/understudy/understudy/mocks/failures"
 	"github.com/understudy/understudy/sandbox"
 	"github.com/understudy/understudy/sandbox/expect"
 	"github.com/understudy/understudy/toolset"
+	"github.com/understudy/understudy/toolset/loader"
 )
 
 // Option configures a Server.
@@ -160,7 +160,7 @@ func WithLimits(spec string) Option {
 // calls fail on every run.
 func WithFailures(spec string) Option {
 	return func(c *config) error {
-		p, err := failures.Parse(spec)
+		p, err := assemble.ParseFailures(spec)
 		if err != nil {
 			return fmt.Errorf("WithFailures: %w", err)
 		}
@@ -244,7 +244,7 @@ func Start(opts ...Option) (*Server, error) {
 	if c.noBuiltin && len(c.catalogs) == 0 {
 		return nil, errors.New("WithoutBuiltin leaves no tools: add some WithCatalog")
 	}
-	cat, err := toolset.Load(c.catalogs, !c.noBuiltin)
+	cat, err := loader.Load(c.catalogs, !c.noBuiltin)
 	if err != nil {
 		return nil, err
 	}

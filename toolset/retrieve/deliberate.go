@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/understudy/understudy/toolset"
+	"github.com/understudy/understudy/toolset/search"
 )
 
 // Deliberate is Self-Assist's five-step tool selection without a model:
@@ -17,7 +18,7 @@ import (
 // two things gets an API for each at the top rather than two for the
 // first. The whole query's own BM25 ranking fills what is left.
 type Deliberate struct {
-	index *toolset.Index
+	index *search.Index
 	// PerNeed is how many candidates one need retrieves (default 3).
 	PerNeed int
 	// Keep is the share of a need's best score a candidate must reach (default 0.5).
@@ -41,7 +42,7 @@ var needSplitRE = regexp.MustCompile(`(?i)[.?!;]+\s+|[?!;]+$|,?\s+\b(?:and|also|
 func Needs(query string) []string {
 	var out []string
 	for _, part := range needSplitRE.Split(query, -1) {
-		if len(toolset.Tokenize(part)) >= 2 {
+		if len(search.Tokenize(part)) >= 2 {
 			out = append(out, strings.TrimSpace(part))
 		}
 	}
@@ -57,7 +58,7 @@ func (d *Deliberate) Retrieve(query string, k int) []Hit {
 		return nil
 	}
 	per := max(d.PerNeed, 1)
-	var lists [][]toolset.Hit
+	var lists [][]search.Hit
 	for _, need := range Needs(query) {
 		cands := d.index.Search(need, per)
 		if len(cands) == 0 {

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/understudy/understudy/toolset"
+	"github.com/understudy/understudy/toolset/search"
 )
 
 // Hierarchical is AnyTool's hierarchical API retriever without a model:
@@ -21,9 +22,9 @@ import (
 // default strategy does: the next category, and one more tool in each
 // chosen category.
 type Hierarchical struct {
-	apis       *toolset.Index
-	categories *toolset.Index
-	tools      *toolset.Index
+	apis       *search.Index
+	categories *search.Index
+	tools      *search.Index
 	corpus     []*toolset.API
 	// The hierarchy by position in the indexes: a category's tools, a
 	// tool's APIs, each tool's ID.
@@ -93,7 +94,7 @@ func newHierarchical(co Corpus) *Hierarchical {
 	for tp, td := range toolDocs {
 		tools[tp] = &toolset.API{Name: h.toolIDs[tp], Description: td.String()}
 	}
-	h.categories, h.tools = toolset.NewIndex(cats), toolset.NewIndex(tools)
+	h.categories, h.tools = search.NewIndex(cats), search.NewIndex(tools)
 	return h
 }
 
@@ -176,7 +177,7 @@ func (h *Hierarchical) queryTerms(query string) []term {
 	var out []term
 	seen := map[string]bool{}
 	n := float64(h.apis.Len())
-	for _, tok := range toolset.Tokenize(query) {
+	for _, tok := range search.Tokenize(query) {
 		if seen[tok] {
 			continue
 		}

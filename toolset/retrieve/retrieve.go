@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/understudy/understudy/toolset"
+	"github.com/understudy/understudy/toolset/search"
 )
 
 // Hit is one retrieved API, best first.
@@ -54,11 +55,11 @@ func New(name string, c *toolset.Catalog) (Retriever, error) {
 // pool's, as a retriever built over that pool would see them).
 type Corpus struct {
 	APIs  []*toolset.API
-	Index *toolset.Index
+	Index *search.Index
 }
 
 // CatalogCorpus is every API of the catalog, with its own index.
-func CatalogCorpus(c *toolset.Catalog) Corpus { return Corpus{APIs: c.APIs(), Index: c.Index()} }
+func CatalogCorpus(c *toolset.Catalog) Corpus { return Corpus{APIs: c.APIs(), Index: search.Of(c)} }
 
 // PoolCorpus is the catalog's APIs that keep accepts, in catalog order,
 // indexed on their own.
@@ -69,7 +70,7 @@ func PoolCorpus(c *toolset.Catalog, keep func(*toolset.API) bool) Corpus {
 			apis = append(apis, a)
 		}
 	}
-	return Corpus{APIs: apis, Index: toolset.NewIndex(apis)}
+	return Corpus{APIs: apis, Index: search.NewIndex(apis)}
 }
 
 // New builds a built-in retriever over the corpus by name.
@@ -87,7 +88,7 @@ func (co Corpus) New(name string) (Retriever, error) {
 
 // BM25 is the flat baseline of ToolLLM's retrieval table: Okapi BM25 over
 // every API's documentation (the catalog's own search index).
-type BM25 struct{ index *toolset.Index }
+type BM25 struct{ index *search.Index }
 
 var (
 	_ Retriever = (*BM25)(nil)
@@ -96,7 +97,7 @@ var (
 )
 
 // NewBM25 searches the catalog's BM25 index.
-func NewBM25(c *toolset.Catalog) *BM25 { return &BM25{index: c.Index()} }
+func NewBM25(c *toolset.Catalog) *BM25 { return &BM25{index: search.Of(c)} }
 
 // Name is "bm25".
 func (*BM25) Name() string { return NameBM25 }
@@ -104,7 +105,7 @@ func (*BM25) Name() string { return NameBM25 }
 // Retrieve returns the k best APIs by BM25.
 func (b *BM25) Retrieve(query string, k int) []Hit { return hits(b.index.Search(query, k)) }
 
-func hits(hs []toolset.Hit) []Hit {
+func hits(hs []search.Hit) []Hit {
 	out := make([]Hit, len(hs))
 	for i, h := range hs {
 		out[i] = Hit{ID: h.ID, Score: h.Score}

@@ -7,6 +7,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/understudy/understudy/toolset"
+	"github.com/understudy/understudy/toolset/loader"
 	"github.com/understudy/understudy/toolset/retrieve"
 )
 
@@ -37,7 +38,7 @@ func TestNDCG(t *testing.T) {
 
 func catalog(t *testing.T) *toolset.Catalog {
 	t.Helper()
-	c, err := toolset.Builtin()
+	c, err := loader.Builtin()
 	require.NoError(t, err)
 	return c
 }

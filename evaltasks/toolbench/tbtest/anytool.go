@@ -97,7 +97,13 @@ func gold(c *toolset.Catalog, q *toolbench.Query) ([]*toolset.API, error) {
 // solver gives up naming them while the query's own are missing; the
 // reflection note sends the tool agent back for the right ones.
 func AnyToolPath(c *toolset.Catalog, qs []toolbench.Query, decoys bool) Policy {
-	solver := Solver(c, qs)
+	return AnyToolPathWith(c, qs, decoys, Solver(c, qs))
+}
+
+// AnyToolPathWith is AnyToolPath whose solver, once every needed function
+// is offered, is solver: for trees whose queries carry no x-calls, an
+// Agent making the generator's truth calls.
+func AnyToolPathWith(c *toolset.Catalog, qs []toolbench.Query, decoys bool, solver Policy) Policy {
 	return func(req agenttest.ChatRequest) (agenttest.Turn, error) {
 		role, sys := RoleOf(req)
 		q, err := query(req, qs)

@@ -28,6 +28,7 @@ import (
 	"github.com/understudy/understudy/mocks/world"
 	"github.com/understudy/understudy/sandbox"
 	"github.com/understudy/understudy/toolset"
+	"github.com/understudy/understudy/toolset/tbfile"
 )
 
 // World is the embedded world, loaded once.
@@ -50,11 +51,11 @@ var builtinTools = sync.OnceValues(func() (map[string]*toolset.Tool, error) {
 		if err != nil {
 			return err
 		}
-		tool, err := toolset.LoadToolBenchFile(b, path.Base(path.Dir(p)), p)
+		tool, err := tbfile.LoadFile(b, path.Base(path.Dir(p)), p)
 		if err != nil {
 			return err
 		}
-		tool.Builtin = true // as toolset.BuiltinTools marks them
+		tool.Builtin = true // as loader.BuiltinTools marks them
 		out[tool.StandardizedName] = tool
 		return nil
 	})

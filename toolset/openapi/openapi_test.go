@@ -1,4 +1,4 @@
-package toolset
+package openapi_test
 
 import (
 	"errors"
@@ -6,10 +6,13 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
+	"github.com/understudy/understudy/toolset"
+	"github.com/understudy/understudy/toolset/loader"
+	"github.com/understudy/understudy/toolset/openapi"
 )
 
 func TestLoadOpenAPIPetstore(t *testing.T) {
-	tools, err := LoadPath("testdata/openapi/petstore.yaml")
+	tools, err := loader.LoadPath("../testdata/openapi/petstore.yaml")
 	require.NoError(t, err)
 	require.Len(t, tools, 1)
 	pet := tools[0]
@@ -35,26 +38,26 @@ func TestLoadOpenAPIPetstore(t *testing.T) {
 	require.True(t, add.Param("name").Required)
 	require.True(t, add.Param("photoUrls").Required)
 	require.False(t, add.Param("status").Required)
-	require.Equal(t, InBody, add.Param("name").In)
-	require.Equal(t, KindObject, add.Param("category").Kind, "$ref inlined")
+	require.Equal(t, toolset.InBody, add.Param("name").In)
+	require.Equal(t, toolset.KindObject, add.Param("category").Kind, "$ref inlined")
 	require.Contains(t, add.Param("category").Schema.Properties, "name")
 	require.Len(t, add.ResponseSchema.AllOf, 2)
 	require.JSONEq(t, `{"id": 10, "name": "doggie", "status": "available", "photoUrls": []}`, string(add.ExampleResponse))
 
 	find := pet.API("findPetsByStatus")
 	require.Equal(t, "Finds pets by status\n\nMultiple status values can be provided with comma separated strings.", find.Description)
-	require.Equal(t, InQuery, find.Param("status").In)
+	require.Equal(t, toolset.InQuery, find.Param("status").In)
 	require.Equal(t, []any{"available", "pending", "sold"}, find.Param("status").Enum)
 	require.Equal(t, "available", find.Param("status").Default)
-	require.Equal(t, KindInteger, find.Param("limit").Kind, "parameter $ref")
+	require.Equal(t, toolset.KindInteger, find.Param("limit").Kind, "parameter $ref")
 	require.JSONEq(t, `[{"id": 1, "name": "rex", "status": "available", "photoUrls": []}]`, string(find.ExampleResponse), "named example")
 
 	get := pet.API("getPetById")
-	require.Equal(t, InPath, get.Param("petId").In, "path-item parameter")
+	require.Equal(t, toolset.InPath, get.Param("petId").In, "path-item parameter")
 	require.True(t, get.Param("petId").Required)
 	require.True(t, get.Param("petId").Opaque)
-	require.Equal(t, []Dependency{{API: "findPetsByStatus", Path: "[].id"}}, get.Param("petId").Depends)
-	require.Equal(t, InHeader, get.Param("X-Request-ID").In)
+	require.Equal(t, []toolset.Dependency{{API: "findPetsByStatus", Path: "[].id"}}, get.Param("petId").Depends)
+	require.Equal(t, toolset.InHeader, get.Param("X-Request-ID").In)
 	require.Nil(t, get.Param("session"), "cookie parameters are left out")
 
 	del := pet.API("delete_pet_petId")
@@ -62,7 +65,7 @@ func TestLoadOpenAPIPetstore(t *testing.T) {
 	require.NotNil(t, del.Param("petId"))
 
 	order := pet.API("place_order")
-	require.Equal(t, []Dependency{{API: "findPetsByStatus", Path: "[].id"}}, order.Param("petId").Depends, "x-depends on a body property")
+	require.Equal(t, []toolset.Dependency{{API: "findPetsByStatus", Path: "[].id"}}, order.Param("petId").Depends, "x-depends on a body property")
 	require.True(t, order.Param("quantity").Required)
 	require.NotNil(t, order.ResponseSchema, "201 when there is no 200")
 
@@ -70,11 +73,11 @@ func TestLoadOpenAPIPetstore(t *testing.T) {
 	require.Len(t, notes.Params, 1)
 	require.Equal(t, "body", notes.Params[0].Name, "a non-object body is one param")
 	require.True(t, notes.Params[0].Required)
-	require.Equal(t, KindString, notes.Params[0].Kind)
+	require.Equal(t, toolset.KindString, notes.Params[0].Kind)
 }
 
 func TestLoadOpenAPICycle(t *testing.T) {
-	tools, err := LoadPath("testdata/openapi/cyclic.json")
+	tools, err := loader.LoadPath("../testdata/openapi/cyclic.json")
 	require.NoError(t, err)
 	org := tools[0]
 	require.Equal(t, "OpenAPI", org.Category)
@@ -90,7 +93,7 @@ func TestLoadOpenAPICycle(t *testing.T) {
 }
 
 func TestLoadOpenAPIBadInput(t *testing.T) {
-	huge := strings.Repeat("y", MaxDescriptionLen+1)
+	huge := strings.Repeat("y", toolset.MaxDescriptionLen+1)
 	for _, tc := range []struct {
 		name  string
 		doc   string
@@ -125,8 +128,8 @@ func TestLoadOpenAPIBadInput(t *testing.T) {
 			"paths./a.get.responses.schema.properties.age.type", `unknown type "integr"`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := LoadOpenAPI([]byte(tc.doc), "api/spec.json")
-			var le *LoadError
+			_, err := openapi.Load([]byte(tc.doc), "api/spec.json")
+			var le *toolset.LoadError
 			require.True(t, errors.As(err, &le), "want a *LoadError, got %v", err)
 			require.Equal(t, "api/spec.json", le.File)
 			require.Equal(t, tc.field, le.Field, "%v", err)
@@ -141,7 +144,7 @@ func TestLoadOpenAPINames(t *testing.T) {
 	  "/b/{id}/c": {"get": {"parameters": [{"name": "id", "in": "path", "schema": {"type": "string"}}], "responses": {}}},
 	  "/long": {"get": {"operationId": "` + strings.Repeat("verylongname", 10) + `", "responses": {}}},
 	  "/sym": {"get": {"operationId": "ÿ€!", "responses": {}}}}}`
-	tool, err := LoadOpenAPI([]byte(doc), "names.json")
+	tool, err := openapi.Load([]byte(doc), "names.json")
 	require.NoError(t, err)
 	var names []string
 	for _, a := range tool.APIs {

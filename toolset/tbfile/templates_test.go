@@ -1,4 +1,4 @@
-package toolset_test
+package tbfile_test
 
 import (
 	"encoding/json"
@@ -11,6 +11,8 @@ import (
 
 	"github.com/understudy/understudy/internal/tbgen"
 	"github.com/understudy/understudy/toolset"
+	"github.com/understudy/understudy/toolset/loader"
+	"github.com/understudy/understudy/toolset/tbfile"
 )
 
 // TestAddQueryTemplates reads the slice's query files: every api_list
@@ -18,9 +20,9 @@ import (
 // first entry winning, and entries naming what the tree lacks are counted.
 func TestAddQueryTemplates(t *testing.T) {
 	dir := tbgen.SliceDir()
-	cat, err := toolset.Load([]string{filepath.Join(dir, "tools")}, true)
+	cat, err := loader.Load([]string{filepath.Join(dir, "tools")}, true)
 	require.NoError(t, err)
-	rep, err := cat.AddQueryTemplates(filepath.Join(dir, "queries"))
+	rep, err := tbfile.AddQueryTemplates(cat, filepath.Join(dir, "queries"))
 	require.NoError(t, err)
 	require.Equal(t, 6, rep.Files)
 
@@ -68,13 +70,13 @@ func TestAddQueryTemplates(t *testing.T) {
 	}
 
 	// A second read attaches nothing new: the first template stays.
-	again, err := cat.AddQueryTemplates(filepath.Join(dir, "queries", "G1_instruction.json"))
+	again, err := tbfile.AddQueryTemplates(cat, filepath.Join(dir, "queries", "G1_instruction.json"))
 	require.NoError(t, err)
 	require.Zero(t, again.Attached)
 }
 
 func TestAddQueryTemplatesErrors(t *testing.T) {
-	cat, err := toolset.Load(nil, true)
+	cat, err := loader.Load(nil, true)
 	require.NoError(t, err)
 	tmp := t.TempDir()
 	write := func(name, body string) string {
@@ -91,16 +93,16 @@ func TestAddQueryTemplatesErrors(t *testing.T) {
 		"truncated":    write("cut.json", `[{"api_list": []}, {"api_`),
 		"empty folder": empty,
 	} {
-		_, err := cat.AddQueryTemplates(path)
-		var qe *toolset.QueryFileError
+		_, err := tbfile.AddQueryTemplates(cat, path)
+		var qe *tbfile.QueryFileError
 		require.True(t, errors.As(err, &qe), "%s: %v", name, err)
 	}
 
 	// A built-in API keeps its stand-in: no template is attached to it.
 	p := write("builtin.json", `[{"api_list": [{"category_name": "Travel", "tool_name": "Skyscanner80", "api_name": "flights_search_one_way", "template_response": {"status": "bool"}}]}]`)
-	rep, err := cat.AddQueryTemplates(p)
+	rep, err := tbfile.AddQueryTemplates(cat, p)
 	require.NoError(t, err)
-	require.Equal(t, toolset.QueryTemplates{Files: 1, Entries: 1}, rep)
+	require.Equal(t, tbfile.QueryTemplates{Files: 1, Entries: 1}, rep)
 }
 
 // TestToolFileTemplate: a tool file's own template_response is kept, as
@@ -116,7 +118,7 @@ func TestToolFileTemplate(t *testing.T) {
 		{`[ ]`, ``},
 	} {
 		doc := `{"tool_name": "T", "api_list": [{"name": "a", "url": "https://t.p.rapidapi.com/a", "method": "GET", "template_response": ` + tc.raw + `}]}`
-		tool, err := toolset.LoadToolBenchFile([]byte(doc), "Data", "t.json")
+		tool, err := tbfile.LoadFile([]byte(doc), "Data", "t.json")
 		require.NoError(t, err)
 		got := tool.APIs[0].TemplateResponse
 		if tc.want == "" {

@@ -1,4 +1,4 @@
-package toolset
+package openapi
 
 import (
 	"encoding/json"
@@ -8,11 +8,12 @@ import (
 	"strings"
 
 	"github.com/getkin/kin-openapi/openapi3"
+	"github.com/understudy/understudy/toolset"
 )
 
-// catalogToolKey is the extension of a tool's tag in OpenAPIDocument that
+// catalogToolKey is the extension of a tool's tag in Document that
 // holds what the operations cannot say of their tool, so that loading the
-// document gives the catalog back (LoadOpenAPITools).
+// document gives the catalog back (LoadTools).
 const catalogToolKey = "x-understudy-tool"
 
 // exportedTool is the x-understudy-tool of a tool's tag.
@@ -32,11 +33,11 @@ type exportedTool struct {
 	DepsPolicy string   `json:"deps_policy,omitempty"`
 	// Builtin marks an export of a built-in tool: loaded back, its
 	// stand-in answers it, as before the trip.
-	Builtin      bool     `json:"builtin,omitempty"`
-	InvalidValue *Refusal `json:"invalid_value,omitempty"`
+	Builtin      bool             `json:"builtin,omitempty"`
+	InvalidValue *toolset.Refusal `json:"invalid_value,omitempty"`
 }
 
-func exportedToolOf(t *Tool) exportedTool {
+func exportedToolOf(t *toolset.Tool) exportedTool {
 	e := exportedTool{Name: t.Name, Title: t.Title, Description: t.Description, Category: t.Category, Scenario: t.Scenario,
 		Origin: t.Origin, Host: t.Host, Validation: string(t.Validation()), Credentials: t.Credentials, InvalidValue: t.InvalidValue}
 	for _, a := range t.APIs {
@@ -51,7 +52,7 @@ func exportedToolOf(t *Tool) exportedTool {
 
 // paramExtensions are the x- keys a parameter (or body property) carries
 // in the export, over ext (a schema's own, kept), or nil for none.
-func paramExtensions(p *Param, ext map[string]any) map[string]any {
+func paramExtensions(p *toolset.Param, ext map[string]any) map[string]any {
 	out := maps.Clone(ext)
 	set := func(k string, v any) {
 		if out == nil {
@@ -71,13 +72,13 @@ func paramExtensions(p *Param, ext map[string]any) map[string]any {
 	return out
 }
 
-// LoadOpenAPITools loads an OpenAPI 3 document as tools: one tool, named
-// by info.title (LoadOpenAPI), or — for a catalog as OpenAPIDocument (GET
+// LoadTools loads an OpenAPI 3 document as tools: one tool, named
+// by info.title (Load), or — for a catalog as Document (GET
 // /v1/tools?format=openapi) writes it, whose tool tags carry
 // x-understudy-tool — every tool of that catalog with its category, names,
 // paths, parameters, dependencies, groups and refusals, so that the
 // export loads back as the catalog it came from.
-func LoadOpenAPITools(data []byte, source string) ([]*Tool, error) {
+func LoadTools(data []byte, source string) ([]*toolset.Tool, error) {
 	doc, err := loadOpenAPIDoc(data, source)
 	if err != nil {
 		return nil, err
@@ -87,7 +88,7 @@ func LoadOpenAPITools(data []byte, source string) ([]*Tool, error) {
 		if err != nil {
 			return nil, err
 		}
-		return []*Tool{t}, nil
+		return []*toolset.Tool{t}, nil
 	}
 	return catalogTools(doc, source)
 }
@@ -104,9 +105,9 @@ func isCatalogDocument(doc *openapi3.T) bool {
 }
 
 // catalogTools splits a catalog document into one document per tool (its
-// operations, its own security schemes) and reads each as LoadOpenAPI
+// operations, its own security schemes) and reads each as Load
 // does, then restores what the tag and operations record of the tool.
-func catalogTools(doc *openapi3.T, source string) ([]*Tool, error) {
+func catalogTools(doc *openapi3.T, source string) ([]*toolset.Tool, error) {
 	meta := map[string]exportedTool{}
 	var order []string
 	for i, tag := range doc.Tags {
@@ -120,7 +121,7 @@ func catalogTools(doc *openapi3.T, source string) ([]*Tool, error) {
 			err = json.Unmarshal(b, &e)
 		}
 		if err != nil || e.Name == "" || e.Category == "" {
-			return nil, &LoadError{File: source, Field: fmt.Sprintf("tags[%d].%s", i, catalogToolKey), Err: fmt.Errorf("want {\"name\", \"category\", ...}: %v", err)}
+			return nil, &toolset.LoadError{File: source, Field: fmt.Sprintf("tags[%d].%s", i, catalogToolKey), Err: fmt.Errorf("want {\"name\", \"category\", ...}: %v", err)}
 		}
 		meta[tag.Name] = e
 		order = append(order, tag.Name)
@@ -131,7 +132,7 @@ func catalogTools(doc *openapi3.T, source string) ([]*Tool, error) {
 		for method, op := range item.Operations() {
 			tool, _, ok := strings.Cut(op.OperationID, ".")
 			if _, known := meta[tool]; !ok || !known {
-				return nil, &LoadError{File: source, Field: "paths." + p + "." + strings.ToLower(method) + ".operationId",
+				return nil, &toolset.LoadError{File: source, Field: "paths." + p + "." + strings.ToLower(method) + ".operationId",
 					Err: fmt.Errorf("%q is not <tool>.<api> of a tool tagged with %s", op.OperationID, catalogToolKey)}
 			}
 			sub := subs[tool]
@@ -150,7 +151,7 @@ func catalogTools(doc *openapi3.T, source string) ([]*Tool, error) {
 			si.SetOperation(method, &cp)
 		}
 	}
-	var tools []*Tool
+	var tools []*toolset.Tool
 	for _, name := range order {
 		sub := subs[name]
 		if sub == nil {
@@ -214,14 +215,14 @@ func toolSecurity(reqs *openapi3.SecurityRequirements, tool string) *openapi3.Se
 // restoreTool gives a tool read from its part of a catalog document what
 // the export recorded: its names, category and host, each API's name,
 // path, URL, description and refusal, the catalog's API order.
-func restoreTool(t *Tool, std string, e exportedTool, sub *openapi3.T, source string) error {
+func restoreTool(t *toolset.Tool, std string, e exportedTool, sub *openapi3.T, source string) error {
 	t.Name, t.Title, t.Description, t.StandardizedName = e.Name, e.Title, e.Description, std
 	t.Category, t.Scenario, t.Origin, t.Host = e.Category, e.Scenario, e.Origin, e.Host
 	t.Credentials, t.InvalidValue, t.DepsPolicy, t.Builtin = e.Credentials, e.InvalidValue, e.DepsPolicy, e.Builtin
-	if mode, err := ParseValidationMode(e.Validation); err == nil {
-		t.validation = mode
+	if mode, err := toolset.ParseValidationMode(e.Validation); err == nil {
+		t.SetValidation(mode)
 	}
-	ops := map[*API]*openapi3.Operation{}
+	ops := map[*toolset.API]*openapi3.Operation{}
 	i := 0
 	// openAPITool read the operations in sorted path order, each path's
 	// in httpMethods order: walk them the same way.
@@ -247,16 +248,16 @@ func restoreTool(t *Tool, std string, e exportedTool, sub *openapi3.T, source st
 		if raw, ok := op.Extensions["x-template-response"]; ok {
 			b, err := json.Marshal(raw)
 			if err != nil {
-				return &LoadError{File: source, Field: "x-template-response", Err: err}
+				return &toolset.LoadError{File: source, Field: "x-template-response", Err: err}
 			}
 			a.TemplateResponse = b
 		}
 		if raw, ok := op.Extensions["x-invalid-value"]; ok {
 			b, err := json.Marshal(raw)
 			if err != nil {
-				return &LoadError{File: source, Field: "x-invalid-value", Err: err}
+				return &toolset.LoadError{File: source, Field: "x-invalid-value", Err: err}
 			}
-			r, err := loadRefusal(b, "x-invalid-value", source)
+			r, err := toolset.ParseRefusal(b, "x-invalid-value", source)
 			if err != nil {
 				return err
 			}
@@ -271,20 +272,20 @@ func restoreTool(t *Tool, std string, e exportedTool, sub *openapi3.T, source st
 			for i, n := range order {
 				at[n] = i
 			}
-			slices.SortStableFunc(a.Params, func(x, y *Param) int { return at[x.Name] - at[y.Name] })
+			slices.SortStableFunc(a.Params, func(x, y *toolset.Param) int { return at[x.Name] - at[y.Name] })
 		}
 	}
 	pos := map[string]int{}
 	for i, n := range e.APIs {
 		pos[n] = i
 	}
-	slices.SortStableFunc(t.APIs, func(x, y *API) int { return pos[x.Name] - pos[y.Name] })
+	slices.SortStableFunc(t.APIs, func(x, y *toolset.API) int { return pos[x.Name] - pos[y.Name] })
 	return nil
 }
 
 // caseFolded reads x-case-insensitive on an operation's parameters and
 // body properties.
-func caseFolded(a *API, op *openapi3.Operation) {
+func caseFolded(a *toolset.API, op *openapi3.Operation) {
 	flag := func(ext map[string]any) bool { v, _ := ext["x-case-insensitive"].(bool); return v }
 	for _, pr := range op.Parameters {
 		if pr.Value != nil && flag(pr.Value.Extensions) {

@@ -1,4 +1,4 @@
-package toolset
+package openapi
 
 import (
 	"bytes"
@@ -13,6 +13,8 @@ import (
 	"strings"
 
 	"github.com/getkin/kin-openapi/openapi3"
+	"github.com/understudy/understudy/toolset"
+	"github.com/understudy/understudy/toolset/internal/readkit"
 )
 
 // Limits of the OpenAPI loader. A recursive schema (a tree node whose
@@ -22,15 +24,14 @@ import (
 // and maxInlineNodes bounds the work of inlining one document, so that a
 // document whose references fan out exponentially cannot exhaust memory.
 const (
-	maxInlineDepth = 32
+	maxInlineDepth = toolset.MaxSchemaDepth
 	maxInlineNodes = 200_000
-	maxAPINameLen  = 64
 )
 
 // httpMethods lists the operations of a path item in a fixed order.
 var httpMethods = []string{"GET", "PUT", "POST", "DELETE", "OPTIONS", "HEAD", "PATCH", "TRACE"}
 
-// LoadOpenAPI reads an OpenAPI 3 document (JSON or YAML) as one tool: the
+// Load reads an OpenAPI 3 document (JSON or YAML) as one tool: the
 // tool is info.title, its host comes from servers[0], its category from
 // x-category (on info or the document) or "OpenAPI". Each operation is an
 // API named by its operationId, or by method and path when it has none,
@@ -44,7 +45,7 @@ var httpMethods = []string{"GET", "PUT", "POST", "DELETE", "OPTIONS", "HEAD", "P
 // gives ResponseSchema and ExampleResponse. x-depends and x-opaque on a
 // parameter or body property, and x-group on an operation, are honoured.
 // External $refs are refused: a document is read on its own.
-func LoadOpenAPI(data []byte, source string) (*Tool, error) {
+func Load(data []byte, source string) (*toolset.Tool, error) {
 	doc, err := loadOpenAPIDoc(data, source)
 	if err != nil {
 		return nil, err
@@ -55,31 +56,31 @@ func LoadOpenAPI(data []byte, source string) (*Tool, error) {
 // loadOpenAPIDoc parses and resolves an OpenAPI document, within the size
 // limit, without external references.
 func loadOpenAPIDoc(data []byte, source string) (doc *openapi3.T, err error) {
-	if len(data) > MaxToolFileSize {
-		return nil, &LoadError{File: source, Err: fmt.Errorf("file is %d bytes, more than the %d-byte limit", len(data), MaxToolFileSize)}
+	if len(data) > toolset.MaxToolFileSize {
+		return nil, &toolset.LoadError{File: source, Err: fmt.Errorf("file is %d bytes, more than the %d-byte limit", len(data), toolset.MaxToolFileSize)}
 	}
 	if d := bytes.TrimSpace(data); len(d) > 0 && d[0] == '{' && !json.Valid(d) {
 		var v any
 		err := json.Unmarshal(d, &v)
 		var se *json.SyntaxError
 		if errors.As(err, &se) {
-			line, col := lineCol(d, se.Offset)
+			line, col := readkit.LineCol(d, se.Offset)
 			err = fmt.Errorf("malformed JSON at line %d, column %d (byte %d): %v", line, col, se.Offset, err)
 		}
-		return nil, &LoadError{File: source, Field: jsonPathAt(d), Err: err}
+		return nil, &toolset.LoadError{File: source, Field: readkit.PathAt(d), Err: err}
 	}
 	defer func() {
 		// kin-openapi is a large third-party parser: should it panic on a
 		// document nobody anticipated, the caller still gets an error.
 		if r := recover(); r != nil {
-			doc, err = nil, &LoadError{File: source, Err: fmt.Errorf("unreadable OpenAPI document: %v", r)}
+			doc, err = nil, &toolset.LoadError{File: source, Err: fmt.Errorf("unreadable OpenAPI document: %v", r)}
 		}
 	}()
 	loader := openapi3.NewLoader()
 	loader.IsExternalRefsAllowed = false
 	doc, err = loader.LoadFromData(data)
 	if err != nil {
-		return nil, &LoadError{File: source, Field: fieldOfLoaderError(err), Err: err}
+		return nil, &toolset.LoadError{File: source, Field: fieldOfLoaderError(err), Err: err}
 	}
 	return doc, nil
 }
@@ -97,9 +98,9 @@ func fieldOfLoaderError(err error) string {
 	return ""
 }
 
-func openAPITool(doc *openapi3.T, source string) (*Tool, error) {
+func openAPITool(doc *openapi3.T, source string) (*toolset.Tool, error) {
 	fail := func(field, format string, args ...any) error {
-		return &LoadError{File: source, Field: field, Err: fmt.Errorf(format, args...)}
+		return &toolset.LoadError{File: source, Field: field, Err: fmt.Errorf(format, args...)}
 	}
 	switch {
 	case doc.OpenAPI == "":
@@ -114,10 +115,10 @@ func openAPITool(doc *openapi3.T, source string) (*Tool, error) {
 	case strings.TrimSpace(doc.Info.Title) == "":
 		return nil, fail("info.title", "missing: the tool is named by info.title")
 	}
-	if err := checkDescription(doc.Info.Description, "info.description", source); err != nil {
+	if err := toolset.CheckDescription(doc.Info.Description, "info.description", source); err != nil {
 		return nil, err
 	}
-	t := &Tool{
+	t := &toolset.Tool{
 		Name:        strings.TrimSpace(doc.Info.Title),
 		Title:       strings.TrimSpace(doc.Info.Title),
 		Description: doc.Info.Description,
@@ -125,7 +126,7 @@ func openAPITool(doc *openapi3.T, source string) (*Tool, error) {
 		Origin:      "openapi",
 		Source:      source,
 	}
-	t.StandardizedName = Standardize(t.Name)
+	t.StandardizedName = toolset.Standardize(t.Name)
 	if t.StandardizedName == "" {
 		return nil, fail("info.title", "%q has no letters or digits to make a name from", t.Name)
 	}
@@ -183,11 +184,11 @@ func openAPITool(doc *openapi3.T, source string) (*Tool, error) {
 	}
 	t.Credentials = credentialParams(doc)
 	t.Notes = in.notes
-	dropUnfitDefaults(t)
+	toolset.DropUnfitDefaults(t)
 	return t, nil
 }
 
-func openAPIOperation(in *inliner, t *Tool, item *openapi3.PathItem, op *openapi3.Operation, method, basePath, p, field, source string) (*API, error) {
+func openAPIOperation(in *inliner, t *toolset.Tool, item *openapi3.PathItem, op *openapi3.Operation, method, basePath, p, field, source string) (*toolset.API, error) {
 	name := op.OperationID
 	if strings.TrimSpace(name) == "" {
 		name = strings.ToLower(method) + "_" + p
@@ -202,11 +203,11 @@ func openAPIOperation(in *inliner, t *Tool, item *openapi3.PathItem, op *openapi
 	if desc == "" {
 		desc = strings.TrimSpace(item.Summary)
 	}
-	if err := checkDescription(desc, field+".description", source); err != nil {
+	if err := toolset.CheckDescription(desc, field+".description", source); err != nil {
 		return nil, err
 	}
-	a := &API{
-		Name:        sanitizeAPIName(name),
+	a := &toolset.API{
+		Name:        toolset.SanitizeAPIName(name),
 		Description: desc,
 		Method:      method,
 		Path:        basePath + p,
@@ -217,7 +218,7 @@ func openAPIOperation(in *inliner, t *Tool, item *openapi3.PathItem, op *openapi
 	if g, ok := op.Extensions["x-group"]; ok {
 		groups, err := stringOrStrings(g)
 		if err != nil {
-			return nil, &LoadError{File: source, Field: field + ".x-group", Err: err}
+			return nil, &toolset.LoadError{File: source, Field: field + ".x-group", Err: err}
 		}
 		sort.Strings(groups)
 		a.Groups = groups
@@ -245,22 +246,22 @@ func openAPIOperation(in *inliner, t *Tool, item *openapi3.PathItem, op *openapi
 		pv := pr.Value
 		pfield := fmt.Sprintf("%s.parameters[%d]", field, i)
 		if strings.TrimSpace(pv.Name) == "" {
-			return nil, &LoadError{File: source, Field: pfield + ".name", Err: errors.New("missing: every parameter needs a name")}
+			return nil, &toolset.LoadError{File: source, Field: pfield + ".name", Err: errors.New("missing: every parameter needs a name")}
 		}
-		var loc Location
+		var loc toolset.Location
 		switch pv.In {
 		case "query":
-			loc = InQuery
+			loc = toolset.InQuery
 		case "path":
-			loc = InPath
+			loc = toolset.InPath
 		case "header":
-			loc = InHeader
+			loc = toolset.InHeader
 		case "cookie":
 			continue // a browser's business, not an argument an agent passes
 		default:
-			return nil, &LoadError{File: source, Field: pfield + ".in", Err: fmt.Errorf("%q is not one of query, path, header, cookie", pv.In)}
+			return nil, &toolset.LoadError{File: source, Field: pfield + ".in", Err: fmt.Errorf("%q is not one of query, path, header, cookie", pv.In)}
 		}
-		if err := checkDescription(pv.Description, pfield+".description", source); err != nil {
+		if err := toolset.CheckDescription(pv.Description, pfield+".description", source); err != nil {
 			return nil, err
 		}
 		sr := pv.Schema
@@ -270,12 +271,12 @@ func openAPIOperation(in *inliner, t *Tool, item *openapi3.PathItem, op *openapi
 			}
 		}
 		s := in.schema(sr, pfield+".schema", nil)
-		param := paramFromSchema(pv.Name, s, pv.Description, pv.Required || loc == InPath, loc)
+		param := paramFromSchema(pv.Name, s, pv.Description, pv.Required || loc == toolset.InPath, loc)
 		if err := applyParamExtensions(param, pv.Extensions, pfield, source); err != nil {
 			return nil, err
 		}
 		if a.Param(param.Name) != nil {
-			return nil, &LoadError{File: source, Field: pfield + ".name", Err: fmt.Errorf("duplicate parameter %q", param.Name)}
+			return nil, &toolset.LoadError{File: source, Field: pfield + ".name", Err: fmt.Errorf("duplicate parameter %q", param.Name)}
 		}
 		a.Params = append(a.Params, param)
 	}
@@ -289,7 +290,8 @@ func openAPIOperation(in *inliner, t *Tool, item *openapi3.PathItem, op *openapi
 				// allOf parts merge into one object; the branches of a
 				// oneOf/anyOf offer their properties as optional arguments,
 				// and the whole body is checked against the rule across them.
-				s, a.bodySchema = flat, whole
+				s = flat
+				a.SetBodySchema(whole)
 			}
 			isObject := (s.Type != nil && s.Type.Is("object")) || (s.Type == nil && len(s.Properties) > 0)
 			if isObject && len(s.Properties) > 0 {
@@ -307,10 +309,10 @@ func openAPIOperation(in *inliner, t *Tool, item *openapi3.PathItem, op *openapi
 						in.note("%s: %s: body property %q has the name of another parameter and is left out", source, pfield, n)
 						continue
 					}
-					if err := checkDescription(ps.Description, pfield+".description", source); err != nil {
+					if err := toolset.CheckDescription(ps.Description, pfield+".description", source); err != nil {
 						return nil, err
 					}
-					param := paramFromSchema(n, ps, ps.Description, slices.Contains(s.Required, n), InBody)
+					param := paramFromSchema(n, ps, ps.Description, slices.Contains(s.Required, n), toolset.InBody)
 					if err := applyParamExtensions(param, ps.Extensions, pfield, source); err != nil {
 						return nil, err
 					}
@@ -318,9 +320,9 @@ func openAPIOperation(in *inliner, t *Tool, item *openapi3.PathItem, op *openapi
 				}
 			} else if !isObject || s.AdditionalProperties.Schema != nil || s.AdditionalProperties.Has != nil {
 				if a.Param("body") != nil {
-					return nil, &LoadError{File: source, Field: bfield, Err: errors.New(`a non-object body becomes the argument "body", which another parameter already uses`)}
+					return nil, &toolset.LoadError{File: source, Field: bfield, Err: errors.New(`a non-object body becomes the argument "body", which another parameter already uses`)}
 				}
-				a.Params = append(a.Params, paramFromSchema("body", s, firstNonEmpty(rb.Description, s.Description), rb.Required, InBody))
+				a.Params = append(a.Params, paramFromSchema("body", s, readkit.FirstNonEmpty(rb.Description, s.Description), rb.Required, toolset.InBody))
 			}
 		}
 	}
@@ -412,7 +414,7 @@ func pickMedia(c openapi3.Content) *openapi3.MediaType {
 }
 
 // paramFromSchema builds a Param around an inlined schema.
-func paramFromSchema(name string, s *openapi3.Schema, desc string, required bool, loc Location) *Param {
+func paramFromSchema(name string, s *openapi3.Schema, desc string, required bool, loc toolset.Location) *toolset.Param {
 	if s == nil {
 		s = &openapi3.Schema{}
 	}
@@ -421,10 +423,10 @@ func paramFromSchema(name string, s *openapi3.Schema, desc string, required bool
 		cp.Description = desc
 		s = &cp
 	}
-	p := &Param{
+	p := &toolset.Param{
 		Name:        name,
 		Kind:        kindOfSchema(s),
-		Description: firstNonEmpty(desc, s.Description),
+		Description: readkit.FirstNonEmpty(desc, s.Description),
 		Required:    required,
 		In:          loc,
 		Default:     s.Default,
@@ -442,16 +444,16 @@ func paramFromSchema(name string, s *openapi3.Schema, desc string, required bool
 // type takes the kind its allOf parts name, or the one kind all its
 // oneOf/anyOf branches share, and is otherwise an object when it has
 // properties and a string when it has nothing to go by.
-func kindOfSchema(s *openapi3.Schema) Kind {
+func kindOfSchema(s *openapi3.Schema) toolset.Kind {
 	if k := schemaKind(s, 0); k != "" {
 		return k
 	}
-	return KindString
+	return toolset.KindString
 }
 
 // schemaKind is kindOfSchema's search; "" when the schema names no kind.
 // Inlined schemas are finite trees, and depth bounds the walk anyway.
-func schemaKind(s *openapi3.Schema, depth int) Kind {
+func schemaKind(s *openapi3.Schema, depth int) toolset.Kind {
 	if s == nil || depth > maxInlineDepth {
 		return ""
 	}
@@ -459,15 +461,15 @@ func schemaKind(s *openapi3.Schema, depth int) Kind {
 		for _, t := range *s.Type {
 			switch t {
 			case "string", "number", "integer", "boolean", "array", "object":
-				return Kind(t)
+				return toolset.Kind(t)
 			}
 		}
 	}
 	switch {
 	case len(s.Properties) > 0 || s.AdditionalProperties.Schema != nil:
-		return KindObject
+		return toolset.KindObject
 	case s.Items != nil:
-		return KindArray
+		return toolset.KindArray
 	}
 	for _, part := range s.AllOf {
 		if part != nil {
@@ -477,9 +479,9 @@ func schemaKind(s *openapi3.Schema, depth int) Kind {
 		}
 	}
 	for _, branches := range []openapi3.SchemaRefs{s.OneOf, s.AnyOf} {
-		var shared Kind
+		var shared toolset.Kind
 		for _, b := range branches {
-			var k Kind
+			var k toolset.Kind
 			if b != nil {
 				k = schemaKind(b.Value, depth+1)
 			}
@@ -552,7 +554,7 @@ func flattenObjectBody(s *openapi3.Schema) (flat, whole *openapi3.Schema) {
 // when a part is not an object. A property two parts both define must meet
 // both schemas.
 func mergeAllOf(s *openapi3.Schema, depth int) (*openapi3.Schema, bool) {
-	if depth > maxInlineDepth || schemaKind(s, 0) != KindObject {
+	if depth > maxInlineDepth || schemaKind(s, 0) != toolset.KindObject {
 		return nil, false
 	}
 	out := *s
@@ -598,24 +600,24 @@ func mergeAllOf(s *openapi3.Schema, depth int) (*openapi3.Schema, bool) {
 }
 
 // applyParamExtensions reads x-depends and x-opaque.
-func applyParamExtensions(p *Param, ext map[string]any, field, source string) error {
+func applyParamExtensions(p *toolset.Param, ext map[string]any, field, source string) error {
 	if raw, ok := ext["x-depends"]; ok {
 		b, err := json.Marshal(raw)
 		if err != nil {
-			return &LoadError{File: source, Field: field + ".x-depends", Err: err}
+			return &toolset.LoadError{File: source, Field: field + ".x-depends", Err: err}
 		}
-		var one Dependency
-		var many []Dependency
+		var one toolset.Dependency
+		var many []toolset.Dependency
 		switch {
 		case json.Unmarshal(b, &many) == nil:
 		case json.Unmarshal(b, &one) == nil:
-			many = []Dependency{one}
+			many = []toolset.Dependency{one}
 		default:
-			return &LoadError{File: source, Field: field + ".x-depends", Err: errors.New(`must be {"tool", "api", "path"} or an array of them`)}
+			return &toolset.LoadError{File: source, Field: field + ".x-depends", Err: errors.New(`must be {"tool", "api", "path"} or an array of them`)}
 		}
 		for i, d := range many {
 			if d.API == "" || d.Path == "" {
-				return &LoadError{File: source, Field: fmt.Sprintf("%s.x-depends[%d]", field, i), Err: errors.New("needs both api and path")}
+				return &toolset.LoadError{File: source, Field: fmt.Sprintf("%s.x-depends[%d]", field, i), Err: errors.New("needs both api and path")}
 			}
 		}
 		p.Depends = many
@@ -623,7 +625,7 @@ func applyParamExtensions(p *Param, ext map[string]any, field, source string) er
 	if raw, ok := ext["x-opaque"]; ok {
 		b, _ := json.Marshal(raw)
 		if err := json.Unmarshal(b, &p.Opaque); err != nil {
-			return &LoadError{File: source, Field: field + ".x-opaque", Err: errors.New("must be true or false")}
+			return &toolset.LoadError{File: source, Field: field + ".x-opaque", Err: errors.New("must be true or false")}
 		}
 	}
 	return nil
@@ -664,38 +666,19 @@ func stringOrStrings(v any) ([]string, error) {
 	return nil, errors.New("must be a group name or an array of group names")
 }
 
-var unsafeNameChars = regexp.MustCompile(`[^a-zA-Z0-9_-]+`)
-
-// sanitizeAPIName makes a name fit ^[a-zA-Z0-9_-]{1,64}$: other characters
-// become '_', runs of '_' collapse, and the result is cut to 64 characters.
-func sanitizeAPIName(s string) string {
-	s = unsafeNameChars.ReplaceAllString(s, "_")
-	for strings.Contains(s, "__") {
-		s = strings.ReplaceAll(s, "__", "_")
-	}
-	s = strings.Trim(s, "_")
-	if len(s) > maxAPINameLen {
-		s = strings.TrimRight(s[:maxAPINameLen], "_")
-	}
-	if s == "" {
-		s = "operation"
-	}
-	return s
-}
-
 // uniqueAPIName appends _2, _3, ... until the name's standardized form is
 // unused, keeping within 64 characters.
 func uniqueAPIName(name string, used map[string]bool) string {
 	out := name
-	for n := 2; used[StandardizeAPIName(out)]; n++ {
+	for n := 2; used[toolset.StandardizeAPIName(out)]; n++ {
 		suffix := "_" + strconv.Itoa(n)
 		base := name
-		if len(base)+len(suffix) > maxAPINameLen {
-			base = base[:maxAPINameLen-len(suffix)]
+		if len(base)+len(suffix) > toolset.MaxAPINameLen {
+			base = base[:toolset.MaxAPINameLen-len(suffix)]
 		}
 		out = base + suffix
 	}
-	used[StandardizeAPIName(out)] = true
+	used[toolset.StandardizeAPIName(out)] = true
 	return out
 }
 
@@ -719,7 +702,7 @@ func (in *inliner) typeError(source string) error {
 	if in.badField == "" {
 		return nil
 	}
-	return &LoadError{File: source, Field: in.badField, Err: fmt.Errorf("unknown type %q (a schema's type is one of %s)", in.badType, strings.Join(schemaTypes, ", "))}
+	return &toolset.LoadError{File: source, Field: in.badField, Err: fmt.Errorf("unknown type %q (a schema's type is one of %s)", in.badType, strings.Join(schemaTypes, ", "))}
 }
 
 func (in *inliner) note(format string, args ...any) {

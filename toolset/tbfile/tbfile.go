@@ -1,4 +1,4 @@
-package toolset
+package tbfile
 
 import (
 	"bytes"
@@ -18,6 +18,9 @@ import (
 	"sync/atomic"
 
 	"github.com/getkin/kin-openapi/openapi3"
+	"github.com/understudy/understudy/internal/canon"
+	"github.com/understudy/understudy/toolset"
+	"github.com/understudy/understudy/toolset/internal/readkit"
 )
 
 // toolFile is the on-disk ToolBench tool JSON, with our x- additions.
@@ -99,23 +102,7 @@ func decodeToolDoc(data []byte) (*toolDoc, bool) {
 	return &doc, true
 }
 
-// MaxToolFileSize bounds one tool file; real ToolBench files stay well under 1 MiB.
-const MaxToolFileSize = 8 << 20
-
-// MaxDescriptionLen bounds one description (tool, API or parameter) in bytes.
-// The longest descriptions in ToolBench's 16,464 APIs are a few KiB; a
-// description past 64 KiB is a generated or corrupted file, and letting it
-// through would bloat every exported tool list and search index.
-const MaxDescriptionLen = 64 << 10
-
-func checkDescription(desc, field, source string) error {
-	if len(desc) > MaxDescriptionLen {
-		return &LoadError{File: source, Field: field, Err: fmt.Errorf("description is %d bytes, more than the %d-byte limit", len(desc), MaxDescriptionLen)}
-	}
-	return nil
-}
-
-// LoadToolBenchFile parses one ToolBench tool JSON document. category is the
+// LoadFile parses one ToolBench tool JSON document. category is the
 // tool's category (in ToolBench, the name of the folder holding the file);
 // source names the file in errors.
 //
@@ -131,9 +118,9 @@ func checkDescription(desc, field, source string) error {
 //     "get_user") keeps its name, and its standardized name, which
 //     function names are made of, gets the suffix "_2" (then "_3", …,
 //     skipping names the tool has): see API.StandardizedName.
-func LoadToolBenchFile(data []byte, category, source string) (*Tool, error) {
-	if len(data) > MaxToolFileSize {
-		return nil, &LoadError{File: source, Err: fmt.Errorf("file is %d bytes, more than the %d-byte limit", len(data), MaxToolFileSize)}
+func LoadFile(data []byte, category, source string) (*toolset.Tool, error) {
+	if len(data) > toolset.MaxToolFileSize {
+		return nil, &toolset.LoadError{File: source, Err: fmt.Errorf("file is %d bytes, more than the %d-byte limit", len(data), toolset.MaxToolFileSize)}
 	}
 	doc, whole := decodeToolDoc(data)
 	var tf *toolFile
@@ -141,28 +128,28 @@ func LoadToolBenchFile(data []byte, category, source string) (*Tool, error) {
 		tf = &doc.toolFile
 	} else {
 		tf = new(toolFile)
-		if field, err := strictObject(data, tf); err != nil {
-			return nil, &LoadError{File: source, Field: field, Err: err}
+		if field, err := readkit.StrictObject(data, tf); err != nil {
+			return nil, &toolset.LoadError{File: source, Field: field, Err: err}
 		}
 	}
 	for _, d := range []struct{ text, field string }{{tf.ToolDescription, "tool_description"}, {tf.Description, "description"}} {
-		if err := checkDescription(d.text, d.field, source); err != nil {
+		if err := toolset.CheckDescription(d.text, d.field, source); err != nil {
 			return nil, err
 		}
 	}
-	t := &Tool{
+	t := &toolset.Tool{
 		StandardizedName: tf.StandardizedName,
 		Title:            tf.Title,
-		Description:      firstNonEmpty(tf.ToolDescription, tf.Description),
+		Description:      readkit.FirstNonEmpty(tf.ToolDescription, tf.Description),
 		Host:             tf.Host,
 		Category:         category,
 		Scenario:         tf.Scenario,
-		Origin:           firstNonEmpty(tf.Origin, "rapidapi"),
+		Origin:           readkit.FirstNonEmpty(tf.Origin, "rapidapi"),
 		Source:           source,
-		toolBench:        true,
+		ToolBench:        true,
 	}
 	var err error
-	if t.InvalidValue, err = loadRefusal(tf.InvalidValue, "x-invalid-value", source); err != nil {
+	if t.InvalidValue, err = toolset.ParseRefusal(tf.InvalidValue, "x-invalid-value", source); err != nil {
 		return nil, err
 	}
 	switch {
@@ -173,13 +160,13 @@ func LoadToolBenchFile(data []byte, category, source string) (*Tool, error) {
 	case tf.Title != "":
 		t.Name = tf.Title
 	default:
-		return nil, &LoadError{File: source, Field: "tool_name", Err: errors.New("missing: the tool needs a tool_name (or name or title)")}
+		return nil, &toolset.LoadError{File: source, Field: "tool_name", Err: errors.New("missing: the tool needs a tool_name (or name or title)")}
 	}
 	if t.StandardizedName == "" {
-		t.StandardizedName = Standardize(t.Name)
+		t.StandardizedName = toolset.Standardize(t.Name)
 	}
 	if t.StandardizedName == "" {
-		return nil, &LoadError{File: source, Field: "tool_name", Err: fmt.Errorf("%q has no letters or digits to make a name from", t.Name)}
+		return nil, &toolset.LoadError{File: source, Field: "tool_name", Err: fmt.Errorf("%q has no letters or digits to make a name from", t.Name)}
 	}
 	var apis []*apiDoc
 	var raws []json.RawMessage
@@ -188,12 +175,12 @@ func LoadToolBenchFile(data []byte, category, source string) (*Tool, error) {
 		apis = doc.APIs
 	case len(bytes.TrimSpace(tf.APIList)) > 0 && !bytes.Equal(bytes.TrimSpace(tf.APIList), []byte("null")):
 		if err := json.Unmarshal(tf.APIList, &raws); err != nil {
-			return nil, &LoadError{File: source, Field: "api_list", Err: fmt.Errorf("must be an array of API objects: %w", err)}
+			return nil, &toolset.LoadError{File: source, Field: "api_list", Err: fmt.Errorf("must be an array of API objects: %w", err)}
 		}
 	}
 	for i := range max(len(apis), len(raws)) {
 		field := fmt.Sprintf("api_list[%d]", i)
-		var a *API
+		var a *toolset.API
 		var err error
 		if whole {
 			a, err = buildToolBenchAPI(apis[i], field, source, t)
@@ -202,7 +189,7 @@ func LoadToolBenchFile(data []byte, category, source string) (*Tool, error) {
 		}
 		if err != nil {
 			t.Notes = append(t.Notes, apiSkippedNote(err))
-			t.leftOut = append(t.leftOut, err)
+			t.LeftOut = append(t.LeftOut, err)
 			continue
 		}
 		a.Tool = t
@@ -217,13 +204,13 @@ func LoadToolBenchFile(data []byte, category, source string) (*Tool, error) {
 			}
 		}
 	}
-	dropUnfitDefaults(t)
+	toolset.DropUnfitDefaults(t)
 	return t, nil
 }
 
 // apiSkippedNote is the note of an API left out of its tool.
 func apiSkippedNote(err error) string {
-	var le *LoadError
+	var le *toolset.LoadError
 	if errors.As(err, &le) && le.Field != "" {
 		return fmt.Sprintf("%s: left out: %v", le.Field, le.Err)
 	}
@@ -231,15 +218,15 @@ func apiSkippedNote(err error) string {
 }
 
 // nameTwins gives each API whose name standardizes like an earlier API's
-// of the tool a standardized name of its own (see LoadToolBenchFile).
-func nameTwins(t *Tool) {
+// of the tool a standardized name of its own (see LoadFile).
+func nameTwins(t *toolset.Tool) {
 	taken := make(map[string]bool, len(t.APIs))
 	for _, a := range t.APIs {
-		taken[StandardizeAPIName(a.Name)] = true
+		taken[toolset.StandardizeAPIName(a.Name)] = true
 	}
-	first := make(map[string]*API, len(t.APIs))
+	first := make(map[string]*toolset.API, len(t.APIs))
 	for _, a := range t.APIs {
-		std := StandardizeAPIName(a.Name)
+		std := toolset.StandardizeAPIName(a.Name)
 		orig, twin := first[std]
 		if !twin {
 			first[std] = a
@@ -249,18 +236,19 @@ func nameTwins(t *Tool) {
 		for taken[fmt.Sprintf("%s_%d", std, n)] {
 			n++
 		}
-		a.std = fmt.Sprintf("%s_%d", std, n)
-		taken[a.std] = true
+		own := fmt.Sprintf("%s_%d", std, n)
+		a.SetStandardizedName(own)
+		taken[own] = true
 		t.Notes = append(t.Notes, fmt.Sprintf("API %q standardizes like %q (%s): %q calls %q, %q calls %q, and each answers to its own name",
-			a.Name, orig.Name, std, std, orig.Name, a.std, a.Name))
+			a.Name, orig.Name, std, std, orig.Name, own, a.Name))
 	}
 }
 
 // loadToolBenchAPI reads one api_list entry field by field.
-func loadToolBenchAPI(raw json.RawMessage, field, source string, t *Tool) (*API, error) {
+func loadToolBenchAPI(raw json.RawMessage, field, source string, t *toolset.Tool) (*toolset.API, error) {
 	var ad apiDoc
-	if sub, err := strictObject(raw, &ad.apiFile); err != nil {
-		return nil, &LoadError{File: source, Field: joinField(field, sub), Err: err}
+	if sub, err := readkit.StrictObject(raw, &ad.apiFile); err != nil {
+		return nil, &toolset.LoadError{File: source, Field: readkit.JoinField(field, sub), Err: err}
 	}
 	for _, list := range []struct {
 		raw  json.RawMessage
@@ -270,13 +258,13 @@ func loadToolBenchAPI(raw json.RawMessage, field, source string, t *Tool) (*API,
 		var ps []json.RawMessage
 		if len(bytes.TrimSpace(list.raw)) > 0 && !bytes.Equal(bytes.TrimSpace(list.raw), []byte("null")) {
 			if err := json.Unmarshal(list.raw, &ps); err != nil {
-				return nil, &LoadError{File: source, Field: field + "." + list.name, Err: fmt.Errorf("must be an array of parameter objects: %w", err)}
+				return nil, &toolset.LoadError{File: source, Field: field + "." + list.name, Err: fmt.Errorf("must be an array of parameter objects: %w", err)}
 			}
 		}
 		for k, praw := range ps {
 			pf := new(paramFile)
-			if sub, err := strictObject(praw, pf); err != nil {
-				return nil, &LoadError{File: source, Field: joinField(fmt.Sprintf("%s.%s[%d]", field, list.name, k), sub), Err: err}
+			if sub, err := readkit.StrictObject(praw, pf); err != nil {
+				return nil, &toolset.LoadError{File: source, Field: readkit.JoinField(fmt.Sprintf("%s.%s[%d]", field, list.name, k), sub), Err: err}
 			}
 			*list.into = append(*list.into, pf)
 		}
@@ -286,18 +274,18 @@ func loadToolBenchAPI(raw json.RawMessage, field, source string, t *Tool) (*API,
 
 // buildToolBenchAPI makes the API of a decoded api_list entry; a
 // parameter documented twice is noted on t.
-func buildToolBenchAPI(ad *apiDoc, field, source string, t *Tool) (*API, error) {
+func buildToolBenchAPI(ad *apiDoc, field, source string, t *toolset.Tool) (*toolset.API, error) {
 	af := &ad.apiFile
 	if af.Name == nil || strings.TrimSpace(*af.Name) == "" {
-		return nil, &LoadError{File: source, Field: field + ".name", Err: errors.New("missing: every API needs a name")}
+		return nil, &toolset.LoadError{File: source, Field: field + ".name", Err: errors.New("missing: every API needs a name")}
 	}
-	if err := checkDescription(af.Description, field+".description", source); err != nil {
+	if err := toolset.CheckDescription(af.Description, field+".description", source); err != nil {
 		return nil, err
 	}
-	a := &API{
+	a := &toolset.API{
 		Name:        *af.Name,
 		Description: af.Description,
-		Method:      strings.ToUpper(firstNonEmpty(strings.TrimSpace(af.Method), "GET")),
+		Method:      strings.ToUpper(readkit.FirstNonEmpty(strings.TrimSpace(af.Method), "GET")),
 		URL:         af.URL,
 	}
 	if u, err := url.Parse(af.URL); err == nil {
@@ -325,12 +313,12 @@ func buildToolBenchAPI(ad *apiDoc, field, source string, t *Tool) (*API, error) 
 		}
 	}
 	var err error
-	if a.InvalidValue, err = loadRefusal(af.InvalidValue, field+".x-invalid-value", source); err != nil {
+	if a.InvalidValue, err = toolset.ParseRefusal(af.InvalidValue, field+".x-invalid-value", source); err != nil {
 		return nil, err
 	}
-	a.responseRaw = responseSchemaJSON(af.Schema)
+	a.SetResponseJSON(af.Schema)
 	a.ExampleResponse = exampleResponse(af.Example, af.TestEndpoint)
-	a.TemplateResponse = templateResponse(af.TemplateResponse)
+	a.TemplateResponse = toolset.NormalizeTemplate(af.TemplateResponse)
 	if len(af.Group) > 0 {
 		var one string
 		var many []string
@@ -341,7 +329,7 @@ func buildToolBenchAPI(ad *apiDoc, field, source string, t *Tool) (*API, error) 
 			}
 		case json.Unmarshal(af.Group, &many) == nil:
 		default:
-			return nil, &LoadError{File: source, Field: field + ".x-group", Err: errors.New("must be a group name or an array of group names")}
+			return nil, &toolset.LoadError{File: source, Field: field + ".x-group", Err: errors.New("must be a group name or an array of group names")}
 		}
 		sort.Strings(many)
 		a.Groups = many
@@ -349,37 +337,16 @@ func buildToolBenchAPI(ad *apiDoc, field, source string, t *Tool) (*API, error) 
 	return a, nil
 }
 
-// loadRefusal reads an x-invalid-value: {"status": 4xx or 5xx, "body": a
-// JSON object}. Absent (or null) is nil.
-func loadRefusal(raw json.RawMessage, field, source string) (*Refusal, error) {
-	if d := bytes.TrimSpace(raw); len(d) == 0 || bytes.Equal(d, []byte("null")) {
-		return nil, nil
-	}
-	var r Refusal
-	if sub, err := strictObject(raw, &r); err != nil {
-		return nil, &LoadError{File: source, Field: joinField(field, sub), Err: err}
-	}
-	if r.Status < 400 || r.Status > 599 {
-		return nil, &LoadError{File: source, Field: field + ".status", Err: fmt.Errorf("%d is not an error status (400-599)", r.Status)}
-	}
-	var body map[string]any
-	if d := bytes.TrimSpace(r.Body); len(d) == 0 || d[0] != '{' || json.Unmarshal(d, &body) != nil {
-		return nil, &LoadError{File: source, Field: field + ".body", Err: errors.New("must be a JSON object")}
-	}
-	r.Body = append(json.RawMessage(nil), bytes.TrimSpace(r.Body)...)
-	return &r, nil
-}
-
-func loadToolBenchParam(pf *paramFile, required bool, method string, pathParams map[string]bool, field, source string) (*Param, error) {
+func loadToolBenchParam(pf *paramFile, required bool, method string, pathParams map[string]bool, field, source string) (*toolset.Param, error) {
 	if pf.Name == nil || strings.TrimSpace(*pf.Name) == "" {
-		return nil, &LoadError{File: source, Field: field + ".name", Err: errors.New("missing: every parameter needs a name")}
+		return nil, &toolset.LoadError{File: source, Field: field + ".name", Err: errors.New("missing: every parameter needs a name")}
 	}
-	if err := checkDescription(pf.Description, field+".description", source); err != nil {
+	if err := toolset.CheckDescription(pf.Description, field+".description", source); err != nil {
 		return nil, err
 	}
 	var rawType string
 	_ = json.Unmarshal(pf.Type, &rawType) // a non-string type is an unknown type: a string parameter
-	p := &Param{
+	p := &toolset.Param{
 		Name:            *pf.Name,
 		RawType:         rawType,
 		Description:     pf.Description,
@@ -392,23 +359,23 @@ func loadToolBenchParam(pf *paramFile, required bool, method string, pathParams 
 	p.Kind, p.Format = kindOfToolBenchType(rawType, pf.Format)
 	switch {
 	case pf.In != "":
-		switch Location(pf.In) {
-		case InQuery, InPath, InHeader, InBody:
-			p.In = Location(pf.In)
+		switch toolset.Location(pf.In) {
+		case toolset.InQuery, toolset.InPath, toolset.InHeader, toolset.InBody:
+			p.In = toolset.Location(pf.In)
 		default:
-			return nil, &LoadError{File: source, Field: field + ".x-in", Err: fmt.Errorf("%q is not one of query, path, header, body", pf.In)}
+			return nil, &toolset.LoadError{File: source, Field: field + ".x-in", Err: fmt.Errorf("%q is not one of query, path, header, body", pf.In)}
 		}
 	case pathParams[p.Name]:
-		p.In = InPath
+		p.In = toolset.InPath
 	case method == "GET" || method == "DELETE" || method == "HEAD":
-		p.In = InQuery
+		p.In = toolset.InQuery
 	default:
-		p.In = InBody
+		p.In = toolset.InBody
 	}
 	if d := bytes.TrimSpace(pf.Default); len(d) > 0 && !bytes.Equal(d, []byte("null")) {
 		var v any
 		if err := json.Unmarshal(d, &v); err != nil {
-			return nil, &LoadError{File: source, Field: field + ".default", Err: err}
+			return nil, &toolset.LoadError{File: source, Field: field + ".default", Err: err}
 		}
 		// ToolBench writes most defaults as strings ("5", "true"); an empty
 		// string means "no default". Defaults become the parameter's kind so
@@ -421,29 +388,29 @@ func loadToolBenchParam(pf *paramFile, required bool, method string, pathParams 
 		}
 	}
 	if len(pf.Depends) > 0 {
-		var one Dependency
-		var many []Dependency
+		var one toolset.Dependency
+		var many []toolset.Dependency
 		switch {
 		case json.Unmarshal(pf.Depends, &many) == nil:
 		case json.Unmarshal(pf.Depends, &one) == nil:
-			many = []Dependency{one}
+			many = []toolset.Dependency{one}
 		default:
-			return nil, &LoadError{File: source, Field: field + ".x-depends", Err: errors.New(`must be {"tool", "api", "path"} or an array of them`)}
+			return nil, &toolset.LoadError{File: source, Field: field + ".x-depends", Err: errors.New(`must be {"tool", "api", "path"} or an array of them`)}
 		}
 		for i, d := range many {
 			if d.API == "" || d.Path == "" {
-				return nil, &LoadError{File: source, Field: fmt.Sprintf("%s.x-depends[%d]", field, i), Err: errors.New("needs both api and path")}
+				return nil, &toolset.LoadError{File: source, Field: fmt.Sprintf("%s.x-depends[%d]", field, i), Err: errors.New("needs both api and path")}
 			}
 		}
 		p.Depends = many
 	}
 	if pf.Pattern != "" {
 		if _, err := regexp.Compile(pf.Pattern); err != nil {
-			return nil, &LoadError{File: source, Field: field + ".x-pattern", Err: fmt.Errorf("not a regular expression: %w", err)}
+			return nil, &toolset.LoadError{File: source, Field: field + ".x-pattern", Err: fmt.Errorf("not a regular expression: %w", err)}
 		}
 	}
 	if pf.Minimum != nil && pf.Maximum != nil && *pf.Minimum > *pf.Maximum {
-		return nil, &LoadError{File: source, Field: field + ".x-minimum", Err: fmt.Errorf("%v is above x-maximum %v", *pf.Minimum, *pf.Maximum)}
+		return nil, &toolset.LoadError{File: source, Field: field + ".x-minimum", Err: fmt.Errorf("%v is above x-maximum %v", *pf.Minimum, *pf.Maximum)}
 	}
 	p.Schema = paramSchema(p, pf.Minimum, pf.Maximum, pf.Pattern)
 	return p, nil
@@ -451,45 +418,46 @@ func loadToolBenchParam(pf *paramFile, required bool, method string, pathParams 
 
 // kindOfToolBenchType maps ToolBench's loose type names onto JSON kinds.
 // Anything unknown is a string, which is what ToolBench sends anyway.
-func kindOfToolBenchType(t, format string) (Kind, string) {
+func kindOfToolBenchType(t, format string) (toolset.Kind, string) {
 	switch strings.ToUpper(strings.TrimSpace(t)) {
 	case "NUMBER", "FLOAT", "DOUBLE":
-		return KindNumber, format
+		return toolset.KindNumber, format
 	case "INTEGER", "INT":
-		return KindInteger, format
+		return toolset.KindInteger, format
 	case "BOOLEAN", "BOOL":
-		return KindBoolean, format
+		return toolset.KindBoolean, format
 	case "ARRAY", "LIST":
-		return KindArray, format
+		return toolset.KindArray, format
 	case "OBJECT", "JSON":
-		return KindObject, format
+		return toolset.KindObject, format
 	case "DATE (YYYY-MM-DD)", "DATE":
 		if format == "" {
 			format = "date"
 		}
-		return KindString, format
+		return toolset.KindString, format
 	case "TIME (24-HOUR HH:MM)":
-		return KindString, format
+		return toolset.KindString, format
 	default: // STRING, ENUM, GEOPOINT (LATITUDE, LONGITUDE), FILE, CREDENTIALS, ...
-		return KindString, format
+		return toolset.KindString, format
 	}
 }
 
-func coerceDefault(v any, k Kind) any {
+func coerceDefault(v any, k toolset.Kind) any {
 	s, ok := v.(string)
 	if !ok {
 		return v
 	}
 	switch k {
-	case KindNumber:
+	case toolset.KindNumber:
 		if f, err := strconv.ParseFloat(strings.TrimSpace(s), 64); err == nil {
 			return f
 		}
-	case KindInteger:
+	case toolset.KindInteger:
 		if n, err := strconv.ParseInt(strings.TrimSpace(s), 10, 64); err == nil {
-			return exactInt(n) // a 64-bit ID default keeps its digits (see Validate)
+			v, _ := canon.Number(strconv.FormatInt(n, 10))
+			return v // a 64-bit ID default keeps its digits (see Validate)
 		}
-	case KindBoolean:
+	case toolset.KindBoolean:
 		if b, err := strconv.ParseBool(strings.TrimSpace(s)); err == nil {
 			return b
 		}
@@ -502,7 +470,7 @@ func coerceDefault(v any, k Kind) any {
 // a schema shared with every such parameter, without the description
 // (Param.Description has it; the exports add it): an openapi3.Schema is
 // 750 bytes, and StableToolBench's tree has 130,000 parameters.
-func paramSchema(p *Param, min, max *float64, pattern string) *openapi3.Schema {
+func paramSchema(p *toolset.Param, min, max *float64, pattern string) *openapi3.Schema {
 	if min == nil && max == nil && pattern == "" && len(p.Enum) == 0 && p.Default == nil {
 		key := bareKey{p.Kind, p.Format}
 		if s, ok := bareSchemas.Load(key); ok {
@@ -517,19 +485,19 @@ func paramSchema(p *Param, min, max *float64, pattern string) *openapi3.Schema {
 }
 
 type bareKey struct {
-	kind   Kind
+	kind   toolset.Kind
 	format string
 }
 
 // bareSchemas are the shared schemas of paramSchema, by kind and format.
 var bareSchemas sync.Map
 
-func newParamSchema(p *Param, min, max *float64, pattern string) *openapi3.Schema {
+func newParamSchema(p *toolset.Param, min, max *float64, pattern string) *openapi3.Schema {
 	s := &openapi3.Schema{Type: &openapi3.Types{string(p.Kind)}, Format: p.Format, Enum: p.Enum, Min: min, Max: max, Pattern: pattern}
 	switch p.Kind {
-	case KindArray:
+	case toolset.KindArray:
 		s.Items = openapi3.NewSchemaRef("", &openapi3.Schema{})
-	case KindObject:
+	case toolset.KindObject:
 		s.AdditionalProperties = openapi3.AdditionalProperties{Has: ptr(true)}
 	}
 	if p.Default != nil {
@@ -539,29 +507,6 @@ func newParamSchema(p *Param, min, max *float64, pattern string) *openapi3.Schem
 }
 
 func ptr[T any](v T) *T { return &v }
-
-// responseSchemaJSON keeps a response schema when it is a JSON object, for
-// API.Response to parse; ToolBench files often hold "" or free text there.
-func responseSchemaJSON(raw json.RawMessage) json.RawMessage {
-	raw = bytes.TrimSpace(raw)
-	if len(raw) == 0 || raw[0] != '{' {
-		return nil
-	}
-	return raw
-}
-
-// lenientSchema reads a response schema when it is a JSON object that
-// parses as one, else nil.
-func lenientSchema(raw json.RawMessage) *openapi3.Schema {
-	if raw = responseSchemaJSON(raw); raw == nil {
-		return nil
-	}
-	var s openapi3.Schema
-	if err := json.Unmarshal(raw, &s); err != nil {
-		return nil
-	}
-	return &s
-}
 
 // exampleResponse keeps an example response: x-example-response first, else
 // ToolBench's test_endpoint when it holds JSON (an object, an array, or a
@@ -584,210 +529,45 @@ func exampleResponse(candidates ...json.RawMessage) json.RawMessage {
 	return nil
 }
 
-var pathTemplateRE = regexp.MustCompile(`\{([^{}/]+)\}`)
-
 func pathTemplateParams(u string) map[string]bool {
 	out := map[string]bool{}
-	for _, m := range pathTemplateRE.FindAllStringSubmatch(u, -1) {
+	for _, m := range readkit.PathTemplate.FindAllStringSubmatch(u, -1) {
 		out[m[1]] = true
 	}
 	return out
 }
 
-// strictObject decodes a JSON object, with errors that say what was wrong
-// and where: field is the JSON path of the offending value relative to data
-// (e.g. "api_list[2].required_parameters[0]"), empty for the whole document.
-func strictObject(data []byte, v any) (field string, err error) {
-	d := bytes.TrimSpace(data)
-	if len(d) == 0 {
-		return "", errors.New("empty document, expected a JSON object")
-	}
-	if d[0] != '{' {
-		return "", fmt.Errorf("expected a JSON object, found %q", string(d[:min(len(d), 16)]))
-	}
-	if err := json.Unmarshal(d, v); err != nil {
-		var se *json.SyntaxError
-		if errors.As(err, &se) {
-			line, col := lineCol(d, se.Offset)
-			return jsonPathAt(d), fmt.Errorf("malformed JSON at line %d, column %d (byte %d): %v", line, col, se.Offset, err)
-		}
-		var te *json.UnmarshalTypeError
-		if errors.As(err, &te) {
-			return te.Field, fmt.Errorf("expected %s, found JSON %s", jsonTypeName(te.Type.Kind().String()), te.Value)
-		}
-		return jsonPathAt(d), err
-	}
-	return "", nil
-}
-
-func jsonTypeName(goKind string) string {
-	switch goKind {
-	case "string":
-		return "a string"
-	case "slice":
-		return "an array"
-	case "map", "struct", "ptr":
-		return "an object"
-	case "bool":
-		return "a boolean"
-	case "float64", "int", "int64":
-		return "a number"
-	}
-	return goKind
-}
-
-// joinField appends a relative JSON path to a base path.
-func joinField(base, rel string) string {
-	switch {
-	case rel == "":
-		return base
-	case base == "":
-		return rel
-	case rel[0] == '[':
-		return base + rel
-	default:
-		return base + "." + rel
-	}
-}
-
-// lineCol turns a byte offset into a 1-based line and column.
-func lineCol(data []byte, offset int64) (line, col int) {
-	if offset > int64(len(data)) {
-		offset = int64(len(data))
-	}
-	if offset < 0 {
-		offset = 0
-	}
-	before := data[:offset]
-	line = bytes.Count(before, []byte("\n")) + 1
-	col = int(offset) - bytes.LastIndexByte(before, '\n')
-	return line, col
-}
-
-// jsonPathAt walks data token by token and returns the JSON path of the
-// value being read when the document stops being valid JSON, so that an
-// error in a 2,000-line tool file names "api_list[41].optional_parameters[3]"
-// rather than only a byte offset.
-func jsonPathAt(data []byte) string {
-	type frame struct {
-		array     bool
-		index     int
-		key       string
-		expectKey bool
-	}
-	var stack []*frame
-	path := func() string {
-		var b strings.Builder
-		for _, f := range stack {
-			switch {
-			case f.array && f.index >= 0:
-				fmt.Fprintf(&b, "[%d]", f.index)
-			case !f.array && f.key != "":
-				if b.Len() > 0 {
-					b.WriteByte('.')
-				}
-				b.WriteString(f.key)
-			}
-		}
-		return b.String()
-	}
-	startValue := func() {
-		if len(stack) == 0 {
-			return
-		}
-		top := stack[len(stack)-1]
-		if top.array {
-			top.index++
-		} else {
-			top.expectKey = true
-		}
-	}
-	dec := json.NewDecoder(bytes.NewReader(data))
-	for {
-		tok, err := dec.Token()
-		if err != nil {
-			return path()
-		}
-		switch t := tok.(type) {
-		case json.Delim:
-			switch t {
-			case '{':
-				startValue()
-				stack = append(stack, &frame{expectKey: true})
-			case '[':
-				startValue()
-				stack = append(stack, &frame{array: true, index: -1})
-			default:
-				if len(stack) > 0 {
-					stack = stack[:len(stack)-1]
-				}
-				if len(stack) == 0 {
-					return ""
-				}
-			}
-		default:
-			if len(stack) > 0 {
-				if top := stack[len(stack)-1]; !top.array && top.expectKey {
-					top.key, _ = t.(string)
-					top.expectKey = false
-					continue
-				}
-			}
-			startValue()
-		}
-	}
-}
-
-func firstNonEmpty(ss ...string) string {
-	for _, s := range ss {
-		if strings.TrimSpace(s) != "" {
-			return s
-		}
-	}
-	return ""
-}
-
-// Skipped is a tool file a load left out, and why: ToolBench trees hold
-// malformed files, copies ("pokemontcg copy.json") and the odd non-tool,
-// and one of them must not cost the thousands of good ones.
-type Skipped struct {
-	File   string `json:"file"`
-	Reason string `json:"reason"`
-	// Err is the load error (a *LoadError) behind Reason.
-	Err error `json:"-"`
-}
-
-func skippedOf(file string, err error) Skipped {
+func skippedOf(file string, err error) toolset.Skipped {
 	reason := err.Error()
-	var le *LoadError
+	var le *toolset.LoadError
 	if errors.As(err, &le) {
 		reason = le.Err.Error()
 		if le.Field != "" {
 			reason = le.Field + ": " + reason
 		}
 	}
-	return Skipped{File: file, Reason: reason, Err: err}
+	return toolset.Skipped{File: file, Reason: reason, Err: err}
 }
 
-// LoadToolBenchDir loads a ToolBench tool tree: every "<Category>/<tool>.json"
+// LoadDir loads a ToolBench tool tree: every "<Category>/<tool>.json"
 // under root. Files that are not .json are skipped; a .json file that fails
 // to load, or that repeats a tool of its category, fails the whole load
-// with an error naming the file and field. ScanToolBenchDir is the
+// with an error naming the file and field. ScanDir is the
 // tolerant form.
-func LoadToolBenchDir(fsys fs.FS, root string) ([]*Tool, error) {
-	tools, skipped, err := ScanToolBenchDir(fsys, root)
+func LoadDir(fsys fs.FS, root string) ([]*toolset.Tool, error) {
+	tools, skipped, err := ScanDir(fsys, root)
 	if err != nil {
 		return nil, err
 	}
-	if err := firstProblem(tools, skipped); err != nil {
+	if err := FirstProblem(tools, skipped); err != nil {
 		return nil, err
 	}
 	return tools, nil
 }
 
-// firstProblem is what a strict loader fails on: the first file, in path
+// FirstProblem is what a strict loader fails on: the first file, in path
 // order, that was skipped or has an API the tolerant reading left out.
-func firstProblem(tools []*Tool, skipped []Skipped) error {
+func FirstProblem(tools []*toolset.Tool, skipped []toolset.Skipped) error {
 	var file string
 	var first error
 	for _, s := range skipped {
@@ -796,14 +576,14 @@ func firstProblem(tools []*Tool, skipped []Skipped) error {
 		}
 	}
 	for _, t := range tools {
-		if len(t.leftOut) > 0 && (first == nil || t.Source < file) {
-			file, first = t.Source, t.leftOut[0]
+		if len(t.LeftOut) > 0 && (first == nil || t.Source < file) {
+			file, first = t.Source, t.LeftOut[0]
 		}
 	}
 	return first
 }
 
-// ScanToolBenchDir loads what is valid in a ToolBench tool tree and
+// ScanDir loads what is valid in a ToolBench tool tree and
 // reports every other tool file with its reason, in path order. Like
 // ToolBench, it identifies a tool by its category and standardized name:
 // two files of one category with the same tool are one tool, taken from
@@ -811,16 +591,16 @@ func firstProblem(tools []*Tool, skipped []Skipped) error {
 // from the first in path order. The same name in two categories is two
 // tools (NewCatalog keeps them apart). Only a tree that cannot be walked
 // at all is an error.
-func ScanToolBenchDir(fsys fs.FS, root string) ([]*Tool, []Skipped, error) {
+func ScanDir(fsys fs.FS, root string) ([]*toolset.Tool, []toolset.Skipped, error) {
 	type file struct{ path, category string }
 	var files []file
-	var skipped []Skipped
+	var skipped []toolset.Skipped
 	err := fs.WalkDir(fsys, root, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			if p == root {
-				return &LoadError{File: p, Err: err}
+				return &toolset.LoadError{File: p, Err: err}
 			}
-			skipped = append(skipped, skippedOf(p, &LoadError{File: p, Err: err}))
+			skipped = append(skipped, skippedOf(p, &toolset.LoadError{File: p, Err: err}))
 			return nil
 		}
 		if d.IsDir() {
@@ -849,7 +629,7 @@ func ScanToolBenchDir(fsys fs.FS, root string) ([]*Tool, []Skipped, error) {
 	// Reading and decoding are most of a large tree's load, and files are
 	// independent: they are read by one worker per CPU, and the results
 	// kept in path order.
-	loaded := make([]*Tool, len(files))
+	loaded := make([]*toolset.Tool, len(files))
 	failed := make([]error, len(files))
 	var next atomic.Int64
 	var wg sync.WaitGroup
@@ -859,15 +639,15 @@ func ScanToolBenchDir(fsys fs.FS, root string) ([]*Tool, []Skipped, error) {
 				f := files[i]
 				data, err := fs.ReadFile(fsys, f.path)
 				if err != nil {
-					failed[i] = &LoadError{File: f.path, Err: err}
+					failed[i] = &toolset.LoadError{File: f.path, Err: err}
 					continue
 				}
-				loaded[i], failed[i] = LoadToolBenchFile(data, f.category, f.path)
+				loaded[i], failed[i] = LoadFile(data, f.category, f.path)
 			}
 		})
 	}
 	wg.Wait()
-	var tools []*Tool
+	var tools []*toolset.Tool
 	for i, f := range files {
 		if failed[i] != nil {
 			skipped = append(skipped, skippedOf(f.path, failed[i]))
@@ -875,36 +655,29 @@ func ScanToolBenchDir(fsys fs.FS, root string) ([]*Tool, []Skipped, error) {
 		}
 		tools = append(tools, loaded[i])
 	}
-	tools, dups := dedupeTools(tools)
+	tools, dups := Dedupe(tools)
 	skipped = append(skipped, dups...)
 	sort.SliceStable(skipped, func(i, j int) bool { return skipped[i].File < skipped[j].File })
 	return tools, skipped, nil
 }
 
-// fileStem is ToolBench's name of a tool file: its name up to the first '.'.
-func fileStem(p string) string {
-	base := path.Base(strings.ReplaceAll(p, "\\", "/"))
-	stem, _, _ := strings.Cut(base, ".")
-	return stem
-}
-
-// dedupeTools keeps one tool per category and standardized name: a
+// Dedupe keeps one tool per category and standardized name: a
 // built-in tool first, then the one from the file ToolBench would open
 // ("<standardized name>.json"), then the first. The others come back
 // as skipped, each naming the tool it repeats.
-func dedupeTools(tools []*Tool) ([]*Tool, []Skipped) {
+func Dedupe(tools []*toolset.Tool) ([]*toolset.Tool, []toolset.Skipped) {
 	type key struct{ category, name string }
 	keep := map[key]int{}
-	var out []*Tool
-	var skipped []Skipped
-	better := func(a, b *Tool) bool { // a should replace b
+	var out []*toolset.Tool
+	var skipped []toolset.Skipped
+	better := func(a, b *toolset.Tool) bool { // a should replace b
 		if a.Builtin != b.Builtin {
 			return !a.Builtin // the user's tool wins: the built-in stand-in gives way
 		}
-		return fileStem(a.Source) == a.StandardizedName && fileStem(b.Source) != b.StandardizedName
+		return readkit.FileStem(a.Source) == a.StandardizedName && readkit.FileStem(b.Source) != b.StandardizedName
 	}
 	for _, t := range tools {
-		k := key{Standardize(t.Category), t.StandardizedName}
+		k := key{toolset.Standardize(t.Category), t.StandardizedName}
 		i, dup := keep[k]
 		if !dup {
 			keep[k] = len(out)
@@ -920,7 +693,7 @@ func dedupeTools(tools []*Tool) ([]*Tool, []Skipped) {
 		if loser.Builtin {
 			err = fmt.Errorf("%w: the built-in stand-in %q gives way to the tool of category %s loaded from %s", ErrDuplicateTool, loser.Name, winner.Category, winner.Source)
 		}
-		skipped = append(skipped, skippedOf(loser.Source, &LoadError{File: loser.Source, Field: "tool_name", Err: err}))
+		skipped = append(skipped, skippedOf(loser.Source, &toolset.LoadError{File: loser.Source, Field: "tool_name", Err: err}))
 	}
 	return out, skipped
 }

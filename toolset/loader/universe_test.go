@@ -1,4 +1,4 @@
-package toolset_test
+package loader_test
 
 import (
 	"encoding/json"
@@ -13,6 +13,7 @@ import (
 
 	"github.com/understudy/understudy/internal/tbgen"
 	"github.com/understudy/understudy/toolset"
+	"github.com/understudy/understudy/toolset/loader"
 )
 
 // TestUniverseLoadsEveryTool loads generated StableToolBench trees (the
@@ -27,7 +28,7 @@ func TestUniverseLoadsEveryTool(t *testing.T) {
 			m, err := tbgen.ReadManifest(dir)
 			require.NoError(t, err)
 			root := filepath.Join(dir, "tools")
-			c, err := toolset.Load([]string{root}, false)
+			c, err := loader.Load([]string{root}, false)
 			require.NoError(t, err)
 
 			rel := func(p string) string {

@@ -1,21 +1,24 @@
-package toolset
+package tbfile_test
 
 import (
 	"errors"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"testing/fstest"
 
 	"github.com/stretchr/testify/require"
+	"github.com/understudy/understudy/toolset"
+	"github.com/understudy/understudy/toolset/internal/toolsettest"
+	"github.com/understudy/understudy/toolset/loader"
+	"github.com/understudy/understudy/toolset/tbfile"
 )
 
 func TestLoadToolBenchQuirks(t *testing.T) {
-	tools, err := LoadPath("testdata/toolbench")
+	tools, err := loader.LoadPath("../testdata/toolbench")
 	require.NoError(t, err)
 	require.Len(t, tools, 3, "README.md and notes.txt are skipped")
-	c, err := NewCatalog(tools)
+	c, err := toolset.NewCatalog(tools)
 	require.NoError(t, err)
 
 	qw := c.Tool("Quick Weather")
@@ -23,24 +26,24 @@ func TestLoadToolBenchQuirks(t *testing.T) {
 	require.Equal(t, "quick_weather", qw.StandardizedName)
 	require.Equal(t, "Weather", qw.Category)
 	require.Equal(t, "quick-weather.p.rapidapi.com", qw.Host)
-	require.Equal(t, filepath.Join("testdata", "toolbench", "Weather", "quick_weather.json"), qw.Source)
+	require.Equal(t, filepath.Join("..", "testdata", "toolbench", "Weather", "quick_weather.json"), qw.Source)
 
 	cur := qw.API("current_weather")
 	require.NotNil(t, cur, "found by standardized name")
-	require.Equal(t, KindNumber, cur.Param("days").Kind)
+	require.Equal(t, toolset.KindNumber, cur.Param("days").Kind)
 	require.Equal(t, 1.0, cur.Param("days").Default, `"1" becomes a number`)
 	require.Equal(t, false, cur.Param("details").Default)
 	require.Nil(t, cur.Param("point").Default, `"" is no default`)
-	require.Equal(t, KindString, cur.Param("point").Kind, "unknown type is a string")
+	require.Equal(t, toolset.KindString, cur.Param("point").Kind, "unknown type is a string")
 	require.Empty(t, cur.Param("days").Description)
 	require.JSONEq(t, `{"city": "London", "temp_c": 11.5, "humidity": 81}`, string(cur.ExampleResponse), "test_endpoint as a JSON string")
 	require.Nil(t, cur.Response(), `"schema": ""`)
 	require.Equal(t, []string{"daily_briefing"}, cur.Groups)
 
 	fc := qw.API("Forecast by id")
-	require.Equal(t, InPath, fc.Param("location_id").In)
+	require.Equal(t, toolset.InPath, fc.Param("location_id").In)
 	require.True(t, fc.Param("location_id").Opaque)
-	require.Equal(t, []Dependency{{API: "Search locations", Path: "data[].id"}}, fc.Param("location_id").Depends)
+	require.Equal(t, []toolset.Dependency{{API: "Search locations", Path: "data[].id"}}, fc.Param("location_id").Depends)
 	require.Equal(t, "date", fc.Param("date").Format)
 	require.NotNil(t, fc.Response())
 	require.Equal(t, []string{"daily_briefing", "trip_planning"}, fc.Groups)
@@ -48,28 +51,16 @@ func TestLoadToolBenchQuirks(t *testing.T) {
 
 	ff := c.Tool("fare_finder")
 	require.Equal(t, "own", ff.Origin)
-	require.Equal(t, InBody, ff.API("search_fares").Param("from").In, "POST params travel in the body")
-	require.Equal(t, KindInteger, ff.API("search_fares").Param("seats").Kind)
+	require.Equal(t, toolset.InBody, ff.API("search_fares").Param("from").In, "POST params travel in the body")
+	require.Equal(t, toolset.KindInteger, ff.API("search_fares").Param("seats").Kind)
 
 	empty := c.Tool("placeholder_tool")
 	require.Empty(t, empty.APIs, "null api_list")
 	require.Equal(t, c.API("fare_finder", "fare_rules"), c.APIByFunction("fare_rules_for_fare_finder"))
 }
 
-// writeTree writes files (slash paths → content) under a new temp dir.
-func writeTree(t *testing.T, files map[string]string) string {
-	t.Helper()
-	dir := t.TempDir()
-	for name, body := range files {
-		p := filepath.Join(dir, filepath.FromSlash(name))
-		require.NoError(t, os.MkdirAll(filepath.Dir(p), 0o755))
-		require.NoError(t, os.WriteFile(p, []byte(body), 0o644))
-	}
-	return dir
-}
-
 func TestLoadToolBenchBadInput(t *testing.T) {
-	huge := strings.Repeat("x", MaxDescriptionLen+1)
+	huge := strings.Repeat("x", toolset.MaxDescriptionLen+1)
 	for _, tc := range []struct {
 		name  string
 		body  string
@@ -112,16 +103,16 @@ func TestLoadToolBenchBadInput(t *testing.T) {
 			// file is not JSON at all): the tool loads without it and
 			// notes why; the strict loader fails.
 			inAPI := strings.HasPrefix(tc.field, "api_list[") && !strings.Contains(tc.msg, "malformed JSON")
-			tool, err := LoadToolBenchFile([]byte(tc.body), "Cat", "Cat/tool.json")
+			tool, err := tbfile.LoadFile([]byte(tc.body), "Cat", "Cat/tool.json")
 			if inAPI {
 				require.NoError(t, err)
 				require.Empty(t, tool.APIs, "the bad API is left out")
 				require.Len(t, tool.Notes, 1)
 				require.Contains(t, tool.Notes[0], tc.field+": left out: ")
 				require.Contains(t, tool.Notes[0], tc.msg)
-				_, err = LoadToolBenchDir(fstest.MapFS{"Cat/tool.json": {Data: []byte(tc.body)}}, ".")
+				_, err = tbfile.LoadDir(fstest.MapFS{"Cat/tool.json": {Data: []byte(tc.body)}}, ".")
 			}
-			var le *LoadError
+			var le *toolset.LoadError
 			require.True(t, errors.As(err, &le), "want a *LoadError, got %v", err)
 			require.Equal(t, "Cat/tool.json", le.File)
 			require.Equal(t, tc.field, le.Field, "%v", err)
@@ -142,7 +133,7 @@ func TestLoadToolBenchRepairs(t *testing.T) {
 		{"name": "other", "required_parameters": [{"name": "x", "x-in": "cookie"}]},
 		{"name": "last"}
 	]}`
-	tool, err := LoadToolBenchFile([]byte(body), "Cat", "Cat/t.json")
+	tool, err := tbfile.LoadFile([]byte(body), "Cat", "Cat/t.json")
 	require.NoError(t, err)
 	var names, std, fns []string
 	for _, a := range tool.APIs {
@@ -157,7 +148,7 @@ func TestLoadToolBenchRepairs(t *testing.T) {
 	// The first of a parameter documented twice is kept.
 	first := tool.APIs[0]
 	require.Len(t, first.Params, 2)
-	require.Equal(t, KindString, first.Param("q").Kind)
+	require.Equal(t, toolset.KindString, first.Param("q").Kind)
 	require.True(t, first.Param("q").Required)
 
 	// Each API answers to its own name; a shared standardized spelling is
@@ -176,18 +167,18 @@ func TestLoadToolBenchRepairs(t *testing.T) {
 	require.Contains(t, notes, `api_list[4].required_parameters[0].x-in: left out: "cookie" is not one of query, path, header, body`)
 
 	// Through a catalog the twins keep distinct function names.
-	c, err := NewCatalog([]*Tool{tool})
+	c, err := toolset.NewCatalog([]*toolset.Tool{tool})
 	require.NoError(t, err)
 	for _, a := range tool.APIs {
 		require.Same(t, a, c.APIByFunction(a.FunctionName()))
-		require.Same(t, a, c.APIByExportName(ExportName(a, NameToolBench)))
-		require.Same(t, a, c.APIByExportName(ExportName(a, NameDotted)))
+		require.Same(t, a, c.APIByExportName(toolset.ExportName(a, toolset.NameToolBench)))
+		require.Same(t, a, c.APIByExportName(toolset.ExportName(a, toolset.NameDotted)))
 	}
 }
 
 func TestLoadToolBenchDirSkipsAndNames(t *testing.T) {
 	good := `{"tool_name": "Good", "api_list": [{"name": "a"}]}`
-	dir := writeTree(t, map[string]string{
+	dir := toolsettest.WriteTree(t, map[string]string{
 		"Data/good.json":        good,
 		"Data/README.md":        "# not a tool",
 		"Data/logo.png":         "\x89PNG",
@@ -197,54 +188,26 @@ func TestLoadToolBenchDirSkipsAndNames(t *testing.T) {
 		"Data/x-groups.json":    `{"groups": []}`,
 		"Other/nested/two.json": `{"tool_name": "Two"}`,
 	})
-	tools, err := LoadPath(dir)
+	tools, err := loader.LoadPath(dir)
 	require.NoError(t, err)
 	require.Len(t, tools, 2)
 	require.Equal(t, "Data", tools[0].Category)
 	require.Equal(t, "nested", tools[1].Category, "category is the folder holding the file")
 
-	bad := writeTree(t, map[string]string{
+	bad := toolsettest.WriteTree(t, map[string]string{
 		"Data/good.json":   good,
 		"Travel/bad.json":  `{"tool_name": "Bad", "api_list": [{"name": "a"}, {"name": 1}]}`,
 		"Travel/notes.txt": "skipped",
 	})
-	_, err = LoadPath(bad)
-	var le *LoadError
+	_, err = loader.LoadPath(bad)
+	var le *toolset.LoadError
 	require.ErrorAs(t, err, &le)
 	require.Equal(t, filepath.Join(bad, "Travel", "bad.json"), le.File)
 	require.Equal(t, "api_list[1].name", le.Field)
 
 	// The same tree through an fs.FS names the file relative to the FS.
-	_, err = LoadToolBenchDir(fstest.MapFS{"tools/Travel/bad.json": {Data: []byte(`{"tool_name": 1}`)}}, "tools")
+	_, err = tbfile.LoadDir(fstest.MapFS{"tools/Travel/bad.json": {Data: []byte(`{"tool_name": 1}`)}}, "tools")
 	require.ErrorAs(t, err, &le)
 	require.Equal(t, "tools/Travel/bad.json", le.File)
 	require.Equal(t, "tool_name", le.Field)
-}
-
-func TestLoadPaths(t *testing.T) {
-	c, err := Load([]string{"testdata/toolbench", "testdata/openapi/petstore.yaml", "testdata/openapi/cyclic.json"}, false)
-	require.NoError(t, err)
-	require.Len(t, c.Tools(), 5)
-	require.NotNil(t, c.Tool("pet_store"))
-
-	single := writeTree(t, map[string]string{"Finance/fx.json": `{"tool_name": "FX", "api_list": [{"name": "rate"}]}`})
-	tools, err := LoadPath(filepath.Join(single, "Finance", "fx.json"))
-	require.NoError(t, err)
-	require.Equal(t, "Finance", tools[0].Category)
-
-	// A tool file given again (same category, same tool) is one tool: the
-	// repeat is reported, not loaded twice and not fatal.
-	c, err = Load([]string{"testdata/toolbench", filepath.Join(single, "Finance", "fx.json"), "testdata/toolbench/Travel/fare_finder.json"}, false)
-	require.NoError(t, err)
-	require.Len(t, c.Tools(), 4)
-	require.Len(t, c.Skipped(), 1)
-	require.Equal(t, "testdata/toolbench/Travel/fare_finder.json", c.Skipped()[0].File)
-	require.ErrorIs(t, c.Skipped()[0].Err, ErrDuplicateTool)
-
-	for _, p := range []string{"testdata/nope", "testdata/toolbench/README.md"} {
-		_, err := LoadPath(p)
-		var le *LoadError
-		require.ErrorAs(t, err, &le)
-		require.Equal(t, p, le.File)
-	}
 }

@@ -1,18 +1,22 @@
-package toolset
+package loader_test
 
 import (
 	"path/filepath"
 	"testing"
 
 	"github.com/stretchr/testify/require"
+	"github.com/understudy/understudy/toolset"
+	"github.com/understudy/understudy/toolset/internal/toolsettest"
+	"github.com/understudy/understudy/toolset/loader"
+	"github.com/understudy/understudy/toolset/tbfile"
 )
 
 // TestLoadMessyTree loads a ToolBench tree as real ones come: the valid
 // tools load, every other tool file is reported with its reason, and the
 // same tool name in two categories stays two tools.
 func TestLoadMessyTree(t *testing.T) {
-	root := filepath.Join("testdata", "toolbench_messy")
-	c, err := Load([]string{root}, false)
+	root := filepath.Join("..", "testdata", "toolbench_messy")
+	c, err := loader.Load([]string{root}, false)
 	require.NoError(t, err)
 
 	var names []string
@@ -68,8 +72,8 @@ func TestLoadMessyTree(t *testing.T) {
 	require.Equal(t, "Search", c.ToolBenchAPI("Travel", "Dup API", "SEARCH").Name)
 
 	// The strict loaders still fail on the first bad file.
-	_, err = LoadPath(root)
-	var le *LoadError
+	_, err = loader.LoadPath(root)
+	var le *toolset.LoadError
 	require.ErrorAs(t, err, &le)
 	require.Equal(t, filepath.Join(root, "Data", "broken.json"), le.File)
 }
@@ -79,11 +83,11 @@ func TestLoadMessyTree(t *testing.T) {
 // giving way; a user's tool of that name in another category is a twin,
 // qualified with its category, and both stay reachable.
 func TestUserToolWinsItsName(t *testing.T) {
-	dir := writeTree(t, map[string]string{
+	dir := toolsettest.WriteTree(t, map[string]string{
 		"Aardvark/skyscanner80.json": `{"tool_name": "Skyscanner80", "api_list": [{"name": "ping"}]}`,
 		"Travel/skyscanner80.json":   `{"tool_name": "Skyscanner80", "api_list": [{"name": "pong"}]}`,
 	})
-	c, err := Load([]string{dir}, true)
+	c, err := loader.Load([]string{dir}, true)
 	require.NoError(t, err)
 	mineTravel := c.ToolIn("Travel", "Skyscanner80")
 	require.NotNil(t, mineTravel)
@@ -95,7 +99,7 @@ func TestUserToolWinsItsName(t *testing.T) {
 	require.Same(t, c.Tool("skyscanner80"), mine)
 	require.Equal(t, "skyscanner80_for_travel", mineTravel.StandardizedName)
 	require.Len(t, c.Skipped(), 1)
-	require.ErrorIs(t, c.Skipped()[0].Err, ErrDuplicateTool)
+	require.ErrorIs(t, c.Skipped()[0].Err, tbfile.ErrDuplicateTool)
 	require.Contains(t, c.Skipped()[0].Err.Error(), "built-in stand-in")
 	require.Contains(t, c.Skipped()[0].Err.Error(), filepath.Join(dir, "Travel", "skyscanner80.json"))
 }
@@ -104,12 +108,12 @@ func TestUserToolWinsItsName(t *testing.T) {
 // is in ToolBench's tree as ".json"; it is loaded or listed with its
 // reason, never passed over as a hidden file.
 func TestEmptyStandardizedNameFile(t *testing.T) {
-	dir := writeTree(t, map[string]string{
+	dir := toolsettest.WriteTree(t, map[string]string{
 		"Data/.json":     `{"tool_name": "!!!", "api_list": [{"name": "ping"}]}`,
 		"Data/ok.json":   `{"tool_name": "ok", "api_list": [{"name": "ping"}]}`,
 		"Data/.DS_Store": `not a tool`,
 	})
-	c, err := Load([]string{dir}, false)
+	c, err := loader.Load([]string{dir}, false)
 	require.NoError(t, err)
 	loaded := 0
 	for _, tl := range c.Tools() {

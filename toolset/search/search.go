@@ -1,6 +1,8 @@
-package toolset
+// Package search is Okapi BM25 over the catalog's API documentation, and the "did you mean" suggestions built on it.
+package search
 
 import (
+	"github.com/understudy/understudy/toolset"
 	"math"
 	"sort"
 	"strings"
@@ -84,7 +86,7 @@ func appendTokens(out []string, text string) []string {
 // apiTokens is the searchable text of an API: its name and description, its
 // tool's name, title and description, and its parameters' names and
 // descriptions.
-func apiTokens(a *API) []string {
+func apiTokens(a *toolset.API) []string {
 	var toks []string
 	toks = appendTokens(toks, a.Name)
 	toks = appendTokens(toks, a.Description)
@@ -109,7 +111,7 @@ func apiTokens(a *API) []string {
 // IDF (averaged in first-appearance order, as rank_bm25's dict does); and
 // every product is rounded as numpy rounds it. It is safe for concurrent use.
 type Index struct {
-	apis     []*API
+	apis     []*toolset.API
 	ids      []string
 	postings map[string][]posting
 	idf      map[string]float64
@@ -126,13 +128,13 @@ type posting struct {
 
 // Hit is one search result.
 type Hit struct {
-	API   *API
+	API   *toolset.API
 	ID    string // the API's ID, "tool.api"
 	Score float64
 }
 
 // NewIndex indexes apis for Search; their order does not affect scores or ties.
-func NewIndex(apis []*API) *Index {
+func NewIndex(apis []*toolset.API) *Index {
 	docs := make([][]string, len(apis))
 	for i, a := range apis {
 		docs[i] = apiTokens(a)
@@ -319,16 +321,14 @@ func (ix *Index) Holds(i int, token string) bool {
 	return j < len(ps) && int(ps[j].doc) == i
 }
 
-// Search runs a BM25 query over the catalog's APIs; see Index.Search.
-func (c *Catalog) Search(query string, k int) []Hit {
-	return c.Index().Search(query, k)
-}
+// indexKey is the key of a catalog's BM25 index in Catalog.Derived.
+type indexKey struct{}
 
-// Index returns the catalog's BM25 index, built on first use.
-func (c *Catalog) Index() *Index {
+// Of returns the BM25 index over every API of the catalog, in catalog
+// order (Catalog.APIs), built on first use and kept with the catalog.
+func Of(c *toolset.Catalog) *Index {
 	if c == nil {
 		return nil
 	}
-	c.indexOnce.Do(func() { c.index = NewIndex(c.APIs()) })
-	return c.index
+	return c.Derived(indexKey{}, func() any { return NewIndex(c.APIs()) }).(*Index)
 }

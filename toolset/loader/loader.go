@@ -1,4 +1,4 @@
-package toolset
+package loader
 
 import (
 	"bytes"
@@ -10,6 +10,9 @@ import (
 	"strings"
 
 	"github.com/understudy/understudy/fixtures"
+	"github.com/understudy/understudy/toolset"
+	"github.com/understudy/understudy/toolset/openapi"
+	"github.com/understudy/understudy/toolset/tbfile"
 )
 
 // builtinRoot is the folder of fixtures.FS holding the built-in tool tree.
@@ -17,8 +20,8 @@ const builtinRoot = "toolset"
 
 // BuiltinTools parses the built-in tool files embedded in the binary. Every
 // call returns fresh tools, so callers may merge them into their own catalog.
-func BuiltinTools() ([]*Tool, error) {
-	tools, err := LoadToolBenchDir(fixtures.FS, builtinRoot)
+func BuiltinTools() ([]*toolset.Tool, error) {
+	tools, err := tbfile.LoadDir(fixtures.FS, builtinRoot)
 	if err != nil {
 		return nil, fmt.Errorf("built-in toolset: %w", err)
 	}
@@ -29,12 +32,12 @@ func BuiltinTools() ([]*Tool, error) {
 }
 
 // Builtin is the catalog of the built-in toolset (fixtures/toolset).
-func Builtin() (*Catalog, error) {
+func Builtin() (*toolset.Catalog, error) {
 	tools, err := BuiltinTools()
 	if err != nil {
 		return nil, err
 	}
-	return NewCatalog(tools)
+	return toolset.NewCatalog(tools)
 }
 
 // Load builds one catalog from the built-in tools (when withBuiltin) and
@@ -48,8 +51,8 @@ func Builtin() (*Catalog, error) {
 // reason, as is a tool of a later path that repeats one of an earlier path
 // (or a built-in tool) in the same category. A path that cannot be read,
 // or a single file that does not load, is an error naming it.
-func Load(paths []string, withBuiltin bool) (*Catalog, error) {
-	var tools []*Tool
+func Load(paths []string, withBuiltin bool) (*toolset.Catalog, error) {
+	var tools []*toolset.Tool
 	if withBuiltin {
 		b, err := BuiltinTools()
 		if err != nil {
@@ -57,7 +60,7 @@ func Load(paths []string, withBuiltin bool) (*Catalog, error) {
 		}
 		tools = append(tools, b...)
 	}
-	var skipped []Skipped
+	var skipped []toolset.Skipped
 	for _, p := range paths {
 		ts, sk, err := ScanPath(p)
 		if err != nil {
@@ -66,25 +69,20 @@ func Load(paths []string, withBuiltin bool) (*Catalog, error) {
 		tools = append(tools, ts...)
 		skipped = append(skipped, sk...)
 	}
-	tools, dups := dedupeTools(tools)
+	tools, dups := tbfile.Dedupe(tools)
 	skipped = append(skipped, dups...)
-	c, err := NewCatalog(tools)
-	if err != nil {
-		return nil, err
-	}
-	c.skipped = skipped
-	return c, nil
+	return toolset.NewCatalog(tools, skipped...)
 }
 
 // LoadPath loads the tools of one folder or file; see Load. Unlike Load,
 // it fails on the first tool file of a tree that does not load, or that
 // has an API that does not (which Load leaves out of its tool).
-func LoadPath(p string) ([]*Tool, error) {
+func LoadPath(p string) ([]*toolset.Tool, error) {
 	tools, skipped, err := ScanPath(p)
 	if err != nil {
 		return nil, err
 	}
-	if err := firstProblem(tools, skipped); err != nil {
+	if err := tbfile.FirstProblem(tools, skipped); err != nil {
 		return nil, err
 	}
 	return tools, nil
@@ -92,15 +90,15 @@ func LoadPath(p string) ([]*Tool, error) {
 
 // ScanPath loads the tools of one folder or file the way Load does:
 // what is valid in a tree, and the files it left out with their reasons.
-func ScanPath(p string) ([]*Tool, []Skipped, error) {
+func ScanPath(p string) ([]*toolset.Tool, []toolset.Skipped, error) {
 	info, err := os.Stat(p)
 	if err != nil {
-		return nil, nil, &LoadError{File: p, Err: err}
+		return nil, nil, &toolset.LoadError{File: p, Err: err}
 	}
 	if info.IsDir() {
-		tools, skipped, err := ScanToolBenchDir(os.DirFS(p), ".")
+		tools, skipped, err := tbfile.ScanDir(os.DirFS(p), ".")
 		if err != nil {
-			var le *LoadError
+			var le *toolset.LoadError
 			if errors.As(err, &le) {
 				le.File = filepath.Join(p, filepath.FromSlash(le.File))
 			}
@@ -108,8 +106,8 @@ func ScanPath(p string) ([]*Tool, []Skipped, error) {
 		}
 		for _, t := range tools {
 			t.Source = filepath.Join(p, filepath.FromSlash(t.Source))
-			for _, err := range t.leftOut {
-				var le *LoadError
+			for _, err := range t.LeftOut {
+				var le *toolset.LoadError
 				if errors.As(err, &le) {
 					le.File = t.Source
 				}
@@ -117,7 +115,7 @@ func ScanPath(p string) ([]*Tool, []Skipped, error) {
 		}
 		for i := range skipped {
 			skipped[i].File = filepath.Join(p, filepath.FromSlash(skipped[i].File))
-			var le *LoadError
+			var le *toolset.LoadError
 			if errors.As(skipped[i].Err, &le) {
 				le.File = skipped[i].File
 			}
@@ -128,32 +126,32 @@ func ScanPath(p string) ([]*Tool, []Skipped, error) {
 	return tools, nil, err
 }
 
-func loadFile(p string, info os.FileInfo) ([]*Tool, error) {
-	if info.Size() > MaxToolFileSize {
-		return nil, &LoadError{File: p, Err: fmt.Errorf("file is %d bytes, more than the %d-byte limit", info.Size(), MaxToolFileSize)}
+func loadFile(p string, info os.FileInfo) ([]*toolset.Tool, error) {
+	if info.Size() > toolset.MaxToolFileSize {
+		return nil, &toolset.LoadError{File: p, Err: fmt.Errorf("file is %d bytes, more than the %d-byte limit", info.Size(), toolset.MaxToolFileSize)}
 	}
 	data, err := os.ReadFile(p)
 	if err != nil {
-		return nil, &LoadError{File: p, Err: err}
+		return nil, &toolset.LoadError{File: p, Err: err}
 	}
 	switch strings.ToLower(filepath.Ext(p)) {
 	case ".yaml", ".yml":
-		return LoadOpenAPITools(data, p)
+		return openapi.LoadTools(data, p)
 	case ".json":
 		if isOpenAPIJSON(data) {
-			return LoadOpenAPITools(data, p)
+			return openapi.LoadTools(data, p)
 		}
 		category := filepath.Base(filepath.Dir(p))
 		if category == "." || category == string(filepath.Separator) || category == "" {
 			category = "Other"
 		}
-		t, err := LoadToolBenchFile(data, category, p)
+		t, err := tbfile.LoadFile(data, category, p)
 		if err != nil {
 			return nil, err
 		}
-		return []*Tool{t}, nil
+		return []*toolset.Tool{t}, nil
 	default:
-		return nil, &LoadError{File: p, Err: errors.New("not a tool file: expected a folder, a .json ToolBench tool or an OpenAPI .json/.yaml/.yml document")}
+		return nil, &toolset.LoadError{File: p, Err: errors.New("not a tool file: expected a folder, a .json ToolBench tool or an OpenAPI .json/.yaml/.yml document")}
 	}
 }
 

@@ -1,17 +1,20 @@
-package toolset
+package openapi_test
 
 import (
-	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
+	"github.com/understudy/understudy/toolset"
+	"github.com/understudy/understudy/toolset/internal/toolsettest"
+	"github.com/understudy/understudy/toolset/loader"
+	"github.com/understudy/understudy/toolset/openapi"
 )
 
 // composedAPI loads testdata/openapi/composed.json, whose bodies are made
 // with allOf, oneOf and a JSON Patch array, and returns one of its APIs.
-func composedAPI(t *testing.T, name string) *API {
+func composedAPI(t *testing.T, name string) *toolset.API {
 	t.Helper()
-	c, err := Load([]string{"testdata/openapi/composed.json"}, false)
+	c, err := loader.Load([]string{"../testdata/openapi/composed.json"}, false)
 	require.NoError(t, err)
 	a := c.API("Petstore Composed", name)
 	require.NotNil(t, a, name)
@@ -22,12 +25,12 @@ func TestOpenAPIComposedBodies(t *testing.T) {
 	create := composedAPI(t, "createPet")
 	for _, p := range []struct {
 		name     string
-		kind     Kind
+		kind     toolset.Kind
 		required bool
-	}{{"age", KindInteger, false}, {"name", KindString, true}, {"species", KindString, true}, {"tag", KindString, false}} {
+	}{{"age", toolset.KindInteger, false}, {"name", toolset.KindString, true}, {"species", toolset.KindString, true}, {"tag", toolset.KindString, false}} {
 		got := create.Param(p.name)
 		require.NotNil(t, got, "allOf parts merge into flat arguments: %s", p.name)
-		require.Equal(t, InBody, got.In)
+		require.Equal(t, toolset.InBody, got.In)
 		require.Equal(t, p.kind, got.Kind, p.name)
 		require.Equal(t, p.required, got.Required, p.name)
 	}
@@ -39,23 +42,23 @@ func TestOpenAPIComposedBodies(t *testing.T) {
 	require.False(t, pay.Param("card_number").Required, "a branch's required is optional across branches")
 
 	patch := composedAPI(t, "patchPet")
-	require.Equal(t, KindArray, patch.Param("body").Kind, "a JSON Patch body is one array argument")
+	require.Equal(t, toolset.KindArray, patch.Param("body").Kind, "a JSON Patch body is one array argument")
 
 	for _, tc := range []struct {
 		name string
-		api  *API
+		api  *toolset.API
 		args map[string]any
-		want []Violation // nil: valid
+		want []toolset.Violation // nil: valid
 	}{
 		{"allOf valid", create, map[string]any{"name": "Rex", "species": "dog", "age": "3"}, nil},
-		{"allOf part's required", create, map[string]any{"name": "Rex"}, []Violation{{Location: []string{"species"}, Code: "required"}}},
-		{"allOf part's minimum", create, map[string]any{"name": "Rex", "species": "cat", "age": -1}, []Violation{{Location: []string{"age"}, Code: "minimum"}}},
+		{"allOf part's required", create, map[string]any{"name": "Rex"}, []toolset.Violation{{Location: []string{"species"}, Code: "required"}}},
+		{"allOf part's minimum", create, map[string]any{"name": "Rex", "species": "cat", "age": -1}, []toolset.Violation{{Location: []string{"age"}, Code: "minimum"}}},
 		{"oneOf card", pay, map[string]any{"card_number": "4111111111111111"}, nil},
 		{"oneOf iban", pay, map[string]any{"iban": "DE89370400440532013000"}, nil},
-		{"oneOf both", pay, map[string]any{"card_number": "4111111111111111", "iban": "DE89370400440532013000"}, []Violation{{Location: []string{"body"}, Code: "oneOf"}}},
-		{"oneOf neither", pay, map[string]any{}, []Violation{{Location: []string{"body"}, Code: "oneOf"}}},
+		{"oneOf both", pay, map[string]any{"card_number": "4111111111111111", "iban": "DE89370400440532013000"}, []toolset.Violation{{Location: []string{"body"}, Code: "oneOf"}}},
+		{"oneOf neither", pay, map[string]any{}, []toolset.Violation{{Location: []string{"body"}, Code: "oneOf"}}},
 		{"patch valid", patch, map[string]any{"petId": "7f1c1c8e-3b5d-4c8e-9d2a-0c6f2b1e4a11", "body": []any{map[string]any{"op": "remove", "path": "/tag"}}}, nil},
-		{"patch op", patch, map[string]any{"petId": "7f1c1c8e-3b5d-4c8e-9d2a-0c6f2b1e4a11", "body": []any{map[string]any{"op": "rename", "path": "/tag"}}}, []Violation{{Location: []string{"body", "0", "op"}, Code: "enum"}}},
+		{"patch op", patch, map[string]any{"petId": "7f1c1c8e-3b5d-4c8e-9d2a-0c6f2b1e4a11", "body": []any{map[string]any{"op": "rename", "path": "/tag"}}}, []toolset.Violation{{Location: []string{"body", "0", "op"}, Code: "enum"}}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := tc.api.Validate(tc.args)
@@ -63,7 +66,7 @@ func TestOpenAPIComposedBodies(t *testing.T) {
 				require.NoError(t, err)
 				return
 			}
-			requireViolations(t, err, tc.want...)
+			toolsettest.RequireViolations(t, err, tc.want...)
 		})
 	}
 }
@@ -77,12 +80,12 @@ func TestOpenAPIComposedKinds(t *testing.T) {
 	  "responses": {"200": {"description": "ok"}}}},
 	  "/b": {"post": {"operationId": "b", "requestBody": {"content": {"application/json": {"schema": {"allOf": [{"type": "object", "properties": {"x": {"type": "string"}}}, {"type": "string"}]}}}},
 	  "responses": {"200": {"description": "ok"}}}}}}`
-	tool, err := LoadOpenAPI([]byte(doc), "kinds.json")
+	tool, err := openapi.Load([]byte(doc), "kinds.json")
 	require.NoError(t, err)
 	a := tool.API("a")
-	require.Equal(t, KindObject, a.Param("address").Kind, "a property made of allOf parts takes their kind")
-	require.Equal(t, KindInteger, a.Param("id").Kind, "branches that agree give their kind")
-	require.Equal(t, KindString, a.Param("either").Kind, "branches that disagree fall back to string")
+	require.Equal(t, toolset.KindObject, a.Param("address").Kind, "a property made of allOf parts takes their kind")
+	require.Equal(t, toolset.KindInteger, a.Param("id").Kind, "branches that agree give their kind")
+	require.Equal(t, toolset.KindString, a.Param("either").Kind, "branches that disagree fall back to string")
 	out, err := a.Validate(map[string]any{"address": map[string]any{"city": "Oslo"}})
 	require.NoError(t, err)
 	require.Equal(t, map[string]any{"city": "Oslo"}, out["address"])
@@ -111,36 +114,8 @@ func TestValidateUUID(t *testing.T) {
 			require.NoError(t, err, tc.id)
 			continue
 		}
-		requireViolations(t, err, Violation{Location: []string{"petId"}, Code: "format"})
+		toolsettest.RequireViolations(t, err, toolset.Violation{Location: []string{"petId"}, Code: "format"})
 	}
-}
-
-func TestUnfitDefaultsDropped(t *testing.T) {
-	const tool = `{"tool_name": "Defaults", "api_list": [{"name": "list", "url": "https://d.p.rapidapi.com/list", "method": "GET",
-	  "required_parameters": [],
-	  "optional_parameters": [
-	    {"name": "limit", "type": "NUMBER", "default": "None"},
-	    {"name": "page", "type": "INTEGER", "default": "2.5"},
-	    {"name": "size", "type": "INTEGER", "default": "10"},
-	    {"name": "safe", "type": "BOOLEAN", "default": "maybe"},
-	    {"name": "tags", "type": "ARRAY", "default": "a,b"},
-	    {"name": "q", "type": "STRING", "default": "None"}]}]}`
-	loaded, err := LoadToolBenchFile([]byte(tool), "Other", "defaults.json")
-	require.NoError(t, err)
-	a := loaded.API("list")
-	out, err := a.Validate(nil)
-	require.NoError(t, err)
-	require.Equal(t, map[string]any{"size": float64(10), "q": "None"}, out, "only defaults of their parameter's kind are applied")
-	for _, name := range []string{"limit", "page", "safe", "tags"} {
-		require.Nil(t, a.Param(name).Default, name)
-		require.Nil(t, a.Param(name).Schema.Default, name)
-	}
-	notes := strings.Join(loaded.Notes, "\n")
-	for _, want := range []string{`"limit": default the string "None" is not a number`, `"page": default the string "2.5" is not an integer`,
-		`"safe": default the string "maybe" is not a boolean`, `"tags": default the string "a,b" is not an array`} {
-		require.Contains(t, notes, want)
-	}
-	require.Len(t, loaded.Notes, 4)
 }
 
 func TestCredentialsAcceptedAndDropped(t *testing.T) {
@@ -157,7 +132,7 @@ func TestCredentialsAcceptedAndDropped(t *testing.T) {
 	  "/token": {"get": {"operationId": "exchange", "parameters": [
 	    {"name": "token", "in": "query", "required": true, "schema": {"type": "string"}}],
 	    "responses": {"200": {"description": "ok"}}}}}}`
-	tool, err := LoadOpenAPI([]byte(doc), "nyt.json")
+	tool, err := openapi.Load([]byte(doc), "nyt.json")
 	require.NoError(t, err)
 	require.Equal(t, []string{"api-key", "token"}, tool.Credentials, "query and header apiKeys, sorted; cookies and http schemes are no arguments")
 	top := tool.API("top")
@@ -165,7 +140,7 @@ func TestCredentialsAcceptedAndDropped(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, map[string]any{"section": "arts"}, out, "the key is accepted and never kept")
 	_, err = top.Validate(map[string]any{"section": "arts", "apikey": "sk-secret"})
-	requireViolations(t, err, Violation{Location: []string{"apikey"}, Code: "unknown"})
+	toolsettest.RequireViolations(t, err, toolset.Violation{Location: []string{"apikey"}, Code: "unknown"})
 	out, err = tool.API("exchange").Validate(map[string]any{"token": "t1"})
 	require.NoError(t, err)
 	require.Equal(t, map[string]any{"token": "t1"}, out, "a parameter the API declares stays an argument")
@@ -177,7 +152,7 @@ func TestOpenAPIAnyOfBody(t *testing.T) {
 	    "type": "object", "properties": {"limit": {"type": "integer", "maximum": 50}},
 	    "anyOf": [{"required": ["q"], "properties": {"q": {"type": "string"}}}, {"required": ["isbn"], "properties": {"isbn": {"type": "string", "pattern": "^[0-9]{13}$"}}}]}}}},
 	  "responses": {"200": {"description": "ok"}}}}}}`
-	tool, err := LoadOpenAPI([]byte(doc), "search.json")
+	tool, err := openapi.Load([]byte(doc), "search.json")
 	require.NoError(t, err)
 	a := tool.API("search")
 	for _, name := range []string{"isbn", "limit", "q"} {
@@ -186,20 +161,20 @@ func TestOpenAPIAnyOfBody(t *testing.T) {
 	}
 	for _, tc := range []struct {
 		args map[string]any
-		want []Violation
+		want []toolset.Violation
 	}{
 		{map[string]any{"q": "go", "limit": 5}, nil},
 		{map[string]any{"isbn": "9780134190440"}, nil},
 		{map[string]any{"q": "go", "isbn": "9780134190440"}, nil},
-		{map[string]any{"limit": 5}, []Violation{{Location: []string{"body"}, Code: "anyOf"}}},
-		{map[string]any{"isbn": "12"}, []Violation{{Location: []string{"isbn"}, Code: "pattern"}}},
-		{map[string]any{"q": "go", "limit": 99}, []Violation{{Location: []string{"limit"}, Code: "maximum"}}},
+		{map[string]any{"limit": 5}, []toolset.Violation{{Location: []string{"body"}, Code: "anyOf"}}},
+		{map[string]any{"isbn": "12"}, []toolset.Violation{{Location: []string{"isbn"}, Code: "pattern"}}},
+		{map[string]any{"q": "go", "limit": 99}, []toolset.Violation{{Location: []string{"limit"}, Code: "maximum"}}},
 	} {
 		_, err := a.Validate(tc.args)
 		if tc.want == nil {
 			require.NoError(t, err, "%v", tc.args)
 			continue
 		}
-		requireViolations(t, err, tc.want...)
+		toolsettest.RequireViolations(t, err, tc.want...)
 	}
 }

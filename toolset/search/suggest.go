@@ -1,10 +1,11 @@
-package toolset
+package search
 
 import (
 	"sort"
 	"strings"
 
 	"github.com/understudy/understudy/internal/fuzzy"
+	"github.com/understudy/understudy/toolset"
 )
 
 // Suggest proposes up to k API IDs ("tool.api") close to an unknown tool
@@ -22,17 +23,17 @@ import (
 //
 // The candidates of a tool the catalog has are its APIs (BM25 then ranks
 // among them, best being the best of them). Otherwise they
-// come from an index built once (see PrepareSuggest), not from scoring
+// come from an index built once per catalog (see PrepareSuggest), not from scoring
 // every API: the APIs whose standardized names share the most trigrams
 // with the one asked for, the APIs of the tools nearest the tool asked
 // for, and the best BM25 hits. On StableToolBench's 44,692 APIs a miss
 // costs about a millisecond instead of most of a second.
-func (c *Catalog) Suggest(tool, api string, k int) []string {
+func Suggest(c *toolset.Catalog, tool, api string, k int) []string {
 	if c == nil || k <= 0 {
 		return nil
 	}
-	ix := c.suggestIndex()
-	stdTool, stdAPI := Standardize(tool), StandardizeAPIName(api)
+	ix := suggestIndex(c)
+	stdTool, stdAPI := toolset.Standardize(tool), toolset.StandardizeAPIName(api)
 	type cand struct {
 		id    string
 		score float64
@@ -117,10 +118,10 @@ const (
 
 // nameIndex is what Suggest looks names up in.
 type nameIndex struct {
-	apis      []*API
-	position  map[*API]int
+	apis      []*toolset.API
+	position  map[*toolset.API]int
 	apiNames  *fuzzy.Index // APIs' standardized names
-	tools     []*Tool
+	tools     []*toolset.Tool
 	toolAPIs  [][]int32    // each tool's APIs, as positions in apis
 	toolNames *fuzzy.Index // tools' standardized names
 	// words is BM25 over each API's name with its tool's name and title.
@@ -129,15 +130,18 @@ type nameIndex struct {
 
 // PrepareSuggest builds the index Suggest reads, so that the first unknown
 // name costs no more than the others; Suggest builds it when it was not.
-func (c *Catalog) PrepareSuggest() {
+func PrepareSuggest(c *toolset.Catalog) {
 	if c != nil {
-		c.suggestIndex()
+		suggestIndex(c)
 	}
 }
 
-func (c *Catalog) suggestIndex() *nameIndex {
-	c.suggestOnce.Do(func() {
-		ix := &nameIndex{position: map[*API]int{}}
+// suggestKey is the key of a catalog's nameIndex in Catalog.Derived.
+type suggestKey struct{}
+
+func suggestIndex(c *toolset.Catalog) *nameIndex {
+	return c.Derived(suggestKey{}, func() any {
+		ix := &nameIndex{position: map[*toolset.API]int{}}
 		var apiNames, toolNames []string
 		var docs [][]string
 		for _, t := range c.Tools() {
@@ -165,7 +169,6 @@ func (c *Catalog) suggestIndex() *nameIndex {
 		for i, a := range ix.apis {
 			ix.words.ids[i] = a.ID()
 		}
-		c.suggest = ix
-	})
-	return c.suggest
+		return ix
+	}).(*nameIndex)
 }

@@ -1,4 +1,4 @@
-package toolset_test
+package search_test
 
 import (
 	"path/filepath"
@@ -6,6 +6,8 @@ import (
 
 	"github.com/understudy/understudy/internal/tbgen"
 	"github.com/understudy/understudy/toolset"
+	"github.com/understudy/understudy/toolset/loader"
+	"github.com/understudy/understudy/toolset/search"
 )
 
 // universe is the full generated StableToolBench tree (12,301 tool files,
@@ -13,7 +15,7 @@ import (
 func universe(b *testing.B) *toolset.Catalog {
 	b.Helper()
 	dir, _ := tbgen.WriteTB(b, tbgen.Options{})
-	c, err := toolset.Load([]string{filepath.Join(dir, "tools")}, true)
+	c, err := loader.Load([]string{filepath.Join(dir, "tools")}, true)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -42,10 +44,10 @@ func misspell(s string, i int) string {
 // API) against a miss (it does not, and Suggest proposes three), in the
 // same run, each over 1,000 names:
 //
-//	go test ./toolset -run '^$' -bench UniverseResolve -benchtime 2000x
+//	go test ./toolset/search -run '^$' -bench UniverseResolve -benchtime 2000x
 func BenchmarkUniverseResolve(b *testing.B) {
 	c := universe(b)
-	c.PrepareSuggest()
+	search.PrepareSuggest(c)
 	apis := c.APIs()
 	type name struct{ tool, api string }
 	var hits, misses []name
@@ -74,7 +76,7 @@ func BenchmarkUniverseResolve(b *testing.B) {
 		i, found := 0, 0
 		for b.Loop() {
 			n := misses[i%len(misses)]
-			if c.API(n.tool, n.api) == nil && len(c.Suggest(n.tool, n.api, 3)) > 0 {
+			if c.API(n.tool, n.api) == nil && len(search.Suggest(c, n.tool, n.api, 3)) > 0 {
 				found++
 			}
 			i++
@@ -86,7 +88,7 @@ func BenchmarkUniverseResolve(b *testing.B) {
 		i := 0
 		for b.Loop() {
 			n := misses[i%len(misses)]
-			c.Suggest("", n.api, 3)
+			search.Suggest(c, "", n.api, 3)
 			i++
 		}
 	})
@@ -95,7 +97,7 @@ func BenchmarkUniverseResolve(b *testing.B) {
 		i := 0
 		for b.Loop() {
 			n := misses[i%len(misses)]
-			c.Suggest(misspell(n.tool, i), "", 3)
+			search.Suggest(c, misspell(n.tool, i), "", 3)
 			i++
 		}
 	})
@@ -104,7 +106,7 @@ func BenchmarkUniverseResolve(b *testing.B) {
 // TestUniverseSuggestFindsTheMisspelt checks suggestions on the slice: a
 // misspelt API of a known tool is proposed first.
 func TestUniverseSuggestFindsTheMisspelt(t *testing.T) {
-	c, err := toolset.Load([]string{filepath.Join(tbgen.SliceDir(), "tools")}, true)
+	c, err := loader.Load([]string{filepath.Join(tbgen.SliceDir(), "tools")}, true)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -115,7 +117,7 @@ func TestUniverseSuggestFindsTheMisspelt(t *testing.T) {
 			continue
 		}
 		n++
-		got := c.Suggest(a.Tool.StandardizedName, misspell(a.StandardizedName(), i), 3)
+		got := search.Suggest(c, a.Tool.StandardizedName, misspell(a.StandardizedName(), i), 3)
 		if len(got) > 0 && got[0] == a.ID() {
 			first++
 		} else if len(got) == 0 || !contains(got, a.ID()) {

@@ -1,10 +1,13 @@
-package toolset
+package loader_test
 
 import (
 	"context"
 	"testing"
 
 	"github.com/stretchr/testify/require"
+	"github.com/understudy/understudy/toolset"
+	"github.com/understudy/understudy/toolset/loader"
+	"github.com/understudy/understudy/toolset/openapi"
 )
 
 // TestBuiltinCatalog checks the embedded toolset against the plan in
@@ -14,7 +17,7 @@ import (
 // and every export working on it. The counts are exact: adding or losing
 // an API is a change this test makes someone confirm.
 func TestBuiltinCatalog(t *testing.T) {
-	c, err := Builtin()
+	c, err := loader.Builtin()
 	require.NoError(t, err)
 	require.Len(t, c.Tools(), 27, "tools")
 	require.Len(t, c.APIs(), 77, "APIs")
@@ -27,6 +30,6 @@ func TestBuiltinCatalog(t *testing.T) {
 		require.NotEmpty(t, tool.Scenario, "%s has no x-scenario", tool.Name)
 		require.NotEmpty(t, tool.APIs, "%s has no API", tool.Name)
 	}
-	require.NoError(t, OpenAPIDocument(c).Validate(context.Background()))
-	require.Len(t, OpenAITools(c, ExportOptions{}), len(c.APIs()))
+	require.NoError(t, openapi.Document(c).Validate(context.Background()))
+	require.Len(t, toolset.OpenAITools(c, toolset.ExportOptions{}), len(c.APIs()))
 }

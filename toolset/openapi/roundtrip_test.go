@@ -1,4 +1,4 @@
-package toolset_test
+package openapi_test
 
 import (
 	"encoding/json"
@@ -9,17 +9,19 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/understudy/understudy/toolset"
+	"github.com/understudy/understudy/toolset/loader"
+	"github.com/understudy/understudy/toolset/openapi"
 )
 
 // exportAndLoad writes c's OpenAPI export to a file, as
 // `curl /v1/tools?format=openapi > e.json` does, and loads it alone.
 func exportAndLoad(t *testing.T, c *toolset.Catalog) *toolset.Catalog {
 	t.Helper()
-	b, err := json.MarshalIndent(toolset.OpenAPIDocument(c), "", "  ")
+	b, err := json.MarshalIndent(openapi.Document(c), "", "  ")
 	require.NoError(t, err)
 	path := filepath.Join(t.TempDir(), "e.json")
 	require.NoError(t, os.WriteFile(path, b, 0o644))
-	back, err := toolset.Load([]string{path}, false)
+	back, err := loader.Load([]string{path}, false)
 	require.NoError(t, err)
 	return back
 }
@@ -29,9 +31,9 @@ func exportAndLoad(t *testing.T, c *toolset.Catalog) *toolset.Catalog {
 // parameters, dependencies, groups, refusals), for the built-in tools
 // and for a ToolBench tree.
 func TestOpenAPIExportRoundTrip(t *testing.T) {
-	builtin, err := toolset.Builtin()
+	builtin, err := loader.Builtin()
 	require.NoError(t, err)
-	tree, err := toolset.Load([]string{"testdata/toolbench"}, false)
+	tree, err := loader.Load([]string{"../testdata/toolbench"}, false)
 	require.NoError(t, err)
 	for name, c := range map[string]*toolset.Catalog{"built-in": builtin, "ToolBench tree": tree} {
 		t.Run(name, func(t *testing.T) {

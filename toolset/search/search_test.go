@@ -1,10 +1,12 @@
-package toolset
+package search
 
 import (
 	"math"
 	"testing"
 
 	"github.com/stretchr/testify/require"
+	"github.com/understudy/understudy/toolset"
+	"github.com/understudy/understudy/toolset/loader"
 )
 
 func TestTokenize(t *testing.T) {
@@ -84,17 +86,17 @@ func TestBM25GoldenScores(t *testing.T) {
 	}
 }
 
-func testSearchCatalog(t testing.TB) *Catalog {
-	mk := func(tool, desc string, apis ...*API) *Tool {
-		return &Tool{Name: tool, Description: desc, Category: "Test", APIs: apis}
+func testSearchCatalog(t testing.TB) *toolset.Catalog {
+	mk := func(tool, desc string, apis ...*toolset.API) *toolset.Tool {
+		return &toolset.Tool{Name: tool, Description: desc, Category: "Test", APIs: apis}
 	}
-	c, err := NewCatalog([]*Tool{
-		mk("weather_now", "Weather reports", &API{Name: "current_weather", Description: "Current weather for a city"},
-			&API{Name: "forecast", Description: "Weather forecast for the next days", Params: []*Param{{Name: "days", Description: "number of days"}}}),
-		mk("hotels", "Hotel booking", &API{Name: "search_hotels", Description: "Find hotels in a city"},
-			&API{Name: "hotel_reviews", Description: "Reviews of a hotel", Params: []*Param{{Name: "hotel_id"}}}),
-		mk("twins_a", "Same", &API{Name: "same", Description: "identical text"}),
-		mk("twins_b", "Same", &API{Name: "same", Description: "identical text"}),
+	c, err := toolset.NewCatalog([]*toolset.Tool{
+		mk("weather_now", "Weather reports", &toolset.API{Name: "current_weather", Description: "Current weather for a city"},
+			&toolset.API{Name: "forecast", Description: "Weather forecast for the next days", Params: []*toolset.Param{{Name: "days", Description: "number of days"}}}),
+		mk("hotels", "Hotel booking", &toolset.API{Name: "search_hotels", Description: "Find hotels in a city"},
+			&toolset.API{Name: "hotel_reviews", Description: "Reviews of a hotel", Params: []*toolset.Param{{Name: "hotel_id"}}}),
+		mk("twins_a", "Same", &toolset.API{Name: "same", Description: "identical text"}),
+		mk("twins_b", "Same", &toolset.API{Name: "same", Description: "identical text"}),
 	})
 	require.NoError(t, err)
 	return c
@@ -102,26 +104,26 @@ func testSearchCatalog(t testing.TB) *Catalog {
 
 func TestSearch(t *testing.T) {
 	c := testSearchCatalog(t)
-	hits := c.Search("weather forecast days", 3)
+	hits := Of(c).Search("weather forecast days", 3)
 	require.NotEmpty(t, hits)
 	require.Equal(t, "weather_now.forecast", hits[0].ID)
 	for i := 1; i < len(hits); i++ {
 		require.GreaterOrEqual(t, hits[i-1].Score, hits[i].Score)
 	}
 	// Identical documents tie; the smaller ID comes first, whatever the index order.
-	hits = c.Search("identical", 5)
+	hits = Of(c).Search("identical", 5)
 	require.Len(t, hits, 2)
 	require.Equal(t, hits[0].Score, hits[1].Score)
 	require.Equal(t, []string{"twins_a.same", "twins_b.same"}, []string{hits[0].ID, hits[1].ID})
-	rev := NewIndex([]*API{c.API("twins_b", "same"), c.API("twins_a", "same"), c.API("hotels", "search_hotels")})
+	rev := NewIndex([]*toolset.API{c.API("twins_b", "same"), c.API("twins_a", "same"), c.API("hotels", "search_hotels")})
 	hits = rev.Search("identical", 5)
 	require.Equal(t, []string{"twins_a.same", "twins_b.same"}, []string{hits[0].ID, hits[1].ID})
 
-	require.Empty(t, c.Search("zeppelin", 5), "no API holds the term")
-	require.Empty(t, c.Search("weather", 0))
-	require.Len(t, c.Search("hotel city weather", 2), 2)
+	require.Empty(t, Of(c).Search("zeppelin", 5), "no API holds the term")
+	require.Empty(t, Of(c).Search("weather", 0))
+	require.Len(t, Of(c).Search("hotel city weather", 2), 2)
 	require.Nil(t, NewIndex(nil).Search("x", 3))
-	for _, h := range c.Search("hotel", 5) {
+	for _, h := range Of(c).Search("hotel", 5) {
 		require.False(t, math.IsNaN(h.Score))
 	}
 }
@@ -139,21 +141,21 @@ func TestSuggest(t *testing.T) {
 		{"weathr_now", "", "weather_now"},
 	} {
 		t.Run(tc.tool+"/"+tc.api, func(t *testing.T) {
-			got := c.Suggest(tc.tool, tc.api, 3)
+			got := Suggest(c, tc.tool, tc.api, 3)
 			require.NotEmpty(t, got)
 			require.Equal(t, tc.first, got[0])
 			require.LessOrEqual(t, len(got), 3)
 		})
 	}
-	require.Empty(t, c.Suggest("qqqqqqqqqqqq", "zzzzzzzzzzzzzz", 3), "nothing close")
+	require.Empty(t, Suggest(c, "qqqqqqqqqqqq", "zzzzzzzzzzzzzz", 3), "nothing close")
 }
 
 // A ranking longer than the insertion buffer is sorted instead; it is the
 // same ranking, and its first k are Search's k best.
 func TestSearchLongRanking(t *testing.T) {
-	c, err := Builtin()
+	c, err := loader.Builtin()
 	require.NoError(t, err)
-	ix := c.Index()
+	ix := Of(c)
 	require.Greater(t, ix.Len(), smallK)
 	for _, q := range []string{"weather forecast for a city", "the a of to", "get the list of all countries by name or code"} {
 		all := ix.Search(q, ix.Len())
@@ -171,9 +173,9 @@ func TestSearchLongRanking(t *testing.T) {
 // DocFreq and Holds agree with the postings Search reads: the APIs a
 // single term matches.
 func TestDocFreqAndHolds(t *testing.T) {
-	c, err := Builtin()
+	c, err := loader.Builtin()
 	require.NoError(t, err)
-	ix := c.Index()
+	ix := Of(c)
 	apis := c.APIs()
 	for _, tok := range []string{"weather", "the", "iata", "zeppelin"} {
 		holders := map[string]bool{}

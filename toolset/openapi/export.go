@@ -1,4 +1,4 @@
-package toolset
+package openapi
 
 import (
 	"context"
@@ -9,9 +9,11 @@ import (
 	"strings"
 
 	"github.com/getkin/kin-openapi/openapi3"
+	"github.com/understudy/understudy/toolset"
+	"github.com/understudy/understudy/toolset/internal/readkit"
 )
 
-// OpenAPIDocument describes the whole catalog as one OpenAPI 3.0.3
+// Document describes the whole catalog as one OpenAPI 3.0.3
 // document that passes kin-openapi's doc.Validate. Each API is one
 // operation:
 //   - path "/<tool><api path>", the tool's standardized name in front so
@@ -26,15 +28,15 @@ import (
 //   - a 200 JSON response with the response schema and example. A schema
 //     kin-openapi rejects is replaced by an empty one (any value) and an
 //     example that does not match its schema is kept as x-example.
-func OpenAPIDocument(c *Catalog) *openapi3.T { return openAPIDocument(c.Tools(), true) }
+func Document(c *toolset.Catalog) *openapi3.T { return openAPIDocument(c.Tools(), true) }
 
-// OpenAPIRequests is OpenAPIDocument without what an operation answers:
+// Requests is Document without what an operation answers:
 // each one's 200 response has no content. Checking a request needs no
 // more, and it spares parsing every API's response schema (see
 // API.Response) and example.
-func OpenAPIRequests(c *Catalog) *openapi3.T { return openAPIDocument(c.Tools(), false) }
+func Requests(c *toolset.Catalog) *openapi3.T { return openAPIDocument(c.Tools(), false) }
 
-func openAPIDocument(tools []*Tool, responses bool) *openapi3.T {
+func openAPIDocument(tools []*toolset.Tool, responses bool) *openapi3.T {
 	doc := &openapi3.T{
 		OpenAPI: "3.0.3",
 		Info: &openapi3.Info{
@@ -45,11 +47,11 @@ func openAPIDocument(tools []*Tool, responses bool) *openapi3.T {
 		Paths: openapi3.NewPaths(),
 	}
 	tags := map[string]string{}
-	declared := map[*openapi3.Operation]*API{} // operations whose source declares security
+	declared := map[*openapi3.Operation]*toolset.API{} // operations whose source declares security
 	for _, t := range tools {
 		tags[t.Category] = "Category " + t.Category
-		tags[t.StandardizedName] = firstNonEmpty(cut(t.Description, 1024), "Tool "+t.Name)
-		paths := OpenAPIPaths(t)
+		tags[t.StandardizedName] = readkit.FirstNonEmpty(readkit.Cut(t.Description, 1024), "Tool "+t.Name)
+		paths := Paths(t)
 		for i, a := range t.APIs {
 			p := paths[i]
 			item := doc.Paths.Value(p)
@@ -64,7 +66,7 @@ func openAPIDocument(tools []*Tool, responses bool) *openapi3.T {
 			}
 		}
 	}
-	toolTags := map[string]*Tool{}
+	toolTags := map[string]*toolset.Tool{}
 	for _, t := range tools {
 		toolTags[t.StandardizedName] = t
 	}
@@ -97,7 +99,7 @@ func openAPIDocument(tools []*Tool, responses bool) *openapi3.T {
 				for _, cr := range alt {
 					name := a.Tool.StandardizedName + "." + cr.Scheme
 					scheme := &openapi3.SecurityScheme{Type: "http", Scheme: "bearer"}
-					if cr.Type == CredentialAPIKey {
+					if cr.Type == toolset.CredentialAPIKey {
 						scheme = &openapi3.SecurityScheme{Type: "apiKey", In: cr.In, Name: cr.Name}
 					}
 					doc.Components.SecuritySchemes[name] = &openapi3.SecuritySchemeRef{Value: scheme}
@@ -111,11 +113,11 @@ func openAPIDocument(tools []*Tool, responses bool) *openapi3.T {
 	return doc
 }
 
-// OpenAPIPaths is the path of each of a tool's APIs (in t.APIs' order) in
-// OpenAPIDocument: "/<tool>" then the API's path as OpenAPI can write it.
+// Paths is the path of each of a tool's APIs (in t.APIs' order) in
+// Document: "/<tool>" then the API's path as OpenAPI can write it.
 // The tool server serves every API at this path too, beside its own, so
 // that a client generated from the document calls it as written.
-func OpenAPIPaths(t *Tool) []string {
+func Paths(t *toolset.Tool) []string {
 	used := map[string]bool{}
 	out := make([]string, len(t.APIs))
 	for i, a := range t.APIs {
@@ -124,11 +126,11 @@ func OpenAPIPaths(t *Tool) []string {
 	return out
 }
 
-// DefaultServerURL is the servers entry of OpenAPIDocument; the tool
+// DefaultServerURL is the servers entry of Document; the tool
 // server's GET /v1/tools?format=openapi names the address it was asked at.
 const DefaultServerURL = "http://127.0.0.1:8080"
 
-// RapidAPIKeyScheme names the security scheme of OpenAPIDocument's
+// RapidAPIKeyScheme names the security scheme of Document's
 // operations: the X-RapidAPI-Key header.
 const RapidAPIKeyScheme = "RapidAPIKey"
 
@@ -144,10 +146,10 @@ func exportMethod(m string) string {
 	return "POST"
 }
 
-func exportPath(a *API, used map[string]bool) string {
+func exportPath(a *toolset.API, used map[string]bool) string {
 	declared := map[string]bool{}
 	for _, p := range a.Params {
-		if p.In == InPath {
+		if p.In == toolset.InPath {
 			declared[p.Name] = true
 		}
 	}
@@ -156,7 +158,7 @@ func exportPath(a *API, used map[string]bool) string {
 		path = "/" + path
 	}
 	inTemplate := map[string]bool{}
-	path = pathTemplateRE.ReplaceAllStringFunc(path, func(m string) string {
+	path = readkit.PathTemplate.ReplaceAllStringFunc(path, func(m string) string {
 		name := m[1 : len(m)-1]
 		if declared[name] && !inTemplate[name] {
 			inTemplate[name] = true
@@ -166,7 +168,7 @@ func exportPath(a *API, used map[string]bool) string {
 	})
 	path = cleanLiterals(path)
 	for _, p := range a.Params {
-		if p.In == InPath && !inTemplate[p.Name] {
+		if p.In == toolset.InPath && !inTemplate[p.Name] {
 			path = strings.TrimRight(path, "/") + "/{" + p.Name + "}"
 			inTemplate[p.Name] = true
 		}
@@ -188,13 +190,13 @@ func exportPath(a *API, used map[string]bool) string {
 // templateShape is a path with its variable names erased: two paths with
 // the same shape conflict in OpenAPI.
 func templateShape(p string) string {
-	return pathTemplateRE.ReplaceAllString(p, "{}")
+	return readkit.PathTemplate.ReplaceAllString(p, "{}")
 }
 
-func exportOperation(a *API, responses bool) *openapi3.Operation {
+func exportOperation(a *toolset.API, responses bool) *openapi3.Operation {
 	op := &openapi3.Operation{
 		OperationID: a.ID(),
-		Summary:     cut(firstLine(a.Description), 120),
+		Summary:     readkit.Cut(firstLine(a.Description), 120),
 		Description: a.Description,
 		Responses:   openapi3.NewResponses(),
 		Extensions:  map[string]any{"x-original-path": a.Path},
@@ -227,7 +229,7 @@ func exportOperation(a *API, responses bool) *openapi3.Operation {
 	body := &openapi3.Schema{Type: &openapi3.Types{"object"}, Properties: openapi3.Schemas{}}
 	for _, p := range a.Params {
 		s := exportSchema(p.Schema, p)
-		if p.In == InBody || p.In == "" {
+		if p.In == toolset.InBody || p.In == "" {
 			if ext := paramExtensions(p, s.Extensions); ext != nil {
 				cp := *s // never the catalog's own schema
 				cp.Extensions = ext
@@ -239,7 +241,7 @@ func exportOperation(a *API, responses bool) *openapi3.Operation {
 			}
 			continue
 		}
-		param := &openapi3.Parameter{Name: p.Name, In: string(p.In), Required: p.Required || p.In == InPath, Description: p.Description, Schema: openapi3.NewSchemaRef("", s)}
+		param := &openapi3.Parameter{Name: p.Name, In: string(p.In), Required: p.Required || p.In == toolset.InPath, Description: p.Description, Schema: openapi3.NewSchemaRef("", s)}
 		param.Extensions = paramExtensions(p, nil)
 		op.Parameters = append(op.Parameters, &openapi3.ParameterRef{Value: param})
 	}
@@ -275,7 +277,7 @@ func exportOperation(a *API, responses bool) *openapi3.Operation {
 // exportSchema returns a schema kin-openapi accepts for a 3.0 document:
 // the given one when it validates (with a default or example that does
 // not match dropped), else one built from the parameter's kind.
-func exportSchema(s *openapi3.Schema, p *Param) *openapi3.Schema {
+func exportSchema(s *openapi3.Schema, p *toolset.Param) *openapi3.Schema {
 	fallback := func() *openapi3.Schema {
 		if p == nil {
 			return &openapi3.Schema{Description: "(documented schema is not valid OpenAPI 3.0)"}
@@ -298,16 +300,16 @@ func exportSchema(s *openapi3.Schema, p *Param) *openapi3.Schema {
 		cp.Example, cp.Default = nil, nil
 		if err := cp.Validate(ctx); err != nil {
 			out := fallback()
-			out.Description = strings.TrimSpace(out.Description + fmt.Sprintf(" (documented schema dropped: %v)", cut(err.Error(), 200)))
+			out.Description = strings.TrimSpace(out.Description + fmt.Sprintf(" (documented schema dropped: %v)", readkit.Cut(err.Error(), 200)))
 			return out
 		}
 	}
 	return &cp
 }
 
-func kindOr(k Kind) Kind {
+func kindOr(k toolset.Kind) toolset.Kind {
 	if k == "" {
-		return KindString
+		return toolset.KindString
 	}
 	return k
 }
@@ -327,7 +329,7 @@ var literalReplacer = strings.NewReplacer("{", "", "}", "", "?", "", "#", "", " 
 func cleanLiterals(path string) string {
 	var b strings.Builder
 	last := 0
-	for _, m := range pathTemplateRE.FindAllStringIndex(path, -1) {
+	for _, m := range readkit.PathTemplate.FindAllStringIndex(path, -1) {
 		b.WriteString(literalReplacer.Replace(path[last:m[0]]))
 		b.WriteString(path[m[0]:m[1]])
 		last = m[1]
