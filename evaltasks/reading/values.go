@@ -107,7 +107,7 @@ func Read(answer string) *Reading {
 		case v.Kind == Length && (strings.HasPrefix(after, "/h") || strings.HasPrefix(after, "ph") || strings.HasPrefix(after, "/s")):
 			v.Kind = Speed
 		case v.Kind == Plain:
-			if w := firstWord(after); speedWords[w] {
+			if w := firstWord(after); speedWords[w] || strings.HasPrefix(strings.TrimSpace(after), "m/s") {
 				v.Kind = Speed
 			} else if pressureWords[w] {
 				v.Kind = Pressure
