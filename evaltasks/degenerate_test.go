@@ -610,7 +610,8 @@ func TestEveryToolFromTheQuestionIsNoBetterThanTheBaseline(t *testing.T) {
 
 // Strategies that read only surface signals, one task each: shallower than
 // an answer, yet each once scored well above the baseline on its task (the
-// figures the README's "Scores that cannot be gamed" paragraph quotes).
+// figures the "Scores that cannot be gamed" paragraph of docs/evaluator.md
+// quotes).
 // Each runs end to end through -agent openai on the whole embedded
 // dataset of its task and must stay at or under SurfaceFloor.
 

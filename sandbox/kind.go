@@ -11,8 +11,8 @@ import (
 // Kind says why the engine did not answer a call. It is the one error
 // taxonomy of the project: every transport, executor and the evaluator map
 // an engine error to a status through it, so a replay miss is the same 404
-// everywhere. The value is the problem type of the README's "Problems"
-// section (problem-<kind>).
+// everywhere. The value is the problem type of docs/problems.md's
+// sections (problem-<kind>).
 type Kind string
 
 // The kinds of engine errors, with the error type each one stands for.

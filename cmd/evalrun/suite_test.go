@@ -263,10 +263,10 @@ func TestJudgeFailsClosedInBothSuites(t *testing.T) {
 	require.Contains(t, out.String(), "Task 6: the judge judge:j (3 votes, majority) failed 9 of 9 votes (http_500 9); 3 instances had no majority and are errors.")
 }
 
-// The README's figure for the built-in baseline on the shipped queries is
+// The figure of docs/toolbench.md for the built-in baseline on the shipped queries is
 // a real run's, with either solver.
 func TestReadmeToolBenchBaselineFigure(t *testing.T) {
-	readme, err := os.ReadFile("../../README.md")
+	page, err := os.ReadFile("../../docs/toolbench.md")
 	require.NoError(t, err)
 	for _, solver := range []string{"dfsdt", "react"} {
 		var out, errb bytes.Buffer
@@ -275,6 +275,6 @@ func TestReadmeToolBenchBaselineFigure(t *testing.T) {
 		var rep toolbench.Report
 		require.NoError(t, json.Unmarshal(out.Bytes(), &rep))
 		o := rep.Overall
-		require.Contains(t, string(readme), fmt.Sprintf("The built-in baseline agent passes %d of %d (%.2f) with either solver.", o.Solved, o.Scored, o.PassRate), solver)
+		require.Contains(t, string(page), fmt.Sprintf("The built-in baseline agent passes %d of %d (%.2f) with either solver.", o.Solved, o.Scored, o.PassRate), solver)
 	}
 }

@@ -12,7 +12,7 @@ import (
 
 // TestCI runs the testdata scripts end to end with the toolserver binary
 // built from this tree: the Python agent test that starts the binary
-// itself, and the README's "Use in CI" steps (ci.sh) running that same
+// itself, and docs/ci.md's "Use in CI" steps (ci.sh) running that same
 // test as the team's tests.
 func TestCI(t *testing.T) {
 	if testing.Short() {

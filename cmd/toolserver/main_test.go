@@ -52,7 +52,7 @@ func TestListFlags(t *testing.T) {
 		{"import needs cache", []string{"-import-stabletoolbench", "x"}, 2, "", "-cache"},
 		// A mistyped replay folder is an error naming it, not created.
 		{"replay needs its folder", []string{"-mode", "replay", "-cache", "testdata/no-such-recordings", "-deps", "json"}, 1, "", `recordings folder "testdata/no-such-recordings": no such file or directory`},
-		// The -failures example of -h and the README.
+		// The -failures example of -h and docs/toolserver.md.
 		{"documented failures", []string{"-failures", "latency=50ms,error_rate=0.05,seed=7;skyscanner80:rate_limit_rate=0.1", "-deps", "json"}, 0, `"pairs"`, ""},
 		{"bad failures", []string{"-failures", "seed=7;skyscanner80:rate_limit_rate=0.1,latency=1s"}, 2, "", "-failures"},
 		// A ToolBench-compatible server on this machine needs no key.

@@ -15,13 +15,13 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// ciSteps reads the run: steps of the README's GitHub Actions job (the
+// ciSteps reads the run: steps of docs/ci.md's GitHub Actions job (the
 // block between <!-- ci-job:begin --> and <!-- ci-job:end -->), in order:
 // "run: cmd" or "run: |" and its indented lines.
-func ciSteps(t *testing.T, readme string) []string {
+func ciSteps(t *testing.T, page string) []string {
 	t.Helper()
-	_, rest, ok := strings.Cut(readme, "<!-- ci-job:begin -->")
-	require.True(t, ok, "README has no ci-job block")
+	_, rest, ok := strings.Cut(page, "<!-- ci-job:begin -->")
+	require.True(t, ok, "docs/ci.md has no ci-job block")
 	block, _, ok := strings.Cut(rest, "<!-- ci-job:end -->")
 	require.True(t, ok)
 	var steps []string
@@ -55,7 +55,7 @@ func ciSteps(t *testing.T, readme string) []string {
 	return steps
 }
 
-// TestREADMECIJob runs the README's CI job verbatim in this clone: each
+// TestREADMECIJob runs the CI job of docs/ci.md verbatim in this clone: each
 // run: step in sh -e at the repository root, with RUNNER_TEMP and
 // GITHUB_ENV as GitHub Actions sets them, the variables a step appends to
 // GITHUB_ENV passed to the steps after it. The job builds the binary from
@@ -67,12 +67,12 @@ func TestREADMECIJob(t *testing.T) {
 	}
 	for _, tool := range []string{"go", "python3", "sh"} {
 		if _, err := exec.LookPath(tool); err != nil {
-			t.Skipf("%s is not installed; the README's job needs it", tool)
+			t.Skipf("%s is not installed; the docs' CI job needs it", tool)
 		}
 	}
-	readme, err := os.ReadFile("../../README.md")
+	page, err := os.ReadFile("../../docs/ci.md")
 	require.NoError(t, err)
-	steps := ciSteps(t, string(readme))
+	steps := ciSteps(t, string(page))
 	require.Len(t, steps, 4, "build, start, test, stop: %q", steps)
 	require.Contains(t, steps[1], "-mode replay", "the job replays the recordings, offline")
 

@@ -21,7 +21,8 @@ import (
 // shippedRecordings is the folder the binary embeds.
 const shippedRecordings = "../../fixtures/recordings"
 
-// readmeExample is one call of the README's "Transports" section.
+// readmeExample is one call of the README's tour or docs/toolserver.md's
+// "Transports" section.
 type readmeExample struct {
 	name   string
 	method string
@@ -55,7 +56,7 @@ func (ex readmeExample) do(t *testing.T, addr string) (int, map[string]any) {
 }
 
 // TestReplayAnswersTheReadmeExamples starts replay mode with no -cache:
-// the README's example calls are answered from the shipped recordings,
+// the example calls of the README and docs/toolserver.md are answered from the shipped recordings,
 // with what the stand-ins answer in fake mode.
 func TestReplayAnswersTheReadmeExamples(t *testing.T) {
 	response := func(v map[string]any) any { return v["response"] }

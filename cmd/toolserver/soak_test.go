@@ -414,7 +414,7 @@ func TestSoak(t *testing.T) {
 // redis-server keeps across a restart, for each persistence setting and
 // for a graceful stop (SIGTERM) and a crash (SIGKILL) right after the last
 // recording, and what the replica's mirror brings back: the table of
-// README's "Running several replicas".
+// docs/replicas.md.
 func TestDurabilityTable(t *testing.T) {
 	const n = 500
 	settings := []struct {

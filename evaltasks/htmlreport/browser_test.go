@@ -41,8 +41,8 @@ func findChromium() string {
 }
 
 // browserSample is the instances per task of the test's runs; with
-// -update the runs are the default full ones, as the README's screenshots
-// show them.
+// -update the runs are the default full ones, as the screenshots of the README
+// and docs/reports.md show them.
 const browserSample = 12
 
 type run struct {
@@ -178,7 +178,7 @@ func (b *browser) screenshot(t *testing.T, full bool) []byte {
 }
 
 // saveShot writes a screenshot under the test's temporary directory and,
-// with -update, as the README's picture under docs.
+// with -update, as the docs pages' picture under docs.
 func saveShot(t *testing.T, dir, docs, name string, png []byte) {
 	t.Helper()
 	require.NoError(t, os.WriteFile(filepath.Join(dir, name), png, 0o644))

@@ -1,2 +1,2 @@
-// Package docsnippets holds the test that compiles every Go snippet of README.md and docs/*.md, so that code a reader pastes builds.
+// Package docsnippets holds the tests of README.md and docs/*.md: every Go snippet compiles, so that code a reader pastes builds, and every local link resolves.
 package docsnippets

@@ -22,14 +22,21 @@ type snippet struct {
 
 var goBlock = regexp.MustCompile("(?ms)^```go\n(.*?)^```")
 
-// snippets reads the Go blocks of README.md and docs/*.md under root.
-func snippets(t *testing.T, root string) []snippet {
+// docPages lists README.md and docs/*.md under root: the pages whose
+// snippets and links are tested.
+func docPages(t *testing.T, root string) []string {
 	t.Helper()
 	pages, err := filepath.Glob(filepath.Join(root, "docs", "*.md"))
 	require.NoError(t, err)
-	pages = append([]string{filepath.Join(root, "README.md")}, pages...)
+	require.NotEmpty(t, pages, "docs/ holds the topic pages")
+	return append([]string{filepath.Join(root, "README.md")}, pages...)
+}
+
+// snippets reads the Go blocks of README.md and docs/*.md under root.
+func snippets(t *testing.T, root string) []snippet {
+	t.Helper()
 	var out []snippet
-	for _, p := range pages {
+	for _, p := range docPages(t, root) {
 		b, err := os.ReadFile(p)
 		require.NoError(t, err)
 		rel, _ := filepath.Rel(root, p)

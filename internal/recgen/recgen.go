@@ -37,8 +37,8 @@ type Call struct {
 	Status int
 }
 
-// ReadmeCalls are the calls the README shows besides the documented
-// defaults, so that its examples answer in replay mode too.
+// ReadmeCalls are the calls the README and docs/toolserver.md show
+// besides the documented defaults, so that its examples answer in replay mode too.
 var ReadmeCalls = []Call{
 	{Tool: "skyscanner80", API: "flights_auto_complete", Arguments: map[string]any{"query": "Lisbon"}},
 	{Tool: "iso_codes", API: "country_by_code", Arguments: map[string]any{"code": "ZZ"}, Status: 404},

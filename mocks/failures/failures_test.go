@@ -30,7 +30,7 @@ func TestParseFailurePolicy(t *testing.T) {
 		{"truncate", Policy{Default: Rule{Truncate: 2048}}},
 		{"truncate=100,jitter=5ms,retry_after=2s", Policy{Default: Rule{Truncate: 100, Jitter: 5 * time.Millisecond, RetryAfter: 2 * time.Second}}},
 		{"LATENCY=1ms", Policy{Default: Rule{Latency: time.Millisecond}}},
-		// The example toolserver -h and the README give.
+		// The example toolserver -h and docs/toolserver.md give.
 		{"latency=50ms,error_rate=0.05,seed=7;skyscanner80:rate_limit_rate=0.1", Policy{Seed: 7,
 			Default: Rule{Latency: 50 * time.Millisecond, ErrorRate: 0.05},
 			Tools:   map[string]Rule{"skyscanner80": {Latency: 50 * time.Millisecond, ErrorRate: 0.05, RateLimitRate: 0.1}}}},
