@@ -633,8 +633,8 @@ func surfaceStrategies(t testing.TB) []surfaceStrategy {
 	return []surfaceStrategy{
 		{TaskIntrinsic, "one fixed reply listing numbers, UTC offsets, capitals and currencies", say(candidateValues(w, false))},
 		{TaskIntrinsic, "one fixed reply listing every kind of value of the world", say(candidateValues(w, true))},
-		{TaskToolReturn, "the result's values in order, short of the lists-everything share", resultValuesInOrder(textmatch.MaxValueShare - 0.01)},
-		{TaskToolReturn, "one sentence per field: The <key> is <value>.", fieldSentences(textmatch.MaxValueShare - 0.01)},
+		{TaskToolReturn, "the result's values in order, short of the lists-everything share", resultValuesInOrder(listedShare - 0.01)},
+		{TaskToolReturn, "one sentence per field: The <key> is <value>.", fieldSentences(listedShare - 0.01)},
 		{TaskClarify, "one-word sentences from each parameter's description", descriptionWords("%s please.")},
 		{TaskClarify, "one-word questions from each parameter's description", descriptionWords("%s please?")},
 		{TaskClarify, "a request listing each parameter's description word", descriptionWordList},
@@ -752,10 +752,18 @@ func resultLeaves(tool string) []leaf {
 	return out
 }
 
+// listedShare and minListed are the share of a result's values, and the
+// number of values, at which a reply was once read as listing the
+// result: the strategies list just short of it.
+const (
+	listedShare = 0.8
+	minListed   = 8
+)
+
 // shareOf is the first share of leaves, all of them when there are fewer
-// than the scorer's MinValuesForShare.
+// than minListed.
 func shareOf(ls []leaf, share float64) []leaf {
-	if len(ls) < textmatch.MinValuesForShare {
+	if len(ls) < minListed {
 		return ls
 	}
 	return ls[:max(1, int(share*float64(len(ls))))]

@@ -11,6 +11,7 @@ import (
 	"github.com/understudy/understudy/evaltasks/clarify"
 	"github.com/understudy/understudy/evaltasks/dataset"
 	"github.com/understudy/understudy/evaltasks/plan"
+	"github.com/understudy/understudy/evaltasks/reading"
 	"github.com/understudy/understudy/evaltasks/textmatch"
 	"github.com/understudy/understudy/toolset"
 )
@@ -41,6 +42,7 @@ const (
 	OutcomeOverAsked    = clarify.OutcomeOverAsked
 	OutcomeCopied       = "copied_data"
 	OutcomeUnselective  = "unselective"
+	OutcomeContradicted = "contradicts_result"
 	OutcomeRelated      = "related"
 	OutcomeMissedPoints = "missed_key_points"
 	OutcomePassed       = "passed"
@@ -130,22 +132,31 @@ func (ev *evaluator) score(inst Instance, v view, r agent.Reply, res *Result) {
 			res.Outcome = OutcomeCalled
 			return
 		}
-		if why := textmatch.CopiedData(r.Content, user, tool, data); why != "" {
+		// One reading of the answer for every check: what states a value
+		// for the facts states it for the selection and the copy guard.
+		rd := reading.Read(r.Content)
+		if why := claims.CopiedData(rd, user, tool, data); why != "" {
 			res.Outcome, res.Detail = OutcomeCopied, why
 			res.pass(false)
 			return
 		}
-		missed, inexact := claims.Facts(in.ExpectedFacts, r.Content, data)
+		if made := claims.Contradictions(rd, user, data); len(made) > 0 {
+			res.Outcome, res.Detail = OutcomeContradicted, "states values the result does not hold for fields it has: "+strings.Join(made, ", ")
+			res.pass(false)
+			return
+		}
+		missed, inexact := claims.Facts(in.ExpectedFacts, rd, data)
 		res.Missed = append(missed, inexact...)
 		answered := len(res.Missed) == 0 && strings.TrimSpace(r.Content) != ""
-		if sel := claims.Select(user, in.ExpectedFacts, r.Content, data); answered && !sel.OK() {
-			// Every fact is there, among values the question does not
-			// ask about: the answer lists the result, it does not select.
+		sel := claims.Select(user, in.ExpectedFacts, rd, data)
+		if answered && !sel.OK() {
+			// Every fact is there, among most of what the result holds
+			// beside them: the answer lists the result, it does not select.
 			res.Outcome, res.Detail = OutcomeUnselective, sel.Detail()
 			res.pass(false)
 			return
 		}
-		if answered && textmatch.SubstantiveFacts(in.ExpectedFacts) == 0 && !textmatch.StatesToolValue(r.Content, user, data) && !textmatch.StatesAll(in.ExpectedFacts, r.Content) {
+		if answered && textmatch.SubstantiveFacts(in.ExpectedFacts) == 0 && !claims.StatesToolValue(rd, user, data) && !textmatch.StatesAll(in.ExpectedFacts, rd.Text) {
 			// Nothing but status literals is expected: the reply must still
 			// state something the tool returned.
 			answered = false

@@ -29,10 +29,7 @@ const Bar = 0.95
 // listed is held to Bar.
 var floor = map[string]float64{
 	"T4/thorough": 18.0 / 20,
-	"T5/concise":  23.0 / 25,
 	"T5/thorough": 22.0 / 25,
-	"T6/concise":  31.0 / 40,
-	"T6/thorough": 21.0 / 40,
 }
 
 func readCorpus(t testing.TB) []Entry {

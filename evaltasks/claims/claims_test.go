@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
+	"github.com/understudy/understudy/evaltasks/reading"
 	"github.com/understudy/understudy/evaltasks/textmatch"
 )
 
@@ -106,7 +107,7 @@ func TestFactsFollowTheirField(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			missed, inexact := Facts([]string{tt.fact}, tt.reply, tt.data)
+			missed, inexact := Facts([]string{tt.fact}, reading.Read(tt.reply), tt.data)
 			require.Equal(t, tt.ok, len(missed)+len(inexact) == 0, "missed %v inexact %v", missed, inexact)
 		})
 	}
@@ -131,12 +132,12 @@ func TestSelect(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			s := Select(question, facts, tt.reply, data)
+			s := Select(question, facts, reading.Read(tt.reply), data)
 			require.Equal(t, tt.ok, s.OK(), "%+v", s)
 		})
 	}
 	holidays := textmatch.ReadToolData(`[{"date":"2025-01-01","name":"New Year's Day","localName":"New Year's Day","types":["Public"]},{"date":"2025-12-25","name":"Christmas Day","localName":"Christmas Day","types":["Public"]},{"date":"2025-12-26","name":"Boxing Day","localName":"Boxing Day","types":["Public"]},{"date":"2025-04-18","name":"Good Friday","localName":"Good Friday","types":["Public"]}]`)
-	s := Select("Which bank holidays does the UK have this year?", []string{"New Year's Day"}, "New Year's Day (1 January), Good Friday (18 April), Christmas Day (25 December) and Boxing Day (26 December).", holidays)
+	s := Select("Which bank holidays does the UK have this year?", []string{"New Year's Day"}, reading.Read("New Year's Day (1 January), Good Friday (18 April), Christmas Day (25 December) and Boxing Day (26 December)."), holidays)
 	require.True(t, s.OK(), "the date of each holiday is one field: %+v", s)
 }
 
@@ -166,12 +167,14 @@ func TestSelectNamedFields(t *testing.T) {
 			"640, 480, boat, 0.86, 150, 160, 250, 200, bird, 0.975, 440, 40, 35.", false},
 		{"capture it asks not when", "How does timeout.com look right now? Capture it.", capture, []string{"https://images.example/shot.png"},
 			"Here it is: https://images.example/shot.png (Time Out).", true},
-		{"the capture's internals listed", "How does timeout.com look right now? Capture it.", capture, []string{"https://images.example/shot.png"},
-			"https://images.example/shot.png, 2025-06-02T09:00:00Z, caa6bef6, 844, 100080.", false},
+		{"a small result told whole", "How does timeout.com look right now? Capture it.", capture, []string{"https://images.example/shot.png"},
+			"https://images.example/shot.png, taken 2025-06-02T09:00:00Z (id caa6bef6), 844 px high, 100080 bytes.", true},
+		{"a small result run through in its order", "How does timeout.com look right now? Capture it.", capture, []string{"https://images.example/shot.png"},
+			"2025-06-02T09:00:00Z, 844, https://images.example/shot.png, caa6bef6, 100080.", false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			s := Select(tt.question, tt.facts, tt.reply, tt.data)
+			s := Select(tt.question, tt.facts, reading.Read(tt.reply), tt.data)
 			require.Equal(t, tt.ok, s.OK(), "%+v", s)
 		})
 	}
@@ -184,7 +187,7 @@ func FuzzKeyPoints(f *testing.F) {
 	f.Fuzz(func(t *testing.T, point, reply string) {
 		v := KeyPoints(point, []string{point}, reply)
 		require.True(t, v.Share >= 0 && v.Share <= 1)
-		_ = Select(point, []string{point}, reply, textmatch.ReadToolData(reply))
-		_, _ = Facts([]string{point}, reply, textmatch.ReadToolData(point))
+		_ = Select(point, []string{point}, reading.Read(reply), textmatch.ReadToolData(reply))
+		_, _ = Facts([]string{point}, reading.Read(reply), textmatch.ReadToolData(point))
 	})
 }

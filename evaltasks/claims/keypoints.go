@@ -2,6 +2,7 @@ package claims
 
 import (
 	"fmt"
+	"regexp"
 	"strings"
 
 	"github.com/understudy/understudy/evaltasks/textmatch"
@@ -61,15 +62,43 @@ func KeyPoints(question string, points []string, reply string) KeyPointVerdict {
 	}
 	for _, p := range points {
 		kind := KindOf(p)
+		stated := m.FactWithin(p, kind.Tolerance()) == textmatch.FactStated
+		commit := committed[kind]
+		if vals := pointNumbers(p); !stated && kind == Text && len(vals) > 0 {
+			// A sentence-long key point is met by its values: "100 °C
+			// (212 °F)." states "Water boils at 100 °C (212 °F) at sea
+			// level", committed as the numbers of their kind are.
+			stated, commit = true, true
+			for _, val := range vals {
+				k := KindOf(val)
+				stated = stated && m.FactWithin(val, k.Tolerance()) == textmatch.FactStated
+				commit = commit && commits(k, []string{val}, reply, question, pw)
+			}
+		}
 		switch {
-		case m.FactWithin(p, kind.Tolerance()) != textmatch.FactStated:
+		case !stated:
 			v.Missed = append(v.Missed, p)
-		case !committed[kind]:
+		case !commit:
 			v.Uncommitted = append(v.Uncommitted, p)
 		}
 	}
 	v.Share = float64(len(points)-len(v.Missed)-len(v.Uncommitted)) / float64(len(points))
 	return v
+}
+
+// pointNumberRE finds the numbers of a key point with their units.
+var pointNumberRE = regexp.MustCompile(`[-−]?\d+(?:[.,]\d+)?\s*(?:°\s*[CF]|℃|℉|days?\b|hours?\b|minutes?\b)?`)
+
+// pointNumbers are the numeric values a text key point states ("100 °C"
+// and "212 °F" of "Water boils at 100 °C (212 °F) at sea level").
+func pointNumbers(p string) []string {
+	var out []string
+	for _, m := range pointNumberRE.FindAllString(p, -1) {
+		if _, _, _, _, ok := textmatch.NumberFact(m); ok {
+			out = append(out, strings.TrimSpace(m))
+		}
+	}
+	return out
 }
 
 // commits tells whether a reply commits to the key points of a kind: its

@@ -85,6 +85,15 @@ func KindOf(point string) Kind {
 	return Text
 }
 
+// stemmed is a text's words, each stemmed, single-spaced.
+func stemmed(s string) string {
+	ws := textmatch.Words(s)
+	for i, w := range ws {
+		ws[i] = textmatch.Stem(w)
+	}
+	return strings.Join(ws, " ")
+}
+
 // fold is a name compared: lower case, accents off, words single-spaced.
 func fold(s string) string { return strings.Join(textmatch.Words(s), " ") }
 
@@ -223,18 +232,21 @@ func isWordByte(c byte) bool { return c >= 'a' && c <= 'z' || c >= '0' && c <= '
 // the folded reply, which keeps the order of the reply's words.
 func nameClaims(kind Kind, reply, question string, pw textmatch.PolarWords) []claim {
 	n := worldNames()
-	text, q := fold(reply), fold(question)
+	// Names are matched on stems, as the key point is: "Canberras"
+	// claims Canberra as surely as it states it.
+	text, q := stemmed(reply), stemmed(question)
 	taken := make([]bool, len(text))
 	var out []claim
 	for _, name := range n.ordered[kind] {
-		if wordAt(q, name, 0) >= 0 || !pw.Affirms(name) {
+		sn := stemmed(name)
+		if wordAt(q, sn, 0) >= 0 || !pw.Affirms(name) && wordAt(text, sn, 0) < 0 {
 			continue
 		}
-		for i := wordAt(text, name, 0); i >= 0; i = wordAt(text, name, i+1) {
-			if slices.Contains(taken[i:i+len(name)], true) {
+		for i := wordAt(text, sn, 0); i >= 0; i = wordAt(text, sn, i+1) {
+			if slices.Contains(taken[i:i+len(sn)], true) {
 				continue // inside a longer name ("new zealand dollar")
 			}
-			for k := i; k < i+len(name); k++ {
+			for k := i; k < i+len(sn); k++ {
 				taken[k] = true
 			}
 			out = append(out, claim{id: idOf(kind, name), at: i})
@@ -274,7 +286,33 @@ func idOf(kind Kind, name string) string {
 }
 
 // zoneRE finds IANA zone names ("America/Argentina/Buenos_Aires").
-var zoneRE = regexp.MustCompile(`\b[A-Z][A-Za-z]+(?:/[A-Z][A-Za-z_-]+)+\b`)
+var zoneRE = regexp.MustCompile(`(?i)\b[a-z]+(?:/[a-z][a-z_-]+)+\b`)
+
+// zoneNamed is the IANA zone a name written in any case names.
+func zoneNamed(s string) string {
+	if textmatch.IANAZone(s) != nil {
+		return s
+	}
+	zonesOnce.Do(func() {
+		zonesByFold = map[string]string{}
+		if w, err := world.DefaultWorld(); err == nil {
+			for _, c := range w.Countries() {
+				for _, z := range c.TimeZones {
+					zonesByFold[strings.ToLower(z)] = z
+				}
+			}
+		}
+		for z := range textmatch.Vocabulary.Zones {
+			zonesByFold[strings.ToLower(z)] = z
+		}
+	})
+	return zonesByFold[strings.ToLower(s)]
+}
+
+var (
+	zonesOnce   sync.Once
+	zonesByFold map[string]string
+)
 
 // zoneClaims are the zones and offsets a reply asserts: IANA names,
 // everyday names and abbreviations of terms.json, and UTC offsets; each
@@ -282,8 +320,8 @@ var zoneRE = regexp.MustCompile(`\b[A-Z][A-Za-z]+(?:/[A-Z][A-Za-z_-]+)+\b`)
 func zoneClaims(reply, question string, pw textmatch.PolarWords) []claim {
 	var out []claim
 	for _, m := range zoneRE.FindAllStringIndex(reply, -1) {
-		z := reply[m[0]:m[1]]
-		if textmatch.IANAZone(z) != nil && !strings.Contains(question, z) {
+		z := zoneNamed(reply[m[0]:m[1]])
+		if z != "" && !strings.Contains(strings.ToLower(question), strings.ToLower(z)) {
 			out = append(out, claim{id: "zone:" + z, at: m[0]})
 		}
 	}
@@ -375,5 +413,9 @@ func year(n textmatch.Number) bool {
 func clockPart(text string, n textmatch.Number) bool {
 	before := strings.TrimRightFunc(text[:n.Start], unicode.IsSpace)
 	after := text[n.End:]
-	return strings.HasSuffix(before, ":") || len(after) > 1 && after[0] == ':' && after[1] >= '0' && after[1] <= '9'
+	// Only a colon between digits makes a clock ("18:00"); a number set
+	// after a label's colon ("It is: 5") is a claim.
+	before = text[:n.Start]
+	return len(before) > 1 && before[len(before)-1] == ':' && before[len(before)-2] >= '0' && before[len(before)-2] <= '9' ||
+		len(after) > 1 && after[0] == ':' && after[1] >= '0' && after[1] <= '9'
 }

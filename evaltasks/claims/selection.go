@@ -7,8 +7,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"unicode"
 
+	"github.com/understudy/understudy/evaltasks/reading"
 	"github.com/understudy/understudy/evaltasks/textmatch"
 )
 
@@ -110,15 +110,15 @@ func FactTolerance(fact string, data textmatch.ToolData) (tol textmatch.Toleranc
 // Facts checks the expected facts of a tool result against an answer:
 // missed are facts it does not state, inexact those it states with a
 // character-sensitive value not copied exactly (or a number not within
-// its tolerance). Status literals are never required.
-func Facts(facts []string, reply string, data textmatch.ToolData) (missed, inexact []string) {
-	m := textmatch.NewMatcher(reply)
+// its tolerance). A number stated with a unit of another kind than the
+// fact's field is another value. Status literals are never required.
+func Facts(facts []string, rd *reading.Reading, data textmatch.ToolData) (missed, inexact []string) {
 	for _, f := range facts {
 		if textmatch.IsStatusLiteral(f) {
 			continue
 		}
 		tol, written := FactTolerance(f, data)
-		switch m.FactWithin(written, tol) {
+		switch rd.States(written, reading.PathsKind(fields(f, data)), tol) {
 		case textmatch.FactMissing:
 			missed = append(missed, f)
 		case textmatch.FactInexact:
@@ -128,14 +128,26 @@ func Facts(facts []string, reply string, data textmatch.ToolData) (missed, inexa
 	return missed, inexact
 }
 
-// Limits of what an answer may state that the question does not ask
-// (context: the country beside the city, the date beside the time).
+// Limits of what an answer may state that the question does not ask.
+// Context from the result is welcome (the country beside the city,
+// humidity and wind beside the temperature, the times of each flight
+// listed); what fails is a dump: claims that cover most of what the
+// result holds beside the answer, or that run through the result in its
+// own order, value after value, without choosing.
 const (
-	// MaxUnasked is how many values of unasked fields it may state.
-	MaxUnasked = 3
-	// MaxUnaskedFields is how many unasked fields it may state values
-	// of, however many (the date of each holiday listed).
-	MaxUnaskedFields = 2
+	// DumpShare is the share of the result's unasked values an answer
+	// may state once it states MinDumped of them.
+	DumpShare = 0.5
+	// MinDumped is how many unasked values an answer may state whatever
+	// their share: a result of a few values may be told whole.
+	MinDumped = 6
+	// MaxRun and MaxOrdered bound an answer that states two unasked
+	// values or more: it may not both state MaxRun or more of the
+	// result's values between the first and the last it states and
+	// state them in the result's order (MaxOrdered of them following the
+	// one before).
+	MaxRun     = 0.6
+	MaxOrdered = 0.9
 )
 
 // Selection is what an answer states of a tool result, by field.
@@ -151,52 +163,46 @@ type Selection struct {
 	// of its values.
 	Unasked []string
 	// Values are the unasked values it states, a value whose words all
-	// stand in another counted once ("192" within "192 things to do");
-	// Internal counts those of fields no question asks about as a thing
-	// (identifiers, image links, coordinates, epochs).
-	Values   []string
-	Internal int
-	// Words counts the answer's own words (not stop words, not the
-	// question's), UnaskedWords those of them that are words of the
-	// unasked values or their fields' names and of no asked one.
-	Words, UnaskedWords int
-}
-
-// UnaskedShare is the share of the answer's words that state what the
-// question does not ask.
-func (s Selection) UnaskedShare() float64 {
-	if s.Words == 0 {
-		return 0
-	}
-	return float64(s.UnaskedWords) / float64(s.Words)
+	// stand in another counted once ("192" within "192 things to do").
+	Values []string
+	// Offered counts the result's unasked values.
+	Offered int
+	// Run is the share of the result's values, from the first the
+	// answer states to the last in the result's order, that it states:
+	// near 1 when it runs through the result without choosing.
+	Run float64
+	// Ordered is the share of the stated values, taken in the answer's
+	// order, that follow the one before in the result's order too.
+	Ordered float64
 }
 
 // OK tells whether the answer selects what the question asks: it states
-// values of at most MaxUnaskedFields unasked fields, none of them
-// internal (a list of holidays with their dates), or at most MaxUnasked
-// unasked values, an internal one counting twice.
+// fewer than MinDumped unasked values or at most DumpShare of them, and
+// does not run through the result in its order.
 func (s Selection) OK() bool {
-	return len(s.Unasked) <= MaxUnaskedFields && s.Internal == 0 || len(s.Values)+s.Internal <= MaxUnasked
+	if len(s.Values) >= MinDumped && float64(len(s.Values)) > DumpShare*float64(s.Offered)+1e-9 {
+		return false
+	}
+	return len(s.Values) < 2 || s.Run < MaxRun || s.Ordered < MaxOrdered
 }
 
 // broadRE recognises a question about a thing as a whole.
 var broadRE = regexp.MustCompile(`(?i)\btell me (?:more )?about\b|\bdetails?\b|\binformation\b|\binfo\b|\bdescribe\b|\bwhat do you know\b|\boverview\b|\bmore about\b`)
 
-// Select reads which fields of a tool result an answer states values of.
-// Values the question gives, status literals, values without a word, and
-// small whole numbers (below 10: a count, an index, a flag) are no
-// selection.
-func Select(question string, facts []string, reply string, data textmatch.ToolData) Selection {
+// Select reads which fields of a tool result an answer states values of,
+// by the reading the facts are judged on. Values the question gives,
+// status literals, values without a word, and small whole numbers (below
+// 10: a count, an index, a flag) are no selection.
+func Select(question string, facts []string, rd *reading.Reading, data textmatch.ToolData) Selection {
 	broad := broadRE.MatchString(question)
 	asked := askedFields(question, facts, data)
-	m := textmatch.NewMatcher(reply)
-	nums := freeNumbers(reply, facts)
-	norm := textmatch.Normalized(reply)
 	q := textmatch.NewMatcher(question)
 	seen := map[string]bool{}
-	askedWords, unaskedWords := map[string]bool{}, map[string]bool{}
 	var s Selection
 	var askedValues []string
+	var at []int
+	var where [][2]int
+	countable := 0
 	for _, v := range data.Values {
 		if textmatch.IsStatusLiteral(v) || len(textmatch.Words(v)) == 0 || smallWhole(v) {
 			continue
@@ -205,32 +211,25 @@ func Select(question string, facts []string, reply string, data textmatch.ToolDa
 			continue
 		}
 		paths := data.Paths[v]
-		if !states(m, nums, norm, v, temperature(paths)) {
-			continue
-		}
 		isAsked := broad && !internal(paths) || restates(v, facts)
 		for _, p := range paths {
 			isAsked = isAsked || asked[p]
 		}
-		into := unaskedWords
-		if isAsked {
-			into = askedWords
+		if !isAsked {
+			s.Offered++
 		}
-		for _, w := range textmatch.Words(v) {
-			into[w] = true
+		countable++
+		if rd.States(v, reading.PathsKind(paths), textmatch.Rounded) != textmatch.FactStated || statesOnlyFacts(rd, v, facts) {
+			continue
 		}
-		for _, p := range paths {
-			for _, w := range textmatch.SplitName(leaf(p)) {
-				into[w] = true
-			}
+		at = append(at, countable)
+		if w := rd.Where(v, reading.PathsKind(paths), textmatch.Rounded); w >= 0 {
+			where = append(where, [2]int{w, countable})
 		}
 		if isAsked {
 			askedValues = append(askedValues, v)
 		} else {
 			s.Values = append(s.Values, v)
-			if internal(paths) {
-				s.Internal++
-			}
 		}
 		field := strings.Join(paths, "|")
 		if seen[field] {
@@ -244,75 +243,50 @@ func Select(question string, facts []string, reply string, data textmatch.ToolDa
 		}
 	}
 	s.Values = merged(s.Values, askedValues)
+	slices.SortStableFunc(where, func(a, b [2]int) int { return a[0] - b[0] })
+	if len(where) > 1 {
+		up := 0
+		for i := 1; i < len(where); i++ {
+			if where[i][1] > where[i-1][1] {
+				up++
+			}
+		}
+		s.Ordered = float64(up) / float64(len(where)-1)
+	}
+	if len(at) > 1 {
+		s.Run = float64(len(at)) / float64(at[len(at)-1]-at[0]+1)
+	}
 	if len(s.Values) == 0 {
 		// Every unasked value is words of an asked one ("Cloudy" in
 		// "Partly cloudy"): no field is stated beside them.
 		s.Unasked = nil
 	}
-	qw := textmatch.NewWordSet(question)
-	for _, w := range textmatch.Words(reply) {
-		if textmatch.IsStopWord(w) || qw[w] {
-			continue
-		}
-		s.Words++
-		if unaskedWords[w] && !askedWords[w] {
-			s.UnaskedWords++
-		}
-	}
 	return s
 }
 
-// states tells whether an answer states a value of the result: a number
-// as rounded, in a unit of its field's kind (a number written in °C states
-// a temperature, never a gust or a cloud cover); a text of three words or
-// more word for word (a paraphrase holding most of a headline's words does
-// not select it); anything else as a fact.
-func states(m *textmatch.Matcher, nums []textmatch.Number, norm, v string, temp bool) bool {
-	if want, _, step, _, ok := textmatch.NumberFact(v); ok {
-		for _, n := range nums {
-			degrees := n.Unit == "c" || n.Unit == "f"
-			if (degrees == temp || n.Unit == "") && n.Within(want, "", step, textmatch.Rounded) {
-				return true
-			}
-		}
+// statesOnlyFacts tells whether every number of the answer that could
+// state a value states an expected fact instead: a number that states
+// the chance of rain asked is no wind speed that rounds to it.
+func statesOnlyFacts(rd *reading.Reading, v string, facts []string) bool {
+	want, _, step, _, ok := textmatch.NumberFact(v)
+	if !ok {
 		return false
 	}
-	if len(textmatch.Words(v)) >= 3 && strings.IndexFunc(v, unicode.IsLetter) >= 0 && textmatch.IANAZone(v) == nil {
-		return strings.Contains(norm, textmatch.Normalized(v))
-	}
-	return m.Fact(v) == textmatch.FactStated
-}
-
-// freeNumbers are the numbers of an answer that state no expected fact:
-// a number that states the chance of rain asked is no wind speed that
-// rounds to it.
-func freeNumbers(reply string, facts []string) []textmatch.Number {
-	var out []textmatch.Number
-	for _, n := range textmatch.Numbers(reply) {
+	for _, n := range rd.Numbers() {
+		if !n.Within(want, "", step, textmatch.Rounded) {
+			continue
+		}
 		spoken := false
 		for _, f := range facts {
-			if want, unit, step, _, ok := textmatch.NumberFact(f); ok && n.Within(want, unit, step, textmatch.Rounded) {
+			if fw, unit, fstep, _, ok := textmatch.NumberFact(f); ok && n.Within(fw, unit, fstep, textmatch.Rounded) {
 				spoken = true
 			}
 		}
 		if !spoken {
-			out = append(out, n)
+			return false
 		}
 	}
-	return out
-}
-
-// temperatureKeyWords name the fields that hold a temperature.
-var temperatureKeyWords = wordSet(`temp temperature feelslike heatindex windchill dewpoint maxtemp mintemp avgtemp celsius fahrenheit`)
-
-// temperature tells whether a field of a value holds a temperature.
-func temperature(paths []string) bool {
-	for _, p := range paths {
-		if keyHas(leaf(p), temperatureKeyWords) {
-			return true
-		}
-	}
-	return false
+	return true
 }
 
 // merged drops the values whose words all stand in another value of the
@@ -361,7 +335,7 @@ func (s Selection) Detail() string {
 	if len(show) > 5 {
 		show = append(slices.Clone(show[:5]), "…")
 	}
-	return fmt.Sprintf("states values of %d fields of the result the question does not ask about (%s) and of %d it asks", len(s.Unasked), strings.Join(show, "; "), len(s.Asked))
+	return fmt.Sprintf("states %d of the %d values of the result the question does not ask about (%s), beside %d fields it asks", len(s.Values), s.Offered, strings.Join(show, "; "), len(s.Asked))
 }
 
 // internalKeyRE names the fields of a result that no question about a
@@ -411,6 +385,10 @@ var labelKeys = map[string]bool{"name": true, "title": true, "label": true, "dis
 	"localname": true, "localizedname": true, "headline": true, "full_name": true, "fullname": true, "link": true,
 	"url": true, "hotel_name": true}
 
+// glossKeys name the short forms that gloss what holds them ("German
+// (de)", "Lisbon (LIS)"): asked with the name they gloss.
+var glossKeys = map[string]bool{"code": true, "iso": true, "iso_code": true, "symbol": true, "abbreviation": true, "iata": true}
+
 // label tells whether a field names or points to what holds it.
 func label(key string) bool { return labelKeys[strings.ToLower(key)] }
 
@@ -455,7 +433,7 @@ func askedFields(question string, facts []string, data textmatch.ToolData) map[s
 				}
 			}
 			for _, k := range keys {
-				if parent(k) == parent(p) && (quantity(leaf(k)) == quantity(leaf(p)) || label(leaf(p))) {
+				if parent(k) == parent(p) && (quantity(leaf(k)) == quantity(leaf(p)) || label(leaf(p)) || glossKeys[strings.ToLower(leaf(p))]) {
 					asked[p] = true
 				}
 			}
@@ -522,5 +500,5 @@ func parent(path string) string {
 
 // FactCriterion says how Task 6 is decided, for reports.
 func FactCriterion() string {
-	return fmt.Sprintf("the reply answers in words (not the tool's JSON, its field list or a copy of the conversation), states every expected fact of the tool result in any equivalent form (times, dates, numbers, signs, negation), numbers within the tolerance of the field that holds them (temperatures, rates and confidences as rounded, durations within %.0f%% in any unit of time, the rest exactly: URLs, coordinates and identifiers copied), and selects what the question asks: it states values of at most %d fields of the result the question does not ask about (fields of no expected fact, of no quantity of one, and not named by the question), none of them internal (IDs, timestamps, image links, positions), or at most %d such values, an internal one counting twice, whatever share of the result and whatever wrapping (a list, key: value lines, a sentence per field); status literals are not required", textmatch.DurationShare*100, MaxUnaskedFields, MaxUnasked)
+	return fmt.Sprintf("the reply answers in words (not the tool's JSON, its field names or a copy of the conversation; markdown and quotes in prose are text), states every expected fact of the tool result in any equivalent form (times, dates, sums with their currency, numbers, signs, negation, a name by its aliases), numbers within the tolerance of the field that holds them (temperatures, rates and confidences as rounded, durations within %.0f%% in any unit of time, the rest exactly: URLs, coordinates and identifiers copied) and in a unit of that field's kind (a number in km states no temperature), texts of three words or more in their own word order; and selects what the question asks: context from the result is welcome, but a reply stating %d or more of the values the question does not ask about and more than %.0f%% of them, or two or more that run through the result in its own order (%.0f%% of the values between the first and last stated, %.0f%% of them in the result's order), lists the result instead of answering; a number stated with a unit for a kind of field the result has (a temperature, speed, share, pressure or length) that no such field holds is made up; status literals are not required", textmatch.DurationShare*100, MinDumped, DumpShare*100, MaxRun*100, MaxOrdered*100)
 }

@@ -75,9 +75,6 @@ const MaxContentRun = 6
 // planItemRE recognises a numbered or bulleted line: "1.", "2)", "Step 3:", "-", "*", "•".
 var planItemRE = regexp.MustCompile(`(?i)^\s*(?:(?:step\s*)?\d{1,2}\s*[.):]|[-*•+]\s|#{1,4}\s*(?:step\s*)?\d{1,2})`)
 
-// tableRuleRE is a table's header rule ("|---|:--:|").
-var tableRuleRE = regexp.MustCompile(`^\s*\|?\s*:?-{2,}:?\s*(?:\|\s*:?-{2,}:?\s*)*\|?\s*$`)
-
 // markupRE are the marks of emphasis and code that say nothing.
 var markupRE = regexp.MustCompile("\\*\\*|__|`")
 

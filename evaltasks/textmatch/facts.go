@@ -86,7 +86,7 @@ func (m *Matcher) FactWithin(f string, tol Tolerance) Verdict {
 	case offsetFactRE.MatchString(f):
 		return m.offset(f)
 	case numberFactRE.MatchString(f):
-		return m.number(f, tol)
+		return m.number(f, tol, nil)
 	}
 	if zone := IANAZone(f); zone != nil && m.zone(f, zone) {
 		return FactStated
@@ -198,12 +198,19 @@ func unitFits(stated, want string, tol Tolerance) bool {
 	return true
 }
 
+// NumberWithin judges a numeric fact against the stated numbers fits
+// accepts (nil: all), so that a reader that knows the kind of the field
+// holding the fact ignores numbers of another kind.
+func (m *Matcher) NumberWithin(f string, tol Tolerance, fits func(Number) bool) Verdict {
+	return m.number(f, tol, fits)
+}
+
 // number judges a numeric fact: its value and sign, within the
 // tolerance; a leading "+" (a calling code) is optional, and makes the
 // value an identifier, with no tolerance; a temperature may be given in
 // the other scale. A near miss of a decimal (rounded, truncated) is
 // inexact.
-func (m *Matcher) number(f string, tol Tolerance) Verdict {
+func (m *Matcher) number(f string, tol Tolerance, fits func(Number) bool) Verdict {
 	want, unit, step, plus, ok := NumberFact(f)
 	if !ok {
 		return FactMissing
@@ -214,7 +221,7 @@ func (m *Matcher) number(f string, tol Tolerance) Verdict {
 	decimals := int(math.Round(-math.Log10(step)))
 	near := false
 	for _, n := range m.nums {
-		if !unitFits(n.Unit, unit, tol) {
+		if !unitFits(n.Unit, unit, tol) || fits != nil && !fits(n) {
 			continue
 		}
 		if n.Within(want, unit, step, tol) {

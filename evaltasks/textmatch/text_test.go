@@ -1,7 +1,6 @@
 package textmatch
 
 import (
-	"strings"
 	"testing"
 	"unicode/utf8"
 
@@ -191,42 +190,6 @@ func TestStatusLiteralsAreNotRequired(t *testing.T) {
 	require.Equal(t, []string{"Lisbon"}, missed)
 }
 
-// TestCopiedData: a reply that pastes the tool's data or the conversation
-// is not an answer; one that quotes a title or a URL is.
-func TestCopiedData(t *testing.T) {
-	user := "What's the weather like in London right now?"
-	tool := `{"current":{"condition":{"text":"Overcast"},"feelslike_c":14.3,"humidity":93,"temp_c":14.3,"temp_f":57.7,"wind_kph":20.2},"location":{"country":"United Kingdom","name":"London","tz_id":"Europe/London"}}`
-	d := ReadToolData(tool)
-	tests := []struct {
-		name, reply string
-		copied      bool
-	}{
-		{"natural", "It's overcast in London, 14.3 °C (57.7 °F), with 93% humidity.", false},
-		{"raw JSON", tool, true},
-		{"fenced JSON", "```json\n" + tool + "\n```", true},
-		{"JSON with a digit changed", strings.Replace(tool, "14.3", "15.3", 2), true},
-		{"JSON inside prose", "Here you go: " + tool[:120] + " and so on.", true},
-		{"user text and JSON", user + "\n\n" + tool, true},
-		{"field lines", "temp_c: 14.3\nhumidity: 93\ntext: Overcast\nname: London", true},
-		{"one identifier field line", "temp_c: 14.3", true},
-		{"key-value pairs in prose", `The "temp_c": 14.3, "humidity": 93 and "text": "Overcast".`, true},
-		{"labels people write", "**Temperature:** 14.3 °C\n**Conditions:** Overcast\n**Humidity:** 93%", false},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			why := CopiedData(tt.reply, user, tool, d)
-			require.Equal(t, tt.copied, why != "", why)
-		})
-	}
-	bare := "0.8811"
-	bd := ReadToolData(bare)
-	require.NotEmpty(t, CopiedData("0.8811", "How many euros is a dollar?", bare, bd), "the tool message alone")
-	require.NotEmpty(t, CopiedData("How many euros is a dollar? 0.8811", "How many euros is a dollar?", bare, bd), "question and tool message")
-	require.Empty(t, CopiedData("One US dollar buys 0.8811 euros.", "How many euros is a dollar?", bare, bd))
-	title := `{"items":[{"title":"How to Make Portuguese Custard Tarts (Pastéis de Nata)","link":"https://www.youtube.com/watch?v=Ck3lFHaW8_M"}]}`
-	require.Empty(t, CopiedData(`Try "How to Make Portuguese Custard Tarts (Pastéis de Nata)": https://www.youtube.com/watch?v=Ck3lFHaW8_M`, "Find a video", title, ReadToolData(title)))
-}
-
 func TestNumbersClocksDates(t *testing.T) {
 	vals := func(ns []Number) []float64 {
 		var out []float64
@@ -273,7 +236,6 @@ func FuzzText(f *testing.F) {
 		_ = dates(reply)
 		_ = NewMatcher(reply).Fact(fact)
 		_ = NewMatcher(reply).FactWithin(fact, Normal)
-		_ = CopiedData(reply, fact, fact, ReadToolData(fact))
 	})
 }
 

@@ -38,6 +38,10 @@ type Number struct {
 // "476-34" is not negative; that check is in Numbers.
 var numberRE = regexp.MustCompile(`(?i)(minus\s+|[-−]\s?|\+)?(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)(?:\s*(million|billion|thousand|bn)\b)?(?:\s*(?:°\s*|º\s*|degrees?\s+)?(celsius|fahrenheit|c|f)\b|\s*(℃|℉))?(?:\s*°?\s*([NSEW])\b)?(?:\s*(%|percent\b|(?:(?:rainy|wet|dry|sunny|cloudy)\s+)?days?\b|hours?\b|hrs?\b|h\b|minutes?\b|mins?\b|seconds?\b|secs?\b|km\b|kilomet(?:er|re)s?\b|miles?\b|mi\b|kg\b|kilos?\b|kilograms?\b|lbs?\b|pounds?\b|mm\b|cm\b|metres?\b|meters?\b|ft\b|feet\b))?`)
 
+// labelUnitRE finds a label naming a unit of time just before a value
+// ("Rainy days: about ").
+var labelUnitRE = regexp.MustCompile(`(?i)\b(days|hours|minutes)\s*:\s*(?:about|around|roughly|approximately|approx\.?|~)?\s*$`)
+
 // rangeRE finds ranges between two numbers: "20-25", "20 – 25", "20 to 25".
 var rangeRE = regexp.MustCompile(`^\s*(?:-|–|—|to)\s*$`)
 
@@ -111,6 +115,13 @@ func Numbers(text string) []Number {
 			unit = "f"
 		case unit == "" && g(7) != "":
 			unit = unitOf(g(7))
+		}
+		if unit == "" {
+			// A label names the unit of the value after it ("Rainy
+			// days: around 8–10").
+			if g := labelUnitRE.FindStringSubmatch(text[:start]); g != nil {
+				unit = unitOf(g[1])
+			}
 		}
 		n := Number{Val: v, Unit: unit, Step: step, Hi: v, Start: start, End: m[1], Plus: plus}
 		if k := len(out) - 1; k >= 0 && ends[k] <= m[0] && rangeRE.MatchString(text[ends[k]:m[4]]) && out[k].Val <= math.Abs(v) {
@@ -327,6 +338,9 @@ type date struct{ y, m, d int }
 
 var months = map[string]int{}
 
+// weekdayPattern matches a weekday's name or its abbreviation.
+const weekdayPattern = `(?:mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)(?:day|sday|nesday|rsday|urday)?`
+
 func init() {
 	for i, m := range strings.Fields("january february march april may june july august september october november december") {
 		months[m] = i + 1
@@ -340,8 +354,9 @@ var (
 	dayMonthRE  = regexp.MustCompile(`(?i)\b(\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?([a-z]{3,9})\.?(?:,?\s+(\d{4}))?`)
 	monthDayRE  = regexp.MustCompile(`(?i)\b([a-z]{3,9})\.?\s+(\d{1,2})(?:st|nd|rd|th)?\b(?:,?\s+(\d{4}))?`)
 	slashDateRE = regexp.MustCompile(`\b(\d{1,2})[/.](\d{1,2})[/.](\d{4})\b`)
-	// A range of days in one month: "25–27 January", "January 25–27".
-	dayRangeRE   = regexp.MustCompile(`(?i)\b(\d{1,2})(?:st|nd|rd|th)?\s*[-–—]\s*\d{1,2}(?:st|nd|rd|th)?\s+(?:of\s+)?([a-z]{3,9})\.?(?:,?\s+(\d{4}))?`)
+	// A range of days in one month: "25–27 January", "January 25–27",
+	// "Fri 18 – Sun 20 Apr".
+	dayRangeRE   = regexp.MustCompile(`(?i)\b(\d{1,2})(?:st|nd|rd|th)?\s*[-–—]\s*(?:` + weekdayPattern + `\.?,?\s+)?\d{1,2}(?:st|nd|rd|th)?\s+(?:of\s+)?([a-z]{3,9})\.?(?:,?\s+(\d{4}))?`)
 	monthRangeRE = regexp.MustCompile(`(?i)\b([a-z]{3,9})\.?\s+\d{1,2}(?:st|nd|rd|th)?\s*[-–—]\s*(\d{1,2})(?:st|nd|rd|th)?\b(?:,?\s+(\d{4}))?`)
 )
 

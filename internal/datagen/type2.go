@@ -17,9 +17,14 @@ import (
 // in the conversation and fill names, per parameter, the setup step whose
 // response gives it; the text quotes it as {param}.
 type t2 struct {
-	api   string
-	text  string
-	alts  []string // other phrasings, tried when text is a near-duplicate
+	api  string
+	text string
+	alts []string // other phrasings, tried when text is a near-duplicate
+	// broad are the alternative phrasings that ask about the whole
+	// (what it is like outside, the live weather), with the response
+	// paths of the facts a user expects then: conditions and
+	// temperature, not one field alone.
+	broad map[string][]string
 	args  A
 	facts []string // response paths; nil picks them from the response
 	lit   []string // facts given literally (the validator finds them in the response)
@@ -245,6 +250,15 @@ func (g *gen) buildII(it t2, id string) {
 	for _, t := range it.alts {
 		alt := in
 		alt.Text = t
+		if paths, ok := it.broad[t]; ok {
+			altAsked := func(f string) bool { return dataset.ExpectedFactFault(&alt, ans.doc, f) == "" }
+			afs, err := facts(ans.shown, altAsked, paths...)
+			if err != nil || len(afs) < len(paths) {
+				g.fail("%s: facts of %q: %v (%d of %d)", id, t, err, len(afs), len(paths))
+				return
+			}
+			alt.ExpectedFacts = afs
+		}
 		cands = append(cands, alt)
 	}
 	g.add(cands...)

@@ -63,10 +63,14 @@ func (g *gen) typeIIExtra() []t2 {
 			val = c.Airports[0]
 		}
 		var alts []string
+		broad := map[string][]string{}
 		for _, f := range extraAlts[cr.api] {
 			alts = append(alts, fmt.Sprintf(f, val))
+			if paths, ok := broadAlts[f]; ok {
+				broad[fmt.Sprintf(f, val)] = paths
+			}
 		}
-		out = append(out, t2{api: cr.api, text: cr.f(c), alts: alts, args: cr.args(c), facts: cr.facts, also: cr.also})
+		out = append(out, t2{api: cr.api, text: cr.f(c), alts: alts, broad: broad, args: cr.args(c), facts: cr.facts, also: cr.also})
 	}
 	curs := [][3]any{{"EUR", "USD", 100.0}, {"GBP", "JPY", 20.0}, {"USD", "BRL", 75.0}, {"CHF", "EUR", 300.0}, {"AUD", "NZD", 1000.0}, {"CAD", "USD", 45.0}, {"EUR", "PLN", 250.0}, {"USD", "MXN", 60.0}}
 	for _, x := range curs {
@@ -90,6 +94,16 @@ func (g *gen) typeIIExtra() []t2 {
 		out = append(out, t2{api: "calendar_tools.day_of_week", text: fmt.Sprintf("Which weekday is %s?", d), args: A{"date": acc(d)}, facts: []string{"day_of_week"}})
 	}
 	return out
+}
+
+// broadAlts are the phrasings of extraAlts that ask about the weather as
+// a whole, with the facts a user expects of the answer: the conditions
+// and the temperature (of each day, for an outlook).
+var broadAlts = map[string][]string{
+	"Current weather in %s, please: what's it like outside?":   {"current.condition.text", "current.temp_c"},
+	"Give me the live weather for %s.":                         {"current.condition.text", "current.temp_c"},
+	"What will the weather do in %s over the next three days?": {"forecast.forecastday[].day.condition.text", "forecast.forecastday[].day.maxtemp_c"},
+	"Give me the 3-day outlook for %s.":                        {"forecast.forecastday[].day.condition.text", "forecast.forecastday[].day.maxtemp_c"},
 }
 
 // extraAlts are other phrasings of the per-city cores (%s is the value

@@ -98,7 +98,7 @@ func (g *gen) typeIIImage() []t2 {
 		{api: "image_translation.translate_image_text", text: "Put the text of " + img + "berlin_construction_sign.jpg into French, the source is German.", args: A{"image_url": acc(img + "berlin_construction_sign.jpg"), "target_lang": acc("fr"), "source_lang": opt("de")}, facts: []string{"data.blocks[].translated_text"}},
 		{api: "image_translation.translate_image_text", text: "What does this Lisbon street sign mean in Spanish? " + img + "lisbon_street_sign.png", args: A{"image_url": acc(img + "lisbon_street_sign.png"), "target_lang": acc("es")}, facts: []string{"data.blocks[].translated_text"}},
 		{api: "image_translation.image_translation_languages", text: "Which languages can you translate pictures into?", args: A{}, facts: []string{"data.target_languages[].name"}},
-		{api: "image_translation.image_translation_languages", text: "Does photo translation work from Japanese? List the languages.", args: A{}, lit: []string{"ja"}},
+		{api: "image_translation.image_translation_languages", text: "Does photo translation work from Japanese? List the languages.", args: A{}, lit: []string{"Japanese (romaji)"}},
 		{api: "image_translation.image_translation_languages", text: "supported languages for translating text in images?", args: A{}, facts: []string{"data.target_languages[].code"}},
 		{api: "image_file_processing.image_info", text: "How big is " + img + "product_laptop.jpg? Dimensions and file size.", args: A{"image_url": acc(img + "product_laptop.jpg")}, facts: []string{"data.width", "data.size_bytes"}},
 		{api: "image_file_processing.image_info", text: "How many pixels wide and high is " + img + "cat_on_chair.png?", args: A{"image_url": acc(img + "cat_on_chair.png")}, facts: []string{"data.width", "data.height"}},
