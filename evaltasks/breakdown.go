@@ -114,6 +114,24 @@ func Headline(task int) string {
 	return spec.Metrics[0]
 }
 
+// HeadlineOf is the headline of a task as a report holds it: Headline,
+// or for a report written before that metric existed the first of the
+// task's metrics it does hold, so that an earlier run's page shows what
+// that run measured (a Task 7 run without a chain score shows progress).
+func HeadlineOf(t TaskReport) string {
+	m := Headline(t.ID)
+	if _, ok := t.Metrics[m]; ok || len(t.Metrics) == 0 {
+		return m
+	}
+	spec, _ := Spec(t.ID)
+	for _, o := range spec.Metrics {
+		if _, ok := t.Metrics[o]; ok {
+			return o
+		}
+	}
+	return m
+}
+
 // SliceMetric is the metric of a task's cells in the per-scenario and
 // per-type tables: the headline, but Task 1's accuracy, as a slice may
 // hold one class only (Type I has no positives, so no F1).

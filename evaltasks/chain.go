@@ -102,6 +102,7 @@ func (ev *evaluator) runChain(ctx context.Context, a agent.Agent, inst Instance,
 	if tr != nil {
 		answer = tr.Answer
 	}
+	answer, res.ScoreCut = scoredText(answer)
 	ev.scoreChain(ctx, inst, records, answer, res)
 	return nil
 }

@@ -76,6 +76,13 @@ func TestChainScoredByArguments(t *testing.T) {
 	}}
 	coords := map[string]agent.OracleSource{"lat": src(0, "results[].lat"), "lon": src(0, "results[].lon")}
 	ids := map[string]agent.OracleSource{"fromId": src(0, "data[].id"), "toId": src(1, "data[].id")}
+	// The flight search answers incomplete and its docs say to poll until
+	// complete, so the gold chain polls the search of script step search.
+	poll := func(search int) agent.OracleStep {
+		st := bound("skyscanner80-flights_search_incomplete", nil, map[string]agent.OracleSource{"sessionId": src(search, "data.context.sessionId")})
+		st.Repeat, st.Until = true, observedPath("data.context.status")+" == complete"
+		return st
+	}
 	tests := []struct {
 		name  string
 		in    dataset.Instruction
@@ -127,20 +134,20 @@ func TestChainScoredByArguments(t *testing.T) {
 		{"independent steps in another order", flights, []agent.OracleStep{
 			call("skyscanner80-flights_auto_complete", map[string]any{"query": "London"}),
 			call("skyscanner80-flights_auto_complete", map[string]any{"query": "New York"}),
-			bound("skyscanner80-flights_search_one_way", map[string]any{"departDate": "2025-06-20"}, map[string]agent.OracleSource{"fromId": src(1, "data[].id"), "toId": src(0, "data[].id")})}, 1},
+			bound("skyscanner80-flights_search_one_way", map[string]any{"departDate": "2025-06-20"}, map[string]agent.OracleSource{"fromId": src(1, "data[].id"), "toId": src(0, "data[].id")}), poll(2)}, 1},
 		{"origin and destination swapped", flights, []agent.OracleStep{
 			call("skyscanner80-flights_auto_complete", map[string]any{"query": "New York"}),
 			call("skyscanner80-flights_auto_complete", map[string]any{"query": "London"}),
-			bound("skyscanner80-flights_search_one_way", map[string]any{"departDate": "2025-06-20"}, map[string]agent.OracleSource{"fromId": src(1, "data[].id"), "toId": src(0, "data[].id")})}, 2.0 / 3},
+			bound("skyscanner80-flights_search_one_way", map[string]any{"departDate": "2025-06-20"}, map[string]agent.OracleSource{"fromId": src(1, "data[].id"), "toId": src(0, "data[].id")}), poll(2)}, 2.0 / 4},
 		{"the wrong date", flights, []agent.OracleStep{
 			call("skyscanner80-flights_auto_complete", map[string]any{"query": "New York"}),
 			call("skyscanner80-flights_auto_complete", map[string]any{"query": "London"}),
-			bound("skyscanner80-flights_search_one_way", map[string]any{"departDate": "2025-06-21"}, ids)}, 2.0 / 3},
+			bound("skyscanner80-flights_search_one_way", map[string]any{"departDate": "2025-06-21"}, ids), poll(2)}, 2.0 / 4},
 		{"a detour through another API first", flights, []agent.OracleStep{
 			call("skyscanner80-flights_auto_complete", map[string]any{"query": "Paris"}),
 			call("skyscanner80-flights_auto_complete", map[string]any{"query": "New York"}),
 			call("skyscanner80-flights_auto_complete", map[string]any{"query": "London"}),
-			bound("skyscanner80-flights_search_one_way", map[string]any{"departDate": "2025-06-20"}, map[string]agent.OracleSource{"fromId": src(1, "data[].id"), "toId": src(2, "data[].id")})}, 1},
+			bound("skyscanner80-flights_search_one_way", map[string]any{"departDate": "2025-06-20"}, map[string]agent.OracleSource{"fromId": src(1, "data[].id"), "toId": src(2, "data[].id")}), poll(3)}, 1},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

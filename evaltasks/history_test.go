@@ -36,13 +36,14 @@ func TestEarlierTurnsAreShown(t *testing.T) {
 	for _, m := range v.messages {
 		roles = append(roles, m.Role)
 	}
-	require.Equal(t, []string{agent.RoleSystem, agent.RoleAssistant, agent.RoleTool, agent.RoleUser}, roles)
-	call := v.messages[1].ToolCalls[0]
+	require.Equal(t, []string{agent.RoleSystem, agent.RoleUser, agent.RoleAssistant, agent.RoleTool, agent.RoleUser}, roles, "the user asks before the assistant's earlier calls")
+	require.Equal(t, in.Earlier, v.messages[1].Content)
+	call := v.messages[2].ToolCalls[0]
 	require.Equal(t, "booking_com-search_hotel_destination", call.Name)
 	require.JSONEq(t, `{"query": "Lisbon"}`, string(call.Arguments))
-	require.Equal(t, call.ID, v.messages[2].ToolCallID)
-	require.Contains(t, v.messages[2].Content, in.Present["dest_id"].(string), "the value the text refers to is in the turn shown")
-	require.Equal(t, in.Text, v.messages[3].Content)
+	require.Equal(t, call.ID, v.messages[3].ToolCallID)
+	require.Contains(t, v.messages[3].Content, in.Present["dest_id"].(string), "the value the text refers to is in the turn shown")
+	require.Equal(t, in.Text, v.messages[4].Content)
 
 	// Task 6: the earlier turns come first; the answer is judged on the
 	// instruction's turn alone.
@@ -52,9 +53,10 @@ func TestEarlierTurnsAreShown(t *testing.T) {
 	v, err = ev.view(context.Background(), Instance{Task: TaskToolReturn, In: in})
 	require.NoError(t, err)
 	require.Equal(t, agent.RoleUser, v.messages[len(v.messages)-3].Role)
-	require.Equal(t, "tasty-recipes_list", v.messages[1].ToolCalls[0].Name)
+	require.Equal(t, agent.RoleUser, v.messages[1].Role)
+	require.Equal(t, "tasty-recipes_list", v.messages[2].ToolCalls[0].Name)
 	user, tool := conversation(v)
 	require.Equal(t, in.Text, user)
 	require.Equal(t, v.messages[len(v.messages)-1].Content, tool, "only the gold call's result")
-	require.False(t, strings.Contains(tool, v.messages[2].Content))
+	require.False(t, strings.Contains(tool, v.messages[3].Content))
 }

@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"strings"
 	"sync/atomic"
+	"unicode/utf8"
 
 	"github.com/understudy/understudy/agent"
 	"github.com/understudy/understudy/evaltasks/dataset"
@@ -29,10 +30,47 @@ type Judge struct {
 	// Name names the judge in reports, e.g. "judge:gpt-4o".
 	Name  string
 	Votes int // at least MinJudgeVotes; an even number is raised by one
+	// StopAfter is how many instances in a row the judge may leave
+	// without a verdict before Ask stops the run (*JudgeFailingError):
+	// 0 means DefaultJudgeStopAfter, a negative number never stops (the
+	// errors score as failures, as -allow-errors asks).
+	StopAfter int
 
 	// reached is set once the judge's server has answered anything, even
 	// an HTTP error.
 	reached atomic.Bool
+	// inARow counts the instances without a verdict since the last one
+	// with a verdict; lastErr is the judge's last failure, said.
+	inARow  atomic.Int32
+	lastErr atomic.Value
+}
+
+// DefaultJudgeStopAfter is how many instances in a row without a verdict
+// stop a run: a judge that fails so often is broken, and a run that goes
+// on would score every instance as a judge error.
+const DefaultJudgeStopAfter = 5
+
+// MaxJudgeReply bounds a vote's text: a longer reply is no verdict
+// (JudgeOversized), whatever it says, and is kept cut to the bound. A
+// judge asked to think briefly and end with a verdict line writes a few
+// hundred bytes.
+const MaxJudgeReply = 32 << 10
+
+// JudgeOversized is the failure kind of a vote whose reply is longer
+// than MaxJudgeReply.
+const JudgeOversized = "oversized"
+
+// JudgeFailingError stops a run whose judge left more than StopAfter
+// instances in a row without a verdict (server errors, replies without a
+// verdict, oversized replies); Last is the judge's last failure.
+type JudgeFailingError struct {
+	Judge  string
+	InARow int
+	Last   string
+}
+
+func (e *JudgeFailingError) Error() string {
+	return fmt.Sprintf("the judge %s gave no verdict on %d instances in a row (last: %s); the run stops rather than score them all as judge errors (-allow-errors scores them as failures and goes on)", e.Judge, e.InARow, e.Last)
 }
 
 // Votes of a JudgeRecord.
@@ -215,9 +253,18 @@ func (j *Judge) Ask(ctx context.Context, system, prompt string, parse func(strin
 			}
 			rec.Errors, rec.Failed = append(rec.Errors, err.Error()), append(rec.Failed, kind)
 			rec.Votes, rec.Raw = append(rec.Votes, VoteError), append(rec.Raw, "")
+			j.lastErr.Store(kind + ": " + err.Error())
 			continue
 		}
 		j.reached.Store(true)
+		if len(r.Content) > MaxJudgeReply {
+			// Not read at all: a reply this long is no verdict, and
+			// parsing it would cost what the judge chose to write.
+			rec.Votes, rec.Raw = append(rec.Votes, VoteInvalid), append(rec.Raw, cutReply(r.Content, MaxJudgeReply))
+			rec.Failed = append(rec.Failed, JudgeOversized)
+			j.lastErr.Store(fmt.Sprintf("%s: a reply of %d bytes, over %d", JudgeOversized, len(r.Content), MaxJudgeReply))
+			continue
+		}
 		v := parse(r.Content)
 		rec.Votes, rec.Raw = append(rec.Votes, v), append(rec.Raw, r.Content)
 		switch v {
@@ -227,14 +274,46 @@ func (j *Judge) Ask(ctx context.Context, system, prompt string, parse func(strin
 			fail++
 		default:
 			rec.Failed = append(rec.Failed, JudgeUnparseable)
+			j.lastErr.Store(fmt.Sprintf("%s: %q", JudgeUnparseable, cutReply(r.Content, 200)))
 		}
 	}
 	rec.Pass = pass*2 > n
 	if !rec.Pass && fail*2 <= n {
 		rec.NoMajority = true
+		if err := j.failedInARow(); err != nil {
+			return rec, err
+		}
 		return rec, &JudgeError{Judge: j.Name, Votes: rec.Votes, Failed: rec.Failed}
 	}
+	j.inARow.Store(0)
 	return rec, nil
+}
+
+// failedInARow counts an instance without a verdict and returns the
+// *JudgeFailingError that stops the run once more than StopAfter came in
+// a row.
+func (j *Judge) failedInARow() error {
+	n := int(j.inARow.Add(1))
+	stop := j.StopAfter
+	if stop == 0 {
+		stop = DefaultJudgeStopAfter
+	}
+	if stop < 0 || n <= stop {
+		return nil
+	}
+	last, _ := j.lastErr.Load().(string)
+	return &JudgeFailingError{Judge: j.Name, InARow: n, Last: last}
+}
+
+// cutReply is the first n bytes of s, cut at a rune boundary, marked.
+func cutReply(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n] + "…"
 }
 
 // JudgeFailures counts what a judge failed to do over a set of instances:

@@ -122,6 +122,8 @@ func TestJudgeFailsClosed(t *testing.T) {
 		{"unparseable", []agenttest.Turn{agenttest.Text("The reply is fine, I suppose.")}, true, map[string]int{JudgeUnparseable: 3 * judged}},
 		{"one vote refused", []agenttest.Turn{agenttest.Text("VERDICT: PASS"), agenttest.Fail(500, "overloaded"), agenttest.Text("VERDICT: PASS")}, false, map[string]int{"http_500": judged}},
 		{"split by an unreadable vote", []agenttest.Turn{agenttest.Text("VERDICT: PASS"), agenttest.Text("VERDICT: FAIL"), agenttest.Text("maybe")}, true, map[string]int{JudgeUnparseable: judged}},
+		{"oversized", []agenttest.Turn{agenttest.Text(strings.Repeat("I am thinking. ", 1<<16))}, true, map[string]int{JudgeOversized: 3 * judged}},
+		{"oversized, a verdict at its end", []agenttest.Turn{agenttest.Text(strings.Repeat("x", MaxJudgeReply) + "\nVERDICT: PASS")}, true, map[string]int{JudgeOversized: 3 * judged}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var mu sync.Mutex
@@ -133,6 +135,7 @@ func TestJudgeFailsClosed(t *testing.T) {
 				n++
 				return a, nil
 			})
+			j.StopAfter = -1 // as -allow-errors: every instance is scored
 			dir := t.TempDir()
 			rep := runMini(t, agent.Oracle{}, "oracle", func(c *Config) { c.Judge = j; c.OutDir = dir })
 			noMajority := 0
@@ -183,12 +186,69 @@ func TestJudgeFailsClosed(t *testing.T) {
 			for _, r := range res {
 				if r.Judge != nil {
 					require.Len(t, r.Judge.Votes, 3, r.Key)
+					for _, raw := range r.Judge.Raw {
+						require.LessOrEqual(t, len(raw), MaxJudgeReply+len("…"), "%s: an oversized reply is kept cut", r.Key)
+					}
 					require.NotEmpty(t, r.Judge.Failed, r.Key)
 					require.Equal(t, tc.noMajority, r.Judge.NoMajority, r.Key)
 				}
 			}
 		})
 	}
+}
+
+// A judge that answers but gives no verdict (HTTP 500, garbage, an
+// oversized reply) on more than DefaultJudgeStopAfter instances in a row
+// stops the run with its last failure, as one never reached does; one
+// verdict in between starts the count again.
+func TestJudgeFailingStopsTheRun(t *testing.T) {
+	for _, tc := range []struct {
+		name, last string
+		answer     agenttest.Turn
+	}{
+		{"refusing", "http_500", agenttest.Fail(500, "overloaded")},
+		{"unparseable", JudgeUnparseable + `: "The reply is fine, I suppose."`, agenttest.Text("The reply is fine, I suppose.")},
+		{"oversized", JudgeOversized + ": a reply of 1048576 bytes", agenttest.Text(strings.Repeat("x", 1<<20))},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			j, _ := loopbackJudge(t, func(agenttest.ChatRequest) (agenttest.Turn, error) { return tc.answer, nil })
+			dir := t.TempDir()
+			cfg := Config{Agent: agent.Oracle{}, AgentName: "oracle", Instructions: miniData(t), Stack: testStack(t), Judge: j, OutDir: dir, Concurrency: 1}
+			rep, err := Run(context.Background(), cfg)
+			var jf *JudgeFailingError
+			require.ErrorAs(t, err, &jf)
+			require.Equal(t, j.Name, jf.Judge)
+			require.Equal(t, DefaultJudgeStopAfter+1, jf.InARow)
+			require.Contains(t, jf.Last, tc.last)
+			require.Contains(t, err.Error(), "-allow-errors")
+			require.NotNil(t, rep)
+			require.False(t, rep.Complete)
+			judgeErrs := 0
+			for _, r := range readResultsFile(t, dir) {
+				if r.ErrorKind == ErrorJudge {
+					judgeErrs++
+				}
+			}
+			require.Equal(t, DefaultJudgeStopAfter, judgeErrs, "the failures before the stop are recorded as judge errors")
+		})
+	}
+
+	// Failing votes broken by a verdict never stop the run.
+	var mu sync.Mutex
+	n := 0
+	j, _ := loopbackJudge(t, func(agenttest.ChatRequest) (agenttest.Turn, error) {
+		mu.Lock()
+		defer mu.Unlock()
+		n++
+		if (n-1)/3%4 == 3 { // every fourth instance gets a verdict
+			return agenttest.Text("VERDICT: PASS"), nil
+		}
+		return agenttest.Fail(500, "overloaded"), nil
+	})
+	j.StopAfter = 3
+	rep := runMini(t, agent.Oracle{}, "oracle", func(c *Config) { c.Judge = j; c.Concurrency = 1 })
+	require.True(t, rep.Complete)
+	require.Positive(t, rep.JudgeErrors())
 }
 
 // A judge nobody listens on stops the run at its first vote, as a model

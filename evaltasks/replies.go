@@ -19,6 +19,23 @@ import (
 // (Result.Cut).
 const MaxStoredReply = 64 << 10
 
+// MaxScoredReply bounds the bytes of a reply's text the scorers read: a
+// reply's first 16 KiB, far more than any natural answer, so that scoring
+// costs at most what a reply of that size costs however long the model
+// writes. The bytes not read are recorded on the instance
+// (Result.ScoreCut); what is kept of the reply stays MaxStoredReply.
+const MaxScoredReply = 16 << 10
+
+// scoredText is the prefix of a reply's text the scorers read, and how
+// many bytes they do not.
+func scoredText(s string) (string, int) {
+	if len(s) <= MaxScoredReply {
+		return s, 0
+	}
+	kept := cutText(s, MaxScoredReply)
+	return kept, len(s) - len(kept)
+}
+
 // ReplyCut records what MaxStoredReply took from an instance's replies.
 type ReplyCut struct {
 	// Replies is how many replies were cut, Bytes how many bytes they lost.

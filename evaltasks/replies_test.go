@@ -3,6 +3,7 @@ package evaltasks
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -12,6 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 	"github.com/understudy/understudy/agent"
 	"github.com/understudy/understudy/agent/agenttest"
+	"github.com/understudy/understudy/toolset"
 )
 
 func TestCapReply(t *testing.T) {
@@ -128,4 +130,50 @@ func liveHeap() uint64 {
 	var m runtime.MemStats
 	runtime.ReadMemStats(&m)
 	return m.HeapAlloc
+}
+
+// TestScoringReadsABoundedPrefix feeds a 64 KiB reply to every instance
+// of every task: the scorers read its first MaxScoredReply bytes and the
+// rest is recorded as not read (Result.ScoreCut), so scoring it costs
+// what a reply of that size costs. Cost is measured as bytes allocated
+// (not time): a 64 KiB reply allocates at most twice what a 16 KiB one
+// does, where reading it all made Task 3 cost 7 times as much.
+func TestScoringReadsABoundedPrefix(t *testing.T) {
+	ins := miniData(t)
+	ev := newEvaluator(testStack(t), 0, nil)
+	reply := func(size int) string {
+		const line = "Step 1: it is 17 degrees in Lisbon on 2025-06-20 at 14:30, about 3.5 km away; not raining. "
+		return strings.Repeat(line, size/len(line)+1)[:size]
+	}
+	run := func(task int, text string) (allocated uint64, results []*Result) {
+		var before, after runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&before)
+		for _, inst := range Instances(ins, []int{task}) {
+			a := funcAgent(func(context.Context, []agent.Message, []toolset.OpenAITool) (agent.Reply, error) {
+				return agent.Reply{Content: text}, nil
+			})
+			res, err := ev.runInstance(context.Background(), a, inst)
+			require.NoError(t, err)
+			results = append(results, res)
+		}
+		runtime.ReadMemStats(&after)
+		return after.TotalAlloc - before.TotalAlloc, results
+	}
+	small, big := reply(MaxScoredReply), reply(MaxStoredReply)
+	for _, task := range []int{TaskDecide, TaskSelect, TaskClarify, TaskFill, TaskIntrinsic, TaskToolReturn, TaskChain, TaskPlan} {
+		t.Run(fmt.Sprintf("task %d", task), func(t *testing.T) {
+			run(task, small) // warms the sandbox's caches
+			smallCost, _ := run(task, small)
+			bigCost, results := run(task, big)
+			t.Logf("allocated %d KiB for 16 KiB replies, %d KiB for 64 KiB", smallCost>>10, bigCost>>10)
+			require.NotEmpty(t, results)
+			for _, res := range results {
+				require.Empty(t, res.Error, res.Key)
+				require.Equal(t, MaxStoredReply-MaxScoredReply, res.ScoreCut, "%s: the bytes not read are recorded", res.Key)
+				require.Nil(t, res.Cut, "%s: a 64 KiB reply is kept whole", res.Key)
+			}
+			require.LessOrEqual(t, bigCost, 2*smallCost+MaxStoredReply*uint64(4*len(results)), "scoring a 64 KiB reply costs about what a 16 KiB one does")
+		})
+	}
 }

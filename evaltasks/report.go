@@ -89,6 +89,7 @@ var MetricLabels = map[string]string{
 	"relatedness":  "Relatedness",
 	"passing_rate": "Passing rate",
 	"progress":     "Progress",
+	"chain_score":  "Chain score",
 }
 
 func ratio(a, b int) float64 {
@@ -276,23 +277,29 @@ func metricsFor(tr *TaskReport, rs []*Result, den int) {
 	case TaskToolReturn:
 		tr.Metrics["passing_rate"] = ratio(pass, den)
 	case TaskChain:
-		// The paper's progress rate is the headline; call precision (the
-		// share of the calls on the chain, over every answered instance's
-		// calls) and the wasted calls per instance say what the progress
-		// cost.
+		// The headline is the chain score, the F-measure of each
+		// instance's progress and call precision, so that every wasted
+		// call lowers it; the paper's progress rate is the second metric.
+		// Call precision over every answered instance's calls and the
+		// wasted calls per instance say what the progress cost.
 		tr.Metrics["progress"] = mean(score, den)
 		calls, on := 0, 0
+		chain := 0.0
 		for _, r := range rs {
 			if !answered(r) {
 				continue
 			}
 			calls += len(r.Calls)
+			n := 0
 			for _, c := range r.Calls {
 				if c.OnChain {
-					on++
+					n++
 				}
 			}
+			on += n
+			chain += ChainScore(r.Score, n, len(r.Calls))
 		}
+		tr.Metrics["chain_score"] = mean(chain, den)
 		tr.Extra = map[string]float64{"full_success": ratio(pass, den), "call_precision": ratio(on, calls), "wasted_calls_per_instance": mean(float64(calls-on), den)}
 		tr.Chain = chainBreakdown(rs)
 	case TaskPlan:
@@ -300,6 +307,18 @@ func metricsFor(tr *TaskReport, rs []*Result, den int) {
 		tr.Extra = map[string]float64{"coverage": mean(score, den)}
 		tr.CoverageBins = coverageBins(rs)
 	}
+}
+
+// ChainScore is Task 7's headline for one instance: the F-measure of its
+// progress (the share of the gold steps done) and its call precision (on
+// of its calls were on the chain). A step done among wasted, failed or
+// distractor calls counts less, so calling every offered tool cannot buy
+// progress: an instance with no call on the chain scores 0.
+func ChainScore(progress float64, on, calls int) float64 {
+	if calls == 0 {
+		return 0
+	}
+	return f1(float64(on)/float64(calls), progress)
 }
 
 func mean(sum float64, n int) float64 {

@@ -34,8 +34,8 @@ func syntheticResults() map[string]*Result {
 		{Key: "T6/a", Task: 6, Outcome: OutcomeInexact},
 		{Key: "T6/b", Task: 6, Outcome: OutcomeError, Error: "bad record", ErrorKind: ErrorData},
 		{Key: "T6/c", Task: 6, Outcome: OutcomeNotRun},
-		{Key: "T7/a", Task: 7, Outcome: OutcomePartial, Score: 2.0 / 3, Matched: 2},
-		{Key: "T7/b", Task: 7, Outcome: OutcomeComplete, Pass: true, Score: 1, Matched: 2},
+		{Key: "T7/a", Task: 7, Outcome: OutcomePartial, Score: 2.0 / 3, Matched: 2, Calls: []ExecutedCall{{OnChain: true}, {OnChain: true}}},
+		{Key: "T7/b", Task: 7, Outcome: OutcomeComplete, Pass: true, Score: 1, Matched: 2, Calls: []ExecutedCall{{OnChain: true}, {}, {OnChain: true}, {Status: 500}}},
 		{Key: "T8/a", Task: 8, Outcome: OutcomePassed, Pass: true, Score: 0.75},
 	}
 	out := map[string]*Result{}
@@ -60,6 +60,8 @@ func TestAggregate(t *testing.T) {
 	require.InDelta(t, 2.0/7, rep.Tasks[0].Extra["accuracy"], 1e-12)
 	require.Equal(t, map[string]int{"http_400": 1, ErrorTimeout: 1}, rep.Tasks[0].ErrorKinds)
 	require.InDelta(t, 5.0/6, metric(t, rep, 7, "progress"), 1e-12)
+	// F-measures of progress and call precision: (2/3, 1) and (1, 1/2).
+	require.InDelta(t, (0.8+2.0/3)/2, metric(t, rep, 7, "chain_score"), 1e-12, "every wasted call lowers the headline")
 	require.Equal(t, 0.5, rep.Tasks[6].Extra["full_success"])
 	require.InDelta(t, 1.0/3, metric(t, rep, 4, "precision"), 1e-12, "an errored instance is a failure, not left out")
 	require.Equal(t, 1, rep.Tasks[3].Errors)

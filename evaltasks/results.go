@@ -51,8 +51,11 @@ type Result struct {
 	Reply    *agent.Reply    `json:"reply,omitempty"`
 	// Cut says what MaxStoredReply took from the agent's replies before
 	// they were scored and kept.
-	Cut   *ReplyCut   `json:"cut,omitempty"`
-	Usage agent.Usage `json:"usage"`
+	Cut *ReplyCut `json:"cut,omitempty"`
+	// ScoreCut is how many bytes of the reply's text (Task 7: of the
+	// final answer) the scorers did not read, past MaxScoredReply.
+	ScoreCut int         `json:"score_cut,omitempty"`
+	Usage    agent.Usage `json:"usage"`
 	// Error is set when the instance ended in an error instead of an
 	// answer. It is an outcome like any other: the instance scores as a
 	// failure in its task's metric (see Aggregate). ErrorKind says whose

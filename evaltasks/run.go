@@ -411,7 +411,8 @@ func (ev *evaluator) runInstance(ctx context.Context, a agent.Agent, inst Instan
 	}
 	if ev.judge.judges(inst.Task) && res.Reply != nil && !ruleVetoes[res.Outcome] {
 		if _, bad := parseFailure(*res.Reply); !bad {
-			rec, err := ev.judge.judge(ctx, inst.Task, inst.In, res.Reply.Content, res.Pass)
+			reply, _ := scoredText(res.Reply.Content)
+			rec, err := ev.judge.judge(ctx, inst.Task, inst.In, reply, res.Pass)
 			var je *JudgeError
 			switch {
 			case errors.As(err, &je):

@@ -72,6 +72,7 @@ func parseFailure(r agent.Reply) (string, bool) {
 // every task but 7.
 func (ev *evaluator) score(inst Instance, v view, r agent.Reply, res *Result) {
 	in := inst.In
+	r.Content, res.ScoreCut = scoredText(r.Content)
 	called := len(r.ToolCalls) > 0
 	res.Called = called
 	if msg, bad := parseFailure(r); bad {

@@ -38,7 +38,7 @@ var Tasks = []TaskSpec{
 	{TaskFill, "Filling parameter values", []int{dataset.TypeSufficient}, []string{"precision"}},
 	{TaskIntrinsic, "Responding with intrinsic knowledge", []int{dataset.TypeNoTool}, []string{"relatedness"}},
 	{TaskToolReturn, "Responding according to tool returns", []int{dataset.TypeSufficient}, []string{"passing_rate"}},
-	{TaskChain, "Planning for resolving dependency", []int{dataset.TypeDependencies}, []string{"progress"}},
+	{TaskChain, "Planning for resolving dependency", []int{dataset.TypeDependencies}, []string{"chain_score", "progress"}},
 	{TaskPlan, "Planning for high-level task", []int{dataset.TypeHighLevel}, []string{"passing_rate"}},
 }
 

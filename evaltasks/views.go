@@ -208,7 +208,8 @@ func (ev *evaluator) earlierTurns(ctx context.Context, inst Instance) ([]agent.M
 		}
 		return nil, &DataError{Instance: inst.Key(), Err: fmt.Errorf("earlier turns: %w", err)}
 	}
-	var msgs []agent.Message
+	// The user asked first: the calls answer the request they made.
+	msgs := []agent.Message{{Role: agent.RoleUser, Content: inst.In.Earlier}}
 	for i, c := range calls {
 		raw, err := json.Marshal(c.Args)
 		if err != nil {

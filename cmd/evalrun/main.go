@@ -61,7 +61,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, tty bool)
 		seed        = fs.Uint64("seed", 0, "seed choosing the -sample instances (and the -pool of -suite retrieval)")
 		concurrency = fs.Int("concurrency", 1, "instances evaluated at once")
 		budget      = fs.Int("budget", evaltasks.DefaultCallBudget, "call budget of a Task-7 instance")
-		noDate      = fs.Bool("no-date", false, "start conversations without the line giving the sandbox's date and time, as the paper's prompts did")
+		noDate      = fs.Bool("no-date", false, "start every suite's conversations (the eight tasks, the ToolBench solvers) without the line giving the sandbox's date and time, as the paper's prompts did")
 		outDir      = fs.String("out", "", "run directory (default: runs/<agent>-NNN, a new one each run)")
 		resume      = fs.Bool("resume", false, "continue the run in -out (default: the latest runs/<agent>-NNN)")
 		overwrite   = fs.Bool("overwrite", false, "start the run in -out again, discarding its results")
@@ -126,12 +126,17 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, tty bool)
 		if err != nil {
 			return usage("%v", err)
 		}
+		if *allowErrors {
+			// The judge's errors are accepted: they score as failures
+			// and the run goes on, however many come in a row.
+			j.StopAfter = -1
+		}
 		cfg.Judge = j
 	}
 	if *suite.suite != "" {
 		return runSuite(ctx, suite, suiteRun{stack: st, agent: a, agentName: *agentName, model: *model, judge: cfg.Judge, outDir: *outDir, resume: *resume,
 			overwrite: *overwrite, private: *private, concurrency: *concurrency, budget: *budget, sample: *sample, seed: *seed, format: *format, quiet: *quiet, allowErrors: *allowErrors, stdout: stdout, stderr: stderr,
-			baseURL: *baseURL, judgeURL: *judgeURL, timeout: *timeout, noHints: !*hints})
+			baseURL: *baseURL, judgeURL: *judgeURL, timeout: *timeout, noHints: !*hints, noDate: *noDate})
 	}
 	cfg.OutDir = *outDir
 	if cfg.OutDir == "" {

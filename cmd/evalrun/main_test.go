@@ -24,7 +24,8 @@ func TestOracleTable(t *testing.T) {
 	var out, errb bytes.Buffer
 	code := run(context.Background(), []string{"-agent", "oracle", "-data", mini, "-out", dir}, &out, &errb, false)
 	require.Equal(t, exitOK, code, errb.String())
-	require.Contains(t, out.String(), "Task 7  Progress      1.00")
+	require.Contains(t, out.String(), "Task 7  Chain score   1.00")
+	require.Contains(t, out.String(), "        Progress      1.00")
 	require.Contains(t, errb.String(), "instances (100%)", "plain progress lines off a terminal")
 	for _, f := range []string{"results.jsonl", "report.json", "report.md", "run.json"} {
 		_, err := os.Stat(filepath.Join(dir, f))
@@ -49,7 +50,7 @@ func TestOracleTable(t *testing.T) {
 	require.Equal(t, "oracle", rep.Agent)
 	require.Len(t, rep.Tasks, 8)
 	require.Equal(t, map[string]float64{"precision": 1, "recall": 1, "f1": 1, "macro_f1": 1}, rep.Tasks[0].Metrics)
-	require.Equal(t, map[string]float64{"progress": 1}, rep.Tasks[6].Metrics)
+	require.Equal(t, map[string]float64{"chain_score": 1, "progress": 1}, rep.Tasks[6].Metrics)
 }
 
 func TestOpenAIAgent(t *testing.T) {
@@ -334,7 +335,7 @@ func TestCompareSubcommand(t *testing.T) {
 	errb.Reset()
 	require.Equal(t, exitOK, run(context.Background(), []string{"compare", "-out", page, dirs["baseline"], dirs["oracle"]}, &out, &errb, false), errb.String())
 	require.Contains(t, out.String(), "| Task | Metric | n | baseline | oracle | Δ oracle |\n")
-	require.Contains(t, out.String(), "| Task 7 | Progress | 2 |")
+	require.Contains(t, out.String(), "| Task 7 | Chain score | 2 |")
 	require.Contains(t, out.String(), "bootstrap percentile intervals")
 	require.FileExists(t, page)
 	require.Equal(t, "evalrun: comparison in "+page+"\n", errb.String())

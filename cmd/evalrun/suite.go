@@ -88,6 +88,8 @@ type suiteRun struct {
 	timeout           time.Duration
 	// noHints builds the suite's own sandbox without dependency hints too.
 	noHints bool
+	// noDate leaves the date line out of the solvers' prompts.
+	noDate bool
 }
 
 // runSuite runs -suite toolbench or retrieval.
@@ -202,6 +204,9 @@ func runSuite(ctx context.Context, sf *suiteFlags, r suiteRun) int {
 			Budget:        toolbench.Budget{Calls: r.budget, MaxTurns: *sf.maxTurns, Width: *sf.width, MaxDepth: *sf.maxDepth},
 			AnyToolSolver: *sf.anytoolSolver, Reflections: *sf.reflections, AgentConcurrency: *sf.agentConcurrency,
 			Judge: r.judge, Concurrency: r.concurrency, Stack: st, OutDir: out, Resume: r.resume, Overwrite: r.overwrite}
+		if !r.noDate {
+			cfg.DateLine = evaltasks.DateLine(st.Clock)
+		}
 		if !r.quiet {
 			cfg.Progress = r.stderr
 		}

@@ -136,7 +136,7 @@ func Check(cat *toolset.Catalog, gold *dataset.GoldCall, tc agent.ToolCall) Resu
 	}
 	// Missing arguments: required by the gold call or by the API.
 	for _, name := range slices.Sorted(maps.Keys(gold.Arguments)) {
-		if _, ok := args[name]; !ok && !gold.Arguments[name].Optional {
+		if _, ok := args[name]; !ok && !gold.Arguments[name].Optional && !goldIsDefault(want.Param(name), gold.Arguments[name]) {
 			return Result{Outcome: OutcomeMissingArg, Param: name}
 		}
 	}
@@ -153,7 +153,7 @@ func Check(cat *toolset.Catalog, gold *dataset.GoldCall, tc agent.ToolCall) Resu
 			return Result{Outcome: OutcomeWrongType, Param: name, Detail: fmt.Sprintf("%s given, want %s", toolset.KindOf(v), p.Kind)}
 		}
 		acc := gold.Arguments[name]
-		if !Acceptable(p, acc, v) {
+		if !Acceptable(p, acc, v) && !(IsCodeParam(want, p) && sameEffectAsAny(acc, v)) {
 			return Result{Outcome: OutcomeWrongValue, Param: name, Detail: fmt.Sprintf("%s is not among the acceptable values %s", CompactJSON(v), CompactJSON(acc.Values))}
 		}
 	}
@@ -173,6 +173,37 @@ func Acceptable(p *toolset.Param, acc dataset.Acceptable, v any) bool {
 	return acc.Optional && p != nil && atDefault(p, v)
 }
 
+// goldIsDefault tells whether a gold argument's acceptable values hold
+// the optional parameter's documented default: a reply that leaves it out
+// gets the same answer (the engine applies the default), so it is no
+// missing argument.
+func goldIsDefault(p *toolset.Param, acc dataset.Acceptable) bool {
+	if p == nil || p.Required || p.Default == nil {
+		return false
+	}
+	for _, a := range acc.Values {
+		if SameValue(a, p.Default) {
+			return true
+		}
+	}
+	return false
+}
+
+// sameEffectAsAny tells whether a program does what one of the acceptable
+// programs does (SameEffect).
+func sameEffectAsAny(acc dataset.Acceptable, v any) bool {
+	got, ok := v.(string)
+	if !ok {
+		return false
+	}
+	for _, a := range acc.Values {
+		if want, ok := a.(string); ok && SameEffect(want, got) {
+			return true
+		}
+	}
+	return false
+}
+
 // atDefault tells whether v is an optional parameter's documented default
 // (a required parameter's "default" is only an example value).
 func atDefault(p *toolset.Param, v any) bool {
@@ -182,8 +213,11 @@ func atDefault(p *toolset.Param, v any) bool {
 // bfclPunct is what BFCL's standardize_string removes before comparing strings.
 var bfclPunct = regexp.MustCompile(`[ ,./\-_*^]`)
 
+// normString is BFCL's standardize_string, with accents taken off Latin
+// letters (Kraków is Krakow) and Greek final sigma folded to σ, which
+// Unicode lower-casing leaves apart (ΟΔΟΣ is οδοσ, οδος is οδος).
 func normString(s string) string {
-	return strings.ReplaceAll(strings.ToLower(bfclPunct.ReplaceAllString(s, "")), "'", `"`)
+	return strings.ReplaceAll(textmatch.FoldAccents(strings.ReplaceAll(strings.ToLower(bfclPunct.ReplaceAllString(s, "")), "ς", "σ")), "'", `"`)
 }
 
 // sameFloat bounds the difference of two equal non-integers: the
@@ -259,7 +293,7 @@ func SameValue(want, got any) bool {
 	switch w := want.(type) {
 	case string:
 		g, ok := got.(string)
-		return ok && normString(w) == normString(g)
+		return ok && (normString(w) == normString(g) || samePlace(w, g))
 	case bool:
 		g, ok := got.(bool)
 		return ok && w == g

@@ -64,6 +64,10 @@ type Instruction struct {
 	// (ShownResult) before the user's text: an instruction that speaks of
 	// them ("the hotel you just showed me") carries them.
 	History []GoldStep `json:"history,omitempty"`
+	// Earlier is the user's request the history answered: the
+	// conversation opens with it, so that no assistant turn comes before
+	// a user's (the validator requires it with a history).
+	Earlier string `json:"earlier,omitempty"`
 
 	// Type V: the coherent group, the APIs a good plan uses, and its key steps.
 	Group     string   `json:"group,omitempty"`

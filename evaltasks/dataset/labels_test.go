@@ -103,6 +103,7 @@ func TestValidateEarlierTurns(t *testing.T) {
 	require.Contains(t, probs[0].Msg, `speaks of an earlier turn ("you found")`)
 
 	three.History = []GoldStep{{API: "booking_com.search_hotel_destination", Arguments: map[string]any{"query": "Lisbon"}}}
+	three.Earlier = "Look up Lisbon as a hotel destination."
 	three.Present = map[string]any{"dest_id": "-2167973"}
 	require.Empty(t, mustProblems(t, []Instruction{three}), "the destination found is in the turn carried")
 	three.Present = map[string]any{"dest_id": "-1456928"}

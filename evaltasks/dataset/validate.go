@@ -270,6 +270,7 @@ func (v *validator) run(ctx context.Context, ins []Instruction) *ValidationRepor
 	v.checkSimilarity(ins)
 	v.checkLeakage(ins)
 	v.checkCounts()
+	v.checkDocumentedDefaults()
 	if v.opts.Coverage {
 		v.checkCoverage(ins)
 	}

@@ -47,6 +47,12 @@ func (v *validator) checkEarlierTurns(in *Instruction) {
 		v.problem(in, "history", "a Type-%s record has no earlier turns", roman(in.Type))
 		return
 	}
+	if len(in.History) > 0 && strings.TrimSpace(in.Earlier) == "" {
+		v.problem(in, "earlier", "the conversation would start with the assistant's earlier calls before any user turn: give the user's request they answered")
+	}
+	if in.Earlier != "" && len(in.History) == 0 {
+		v.problem(in, "earlier", "an earlier request without the earlier turns that answered it")
+	}
 	if w := EarlierTurn(in.Text); w != "" && len(in.History) == 0 {
 		v.problem(in, "text", "speaks of an earlier turn (%q) that the conversation does not carry: give the record that turn as its history, or reword it", w)
 	}

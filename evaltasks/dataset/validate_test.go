@@ -69,6 +69,10 @@ func TestValidateCatches(t *testing.T) {
 			in.TargetAPI, in.GoldCall.API = "ip_geolocation.lookup", "ip_geolocation.lookup"
 		}, "target_api"},
 		{"names the API", func(in *Instruction) { in.Text = "call lookup_ip for 85.17.142.23" }, "text"},
+		{"an assistant turn before any user turn", func(in *Instruction) {
+			in.History = []GoldStep{{API: "geocoding.forward_geocode", Arguments: map[string]any{"address": "Porto"}}}
+		}, "earlier"},
+		{"an earlier request without earlier turns", func(in *Instruction) { in.Earlier = "Where is Porto?" }, "earlier"},
 		{"type III value present", func(in *Instruction) {
 			*in = Instruction{ID: "t3", Type: TypeMissing, Text: "What's the weather in Paris?", TargetAPI: "weatherapi_com.realtime_weather_api", Missing: []string{"q"}}
 		}, "missing"},

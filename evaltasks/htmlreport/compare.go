@@ -290,7 +290,16 @@ func scoresOf(rep *evaltasks.Report, id int) []evaltasks.InstanceScore {
 // same every time.
 func compareTask(runs []Run, id, resamples int) TaskComparison {
 	spec, _ := evaltasks.Spec(id)
+	// The runs are compared on one metric that each of them holds: an
+	// earlier run may predate the task's present headline.
 	metric := evaltasks.Headline(id)
+	for _, r := range runs {
+		if t, ok := taskOf(r.Report, id); ok {
+			if m := evaltasks.HeadlineOf(t); m != metric {
+				metric = m
+			}
+		}
+	}
 	tc := TaskComparison{Task: id, Name: spec.Name, Metric: metric, Cells: make([]Cell, len(runs)), Diffs: make([]Diff, len(runs)-1)}
 	scores := make([][]evaltasks.InstanceScore, len(runs))
 	for i, r := range runs {

@@ -35,7 +35,7 @@ type reportPage struct {
 func reportChart(rep *evaltasks.Report) chartData {
 	d := chartData{Title: "Headline metric per task"}
 	for _, t := range rep.Tasks {
-		m := evaltasks.Headline(t.ID)
+		m := evaltasks.HeadlineOf(t)
 		d.Groups = append(d.Groups, chartGroup{
 			Labels: []string{fmt.Sprintf("Task %d", t.ID), metricLabel(m)},
 			Notes:  []string{"n " + nCell(t), fmt.Sprintf("err %d · %s", t.Errors, t.Scorer)},
@@ -114,7 +114,10 @@ func newTaskSection(t evaltasks.TaskReport) taskSection {
 	s := taskSection{TaskReport: t, NCell: nCell(t)}
 	spec, _ := evaltasks.Spec(t.ID)
 	for _, m := range spec.Metrics {
-		s.MetricRows = append(s.MetricRows, metricRow{Label: metricLabel(m), Value: t.Metrics[m]})
+		// A metric added after the run was written is not shown as 0.
+		if _, ok := t.Metrics[m]; ok {
+			s.MetricRows = append(s.MetricRows, metricRow{Label: metricLabel(m), Value: t.Metrics[m]})
+		}
 	}
 	for _, k := range slices.Sorted(maps.Keys(t.Extra)) {
 		s.MetricRows = append(s.MetricRows, metricRow{Label: upperFirst(words(k)), Value: t.Extra[k]})

@@ -61,6 +61,10 @@ type Config struct {
 	// offered the RetrieveK (default 5) APIs it finds for the query's
 	// text instead of the query's api_list.
 	Retriever retrieve.Retriever
+	// DateLine opens every solver's system prompt (evaltasks.DateLine of
+	// the sandbox clock), as in the eight tasks; "" keeps ToolLLM's bare
+	// prompt (-no-date).
+	DateLine  string
 	RetrieveK int
 	// Judge, when set, decides solvable and solved by majority vote;
 	// without it the rules do (RuleCriterion).
@@ -131,6 +135,7 @@ type manifest struct {
 	Seed    uint64 `json:"seed,omitempty"`
 	// Retriever is the solvers' API source, when not the api_list.
 	Retriever string `json:"retriever,omitempty"`
+	DateLine  string `json:"date_line,omitempty"`
 }
 
 // ShippedQueries are the query files shipped with the project.
@@ -198,7 +203,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	results := map[string]*Result{}
 	var files *evaltasks.RunFiles
 	if cfg.OutDir != "" {
-		m := manifest{Suite: "toolbench", Agent: name, Model: cfg.Model, Solver: cfg.Solver, Budget: cfg.Budget, Queries: digest, Sample: cfg.Sample, Seed: cfg.Seed}
+		m := manifest{Suite: "toolbench", Agent: name, Model: cfg.Model, Solver: cfg.Solver, Budget: cfg.Budget, Queries: digest, Sample: cfg.Sample, Seed: cfg.Seed, DateLine: cfg.DateLine}
 		if cfg.Sample <= 0 {
 			m.Seed = 0
 		}
@@ -354,7 +359,7 @@ func unresolvedResult(q *Query, r *Resolved, err error) *Result {
 func runQuery(ctx context.Context, cfg Config, rv *Resolver, tools map[string]toolset.OpenAITool, s solve.Solver, at *anytool.AnyTool, q *Query, r *Resolved) (*Result, error) {
 	res := &Result{Key: q.Key(), Group: q.Group, QueryID: q.ID, Query: q.Text, Absent: r.Absent}
 	res.Relevant, res.Offered = r.RelevantIDs(), r.OfferedIDs()
-	p := solve.Problem{ID: q.Key(), Query: q.Text}
+	p := solve.Problem{ID: q.Key(), Query: q.Text, System: cfg.DateLine}
 	for _, a := range r.Offered {
 		p.Tools = append(p.Tools, tools[a.ID()])
 	}

@@ -451,3 +451,41 @@ func readFile(t *testing.T, path string) string {
 	require.NoError(t, err)
 	return string(b)
 }
+
+// The solvers' system prompt opens with the date line, as the eight
+// tasks' conversations do; without one (-no-date) it is ToolLLM's bare
+// prompt. A resumed run must repeat it.
+func TestSolverPromptCarriesTheDateLine(t *testing.T) {
+	st := mustStack(t)
+	qs := shipped(t)[:2]
+	line := evaltasks.DateLine(st.Clock)
+	for _, tc := range []struct {
+		name, line string
+	}{{"date line", line}, {"no date", ""}} {
+		t.Run(tc.name, func(t *testing.T) {
+			var mu sync.Mutex
+			var systems []string
+			srv := agenttest.NewPolicyServer(t, func(req agenttest.ChatRequest) (agenttest.Turn, error) {
+				mu.Lock()
+				systems = append(systems, req.Messages[0].Content)
+				mu.Unlock()
+				return tbtest.GiveUp(req)
+			})
+			dir := t.TempDir()
+			cfg := toolbench.Config{Queries: qs, Agent: client(t, srv.URL()), Solver: toolbench.SolverReAct, Stack: st, OutDir: dir, DateLine: tc.line}
+			_, err := toolbench.Run(context.Background(), cfg)
+			require.NoError(t, err)
+			require.Len(t, systems, len(qs))
+			for _, s := range systems {
+				if tc.line == "" {
+					require.True(t, strings.HasPrefix(s, "You are an assistant"), s)
+				} else {
+					require.True(t, strings.HasPrefix(s, tc.line+"\n\n"), s)
+				}
+			}
+			cfg.Resume, cfg.DateLine = true, line+" (changed)"
+			_, err = toolbench.Run(context.Background(), cfg)
+			require.Error(t, err, "a resumed run keeps its date line")
+		})
+	}
+}

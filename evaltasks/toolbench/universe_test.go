@@ -33,8 +33,10 @@ type universe struct {
 	truth    map[string]tbgen.QueryTruth
 }
 
-var sliceUniverse = sync.OnceValues(func() (*universe, error) {
-	dir := tbgen.SliceDir()
+var sliceUniverse = sync.OnceValues(func() (*universe, error) { return loadUniverse(tbgen.SliceDir()) })
+
+// loadUniverse loads a universe tbgen wrote into dir.
+func loadUniverse(dir string) (*universe, error) {
 	cat, err := loader.Load([]string{filepath.Join(dir, "tools")}, true)
 	if err != nil {
 		return nil, err
@@ -60,7 +62,19 @@ var sliceUniverse = sync.OnceValues(func() (*universe, error) {
 		u.truth[fmt.Sprintf("%s/%d", t.Group, t.ID)] = t
 	}
 	return u, nil
-})
+}
+
+// truthCalls are the universe's truth calls by query key, as tbtest's
+// TruthCalls takes them.
+func (u *universe) truthCalls() map[string][]tbtest.TruthCall {
+	truth := map[string][]tbtest.TruthCall{}
+	for k, qt := range u.truth {
+		for _, c := range qt.Calls {
+			truth[k] = append(truth[k], tbtest.TruthCall{Category: c.Category, Tool: c.Tool, API: c.API, Arguments: c.Arguments, From: c.From})
+		}
+	}
+	return truth
+}
 
 func mustUniverse(t *testing.T) *universe {
 	t.Helper()
@@ -232,12 +246,7 @@ func TestEchoesAreNoEvidence(t *testing.T) {
 	st := mustStack(t)
 	shippedQs := shipped(t)
 	u := mustUniverse(t)
-	truth := map[string][]tbtest.TruthCall{}
-	for k, qt := range u.truth {
-		for _, c := range qt.Calls {
-			truth[k] = append(truth[k], tbtest.TruthCall{Category: c.Category, Tool: c.Tool, API: c.API, Arguments: c.Arguments, From: c.From})
-		}
-	}
+	truth := u.truthCalls()
 	for _, tc := range []struct {
 		name   string
 		stack  *assemble.Stack

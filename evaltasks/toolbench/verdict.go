@@ -53,7 +53,9 @@ const RuleCriterion = "rule-based verdict (no judge): a query is solved when the
 	"(or a plain answer) whose final answer is non-empty and no refusal, every relevant API was called successfully " +
 	"on the answer's path (where the query file annotates a call of the API, with the annotated values of its " +
 	"required codes, names, dates and whole numbers), and the answer states a value from those responses that the query itself does not hold " +
-	"and the agent did not send itself (its own arguments echoed back, status words and small whole numbers count for nothing); " +
+	"and the agent did not send itself; its own arguments echoed back, status words, HTTP codes, small whole numbers, " +
+	"what envelope fields (status, code, message, success, error) report and values made only of the query's words, the agent's own " +
+	"and status words count for nothing, wherever the response holds them; " +
 	"every shipped query is solvable by construction, so the pass rate and the revised pass rate are equal"
 
 // refusalRE finds answers that decline rather than answer.
@@ -95,8 +97,9 @@ func (v *Verdict) finish(tr *solve.Trace) {
 // evidence lists the relevant APIs without a successful call on the
 // answer's path, and tells whether the answer states a value of their
 // responses the query does not hold. Values that say nothing the API
-// found do not count: small whole numbers, status words such as
-// "success" or "true", and whatever the agent itself put into a call (a
+// found do not count (noEvidence): small whole numbers, status words such
+// as "success" or "true", HTTP codes, envelope reports, the query's words
+// wrapped in status words, and whatever the agent itself put into a call (a
 // response that echoes {"q": "test", "limit": 100} has found neither
 // "test" nor 100). An argument the agent took from an earlier response
 // (an ID a search listed) is the API's finding, not the agent's, and
@@ -107,6 +110,7 @@ func evidence(q *Query, r *Resolved, tr *solve.Trace) ([]string, bool) {
 	// A value the query states in any form (a date written otherwise, a
 	// word of it) is no evidence the answer read it from a response.
 	asked := textmatch.NewMatcher(q.Text)
+	queryWords := contentWords(q.Text)
 	own := agentValues(tr.Calls())
 	apis := map[string]*toolset.API{}
 	for _, a := range r.Offered {
@@ -122,8 +126,9 @@ func evidence(q *Query, r *Resolved, tr *solve.Trace) ([]string, bool) {
 			continue
 		}
 		ok[c.API] = true
-		for _, v := range textmatch.ReadToolData(string(c.Response)).Values {
-			if !trivialValue(v) && !own.echoes(v) && asked.Fact(v) != textmatch.FactStated {
+		data := textmatch.ReadToolData(string(c.Response))
+		for _, v := range data.Values {
+			if !noEvidence(v, data.Paths[v], asked, queryWords, own) {
 				values = append(values, v)
 			}
 		}

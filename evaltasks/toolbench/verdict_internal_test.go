@@ -7,6 +7,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/understudy/understudy/agent/solve"
+	"github.com/understudy/understudy/evaltasks/textmatch"
 	"github.com/understudy/understudy/toolset"
 	"github.com/understudy/understudy/toolset/loader"
 )
@@ -98,4 +99,38 @@ func FuzzAgentValues(f *testing.F) {
 			require.True(t, own.echoes(v), "%q of %s", v, args)
 		}
 	})
+}
+
+// A response value is evidence only when it says something found: the
+// envelope's reports, HTTP codes and known words wrapped in status words
+// are not, wherever they sit; the data's own values and an envelope field
+// that carries content (an order's status, an airport's code) are.
+func TestNoEvidence(t *testing.T) {
+	query := "Find actors matching Diego Larsen and show the order status."
+	own := agentValues([]solve.CallRecord{{Arguments: json.RawMessage(`{"q": "Diego Larsen", "limit": 100}`)}})
+	asked := textmatch.NewMatcher(query)
+	for _, tc := range []struct {
+		value, path string
+		want        bool
+	}{
+		{"200", "code", true},
+		{"200", "meta.status.code", true},
+		{"404", "statusCode", true},
+		{"success", "status", true},
+		{"Request processed successfully", "message", true},
+		{"Operation completed successfully.", "meta.msg", true},
+		{"rate limit exceeded", "errors[]", true},
+		{"Results found for Diego Larsen", "message", true},
+		{"Diego Larsen", "data[].name", true},
+		{"100", "data.limit", true},
+		{"shipped", "data.status", false},
+		{"KUB", "data[].code", false},
+		{"Blue Horizon", "data[].title", false},
+		{"273.81", "data[].prize_pool", false},
+		{"The best decision is the one you make today", "message", false},
+	} {
+		t.Run(tc.path+"="+tc.value, func(t *testing.T) {
+			require.Equal(t, tc.want, noEvidence(tc.value, []string{tc.path}, asked, contentWords(query), own))
+		})
+	}
 }

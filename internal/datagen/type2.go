@@ -214,6 +214,10 @@ func (g *gen) buildII(it t2, id string) {
 		// The text speaks of the turns that minted its values: the
 		// conversation carries them.
 		in.Chain, in.History = nil, chain
+		if in.Earlier = earlierRequest(chain); in.Earlier == "" {
+			g.fail("%s: no earlier request for a history starting with %s", id, chain[0].API)
+			return
+		}
 	}
 	// Task 6 checks the answer by these facts: only values the question
 	// asks for count (the validator's rule), never a status, bookkeeping,

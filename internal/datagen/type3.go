@@ -249,6 +249,10 @@ func (g *gen) typeIII() {
 		in := dataset.Instruction{ID: id, Type: dataset.TypeMissing, Text: it.text, Scenario: a.Tool.Scenario, TargetAPI: a.ID(), Missing: strings.Split(it.missing, ","), Present: present}
 		if e, ok := earlier[it.text]; ok {
 			in.History = g.resolve(e.steps)
+			if in.Earlier = earlierRequest(in.History); in.Earlier == "" {
+				g.fail("%s: no earlier request for a history starting with %s", id, in.History[0].API)
+				continue
+			}
 			answers, err := g.runChain(in.History, "datagen/"+id)
 			if err != nil {
 				g.fail("%s: earlier turns: %v", id, err)

@@ -42,8 +42,11 @@ func (g *gen) typeIV() {
 		return s("skyscanner80.flights_search_roundtrip", M{"departDate": d1, "returnDate": d2}, "fromId", 0, "toId", 1)
 	}
 	inc := s("skyscanner80.flights_search_incomplete", M{}, "sessionId", 2)
-	det := func(from int) dataset.GoldStep {
-		return s("skyscanner80.flights_detail", M{}, "itineraryId", from, "token", from)
+	// det reads the itinerary from the list of step items and the token
+	// from step token: the search's token, which its polls carry too, so
+	// that the chains also cover the search → detail dependency.
+	det := func(items, token int) dataset.GoldStep {
+		return s("skyscanner80.flights_detail", M{}, "itineraryId", items, "token", token)
 	}
 	ls := func(q string) dataset.GoldStep { return s("travel_advisor.locations_search", M{"query": q}) }
 	al := s("travel_advisor.attractions_list", M{}, "location_id", 0)
@@ -62,6 +65,16 @@ func (g *gen) typeIV() {
 	needsWhole := map[string]bool{}
 	whole := func(it t4) t4 {
 		needsWhole[it.text] = true
+		return it
+	}
+	// A flight search answers incomplete and its documentation says to poll
+	// until complete, so every chain that searches polls: a model that
+	// follows the docs does what the gold does. The record keeps the name
+	// of the API the user asked for.
+	namedBy := map[string]string{}
+	polled := func(it t4) t4 {
+		namedBy[it.text] = it.steps[len(it.steps)-1].API
+		it.steps = append(it.steps, inc)
 		return it
 	}
 
@@ -172,26 +185,26 @@ func (g *gen) typeIV() {
 		{"What's the top business headline, and what are all the outlets saying about it?", []dataset.GoldStep{s("real_time_news_data.topic_headlines", M{"topic": "BUSINESS"}), s("real_time_news_data.full_story_coverage", M{}, "story_id", 0)}},
 		{"Science news: take the top story and show me its full coverage.", []dataset.GoldStep{s("real_time_news_data.topic_headlines", M{"topic": "SCIENCE"}), s("real_time_news_data.full_story_coverage", M{}, "story_id", 0)}},
 		// flights
-		{"Find one-way flights from New York to London on June 20, 2025.", []dataset.GoldStep{ac("New York"), ac("London"), ow("2025-06-20")}},
-		{fmt.Sprintf("Which one-way flights go from Lisbon to Paris this Friday (%s)?", fri), []dataset.GoldStep{ac("Lisbon"), ac("Paris"), ow(fri)}},
-		{"one way Berlin → Rome on 2025-07-15 please", []dataset.GoldStep{ac("Berlin"), ac("Rome"), ow("2025-07-15")}},
-		{"My mom needs to fly from Toronto to Dublin on 2025-08-02. What flights are there?", []dataset.GoldStep{ac("Toronto"), ac("Dublin"), ow("2025-08-02")}},
-		{"Round trip New York to London, June 20 to June 27, 2025?", []dataset.GoldStep{ac("New York"), ac("London"), rt("2025-06-20", "2025-06-27")}},
-		{"Return flights Madrid–Amsterdam, out 2025-09-05, back 2025-09-09.", []dataset.GoldStep{ac("Madrid"), ac("Amsterdam"), rt("2025-09-05", "2025-09-09")}},
-		{"We want to go from Chicago to Tokyo on 2025-10-01 and come back 2025-10-15. Flights?", []dataset.GoldStep{ac("Chicago"), ac("Tokyo"), rt("2025-10-01", "2025-10-15")}},
-		{"roundtrip sydney auckland 2025-07-03 to 2025-07-10", []dataset.GoldStep{ac("Sydney"), ac("Auckland"), rt("2025-07-03", "2025-07-10")}},
+		polled(t4{"Find one-way flights from New York to London on June 20, 2025.", []dataset.GoldStep{ac("New York"), ac("London"), ow("2025-06-20")}}),
+		polled(t4{fmt.Sprintf("Which one-way flights go from Lisbon to Paris this Friday (%s)?", fri), []dataset.GoldStep{ac("Lisbon"), ac("Paris"), ow(fri)}}),
+		polled(t4{"one way Berlin → Rome on 2025-07-15 please", []dataset.GoldStep{ac("Berlin"), ac("Rome"), ow("2025-07-15")}}),
+		polled(t4{"My mom needs to fly from Toronto to Dublin on 2025-08-02. What flights are there?", []dataset.GoldStep{ac("Toronto"), ac("Dublin"), ow("2025-08-02")}}),
+		polled(t4{"Round trip New York to London, June 20 to June 27, 2025?", []dataset.GoldStep{ac("New York"), ac("London"), rt("2025-06-20", "2025-06-27")}}),
+		polled(t4{"Return flights Madrid–Amsterdam, out 2025-09-05, back 2025-09-09.", []dataset.GoldStep{ac("Madrid"), ac("Amsterdam"), rt("2025-09-05", "2025-09-09")}}),
+		polled(t4{"We want to go from Chicago to Tokyo on 2025-10-01 and come back 2025-10-15. Flights?", []dataset.GoldStep{ac("Chicago"), ac("Tokyo"), rt("2025-10-01", "2025-10-15")}}),
+		polled(t4{"roundtrip sydney auckland 2025-07-03 to 2025-07-10", []dataset.GoldStep{ac("Sydney"), ac("Auckland"), rt("2025-07-03", "2025-07-10")}}),
 		{"Search New York to London one-way for June 20, 2025, wait until the search is complete, and tell me how many options it found.", []dataset.GoldStep{ac("New York"), ac("London"), ow("2025-06-20"), inc}},
 		{"One-way Lisbon→Paris on 2025-06-13: don't stop at the first batch of results — finish the search and give me the cheapest fare.", []dataset.GoldStep{ac("Lisbon"), ac("Paris"), ow("2025-06-13"), inc}},
 		{"Round trip Berlin–Rome, 2025-07-15 to 2025-07-20: let the search complete, then tell me which airlines fly it.", []dataset.GoldStep{ac("Berlin"), ac("Rome"), rt("2025-07-15", "2025-07-20"), inc}},
 		{"roundtrip Boston to Dublin, Aug 8–18 2025 — once the search is done, what's the shortest travel time on offer?", []dataset.GoldStep{ac("Boston"), ac("Dublin"), rt("2025-08-08", "2025-08-18"), inc}},
-		{"Find a one-way flight New York → London on 2025-06-20 and show me the booking details of the first option.", []dataset.GoldStep{ac("New York"), ac("London"), ow("2025-06-20"), det(2)}},
-		{"Pick the first Lisbon to Madrid flight on 2025-06-18 and give me its fare details.", []dataset.GoldStep{ac("Lisbon"), ac("Madrid"), ow("2025-06-18"), det(2)}},
-		{"Return trip Paris–Rome 2025-09-10 to 2025-09-14: details of the top itinerary?", []dataset.GoldStep{ac("Paris"), ac("Rome"), rt("2025-09-10", "2025-09-14"), det(2)}},
-		{"roundtrip London to Barcelona 2025-07-04 → 2025-07-07, show me the first option in detail", []dataset.GoldStep{ac("London"), ac("Barcelona"), rt("2025-07-04", "2025-07-07"), det(2)}},
-		{"Complete the search for one-way flights Vienna to Athens on 2025-08-20, then give me the details of the first itinerary.", []dataset.GoldStep{ac("Vienna"), ac("Athens"), ow("2025-08-20"), inc, det(3)}},
-		{"Get all results for Seoul to Tokyo one way on 2025-09-01 and the booking options of the first one.", []dataset.GoldStep{ac("Seoul"), ac("Tokyo"), ow("2025-09-01"), inc, det(3)}},
-		{"full results then details: roundtrip Miami–Mexico City, 2025-11-02 to 2025-11-09", []dataset.GoldStep{ac("Miami"), ac("Mexico City"), rt("2025-11-02", "2025-11-09"), inc, det(3)}},
-		{"Once the round-trip search Oslo–Stockholm (2025-06-25 to 2025-06-29) is complete, show me the first itinerary's details.", []dataset.GoldStep{ac("Oslo"), ac("Stockholm"), rt("2025-06-25", "2025-06-29"), inc, det(3)}},
+		{"Find a one-way flight New York → London on 2025-06-20 and show me the booking details of the first option once the search is complete.", []dataset.GoldStep{ac("New York"), ac("London"), ow("2025-06-20"), inc, det(3, 2)}},
+		{"Pick the first Lisbon to Madrid flight on 2025-06-18 from the complete search results and give me its fare details.", []dataset.GoldStep{ac("Lisbon"), ac("Madrid"), ow("2025-06-18"), inc, det(3, 2)}},
+		{"Return trip Paris–Rome 2025-09-10 to 2025-09-14: details of the top itinerary of the complete results?", []dataset.GoldStep{ac("Paris"), ac("Rome"), rt("2025-09-10", "2025-09-14"), inc, det(3, 2)}},
+		{"roundtrip London to Barcelona 2025-07-04 → 2025-07-07, show me the first option of the complete results in detail", []dataset.GoldStep{ac("London"), ac("Barcelona"), rt("2025-07-04", "2025-07-07"), inc, det(3, 2)}},
+		{"Complete the search for one-way flights Vienna to Athens on 2025-08-20, then give me the details of the first itinerary.", []dataset.GoldStep{ac("Vienna"), ac("Athens"), ow("2025-08-20"), inc, det(3, 3)}},
+		{"Get all results for Seoul to Tokyo one way on 2025-09-01 and the booking options of the first one.", []dataset.GoldStep{ac("Seoul"), ac("Tokyo"), ow("2025-09-01"), inc, det(3, 3)}},
+		{"full results then details: roundtrip Miami–Mexico City, 2025-11-02 to 2025-11-09", []dataset.GoldStep{ac("Miami"), ac("Mexico City"), rt("2025-11-02", "2025-11-09"), inc, det(3, 3)}},
+		{"Once the round-trip search Oslo–Stockholm (2025-06-25 to 2025-06-29) is complete, show me the first itinerary's details.", []dataset.GoldStep{ac("Oslo"), ac("Stockholm"), rt("2025-06-25", "2025-06-29"), inc, det(3, 3)}},
 		// recipes
 		{"Find a chicken recipe and tell me its full ingredient list.", []dataset.GoldStep{rl("chicken"), s("tasty.recipes_get_more_info", M{}, "id", 0)}},
 		{"Look up a soup recipe and give me the step-by-step instructions.", []dataset.GoldStep{rl("soup"), s("tasty.recipes_get_more_info", M{}, "id", 0)}},
@@ -228,7 +241,11 @@ func (g *gen) typeIV() {
 		{"If I'm visiting Milan, which airports can I use?", []dataset.GoldStep{geo("Milan"), s("airport_info.nearby_airports", M{}, "lat", 0, "lon", 0)}},
 	}
 	for i, it := range items {
-		g.buildIV(fmt.Sprintf("IV-%03d-%s", i+1, it.steps[len(it.steps)-1].API), it, needsWhole[it.text])
+		api, ok := namedBy[it.text]
+		if !ok {
+			api = it.steps[len(it.steps)-1].API
+		}
+		g.buildIV(fmt.Sprintf("IV-%03d-%s", i+1, api), it, needsWhole[it.text])
 	}
 }
 

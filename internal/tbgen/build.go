@@ -196,7 +196,9 @@ func countNode() *node { f := field{Name: "total", Kind: kCount}; return &node{l
 func (b *builder) envelope(payload *node, list bool, e *entity) *node {
 	switch b.t.style.envelope {
 	case envStatusData:
-		return &node{obj: []nodeKV{{"status", constNode("success")}, {"data", payload}}}
+		// StableToolBench's fake answers: a status word and an HTTP code
+		// around the data, which say nothing the query asked.
+		return &node{obj: []nodeKV{{"status", constNode("success")}, {"code", constNode(200)}, {"data", payload}}}
 	case envSuccessResults:
 		if list {
 			return &node{obj: []nodeKV{{"success", constNode(true)}, {"results", payload}, {"total", countNode()}}}

@@ -373,7 +373,7 @@ func QuoteFields(q *toolbench.Query, seen []Seen) string {
 
 // QuoteEchoes answers with what the responses handed back of the agent's
 // own arguments (those no earlier response gave it) and the status words
-// they carry: "Here is what I found: test; success; 100".
+// they carry: "Here is what I found: test; success; true; 200".
 func QuoteEchoes(_ *toolbench.Query, seen []Seen) string {
 	var parts []string
 	have := map[string]bool{}
@@ -419,7 +419,82 @@ func QuoteEchoes(_ *toolbench.Query, seen []Seen) string {
 		}
 	}
 	slices.Sort(parts)
-	return "Here is what I found: " + strings.Join(append(parts, "success", "true", "100"), "; ") + "."
+	return "Here is what I found: " + strings.Join(append(parts, "success", "true", "200"), "; ") + "."
+}
+
+// StatusOnly answers every query "Request processed successfully.", as a
+// model that made the calls and read nothing of their answers.
+func StatusOnly(*toolbench.Query, []Seen) string { return "Request processed successfully." }
+
+// QuoteEnvelope answers with the envelope fields around the responses'
+// data (status, code, message, success, error and their spellings, at any
+// depth of an object that also holds the payload under data, result,
+// results, response or items) as "field: value": what a fake answer says
+// around what it found.
+func QuoteEnvelope(_ *toolbench.Query, seen []Seen) string {
+	var parts []string
+	have := map[string]bool{}
+	add := func(key string, v any) {
+		if p := fmt.Sprintf("%s: %v", key, v); !have[p] {
+			have[p] = true
+			parts = append(parts, p)
+		}
+	}
+	var leaves func(v any, key string)
+	leaves = func(v any, key string) {
+		switch t := v.(type) {
+		case map[string]any:
+			for _, k := range slices.Sorted(maps.Keys(t)) {
+				leaves(t[k], k)
+			}
+		case []any:
+			for _, e := range t {
+				leaves(e, key)
+			}
+		case nil:
+		default:
+			add(key, t)
+		}
+	}
+	var walk func(v any)
+	walk = func(v any) {
+		switch t := v.(type) {
+		case map[string]any:
+			wraps := false
+			for k := range t {
+				wraps = wraps || payloadField[strings.ToLower(k)]
+			}
+			for _, k := range slices.Sorted(maps.Keys(t)) {
+				if wraps && envelopeField[strings.ToLower(strings.NewReplacer("_", "", "-", "").Replace(k))] {
+					leaves(t[k], k)
+				} else {
+					walk(t[k])
+				}
+			}
+		case []any:
+			for _, e := range t {
+				walk(e)
+			}
+		}
+	}
+	for _, s := range seen {
+		var doc any
+		if json.Unmarshal(s.Response, &doc) == nil {
+			walk(doc)
+		}
+	}
+	return "Done. " + strings.Join(append(parts, "status: success", "code: 200"), "; ") + "."
+}
+
+var (
+	envelopeField = map[string]bool{"status": true, "code": true, "message": true, "msg": true, "success": true, "error": true, "errors": true, "statuscode": true}
+	payloadField  = map[string]bool{"data": true, "result": true, "results": true, "response": true, "items": true}
+)
+
+// WrapQuery answers with the query's own words wrapped in status words:
+// "Request processed successfully. Results found for: <query>".
+func WrapQuery(q *toolbench.Query, _ []Seen) string {
+	return "Request processed successfully. Results found for: " + q.Text
 }
 
 // isArgument tells whether v is one of the arguments' values.
