@@ -55,6 +55,9 @@ type AnyTool struct {
 	// say; Concurrency 1 runs agents one at a time in creation order,
 	// which makes a scripted model's run reproducible to the byte.
 	AgentTurns, MaxPool, MaxTokens, Concurrency int
+	// DateLine, when set, opens the system prompt of every agent and of
+	// the solvable check, as Problem.System opens the solver's.
+	DateLine string
 
 	once sync.Once
 	h    *hierarchy
@@ -371,7 +374,7 @@ func (s *search) newAgent(level, category string, tools []*toolset.Tool) *search
 		sys = toolPrompt(category, names)
 	}
 	a := &searchAgent{level: level, category: category, tools: tools, funcs: functionsOf(level),
-		msgs: []agent.Message{{Role: agent.RoleSystem, Content: sys}, {Role: agent.RoleUser, Content: s.query}}}
+		msgs: []agent.Message{{Role: agent.RoleSystem, Content: joinSystem(s.t.DateLine, sys)}, {Role: agent.RoleUser, Content: s.query}}}
 	s.agents = append(s.agents, a)
 	s.stats.Agents.add(level)
 	return a
@@ -721,7 +724,7 @@ func (s *search) solvableMessages() []agent.Message {
 	s.mu.Unlock()
 	b, _ := json.MarshalIndent(docs, "", "  ")
 	return []agent.Message{
-		{Role: agent.RoleSystem, Content: solvablePrompt},
+		{Role: agent.RoleSystem, Content: joinSystem(s.t.DateLine, solvablePrompt)},
 		{Role: agent.RoleUser, Content: s.query},
 		{Role: agent.RoleUser, Content: "The APIs:\n" + string(b)},
 	}

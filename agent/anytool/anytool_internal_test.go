@@ -126,3 +126,28 @@ func FuzzParseVerdict(f *testing.F) {
 		}
 	})
 }
+
+// A date line opens every agent's and the solvable check's system prompt.
+func TestDateLineOpensEveryAgent(t *testing.T) {
+	const line = "Today is Monday 7 December 2026, 09:00 in Lisbon."
+	c := builtin(t)
+	for _, dated := range []string{"", line} {
+		at := &AnyTool{Catalog: c, DateLine: dated}
+		at.init()
+		s := &search{t: at, query: "What is the weather in Paris?", inPool: map[*toolset.API]bool{}, stats: &Stats{Functions: map[string]int{}}}
+		s.pool = []*toolset.API{c.Categories[0].Tools[0].APIs[0]}
+		cat := c.Categories[0]
+		systems := []string{s.solvableMessages()[0].Content}
+		for _, a := range []*searchAgent{s.newAgent(levelMeta, "", nil), s.newAgent(levelCategory, cat.Name, nil), s.newAgent(levelTool, cat.Name, cat.Tools[:1])} {
+			require.Equal(t, agent.RoleSystem, a.msgs[0].Role)
+			systems = append(systems, a.msgs[0].Content)
+		}
+		for i, sys := range systems {
+			if dated == "" {
+				require.NotContains(t, sys, "Today is", "prompt %d", i)
+			} else {
+				require.True(t, strings.HasPrefix(sys, line+"\n\n"), "prompt %d: %q", i, sys)
+			}
+		}
+	}
+}

@@ -28,6 +28,9 @@ type SelfAssist struct {
 	byID   map[string]*toolset.API
 	// Candidates is k, the candidates analysed (default 5).
 	Candidates int
+	// DateLine, when set, opens every stage's system prompt, as it opens
+	// the solvers' (the sandbox's date; "" for the paper's bare prompts).
+	DateLine string
 
 	mu    sync.Mutex
 	stats Stats
@@ -159,6 +162,9 @@ func (s *SelfAssist) Select(ctx context.Context, query string) (*Trace, error) {
 // ask is one stage's model call: the stage's prompt, the query, and what
 // the stage reads; the reply's text is the stage's output.
 func (s *SelfAssist) ask(ctx context.Context, system, query string, inputs ...string) (string, error) {
+	if s.DateLine != "" {
+		system = s.DateLine + "\n\n" + system
+	}
 	msgs := Messages(system, query, inputs...)
 	reply, err := s.Agent.Respond(ctx, msgs, nil)
 	s.mu.Lock()

@@ -67,3 +67,31 @@ func TestModelFaultFailsClosed(t *testing.T) {
 		require.Nil(t, hs)
 	}
 }
+
+// A date line opens every stage's system prompt, as it opens the solvers';
+// without one the prompts are the paper's.
+func TestDateLineOpensEveryStage(t *testing.T) {
+	const line = "Today is Monday 7 December 2026, 09:00 in Lisbon."
+	for _, dated := range []bool{false, true} {
+		srv := agenttest.NewServer(t,
+			agenttest.Text("weather"), agenttest.Text("weather API"),
+			agenttest.Text("realtime weather"), agenttest.Text("forecast"), agenttest.Text("I choose [1]."))
+		s := newSelfAssist(t, srv.URL())
+		if dated {
+			s.DateLine = line
+		}
+		_, err := s.Select(context.Background(), "What is the weather in Paris right now?")
+		require.NoError(t, err)
+		reqs := srv.Requests()
+		require.Len(t, reqs, 5)
+		for i, req := range reqs {
+			require.Equal(t, "system", req.Messages[0].Role)
+			if dated {
+				require.True(t, strings.HasPrefix(req.Messages[0].Content, line+"\n\n"), "stage %d", i+1)
+				require.Equal(t, 1, strings.Count(req.Messages[0].Content, line), "stage %d", i+1)
+			} else {
+				require.NotContains(t, req.Messages[0].Content, "Today is", "stage %d", i+1)
+			}
+		}
+	}
+}

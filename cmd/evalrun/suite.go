@@ -171,6 +171,11 @@ func runSuite(ctx context.Context, sf *suiteFlags, r suiteRun) int {
 		}
 		errs, judgeErrs int
 	)
+	// dateLine opens every model prompt of either suite (-no-date: none).
+	dateLine := ""
+	if !r.noDate {
+		dateLine = evaltasks.DateLine(st.Clock)
+	}
 	if *sf.suite == suiteRetrieval {
 		var names []string
 		var models []func(retrieve.Corpus) retrieve.Retriever
@@ -181,12 +186,16 @@ func runSuite(ctx context.Context, sf *suiteFlags, r suiteRun) int {
 				case slices.Contains(retrieve.Names(), n):
 					names = append(names, n)
 				case n == retrieve.NameSelfAssist:
-					models = append(models, func(co retrieve.Corpus) retrieve.Retriever { return selfassist.New(r.agent, co) })
+					models = append(models, func(co retrieve.Corpus) retrieve.Retriever {
+						sa := selfassist.New(r.agent, co)
+						sa.DateLine = dateLine
+						return sa
+					})
 				case n == anytool.NameRetriever:
 					if *sf.pool > 0 {
 						return fail(exitUsage, "-retrievers anytool searches the whole catalog; it takes no -pool")
 					}
-					at := &anytool.AnyTool{Agent: r.agent, Catalog: cat, Concurrency: *sf.agentConcurrency}
+					at := &anytool.AnyTool{Agent: r.agent, Catalog: cat, Concurrency: *sf.agentConcurrency, DateLine: dateLine}
 					models = append(models, func(retrieve.Corpus) retrieve.Retriever { return anytool.Retriever{AnyTool: at} })
 				default:
 					return fail(exitUsage, "-retrievers: %v (or %s, %s with a model)", &retrieve.UnknownError{Name: n}, retrieve.NameSelfAssist, anytool.NameRetriever)
@@ -204,16 +213,16 @@ func runSuite(ctx context.Context, sf *suiteFlags, r suiteRun) int {
 			Budget:        toolbench.Budget{Calls: r.budget, MaxTurns: *sf.maxTurns, Width: *sf.width, MaxDepth: *sf.maxDepth},
 			AnyToolSolver: *sf.anytoolSolver, Reflections: *sf.reflections, AgentConcurrency: *sf.agentConcurrency,
 			Judge: r.judge, Concurrency: r.concurrency, Stack: st, OutDir: out, Resume: r.resume, Overwrite: r.overwrite}
-		if !r.noDate {
-			cfg.DateLine = evaltasks.DateLine(st.Clock)
-		}
+		cfg.DateLine = dateLine
 		if !r.quiet {
 			cfg.Progress = r.stderr
 		}
 		switch n := *sf.retriever; {
 		case n == "":
 		case n == retrieve.NameSelfAssist:
-			cfg.Retriever = selfassist.New(r.agent, retrieve.CatalogCorpus(st.Catalog))
+			sa := selfassist.New(r.agent, retrieve.CatalogCorpus(st.Catalog))
+			sa.DateLine = dateLine
+			cfg.Retriever = sa
 		case slices.Contains(retrieve.Names(), n):
 			if cfg.Retriever, err = retrieve.New(n, st.Catalog); err != nil {
 				return fail(exitUsage, "-retriever: %v", err)

@@ -44,7 +44,7 @@ type AnyToolSummary struct {
 
 // newAnyTool is the AnyTool solver of a run.
 func newAnyTool(cfg Config, c *toolset.Catalog, export map[string]toolset.OpenAITool, inner solve.Solver) *anytool.AnyTool {
-	return &anytool.AnyTool{Agent: cfg.Agent, Catalog: c, Solver: inner, Export: export, Reflections: cfg.Reflections, Concurrency: cfg.AgentConcurrency}
+	return &anytool.AnyTool{Agent: cfg.Agent, Catalog: c, Solver: inner, Export: export, Reflections: cfg.Reflections, Concurrency: cfg.AgentConcurrency, DateLine: cfg.DateLine}
 }
 
 // summariseAnyTool computes the AnyTool figures of the results.
