@@ -277,15 +277,14 @@ const (
 
 // Stage names the stage whose system prompt this is, "" for none.
 func Stage(system string) string {
-	switch system {
-	case analysisPrompt:
-		return StageAnalysis
-	case descriptionPrompt:
-		return StageDescription
-	case candidatePrompt:
-		return StageCandidate
-	case selectionPrompt:
-		return StageSelection
+	for _, p := range []struct{ prompt, stage string }{
+		{analysisPrompt, StageAnalysis}, {descriptionPrompt, StageDescription},
+		{candidatePrompt, StageCandidate}, {selectionPrompt, StageSelection},
+	} {
+		// A date line may open the prompt (SelfAssist.DateLine).
+		if system == p.prompt || strings.HasSuffix(system, "\n\n"+p.prompt) {
+			return p.stage
+		}
 	}
 	return ""
 }

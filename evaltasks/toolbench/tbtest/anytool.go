@@ -36,7 +36,7 @@ func RoleOf(req agenttest.ChatRequest) (role, system string) {
 		return RoleCategory, sys
 	case strings.Contains(sys, "You are an API search agent for the tools"):
 		return RoleTool, sys
-	case strings.HasPrefix(sys, "You judge whether a set of APIs is enough"):
+	case strings.Contains(sys, "You judge whether a set of APIs is enough"):
 		return RoleCheck, sys
 	}
 	return RoleSolver, sys
