@@ -65,6 +65,12 @@ func TestKeyPointsCommit(t *testing.T) {
 		{"a zone by its names and offsets", "Which time zone is Abuja in?", []string{"Africa/Lagos"}, "West Africa Time (WAT, UTC+1), the Africa/Lagos zone.", 1},
 		{"offsets listed", "Which time zone is Abuja in?", []string{"Africa/Lagos"}, "UTC-1, UTC+0, UTC+1, UTC+2 or UTC+3.", 0},
 		{"a phrase beside another language's", "How do you say hello in Spanish?", []string{"hola"}, "¡Hola! (In Portuguese it's olá.)", 1},
+		{"a variant the phrasebook gives as an alias", `What's "i would like a coffee" in Portuguese?`, []string{"queria um café"}, `"Eu gostaria de um café."`, 1},
+		{"variants and words of other phrases beside the point", `What's "i would like a coffee" in Portuguese?`, []string{"queria um café"}, "In Portuguese: **\"Eu gostaria de um café.\"**\n\nOther ways:\n- **\"Queria um café, por favor.\"**\n- **\"Um café, por favor.\"**", 1},
+		{"formal and informal variants", `French for "how are you"?`, []string{"comment allez-vous"}, "\"How are you?\" in French:\n\n- **Comment allez-vous ?** — formal\n- **Comment vas-tu ?** — informal\n\nA reply: \"Ça va bien, merci. Et vous ?\"", 1},
+		{"renderings in other languages listed", `French for "how are you"?`, []string{"comment allez-vous"}, "Cómo estás, wie geht es Ihnen, come stai, comment allez-vous or como está.", 0},
+		{"days under a label that names them", "Is November a wet month in Rabat?", []string{"8 days"}, "Yes:\n\n- **Rainfall:** about 80–100 mm\n- **Rainy days:** around 8–10", 1},
+		{"a range of days too wide", "Is November a wet month in Rabat?", []string{"8 days"}, "Rainy days: anywhere from 2 to 20.", 0},
 		{"a calling code", "What's the dialling code for the UAE?", []string{"+971"}, "Dial +971 (00 971 from most of Europe).", 1},
 		{"calling codes listed", "What's the dialling code for the UAE?", []string{"+971"}, "+1, +44, +971, +81 or +61.", 0},
 	}
