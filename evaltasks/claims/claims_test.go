@@ -68,6 +68,8 @@ func TestKeyPointsCommit(t *testing.T) {
 		{"a variant the phrasebook gives as an alias", `What's "i would like a coffee" in Portuguese?`, []string{"queria um café"}, `"Eu gostaria de um café."`, 1},
 		{"variants and words of other phrases beside the point", `What's "i would like a coffee" in Portuguese?`, []string{"queria um café"}, "In Portuguese: **\"Eu gostaria de um café.\"**\n\nOther ways:\n- **\"Queria um café, por favor.\"**\n- **\"Um café, por favor.\"**", 1},
 		{"formal and informal variants", `French for "how are you"?`, []string{"comment allez-vous"}, "\"How are you?\" in French:\n\n- **Comment allez-vous ?** — formal\n- **Comment vas-tu ?** — informal\n\nA reply: \"Ça va bien, merci. Et vous ?\"", 1},
+		{"the other register alone", `French for "how are you"?`, []string{"comment allez-vous"}, `"Comment ça va ?"`, 1},
+		{"the other gender alone", `"thank you" in Portuguese?`, []string{"obrigado"}, `"Obrigada" (if you're a woman).`, 1},
 		{"renderings in other languages listed", `French for "how are you"?`, []string{"comment allez-vous"}, "Cómo estás, wie geht es Ihnen, come stai, comment allez-vous or como está.", 0},
 		{"days under a label that names them", "Is November a wet month in Rabat?", []string{"8 days"}, "Yes:\n\n- **Rainfall:** about 80–100 mm\n- **Rainy days:** around 8–10", 1},
 		{"a range of days too wide", "Is November a wet month in Rabat?", []string{"8 days"}, "Rainy days: anywhere from 2 to 20.", 0},
