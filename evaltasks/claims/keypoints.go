@@ -5,19 +5,28 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/understudy/understudy/evaltasks/reading"
 	"github.com/understudy/understudy/evaltasks/textmatch"
 )
 
 // Task 5 (the evaluation paper, §3.4) asks for an answer from the model's
-// own knowledge. An answer is judged on what it asserts:
+// own knowledge. An answer is read once, as text (markdown marks dropped,
+// a label's unit given to the value after it: "Rainy days: around 8–10"),
+// and judged on what it asserts:
 //   - a key point counts when the answer states it, numbers within the
 //     tolerance of their kind (a climate normal within a couple of
-//     degrees, a narrow range holding it; a conversion as rounded);
+//     degrees or days, a narrow range holding it; a conversion as
+//     rounded), phrases by their variants ("eu gostaria de um café" for
+//     "queria um café"); a sentence-long key point by its values, so a
+//     terse correct answer meets it;
 //   - and commits to it: the answer's first value of the key point's
 //     kind is a key point, or it asserts at most MaxOtherClaims other
 //     values of that kind (other numbers for the quantity, other zones,
-//     capitals, currencies, languages or phrases). A reply listing
-//     candidates commits to none of them;
+//     capitals, currencies or languages; for a phrase, the same phrase
+//     in other languages). A reply listing candidates commits to none
+//     of them; variants and glosses are alternatives, not candidates —
+//     a formal and an informal form, "X (Y)", a sample reply in the
+//     language are no rival renderings;
 //   - values the question gives are no claims ("what is 72 °C in
 //     Fahrenheit": 72 is the question's);
 //   - an answer far longer than the question needs is judged on its
@@ -48,9 +57,11 @@ func KeyPoints(question string, points []string, reply string) KeyPointVerdict {
 	if len(points) == 0 {
 		return KeyPointVerdict{Share: 1}
 	}
-	reply = Committed(reply)
-	m := textmatch.NewMatcher(reply)
-	pw := textmatch.NewPolarWords(reply)
+	// The one reading of the answer: markdown read as text, so that a
+	// label's unit reaches its value ("**Rainy days:** around 8–10").
+	rd := reading.Read(Committed(reply))
+	reply = rd.Text
+	m, pw := rd.Matcher(), rd.Polar()
 	var v KeyPointVerdict
 	byKind := map[Kind][]string{}
 	for _, p := range points {
@@ -112,6 +123,8 @@ func commits(kind Kind, points []string, reply, question string, pw textmatch.Po
 		cs = numberClaims(kind, reply, question)
 	case Zone:
 		cs = zoneClaims(reply, question, pw)
+	case Phrase:
+		cs = renderingClaims(points, nameClaims(kind, reply, question, pw))
 	default:
 		cs = nameClaims(kind, reply, question, pw)
 	}
@@ -169,5 +182,5 @@ func Committed(reply string) string {
 // KeyPointCriterion says how Task 5 is decided, for reports, given the
 // share of key points an answer must reach.
 func KeyPointCriterion(share float64) string {
-	return fmt.Sprintf("no tool call, and the reply states and commits to at least %.0f%% of the key points: numbers by value and sign within the tolerance of their kind, not of the question's wording (climate normals within %.0f °C or %.0f days, a range of at most %.0f °C holding them; plain numbers as rounded to the precision either side writes, at least 2 significant digits; calling codes exactly), names by their aliases, words only where not denied; a key point counts only when the reply's first value of its kind is a key point or it asserts at most %d other values of that kind (other numbers, zones, capitals, currencies, languages, phrases), values the question gives aside; a reply longer than %d words is judged on its first sentences", share*100, textmatch.ClimateDegrees, textmatch.ClimateDays, textmatch.MaxRangeDegrees, MaxOtherClaims, MaxAnswerWords)
+	return fmt.Sprintf("no tool call, and the reply, read as text (markdown marks dropped, a label's unit given to its value), states and commits to at least %.0f%% of the key points: numbers by value and sign within the tolerance of their kind, not of the question's wording (climate normals within %.0f °C or %.0f days, a range of at most %.0f °C or %.0f days holding them; plain numbers as rounded to the precision either side writes, at least 2 significant digits; calling codes exactly), names and phrases by their aliases and variants, words only where not denied, a sentence-long point by its values; a key point counts only when the reply's first value of its kind is a key point or it asserts at most %d other values of that kind (other numbers, zones, capitals, currencies, languages; for a phrase, the same phrase in other languages), values the question gives aside — variants, glosses and a phrase's other words are alternatives, not rival values; a reply longer than %d words is judged on its first sentences", share*100, textmatch.ClimateDegrees, textmatch.ClimateDays, textmatch.MaxRangeDegrees, textmatch.MaxRangeDays, MaxOtherClaims, MaxAnswerWords)
 }

@@ -108,6 +108,10 @@ type names struct {
 	// to its code.
 	languages map[string]string
 	phrases   map[string]bool
+	// renderings maps a phrase to every rendering, in every language
+	// but English, of the phrases it translates ("queria um café" to
+	// "quisiera un café", "je voudrais un café", …).
+	renderings map[string][]string
 	// ordered lists every name of a kind, longest first, for finding
 	// them in a reply.
 	ordered map[Kind][]string
@@ -122,7 +126,7 @@ var (
 func worldNames() *names {
 	namesOnce.Do(func() {
 		n := &names{capitals: map[string]bool{}, currencies: map[string]string{}, languages: map[string]string{},
-			phrases: map[string]bool{}, ordered: map[Kind][]string{}}
+			phrases: map[string]bool{}, renderings: map[string][]string{}, ordered: map[Kind][]string{}}
 		w, err := world.DefaultWorld()
 		if err != nil {
 			// The embedded world always loads; without it no name has a
@@ -153,10 +157,15 @@ func worldNames() *names {
 			}
 		}
 		for _, e := range w.Phrasebook() {
+			var all []string
 			for lang, p := range e {
 				if k := fold(p); lang != "en" && k != "" {
 					n.phrases[k] = true
+					all = append(all, k)
 				}
+			}
+			for _, k := range all {
+				n.renderings[k] = append(n.renderings[k], all...)
 			}
 		}
 		for kind, m := range map[Kind][]string{Capital: keys(n.capitals), Currency: keys(n.currencies), Language: keys(n.languages), Phrase: keys(n.phrases)} {
@@ -266,6 +275,32 @@ func nameClaims(kind Kind, reply, question string, pw textmatch.PolarWords) []cl
 		}
 	}
 	slices.SortStableFunc(out, func(a, b claim) int { return a.at - b.at })
+	return out
+}
+
+// renderingClaims keeps, of a reply's phrase claims, those that render
+// what the key points translate: the points themselves and the same
+// phrases in other languages, the answers a translation can hedge
+// between. Phrases of other meanings are the answer's own words — "por
+// favor" after "queria um café", "merci" in a sample reply, "um" (one)
+// and "café" (coffee) inside "Eu gostaria de um café" — and so are
+// variants the phrasebook does not hold ("comment vas-tu" beside
+// "comment allez-vous"): alternatives, not rival claims.
+func renderingClaims(points []string, cs []claim) []claim {
+	n := worldNames()
+	rival := map[string]bool{}
+	for _, p := range points {
+		rival[fold(p)] = true
+		for _, r := range n.renderings[fold(p)] {
+			rival[r] = true
+		}
+	}
+	var out []claim
+	for _, c := range cs {
+		if rival[c.id] {
+			out = append(out, c)
+		}
+	}
 	return out
 }
 
