@@ -58,6 +58,11 @@ func (ev *evaluator) runChain(ctx context.Context, a agent.Agent, inst Instance,
 		Executor: &offeredExecutor{next: &agent.EngineExecutor{Engine: ev.engine}, cat: ev.cat, offered: offered},
 		Budget:   ev.budget,
 	}
+	// An instance starts from nothing: an earlier run on the same sandbox
+	// (a resumed run, a test suite's shared stack, a long-lived server) left
+	// its IDs, bookings and search sessions under the same session names.
+	ev.engine.Reset(ev.session(inst))
+	ev.engine.Reset(ev.goldSession(inst))
 	tr, err := solver.Solve(ctx, solve.Problem{ID: inst.Key(), Query: inst.In.Text, System: ev.dateLine, Tools: v.tools, Session: ev.session(inst)})
 	if tr != nil {
 		res.addUsage(tr.Usage)
