@@ -318,3 +318,30 @@ func problemError(function string, status int, data []byte) *CallError {
 	}
 	return ce
 }
+
+// RenamedExecutor runs calls made under the names a problem offered its
+// functions under: a function in Names is run as the name it maps to,
+// any other as it is. ToolBench offers a query's functions under names
+// of its own (a tool two categories hold under its one name), which need
+// not be the catalog's; the call's error names the function the model
+// called.
+type RenamedExecutor struct {
+	Executor Executor
+	Names    map[string]string
+}
+
+var _ Executor = (*RenamedExecutor)(nil)
+
+// Execute runs the call under the catalog's name of its function.
+func (x *RenamedExecutor) Execute(ctx context.Context, session, function string, args json.RawMessage) (*Execution, error) {
+	name, ok := x.Names[function]
+	if !ok {
+		return x.Executor.Execute(ctx, session, function, args)
+	}
+	ex, err := x.Executor.Execute(ctx, session, name, args)
+	var ce *CallError
+	if errors.As(err, &ce) {
+		ce.Function = function
+	}
+	return ex, err
+}

@@ -94,6 +94,39 @@ func TestExportNamesLong(t *testing.T) {
 	require.Same(t, long.APIs[0], c.APIByFunction(n))
 }
 
+// A category twin is offered under ToolBench's own name, the one its
+// file gives it, though the catalog calls it "<name>_for_<category>";
+// offered with its twin, the second keeps the catalog's name, and the
+// description names each tool as ToolBench does.
+func TestToolBenchNamesOfTwins(t *testing.T) {
+	tools := []*toolset.Tool{{Name: "Bitly", Category: "Other"}, {Name: "Bitly", Category: "Tools"}}
+	for _, tl := range tools {
+		tl.APIs = []*toolset.API{{Name: "Shorten", Tool: tl}}
+	}
+	c, err := toolset.NewCatalog(tools)
+	require.NoError(t, err)
+	other, mine := c.ToolIn("Other", "bitly").APIs[0], c.ToolIn("Tools", "bitly").APIs[0]
+	require.Equal(t, "shorten_for_bitly_for_tools", toolset.ExportName(mine, toolset.NameToolBench), "the catalog keeps the twins apart")
+	for _, tc := range []struct {
+		name string
+		apis []*toolset.API
+		want []string
+	}{
+		{"the renamed twin alone", []*toolset.API{mine}, []string{"shorten_for_bitly"}},
+		{"the kept twin alone", []*toolset.API{other}, []string{"shorten_for_bitly"}},
+		{"both, renamed first", []*toolset.API{mine, other}, []string{"shorten_for_bitly", "shorten_for_bitly_for_other"}},
+		{"both, kept first", []*toolset.API{other, mine}, []string{"shorten_for_bitly", "shorten_for_bitly_for_tools"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			require.Equal(t, tc.want, toolset.ToolBenchNames(tc.apis))
+		})
+	}
+	require.Equal(t, "shorten_for_bitly", toolset.ToolBenchFunctionName(mine))
+	for _, f := range toolset.OpenAITools(c, toolset.ExportOptions{Style: toolset.NameToolBench}) {
+		require.Contains(t, f.Function.Description, `subfunction for tool "bitly"`, f.Function.Name)
+	}
+}
+
 // TestOpenAIParametersAreJSONSchema compiles every exported parameter
 // schema with a JSON Schema 2020-12 implementation (which checks it against
 // the meta-schema), then checks that arguments Validate accepts are valid

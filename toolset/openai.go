@@ -93,6 +93,11 @@ func exportDescription(a *API, style NameStyle, max int) string {
 	tool := ""
 	if a.Tool != nil {
 		tool = a.Tool.StandardizedName
+		if style == NameToolBench {
+			// ToolBench names the tool as its file does (see
+			// ToolBenchFunctionName).
+			tool = a.Tool.baseName()
+		}
 	}
 	d := strings.TrimSpace(cutSentence(strings.TrimSpace(a.Description), max))
 	td := ""
@@ -192,8 +197,49 @@ func hashedName(name string, a *API) string {
 // toolBenchFunctionName is FunctionName as ToolBench sends it to a model:
 // its last 64 characters. A name with characters outside [a-zA-Z0-9_-]
 // (ToolBench keeps CJK ideographs) is cleaned and made unique by a hash.
-func toolBenchFunctionName(a *API) string {
-	name := a.FunctionName()
+func toolBenchFunctionName(a *API) string { return cutFunctionName(a, a.FunctionName()) }
+
+// ToolBenchFunctionName is the name ToolBench itself offers the API to a
+// model under: "<api>_for_<tool>" with the tool's name as its file gives
+// it, cut as ExportName cuts it. It is ExportName's NameToolBench but for
+// a category twin, a tool whose name a tool of another category has too:
+// the catalog calls it "<name>_for_<category>" to keep the two apart,
+// while ToolBench, which offers a query the tools of the categories its
+// api_list names, calls both by their one name. Two APIs may share this
+// name; ToolBenchNames names a set offered together.
+func ToolBenchFunctionName(a *API) string {
+	if a.Tool == nil {
+		return toolBenchFunctionName(a)
+	}
+	return cutFunctionName(a, a.StandardizedName()+"_for_"+a.Tool.baseName())
+}
+
+// ToolBenchNames are the function names of APIs offered to a model
+// together, in their order: each API's ToolBenchFunctionName, unless an
+// earlier API of the set has it (the same tool of two categories offered
+// at once), when the tool is named with its category, "<api>_for_<name>_
+// for_<category>", as the catalog names the renamed twin.
+func ToolBenchNames(apis []*API) []string {
+	out := make([]string, len(apis))
+	taken := map[string]*API{}
+	for i, a := range apis {
+		name := ToolBenchFunctionName(a)
+		if prev, ok := taken[name]; ok && prev != a {
+			if a.Tool != nil {
+				name = cutFunctionName(a, a.StandardizedName()+"_for_"+qualifiedName(a.Tool))
+			}
+			if prev, ok := taken[name]; ok && prev != a {
+				name = hashedName(name, a)
+			}
+		}
+		taken[name] = a
+		out[i] = name
+	}
+	return out
+}
+
+// cutFunctionName cuts a ToolBench function name of a as ToolBench does.
+func cutFunctionName(a *API, name string) string {
 	if unsafeNameChars.MatchString(name) || name == "" {
 		return hashedName(name, a)
 	}

@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"runtime/debug"
 	"strings"
 	"syscall"
 	"time"
@@ -20,7 +21,18 @@ import (
 	"github.com/understudy/understudy/internal/cli"
 )
 
+// defaultMemoryLimit is the Go heap's soft limit when GOMEMLIMIT is not
+// set. On StableToolBench's whole tree the live heap stays under 250 MiB
+// (the catalog, its BM25 indexes), but the collector, left to double it,
+// lets the process reach 530 MiB; the limit makes it collect sooner
+// instead. A larger tree whose live heap nears the limit only costs more
+// collections (the runtime caps their share of CPU), never a failure.
+const defaultMemoryLimit = 400 << 20
+
 func main() {
+	if os.Getenv("GOMEMLIMIT") == "" {
+		debug.SetMemoryLimit(defaultMemoryLimit)
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr, isTerminal(os.Stderr))
 	stop()

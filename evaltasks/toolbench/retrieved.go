@@ -2,6 +2,7 @@ package toolbench
 
 import (
 	"context"
+	"strings"
 
 	"github.com/understudy/understudy/evaltasks"
 	"github.com/understudy/understudy/toolset"
@@ -15,7 +16,7 @@ const DefaultRetrieveK = 5
 // offerRetrieved replaces the query's api_list with what the run's
 // retriever finds for its text. A retriever's model fault is the
 // query's agent error: the solver does not run on a ranking nobody made.
-func offerRetrieved(ctx context.Context, cfg Config, tools map[string]toolset.OpenAITool, q *Query, res *Result) ([]toolset.OpenAITool, bool) {
+func offerRetrieved(ctx context.Context, cfg Config, c *toolset.Catalog, q *Query, res *Result) ([]*toolset.API, bool) {
 	k := cfg.RetrieveK
 	if k <= 0 {
 		k = DefaultRetrieveK
@@ -25,13 +26,26 @@ func offerRetrieved(ctx context.Context, cfg Config, tools map[string]toolset.Op
 		res.Outcome, res.Error, res.ErrorKind = OutcomeError, "retriever "+cfg.Retriever.Name()+": "+err.Error(), evaltasks.AgentErrorKind(err)
 		return nil, false
 	}
-	var out []toolset.OpenAITool
+	var out []*toolset.API
 	res.Offered = nil
 	for _, h := range hs {
-		if f, ok := tools[h.ID]; ok {
-			out = append(out, f)
+		if a := apiByID(c, h.ID); a != nil {
+			out = append(out, a)
 			res.Offered = append(res.Offered, h.ID)
 		}
 	}
 	return out, true
+}
+
+// apiByID finds an API by its catalog ID, "<tool>.<api>" (a standardized
+// tool name holds no '.'), nil when the catalog has none.
+func apiByID(c *toolset.Catalog, id string) *toolset.API {
+	tool, name, ok := strings.Cut(id, ".")
+	if !ok {
+		return nil
+	}
+	if a := c.API(tool, name); a != nil && a.ID() == id {
+		return a
+	}
+	return nil
 }

@@ -256,7 +256,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	}
 	tools := exportTools(st.Catalog)
 	exec := &agent.EngineExecutor{Engine: st.Engine}
-	newSolver := func() solve.Solver {
+	newSolver := func(exec agent.Executor) solve.Solver {
 		b := cfg.Budget
 		if cfg.Solver == SolverReAct || cfg.Solver == SolverAnyTool && cfg.AnyToolSolver == SolverReAct {
 			return &solve.ReAct{Agent: cfg.Agent, Executor: exec, Budget: b.Calls, MaxTurns: b.MaxTurns, MaxObservation: b.MaxObservation}
@@ -274,9 +274,11 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	firstErr := evaltasks.ForEach(ctx, pending, cfg.Concurrency, func(ctx context.Context, j job) error {
 		var at *anytool.AnyTool
 		if cfg.Solver == SolverAnyTool {
-			at = newAnyTool(cfg, st.Catalog, tools, newSolver())
+			at = newAnyTool(cfg, st.Catalog, tools, newSolver(exec))
 		}
-		res, err := runQuery(ctx, cfg, resolver, tools, newSolver(), at, j.q, j.r)
+		res, err := runQuery(ctx, cfg, resolver, tools, func(names map[string]string) solve.Solver {
+			return newSolver(&agent.RenamedExecutor{Executor: exec, Names: names})
+		}, at, j.q, j.r)
 		if err == nil && files != nil {
 			err = files.Append(res)
 		}
@@ -352,26 +354,27 @@ func unresolvedResult(q *Query, r *Resolved, err error) *Result {
 	return res
 }
 
-// runQuery solves and scores one resolved query. It returns an error only
-// when the run must stop (cancellation, a judge that is not there); a
-// model that failed, or a judge that gave no majority, is a Result with
-// Error set.
-func runQuery(ctx context.Context, cfg Config, rv *Resolver, tools map[string]toolset.OpenAITool, s solve.Solver, at *anytool.AnyTool, q *Query, r *Resolved) (*Result, error) {
+// runQuery solves and scores one resolved query, with a solver
+// newSolver makes for the names its functions are offered under (see
+// offerTools). It returns an error only when the run must stop
+// (cancellation, a judge that is not there); a model that failed, or a
+// judge that gave no majority, is a Result with Error set.
+func runQuery(ctx context.Context, cfg Config, rv *Resolver, tools map[string]toolset.OpenAITool, newSolver func(names map[string]string) solve.Solver, at *anytool.AnyTool, q *Query, r *Resolved) (*Result, error) {
 	res := &Result{Key: q.Key(), Group: q.Group, QueryID: q.ID, Query: q.Text, Absent: r.Absent}
 	res.Relevant, res.Offered = r.RelevantIDs(), r.OfferedIDs()
 	p := solve.Problem{ID: q.Key(), Query: q.Text, System: cfg.DateLine}
-	for _, a := range r.Offered {
-		p.Tools = append(p.Tools, tools[a.ID()])
-	}
+	offered := r.Offered
 	if cfg.Retriever != nil && at == nil {
 		var ok bool
-		if p.Tools, ok = offerRetrieved(ctx, cfg, tools, q, res); !ok {
+		if offered, ok = offerRetrieved(ctx, cfg, rv.c, q, res); !ok {
 			if ctx.Err() != nil {
 				return nil, ctx.Err()
 			}
 			return res, nil
 		}
 	}
+	var names map[string]string
+	p.Tools, names = offerTools(tools, offered)
 	// The oracle, when it is the agent, follows the query's annotation;
 	// other agents never read it.
 	script, err := q.OracleScript(rv)
@@ -379,11 +382,12 @@ func runQuery(ctx context.Context, cfg Config, rv *Resolver, tools map[string]to
 		res.Outcome, res.Error, res.ErrorKind = OutcomeError, err.Error(), evaltasks.ErrorData
 		return res, nil
 	}
+	renameSteps(script, names)
 	var tr *solve.Trace
 	if at != nil {
 		tr, err = solveAnyTool(agent.WithOracleScript(ctx, script), at, p, res)
 	} else {
-		tr, err = s.Solve(agent.WithOracleScript(ctx, script), p)
+		tr, err = newSolver(names).Solve(agent.WithOracleScript(ctx, script), p)
 	}
 	if err != nil || tr == nil {
 		if err == nil {
@@ -418,4 +422,44 @@ func runQuery(ctx context.Context, cfg Config, rv *Resolver, tools map[string]to
 		res.Verdict = ruleVerdict(q, r, tr)
 	}
 	return res, nil
+}
+
+// offerTools are the functions of the APIs offered to a query, under the
+// names ToolBench offers them under (toolset.ToolBenchNames: a category
+// twin by its own name, not the catalog's "<name>_for_<category>"), and,
+// for each offered under another name than the catalog's, that name's
+// catalog name, for the executor to run it by.
+func offerTools(tools map[string]toolset.OpenAITool, apis []*toolset.API) ([]toolset.OpenAITool, map[string]string) {
+	names := toolset.ToolBenchNames(apis)
+	out := make([]toolset.OpenAITool, 0, len(apis))
+	var catalog map[string]string
+	for i, a := range apis {
+		f := tools[a.ID()]
+		if f.Function.Name != names[i] {
+			if catalog == nil {
+				catalog = map[string]string{}
+			}
+			catalog[names[i]] = f.Function.Name
+			f.Function.Name = names[i]
+		}
+		out = append(out, f)
+	}
+	return out, catalog
+}
+
+// renameSteps gives the oracle's steps, which name the catalog's
+// functions, the names the query offers them under.
+func renameSteps(s *agent.OracleScript, catalog map[string]string) {
+	if s == nil || len(catalog) == 0 {
+		return
+	}
+	offered := make(map[string]string, len(catalog))
+	for o, c := range catalog {
+		offered[c] = o
+	}
+	for i, st := range s.Steps {
+		if o, ok := offered[st.Name]; ok {
+			s.Steps[i].Name = o
+		}
+	}
 }

@@ -13,6 +13,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/understudy/understudy/agent"
 	"github.com/understudy/understudy/agent/agenttest"
 	"github.com/understudy/understudy/evaltasks/toolbench"
 	"github.com/understudy/understudy/evaltasks/toolbench/tbtest"
@@ -431,4 +432,108 @@ func TestSample(t *testing.T) {
 	cfg.Resume, cfg.Seed = true, 4
 	_, err = toolbench.Run(context.Background(), cfg)
 	require.ErrorContains(t, err, "seed")
+}
+
+// A query naming a category twin (a tool whose name a tool of another
+// category has too, which the catalog calls "<name>_for_<category>") is
+// offered its functions under ToolBench's own names, "<api>_for_<tool>"
+// with the tool's name as the query's api_list writes it, and a call
+// under such a name runs the API of the tool of the query's category.
+func TestTwinsOfferedUnderToolBenchNames(t *testing.T) {
+	// A universe where twins are common: the committed slice has few
+	// queries naming the twin the catalog renames.
+	rates := tbgen.DefaultRates()
+	rates.CategoryTwin, rates.QueryCategoryTwin, rates.QueryMissingRelevant, rates.QueryMissingOther = 0.1, 0.9, 0, 0
+	dir, _ := tbgen.WriteTB(t, tbgen.Options{Seed: 5, Tools: 300, Queries: []int{8, 8, 8, 8, 8, 8}, Rates: &rates, Compact: true})
+	u, err := loadUniverse(dir)
+	require.NoError(t, err)
+	c := u.stack.Catalog
+	twinFiles := map[string]bool{}
+	var qs []toolbench.Query
+	for _, q := range u.queries {
+		if tr := u.truth[q.Key()]; tr.Scorable && len(tr.TwinTools) > 0 {
+			qs = append(qs, q)
+			for _, f := range tr.TwinTools {
+				twinFiles[f] = true
+			}
+		}
+	}
+	require.NotEmpty(t, qs, "the universe has queries naming twins")
+	isTwin := func(source string) bool {
+		for f := range twinFiles {
+			if strings.HasSuffix(filepath.ToSlash(source), "/"+f) {
+				return true
+			}
+		}
+		return false
+	}
+	var mu sync.Mutex
+	offered := map[string][]string{} // query text → function names offered
+	inner := tbtest.Agent(qs, tbtest.TruthCalls(c, u.truthCalls()), tbtest.QuoteFields)
+	srv := agenttest.NewPolicyServer(t, func(req agenttest.ChatRequest) (agenttest.Turn, error) {
+		for _, m := range req.Messages {
+			if m.Role == "user" {
+				mu.Lock()
+				for _, f := range req.Tools {
+					offered[m.Content] = append(offered[m.Content], f.Function.Name)
+				}
+				mu.Unlock()
+				break
+			}
+		}
+		return inner(req)
+	})
+	out := t.TempDir()
+	_, err = toolbench.Run(context.Background(), toolbench.Config{Queries: qs, Agent: client(t, srv.URL()), AgentName: "scripted",
+		Solver: toolbench.SolverReAct, Stack: u.stack, OutDir: out})
+	require.NoError(t, err)
+	byKey := map[string]toolbench.Result{}
+	for _, r := range readResults(t, out) {
+		byKey[r.Key] = r
+	}
+	renamed, called := 0, 0
+	for _, q := range qs {
+		res := byKey[q.Key()]
+		if res.Outcome == toolbench.OutcomeUnresolved {
+			continue
+		}
+		names := offered[q.Text]
+		for _, e := range q.APIs {
+			a := c.ToolIn(e.Category, e.Tool)
+			if a == nil || !isTwin(a.Source) || a.API(e.API) == nil {
+				continue
+			}
+			api := a.API(e.API)
+			// ToolBench's name, formed from the api_list entry alone.
+			want := toolset.StandardizeAPIName(api.Name) + "_for_" + toolset.Standardize(e.Tool)
+			if len(want) > toolset.MaxAPINameLen {
+				want = want[len(want)-toolset.MaxAPINameLen:]
+			}
+			require.Contains(t, names, want, "%s: %s/%s offered as ToolBench names it", q.Key(), e.Category, e.Tool)
+			isRenamed := toolset.ExportName(api, toolset.NameToolBench) != want
+			if isRenamed {
+				renamed++
+				require.NotContains(t, names, toolset.ExportName(api, toolset.NameToolBench), q.Key())
+			}
+			for _, call := range res.Trajectory.Calls() {
+				if call.Function != want {
+					continue
+				}
+				require.NotEqual(t, agent.ErrUnknownFunction, call.ErrorKind, "%s: %s", q.Key(), call.Error)
+				if call.API == "" {
+					// Refused before it ran (an argument a failed handoff
+					// left out): by this API's own checks.
+					require.Contains(t, call.Error, api.ID(), q.Key())
+					continue
+				}
+				require.Equal(t, api.ID(), call.API, "%s: %s runs the tool of category %s", q.Key(), want, e.Category)
+				if call.OK() && isRenamed {
+					called++
+				}
+			}
+		}
+	}
+	t.Logf("%d queries name twins: %d offered functions renamed from the catalog's names, %d successful calls under those names", len(qs), renamed, called)
+	require.Positive(t, renamed, "some twin is the one the catalog renames")
+	require.Positive(t, called, "some call runs a renamed twin by ToolBench's name")
 }

@@ -4,6 +4,8 @@ package faker
 import (
 	"context"
 	"encoding/json"
+	"maps"
+	"slices"
 	"strings"
 
 	lru "github.com/hashicorp/golang-lru/v2"
@@ -210,6 +212,8 @@ func (f *Faker) plan(api *toolset.API) *plan {
 		budget = maxPlanNodes
 		p.source = SourceInferred
 		p.root = fromTemplate(shape.Infer(api, shape.Options{Paths: f.paths[api.ID()]}), 0, &budget)
+	} else {
+		f.fillHollow(api, p.root)
 	}
 	annotate(p.root, "", p.entity)
 	if f.plans != nil {
@@ -236,4 +240,89 @@ func decodeJSON(raw json.RawMessage) any {
 		return nil
 	}
 	return v
+}
+
+// fillHollow gives every object of a documented shape that documents no
+// field (an item written {}, "dict", or a _list_length marker alone, beside
+// fields that do say something) the fields of the entity the API's name
+// and its tool's other APIs give it (shape.Infer's item), so that no
+// answer holds a list of empty objects.
+func (f *Faker) fillHollow(api *toolset.API, root *node) {
+	var item any
+	inferred := false
+	var walk func(n *node, depth int)
+	walk = func(n *node, depth int) {
+		if n == nil || depth > maxDepth {
+			return
+		}
+		switch n.kind {
+		case nObject:
+			if len(n.kids) > 0 {
+				for _, k := range n.kids {
+					walk(k, depth+1)
+				}
+				return
+			}
+			if !inferred {
+				inferred = true
+				item = entityItem(shape.Infer(api, shape.Options{}))
+			}
+			if item != nil {
+				budget := maxPlanNodes
+				*n = *fromTemplate(item, depth, &budget)
+			}
+		case nArray, nMap, nChoice:
+			if n.kind == nArray && !n.fixed && len(n.elems) == 1 && untyped(n.elems[0]) {
+				// A list of items of no documented type: the entities.
+				n.elems[0] = object(nil)
+			}
+			for _, e := range n.elems {
+				walk(e, depth+1)
+			}
+		}
+	}
+	walk(root, 0)
+}
+
+// untyped reports whether a leaf says nothing of its values: no type, no
+// format, no values listed.
+func untyped(n *node) bool {
+	return n.kind == nLeaf && n.typ == "" && n.format == "" && len(n.enum) == 0 && !n.hinted
+}
+
+// entityItem is the object an inferred shape answers about: its first
+// list's item when that is an object with fields, else the shape itself
+// when it is one; nil when it has none.
+func entityItem(t any) any {
+	var first any
+	var find func(v any, depth int) bool
+	find = func(v any, depth int) bool {
+		if depth > maxDepth {
+			return false
+		}
+		switch x := v.(type) {
+		case map[string]any:
+			for _, k := range slices.Sorted(maps.Keys(x)) {
+				if find(x[k], depth+1) {
+					return true
+				}
+			}
+		case []any:
+			if len(x) > 0 {
+				if m, ok := x[0].(map[string]any); ok && len(m) > 0 {
+					first = m
+					return true
+				}
+				return find(x[0], depth+1)
+			}
+		}
+		return false
+	}
+	if find(t, 0) {
+		return first
+	}
+	if m, ok := t.(map[string]any); ok && len(m) > 0 {
+		return m
+	}
+	return nil
 }

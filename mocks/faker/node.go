@@ -339,7 +339,9 @@ func fromSchema(s *openapi3.Schema, depth int, budget *int) *node {
 			}
 		}
 		if s.Items == nil {
-			n.elems = []*node{{kind: nLeaf, typ: "string"}}
+			// Items of no documented type (the plan fills them with
+			// the API's entities: see fillHollow).
+			n.elems = []*node{{kind: nLeaf}}
 		} else {
 			n.elems = []*node{fromSchema(schemaOf(s.Items), depth+1, budget)}
 		}

@@ -31,14 +31,17 @@ import (
 // Template kinds as ToolBench's query files hold them, which the quality
 // measurement gives the generated universe's templates in turn: the type
 // shape as it is, as a JSON string, as the repr of a Python dict, with
-// _list_length markers, with "list of int with length 3" lists, and error
-// replies in place of the answer's shape.
+// _list_length markers, with "list of int with length 3" lists, with
+// hollow items (a list's objects written {} or as a _list_length marker
+// alone, its other fields kept), and error replies in place of the
+// answer's shape.
 const (
 	tmplPlain = iota
 	tmplJSONString
 	tmplPyRepr
 	tmplListLength
 	tmplListOf
+	tmplHollow
 	tmplErrorMessage
 	tmplErrorObject
 	tmplErrorText
@@ -64,7 +67,7 @@ func retemplate(t any, kind, seed int) any {
 		return string(b)
 	case tmplPyRepr:
 		return pyRepr(t)
-	case tmplListLength, tmplListOf:
+	case tmplListLength, tmplListOf, tmplHollow:
 		return markLists(t, kind, seed)
 	}
 	return t
@@ -86,6 +89,12 @@ func markLists(v any, kind, seed int) any {
 		}
 		switch e := markLists(x[0], kind, seed+1).(type) {
 		case map[string]any:
+			if kind == tmplHollow {
+				if seed%2 == 0 {
+					return []any{map[string]any{}}
+				}
+				return []any{map[string]any{"_list_length": 1 + seed%9}}
+			}
 			if kind == tmplListLength {
 				e["_list_length"] = 1 + seed%9
 			}

@@ -95,6 +95,11 @@ func newHierarchical(co Corpus) *Hierarchical {
 		tools[tp] = &toolset.API{Name: h.toolIDs[tp], Description: td.String()}
 	}
 	h.categories, h.tools = search.NewIndex(cats), search.NewIndex(tools)
+	// A search reads only the stand-ins' positions and names: their
+	// documentation, the whole text of every tool, goes once indexed.
+	for _, a := range append(cats, tools...) {
+		a.Description = ""
+	}
 	return h
 }
 

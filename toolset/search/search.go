@@ -111,14 +111,24 @@ func apiTokens(a *toolset.API) []string {
 // IDF (averaged in first-appearance order, as rank_bm25's dict does); and
 // every product is rounded as numpy rounds it. It is safe for concurrent use.
 type Index struct {
-	apis     []*toolset.API
-	ids      []string
-	postings map[string][]posting
-	idf      map[string]float64
+	apis []*toolset.API
+	ids  []string
+	// terms finds a term's statistics; each term's postings are one run
+	// of post, in document order. One flat slice and cloned term strings
+	// keep the index small and let the documents' text go once indexed.
+	terms map[string]int32
+	stats []termStats
+	post  []posting
 	// norm[d] is k1·(1 − b + b·|d|/avgdl), the document-length part of the
 	// denominator, computed once in rank_bm25's operation order.
 	norm    []float64
 	scratch sync.Pool
+}
+
+// termStats are a term's IDF and its run of Index.post.
+type termStats struct {
+	idf        float64
+	start, end int32
 }
 
 type posting struct {
@@ -150,7 +160,8 @@ func NewIndex(apis []*toolset.API) *Index {
 
 // newIndexTokens builds the BM25 statistics over pre-tokenized documents.
 func newIndexTokens(docs [][]string) *Index {
-	ix := &Index{postings: map[string][]posting{}, idf: map[string]float64{}, norm: make([]float64, len(docs))}
+	ix := &Index{terms: map[string]int32{}, norm: make([]float64, len(docs))}
+	postings := map[string][]posting{} // while building
 	n := len(docs)
 	var order []string // terms in first-appearance order, as rank_bm25's nd dict
 	total := 0
@@ -167,11 +178,27 @@ func newIndexTokens(docs [][]string) *Index {
 			freq[t]++
 		}
 		for _, t := range seen {
-			if _, ok := ix.postings[t]; !ok {
+			ps, ok := postings[t]
+			if !ok {
+				// A term may be a substring of a long document: its own
+				// copy keeps the document from being held by the index.
+				t = strings.Clone(t)
 				order = append(order, t)
 			}
-			ix.postings[t] = append(ix.postings[t], posting{doc: int32(d), tf: freq[t]})
+			postings[t] = append(ps, posting{doc: int32(d), tf: freq[t]})
 		}
+	}
+	ix.stats = make([]termStats, len(order))
+	size := 0
+	for _, ps := range postings {
+		size += len(ps)
+	}
+	ix.post = make([]posting, 0, size)
+	for i, t := range order {
+		ix.terms[t] = int32(i)
+		ix.stats[i] = termStats{start: int32(len(ix.post))}
+		ix.post = append(ix.post, postings[t]...)
+		ix.stats[i].end = int32(len(ix.post))
 	}
 	if n == 0 {
 		return ix
@@ -183,20 +210,20 @@ func newIndexTokens(docs [][]string) *Index {
 		ix.norm[d] = float64(bm25K1 * float64(float64(1-bm25B)+float64(bdl/avgdl)))
 	}
 	idfSum := 0.0
-	var negative []string
-	for _, t := range order {
-		df := float64(len(ix.postings[t]))
+	var negative []int
+	for i := range order {
+		df := float64(ix.stats[i].end - ix.stats[i].start)
 		idf := math.Log(float64(n)-df+0.5) - math.Log(df+0.5)
-		ix.idf[t] = idf
+		ix.stats[i].idf = idf
 		idfSum += idf
 		if idf < 0 {
-			negative = append(negative, t)
+			negative = append(negative, i)
 		}
 	}
 	if len(order) > 0 {
 		eps := float64(bm25Epsilon * float64(idfSum/float64(len(order))))
-		for _, t := range negative {
-			ix.idf[t] = eps
+		for _, i := range negative {
+			ix.stats[i].idf = eps
 		}
 	}
 	return ix
@@ -218,8 +245,13 @@ type scratch struct {
 // touched.
 func (ix *Index) scores(query []string, sc *scratch) {
 	for _, q := range query {
-		idf := ix.idf[q]
-		for _, p := range ix.postings[q] {
+		i, ok := ix.terms[q]
+		if !ok {
+			continue
+		}
+		st := ix.stats[i]
+		idf := st.idf
+		for _, p := range ix.post[st.start:st.end] {
 			tf := float64(p.tf)
 			num := float64(tf * (bm25K1 + 1))
 			frac := float64(num / float64(tf+ix.norm[p.doc]))
@@ -306,7 +338,17 @@ func (ix *Index) DocFreq(token string) int {
 	if ix == nil {
 		return 0
 	}
-	return len(ix.postings[token])
+	return len(ix.postings(token))
+}
+
+// postings are the documents holding token, in document order.
+func (ix *Index) postings(token string) []posting {
+	i, ok := ix.terms[token]
+	if !ok {
+		return nil
+	}
+	st := ix.stats[i]
+	return ix.post[st.start:st.end]
 }
 
 // Holds tells whether the documentation of the i-th indexed API (in the
@@ -316,7 +358,7 @@ func (ix *Index) Holds(i int, token string) bool {
 	if ix == nil {
 		return false
 	}
-	ps := ix.postings[token]
+	ps := ix.postings(token)
 	j := sort.Search(len(ps), func(n int) bool { return int(ps[n].doc) >= i })
 	return j < len(ps) && int(ps[j].doc) == i
 }

@@ -66,9 +66,9 @@ func TestBM25GoldenScores(t *testing.T) {
 		{"hotel", "search", "city", "hotel"},
 		{"weather", "now"},
 	})
-	require.Equal(t, 0.5108256237659907, ix.idf["forecast"])
-	require.Equal(t, 0.04256880198049923, ix.idf["weather"])
-	require.Equal(t, 0.04256880198049923, ix.idf["city"])
+	require.Equal(t, 0.5108256237659907, ix.stats[ix.terms["forecast"]].idf)
+	require.Equal(t, 0.04256880198049923, ix.stats[ix.terms["weather"]].idf)
+	require.Equal(t, 0.04256880198049923, ix.stats[ix.terms["city"]].idf)
 	require.Equal(t, []float64{1.5, 1.875, 1.125}, ix.norm)
 	for _, tc := range []struct {
 		query string

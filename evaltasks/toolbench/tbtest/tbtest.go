@@ -2,6 +2,7 @@
 package tbtest
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"maps"
@@ -78,7 +79,7 @@ func Solver(c *toolset.Catalog, qs []toolbench.Query) Policy {
 				return agenttest.Turn{}, fmt.Errorf("query %s: no API %s/%s", q.ID, call.Tool, call.API)
 			}
 			args, _ := json.Marshal(call.Arguments)
-			return agenttest.Tool(toolset.ExportName(a, toolset.NameToolBench), string(args)), nil
+			return agenttest.Tool(cmp.Or(FunctionName(req, c, q, a), toolset.ExportName(a, toolset.NameToolBench)), string(args)), nil
 		}
 		var parts []string
 		for _, o := range obs {
@@ -227,7 +228,7 @@ func TruthCalls(c *toolset.Catalog, truth map[string][]TruthCall) Caller {
 	return func(q *toolbench.Query, req agenttest.ChatRequest, seen []Seen) (*Step, error) {
 		var steps []TruthCall
 		for _, tc := range truth[q.Key()] {
-			if offered(req, c, tc) != "" {
+			if offered(req, c, q, tc) != "" {
 				steps = append(steps, tc)
 			}
 		}
@@ -235,7 +236,7 @@ func TruthCalls(c *toolset.Catalog, truth map[string][]TruthCall) Caller {
 			return nil, nil
 		}
 		tc := steps[len(seen)]
-		st := &Step{Function: offered(req, c, tc), Arguments: map[string]any{}}
+		st := &Step{Function: offered(req, c, q, tc), Arguments: map[string]any{}}
 		for k, v := range tc.Arguments {
 			st.Arguments[k] = v
 		}
@@ -258,14 +259,39 @@ func TruthCalls(c *toolset.Catalog, truth map[string][]TruthCall) Caller {
 
 // offered is the function name under which the request offers a truth
 // call's API, "" when it does not.
-func offered(req agenttest.ChatRequest, c *toolset.Catalog, tc TruthCall) string {
+func offered(req agenttest.ChatRequest, c *toolset.Catalog, q *toolbench.Query, tc TruthCall) string {
 	a := c.ToolBenchAPI(tc.Category, tc.Tool, tc.API)
 	if a == nil {
 		return ""
 	}
-	name := toolset.ExportName(a, toolset.NameToolBench)
-	for _, t := range req.Tools {
-		if t.Function.Name == name {
+	return FunctionName(req, c, q, a)
+}
+
+// resolverKey keeps a catalog's resolver in Catalog.Derived.
+type resolverKey struct{}
+
+// resolver is the catalog's resolver, built once.
+func resolver(c *toolset.Catalog) *toolbench.Resolver {
+	return c.Derived(resolverKey{}, func() any { return toolbench.NewResolver(c) }).(*toolbench.Resolver)
+}
+
+// FunctionName is the name under which the request offers a, "" when it
+// does not: the name ToolBench gives it among the query's own APIs
+// (toolset.ToolBenchNames over what the query resolves to), else its
+// ToolBench name or its catalog name, whichever the request offers.
+func FunctionName(req agenttest.ChatRequest, c *toolset.Catalog, q *toolbench.Query, a *toolset.API) string {
+	has := func(name string) bool {
+		return slices.ContainsFunc(req.Tools, func(t toolset.OpenAITool) bool { return t.Function.Name == name })
+	}
+	if r, _ := resolver(c).Resolve(q); r != nil {
+		for i, name := range toolset.ToolBenchNames(r.Offered) {
+			if r.Offered[i] == a && has(name) {
+				return name
+			}
+		}
+	}
+	for _, name := range []string{toolset.ToolBenchFunctionName(a), toolset.ExportName(a, toolset.NameToolBench)} {
+		if has(name) {
 			return name
 		}
 	}
@@ -274,7 +300,7 @@ func offered(req agenttest.ChatRequest, c *toolset.Catalog, tc TruthCall) string
 
 // AnnotatedCalls makes each query's annotated calls (x-calls) in order.
 func AnnotatedCalls(c *toolset.Catalog) Caller {
-	return func(q *toolbench.Query, _ agenttest.ChatRequest, seen []Seen) (*Step, error) {
+	return func(q *toolbench.Query, req agenttest.ChatRequest, seen []Seen) (*Step, error) {
 		if len(seen) >= len(q.Calls) {
 			return nil, nil
 		}
@@ -283,7 +309,7 @@ func AnnotatedCalls(c *toolset.Catalog) Caller {
 		if err != nil {
 			return nil, fmt.Errorf("query %s: %w", q.ID, err)
 		}
-		return &Step{Function: toolset.ExportName(api, toolset.NameToolBench), Arguments: maps.Clone(call.Arguments)}, nil
+		return &Step{Function: cmp.Or(FunctionName(req, c, q, api), toolset.ExportName(api, toolset.NameToolBench)), Arguments: maps.Clone(call.Arguments)}, nil
 	}
 }
 
