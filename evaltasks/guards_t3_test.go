@@ -169,9 +169,7 @@ func TestClarifyStrategiesSitAtTheFloor(t *testing.T) {
 	for _, s := range strategies {
 		t.Run(s.name, func(t *testing.T) {
 			rep := runStrategy(t, s.policy, func(c *Config) { c.Tasks = []int{TaskClarify} })
-			got := metric(t, rep, TaskClarify, headline[TaskClarify])
-			t.Logf("T3 %s %.3f (floor %.2f): %s", headline[TaskClarify], got, SurfaceFloor, s.name)
-			require.LessOrEqual(t, got, SurfaceFloor, "%s", s.name)
+			requireAtMost(t, rep, TaskClarify, SurfaceFloor, s.name)
 		})
 	}
 }

@@ -42,9 +42,7 @@ func TestGuardsT56SitAtTheFloor(t *testing.T) {
 	for _, g := range guards {
 		t.Run(fmt.Sprintf("T%d %s", g.task, g.name), func(t *testing.T) {
 			rep := runStrategy(t, g.policy, func(c *Config) { c.Tasks = []int{g.task} })
-			got := metric(t, rep, g.task, headline[g.task])
-			t.Logf("T%d %s %.3f (floor %.2f): %s", g.task, headline[g.task], got, SurfaceFloor, g.name)
-			require.LessOrEqual(t, got, SurfaceFloor, "task %d: %s", g.task, g.name)
+			requireAtMost(t, rep, g.task, SurfaceFloor, g.name)
 		})
 	}
 }

@@ -3,6 +3,8 @@ package evaltasks
 import (
 	"context"
 	"encoding/json"
+	"flag"
+	"math"
 	"os"
 	"sync"
 	"testing"
@@ -13,6 +15,43 @@ import (
 	"github.com/understudy/understudy/internal/assemble"
 	"github.com/understudy/understudy/toolset"
 )
+
+// long runs the strategy suites (runStrategy) on every instance of the
+// embedded dataset, as .ci/run does: go test ./evaltasks -long. By default
+// each suite scores a stratified sample of each task (strategySample
+// instances: every instruction type, scenario and, as far as the sample
+// reaches, API represented), which keeps go test ./... well inside Go's
+// default per-package limit on a busy machine.
+var long = flag.Bool("long", false, "score the strategy suites on the whole embedded dataset, not a stratified sample of each task")
+
+// strategySample is how many instances of each task a default strategy
+// run scores, drawn with strategySeed; Task 8's 60 are kept whole.
+const (
+	strategySample = 64
+	strategySeed   = 1
+)
+
+// bar is the most a strategy may score on a task of a strategy run that
+// scored planned instances, when floor is its bar on the whole task. A
+// sample's share of accidental passes is not the whole set's, so on a
+// sampled task the bar is two standard errors of a share at floor over
+// the sample above it; a floor of 0 stays 0 (one pass is a defect in any
+// sample), and under -long, or on a task kept whole, the bar is floor.
+func bar(floor float64, planned int) float64 {
+	if *long || floor <= 0 || planned < strategySample {
+		return floor
+	}
+	return floor + 2*math.Sqrt(floor*(1-floor)/float64(planned))
+}
+
+// strategyScope is the Sample and Seed of a strategy run: the whole
+// dataset under -long, else the stratified sample.
+func strategyScope() (n int, seed uint64) {
+	if *long {
+		return 0, 0
+	}
+	return strategySample, strategySeed
+}
 
 var (
 	stackOnce sync.Once
@@ -79,4 +118,20 @@ func metric(t testing.TB, rep *Report, task int, name string) float64 {
 	}
 	t.Fatalf("no task %d in the report", task)
 	return 0
+}
+
+// requireAtMost asserts that a strategy's headline metric on a task stays
+// at or under floor (its bar on a sampled task: bar) and logs the score.
+func requireAtMost(t testing.TB, rep *Report, task int, floor float64, name string) {
+	t.Helper()
+	for _, tr := range rep.Tasks {
+		if tr.ID == task {
+			m := headline[task]
+			got, b := tr.Metrics[m], bar(floor, tr.Planned)
+			t.Logf("T%d %s %.3f (floor %.2f, bar %.3f over %d instances): %s", task, m, got, floor, b, tr.Planned, name)
+			require.LessOrEqual(t, got, b, "task %d: %s", task, name)
+			return
+		}
+	}
+	t.Fatalf("no task %d in the report", task)
 }

@@ -170,10 +170,12 @@ func TestChainScoreFallsWithSpraying(t *testing.T) {
 		t.Skip("Task 7 on the whole embedded dataset, four times")
 	}
 	st := testStack(t)
-	base := runEmbedded(t, baseline.New(st.Catalog, st.Graph), "baseline", TaskChain)
+	// All four on the same instances (strategyScope); the oracle's 1 on
+	// every Task-7 instance is TestOracleChainsScoreOne's.
+	base := runScoped(t, baseline.New(st.Catalog, st.Graph), "baseline", TaskChain)
 	spray := runStrategy(t, sprayEveryTool, func(c *Config) { c.Tasks = []int{TaskChain} })
-	oracle := runEmbedded(t, agent.Oracle{}, "oracle", TaskChain)
-	natural := runEmbedded(t, naturalChainAgent, "natural", TaskChain)
+	oracle := runScoped(t, agent.Oracle{}, "oracle", TaskChain)
+	natural := runScoped(t, naturalChainAgent, "natural", TaskChain)
 	for name, rep := range map[string]*Report{"baseline": base, "sprayer": spray, "oracle": oracle, "natural": natural} {
 		t.Logf("%-8s chain score %.3f, progress %.3f, extra %v", name, metric(t, rep, TaskChain, "chain_score"), metric(t, rep, TaskChain, "progress"), rep.Tasks[0].Extra)
 	}

@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"time"
 	_ "time/tzdata" // key points name IANA zones; they must load without a zoneinfo database
 )
@@ -324,12 +326,31 @@ func IANAZone(f string) *time.Location {
 	if !strings.Contains(f, "/") || strings.ContainsAny(f, " \t") {
 		return nil
 	}
+	if loc, ok := zoneCache.Load(f); ok {
+		return loc.(*time.Location)
+	}
 	loc, err := time.LoadLocation(f)
 	if err != nil {
-		return nil
+		loc = nil
+	}
+	if zoneCacheSize.Add(1) <= maxZoneCache {
+		zoneCache.Store(f, loc)
 	}
 	return loc
 }
+
+// zoneCache keeps what IANAZone read: time.LoadLocation reads and parses
+// the zone's file on every call, and the scorers ask once per fact. A
+// *time.Location is immutable, so one is shared; misses (URLs and paths
+// hold a slash too) are kept as nil. The cache stops growing at
+// maxZoneCache names, which the IANA database and a dataset's facts stay
+// under.
+var (
+	zoneCache     sync.Map
+	zoneCacheSize atomic.Int64
+)
+
+const maxZoneCache = 1 << 14
 
 // zone tells whether a reply names a time zone: by its IANA name, an
 // everyday name or abbreviation (terms.json), or its UTC offset in winter

@@ -35,6 +35,8 @@ type Terms struct {
 	// synonym groups); members lists each group's phrases as lemmas.
 	groups  map[string][]int
 	members [][][]string
+	// aliasOf maps a name's words, space-joined, to its alias group.
+	aliasOf map[string]int
 }
 
 //go:embed terms.json
@@ -111,6 +113,7 @@ func ParseTerms(b []byte) (*Terms, error) {
 			seen[k] = i
 		}
 	}
+	t.aliasOf = seen
 	t.index()
 	return &t, nil
 }
@@ -198,13 +201,8 @@ func (t *Terms) AlternativesOf(api string) []string {
 
 // aliases are the other names of a name (none when it has no group).
 func (t *Terms) aliases(name string) []string {
-	k := Normalized(name)
-	for _, g := range t.Aliases {
-		for _, n := range g {
-			if Normalized(n) == k {
-				return g
-			}
-		}
+	if i, ok := t.aliasOf[strings.Join(Words(name), " ")]; ok {
+		return t.Aliases[i]
 	}
 	return nil
 }

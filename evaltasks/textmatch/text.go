@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 )
 
 // Text matching for the rule scorers: lower-cased words with a light
@@ -28,31 +29,61 @@ func init() {
 }
 
 // Words splits text into lower-case words of letters and digits; a
-// decimal point or comma between digits stays inside the number.
+// decimal point or comma between digits stays inside the number. It is
+// the innermost loop of every rule scorer, so ASCII, most of any reply,
+// takes a path without the Unicode tables.
 func Words(text string) []string {
-	var out []string
-	var b strings.Builder
-	rs := []rune(text)
+	// The words are written one after another into buf and cut out of one
+	// string at the end: one allocation for all of them.
+	var buf []byte
+	var ends []int
 	flush := func() {
-		if b.Len() > 0 {
-			out = append(out, b.String())
-			b.Reset()
+		if k := len(ends); len(buf) > 0 && (k == 0 || ends[k-1] < len(buf)) {
+			ends = append(ends, len(buf))
 		}
 	}
-	for i, r := range rs {
+	prev := utf8.RuneError // the rune before text[i]; none at the start
+	for i := 0; i < len(text); {
+		r, size := rune(text[i]), 1
+		if r >= utf8.RuneSelf {
+			r, size = utf8.DecodeRuneInString(text[i:])
+		}
 		switch {
-		case unicode.IsLetter(r) || unicode.IsDigit(r):
-			b.WriteString(fold(unicode.ToLower(r)))
-		case (r == '.' || r == ',') && i > 0 && i+1 < len(rs) && unicode.IsDigit(rs[i-1]) && unicode.IsDigit(rs[i+1]):
+		case 'a' <= r && r <= 'z' || '0' <= r && r <= '9':
+			buf = append(buf, byte(r))
+		case 'A' <= r && r <= 'Z':
+			buf = append(buf, byte(r-'A'+'a'))
+		case r >= utf8.RuneSelf && (unicode.IsLetter(r) || unicode.IsDigit(r)):
+			buf = append(buf, fold(unicode.ToLower(r))...)
+		case (r == '.' || r == ',') && i > 0 && unicode.IsDigit(prev) && digitAt(text, i+size):
 			if r == '.' {
-				b.WriteRune(r)
+				buf = append(buf, '.')
 			} // a thousands separator is dropped: 1,234 reads 1234
 		default:
 			flush()
 		}
+		prev = r
+		i += size
 	}
 	flush()
+	if len(ends) == 0 {
+		return nil
+	}
+	all, out := string(buf), make([]string, len(ends))
+	start := 0
+	for k, e := range ends {
+		out[k], start = all[start:e], e
+	}
 	return out
+}
+
+// digitAt tells whether a digit starts at text[i].
+func digitAt(text string, i int) bool {
+	if i >= len(text) {
+		return false
+	}
+	r, _ := utf8.DecodeRuneInString(text[i:])
+	return unicode.IsDigit(r)
 }
 
 // fold is a lower-case letter without its accent.

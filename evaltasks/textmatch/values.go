@@ -42,6 +42,33 @@ var numberRE = regexp.MustCompile(`(?i)(minus\s+|[-−]\s?|\+)?(\d{1,3}(?:,\d{3}
 // ("Rainy days: about ").
 var labelUnitRE = regexp.MustCompile(`(?i)\b(days|hours|minutes)\s*:\s*(?:about|around|roughly|approximately|approx\.?|~)?\s*$`)
 
+// labelUnit is the unit of time a label names at the end of prefix
+// ("Rainy days: about "), "" for none. labelUnitRE is anchored at the end,
+// but a regexp search tries every start, so matching the whole prefix for
+// every number is quadratic in a reply's length; it is matched against
+// the prefix from just before its last colon instead, which holds every
+// match: neither the qualifiers nor \s hold a colon, and the label word,
+// at most 8 bytes ("minuteſ" under (?i)), sits before the colon's spaces.
+func labelUnit(prefix string) string {
+	c := strings.LastIndexByte(prefix, ':')
+	if c < 0 || len(strings.Trim(prefix[c+1:], reSpace)) > len("approximately") {
+		return ""
+	}
+	lo := c
+	for lo > 0 && strings.IndexByte(reSpace, prefix[lo-1]) >= 0 {
+		lo--
+	}
+	// 16 bytes hold the word and the rune before it, which \b reads (a
+	// rune cut in two reads as non-word, as any non-ASCII rune does).
+	if g := labelUnitRE.FindStringSubmatch(prefix[max(0, lo-16):]); g != nil {
+		return unitOf(g[1])
+	}
+	return ""
+}
+
+// reSpace is what \s matches in Go's regexp syntax.
+const reSpace = "\t\n\f\r "
+
 // rangeRE finds ranges between two numbers: "20-25", "20 – 25", "20 to 25".
 var rangeRE = regexp.MustCompile(`^\s*(?:-|–|—|to)\s*$`)
 
@@ -119,9 +146,7 @@ func Numbers(text string) []Number {
 		if unit == "" {
 			// A label names the unit of the value after it ("Rainy
 			// days: around 8–10").
-			if g := labelUnitRE.FindStringSubmatch(text[:start]); g != nil {
-				unit = unitOf(g[1])
-			}
+			unit = labelUnit(text[:start])
 		}
 		n := Number{Val: v, Unit: unit, Step: step, Hi: v, Start: start, End: m[1], Plus: plus}
 		if k := len(out) - 1; k >= 0 && ends[k] <= m[0] && rangeRE.MatchString(text[ends[k]:m[4]]) && out[k].Val <= math.Abs(v) {
