@@ -16,6 +16,7 @@ import (
 	"net"
 	"net/http"
 	"runtime/debug"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -95,6 +96,10 @@ func New(e *sandbox.Engine, opts Options) (*Server, error) {
 	}
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.DiscardHandler)
+	}
+	if m, ok := opts.MCP.(MetricsWriter); ok {
+		// The MCP sessions' counts (MCPHandlerOf).
+		opts.Metrics = append(slices.Clone(opts.Metrics), m)
 	}
 	s := &Server{engine: e, opts: opts, log: opts.Logger}
 	// The catalog document is rendered on its first request: it holds every
