@@ -250,6 +250,9 @@ func (rw *rapidWire) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 func (rw *rapidWire) route(r *http.Request) (*hostWire, *Problem) {
 	host := r.Header.Get("X-RapidAPI-Host")
 	if rw.s.engine.Catalog().ToolByHost(host) == nil {
+		if p := unservedMethod(r); p != nil {
+			return nil, p
+		}
 		return nil, newProblem(http.StatusNotFound, "unknown-host", "Unknown API host", "no tool is served at X-RapidAPI-Host "+host)
 	}
 	p, clean := wirePath(r.URL)
@@ -283,11 +286,14 @@ func (rw *rapidWire) route(r *http.Request) (*hostWire, *Problem) {
 // wire as the tool's own request: the tool's host in X-RapidAPI-Host and
 // the path after "/<tool>". ok is false when the first segment names no
 // tool with a host; the request is then left as it came.
-func (rw *rapidWire) exportedPath(r *http.Request) bool {
+func (rw *rapidWire) exportedPath(r *http.Request) (bool, *Problem) {
 	first, rest, _ := strings.Cut(strings.TrimPrefix(r.URL.Path, "/"), "/")
 	t := rw.s.engine.Catalog().Tool(first)
 	if t == nil || t.Host == "" {
-		return false
+		return false, nil
+	}
+	if p := checkName("tool name", first, MaxNameLen); p != nil {
+		return false, p // the lookup folded it to a tool's name
 	}
 	r.Header.Set("X-RapidAPI-Host", t.Host)
 	r.URL.Path = "/" + rest
@@ -295,7 +301,26 @@ func (rw *rapidWire) exportedPath(r *http.Request) bool {
 		_, raw, _ := strings.Cut(strings.TrimPrefix(r.URL.RawPath, "/"), "/")
 		r.URL.RawPath = "/" + raw
 	}
-	return true
+	return true, nil
+}
+
+// unservedMethod answers TRACE and CONNECT, which no endpoint of the
+// server takes, with 405 and the methods endpoints take, where a path
+// that is no endpoint would be a 404: the method, not the path, is what
+// the client must change. Nil for any other method.
+func unservedMethod(r *http.Request) *Problem {
+	if r.Method != http.MethodTrace && r.Method != http.MethodConnect {
+		return nil
+	}
+	allow := strings.Join(wireMethods, ", ")
+	target := r.URL.Path
+	if target == "" {
+		target = r.Host // CONNECT's authority form
+	}
+	p := newProblem(http.StatusMethodNotAllowed, "method-not-allowed", "Method not allowed",
+		fmt.Sprintf("%s is not served by this server (on %s or anywhere); endpoints take %s", r.Method, prefix(target, 256), allow))
+	p.headers = http.Header{"Allow": {allow}}
+	return p
 }
 
 // wireMethods are the methods an API of the wire can have, in the order
@@ -317,6 +342,9 @@ func (hw *hostWire) allowed(r *http.Request) []string {
 }
 
 func unknownEndpoint(r *http.Request, host string) *Problem {
+	if p := unservedMethod(r); p != nil {
+		return p
+	}
 	return newProblem(http.StatusNotFound, "unknown-endpoint", "Endpoint does not exist", r.Method+" "+r.URL.Path+" is not an endpoint of "+host)
 }
 
