@@ -29,28 +29,30 @@ import (
 //
 // A host's routes are built on its first request: StableToolBench's
 // 12,000 tools would otherwise cost seconds of start for the few hosts a
-// run calls.
+// run calls. They are kept within Options.APICacheBytes (hostCache).
 type rapidWire struct {
 	s *Server
 	// tools are the tools with a host, by wireHost.
 	tools map[string][]*toolset.Tool
-	hosts sync.Map // wireHost → *lazyHostWire
+	hosts *hostCache // wireHost → *lazyHostWire
 }
 
 type lazyHostWire struct {
-	once sync.Once
-	hw   *hostWire
+	once  sync.Once
+	hw    *hostWire
+	bytes int64 // its estimated cost, once counted (hostCache.built)
 }
 
 // hostWire is the routes of one host.
 type hostWire struct {
-	mux *http.ServeMux
+	mux  *http.ServeMux
+	cost int64 // estimated bytes (hostCache)
 }
 
 // newRapidWire indexes the catalog's tools by host and returns the handler
 // that dispatches to their routes.
 func (s *Server) newRapidWire() *rapidWire {
-	rw := &rapidWire{s: s, tools: map[string][]*toolset.Tool{}}
+	rw := &rapidWire{s: s, tools: map[string][]*toolset.Tool{}, hosts: newHostCache(s.opts.APICacheBytes)}
 	for _, t := range s.engine.Catalog().Tools() {
 		if t.Host != "" {
 			h := wireHost(t.Host)
@@ -62,19 +64,18 @@ func (s *Server) newRapidWire() *rapidWire {
 
 // host is the routes of a host (as wireHost spells it), built on first use.
 func (rw *rapidWire) host(h string) *hostWire {
-	v, ok := rw.hosts.Load(h)
-	if !ok {
-		v, _ = rw.hosts.LoadOrStore(h, new(lazyHostWire))
-	}
-	l := v.(*lazyHostWire)
-	l.once.Do(func() { l.hw = rw.build(h) })
+	l := rw.hosts.entry(h)
+	l.once.Do(func() {
+		l.hw = rw.build(h)
+		rw.hosts.built(h, l, l.hw.cost)
+	})
 	return l.hw
 }
 
 // build makes a host's routes.
 func (rw *rapidWire) build(host string) *hostWire {
 	tools := rw.tools[host]
-	hw := &hostWire{mux: http.NewServeMux()}
+	hw := &hostWire{mux: http.NewServeMux(), cost: wireHostBytes}
 	// Templates that differ only inside a segment ("/v2/{p}.json" and
 	// "/v2/{p}.xml") share a ServeMux pattern; the pattern's handler tries
 	// their segment matchers, most literal first.
@@ -95,6 +96,7 @@ func (rw *rapidWire) build(host string) *hostWire {
 			}
 		}
 		g.routes = append(g.routes, wireRoute{api: a, binds: binds})
+		hw.cost += wireRouteBytes + 3*int64(len(key))
 	}
 	for _, t := range tools {
 		exported := openapi.Paths(t)
