@@ -9,6 +9,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/understudy/understudy/internal/mcphttp"
 	"github.com/understudy/understudy/sandbox"
 	"github.com/understudy/understudy/toolset"
 )
@@ -81,6 +82,12 @@ func toolError(msg string) *mcp.CallToolResult {
 	return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: msg}}}
 }
 
+// The default bounds on MCP sessions over HTTP (MCPOptions).
+const (
+	DefaultMCPMaxSessions     = mcphttp.DefaultMaxSessions
+	DefaultMCPMaxSessionBytes = mcphttp.DefaultMaxBytes
+)
+
 // DefaultMCPSessionIdle is how long an MCP session over HTTP may go
 // without a request before it is closed and its memory freed: without a
 // bound, 3,000 initialize calls kept 149 MB for good.
@@ -129,5 +136,5 @@ func MCPHandlerOf(build func() *mcp.Server, opts MCPOptions) http.Handler {
 		idle = 0 // never
 	}
 	sdk := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return server() }, nil)
-	return newMCPSessions(sdk, opts, idle)
+	return mcphttp.New(sdk, mcphttp.Options{MaxSessions: opts.MaxSessions, MaxBytes: opts.MaxSessionBytes, Idle: idle, ProblemBase: ProblemPath, MaxBody: DefaultMaxBody})
 }

@@ -1,4 +1,5 @@
-package server
+// Package mcphttp bounds the sessions of MCP over streamable HTTP by count and bytes in front of the SDK's handler.
+package mcphttp
 
 import (
 	"bytes"
@@ -15,14 +16,14 @@ import (
 )
 
 // Bounds on the MCP sessions kept over streamable HTTP. The SDK keeps a
-// session until it is deleted or idle for SessionIdle: 20,000 initialize
-// calls without DELETE grew the server from 57 to 282 MB, about 11 KB a
+// session until it is deleted or idle for its timeout: 20,000 initialize
+// calls without DELETE grew the server from 50 to 300 MB, about 11 KB a
 // session, with nothing to stop them.
 const (
-	// DefaultMCPMaxSessions bounds the sessions kept at once.
-	DefaultMCPMaxSessions = 1000
-	// DefaultMCPMaxSessionBytes bounds their estimated memory (64 MiB).
-	DefaultMCPMaxSessionBytes = 64 << 20
+	// DefaultMaxSessions bounds the sessions kept at once.
+	DefaultMaxSessions = 1000
+	// DefaultMaxBytes bounds their estimated memory (64 MiB).
+	DefaultMaxBytes = 64 << 20
 	// mcpSessionBase is what one session holds besides its initialize
 	// parameters: BenchmarkMCPSessionBytes measures about 7.5 KB of heap
 	// and stacks (the SDK's session, connection and goroutines), a flood
@@ -40,19 +41,39 @@ const (
 	goneDeleted = "deleted"
 )
 
-// mcpSessions bounds the SDK's sessions by count and by estimated bytes:
+// Options configures Sessions.
+type Options struct {
+	// MaxSessions bounds the sessions kept at once (0: DefaultMaxSessions;
+	// negative: no bound).
+	MaxSessions int
+	// MaxBytes bounds their estimated memory: about 12 KiB each plus the
+	// size of its initialize request (0: DefaultMaxBytes; negative: no
+	// bound).
+	MaxBytes int64
+	// Idle closes a session after this long without a request (0: never).
+	Idle time.Duration
+	// ProblemBase starts the problem types named in errors' data
+	// ("/problems/" gives "/problems/mcp-session-gone").
+	ProblemBase string
+	// MaxBody bounds the body read to find a request's id for an error.
+	MaxBody int64
+}
+
+// Sessions bounds the SDK's sessions by count and by estimated bytes:
 // a new session over either bound closes the least recently used session
 // that has no request running (through the SDK's own DELETE), and a client
 // whose session was closed is answered with 404, as the MCP spec asks, and
 // a JSON-RPC error saying why and to initialize a new session, not the
 // SDK's bare "session not found". It also closes sessions idle for the
 // idle time, so that it knows of every session the SDK keeps.
-type mcpSessions struct {
+type Sessions struct {
 	sdk      http.Handler
 	max      int
 	maxBytes int64
 	idle     time.Duration
 	now      func() time.Time
+	base     string
+	maxBody  int64
 
 	mu      sync.Mutex
 	lru     *list.List // of *mcpSession, least recently used first
@@ -72,22 +93,29 @@ type mcpSession struct {
 	busy  int // POSTs running: a session serving one is never closed
 }
 
-func newMCPSessions(sdk http.Handler, opts MCPOptions, idle time.Duration) *mcpSessions {
-	max, maxBytes := opts.MaxSessions, opts.MaxSessionBytes
+// New bounds the sessions of sdk, the SDK's streamable HTTP handler,
+// which must not close idle sessions itself (its SessionTimeout 0): the
+// bound closes them, so that it knows of every session kept.
+func New(sdk http.Handler, opts Options) *Sessions {
+	max, maxBytes := opts.MaxSessions, opts.MaxBytes
 	if max == 0 {
-		max = DefaultMCPMaxSessions
+		max = DefaultMaxSessions
 	}
 	if maxBytes == 0 {
-		maxBytes = DefaultMCPMaxSessionBytes
+		maxBytes = DefaultMaxBytes
+	}
+	maxBody := opts.MaxBody
+	if maxBody <= 0 {
+		maxBody = 1 << 20
 	}
 	gone, _ := simplelru.NewLRU[string, string](mcpGoneKept, nil)
-	return &mcpSessions{sdk: sdk, max: max, maxBytes: maxBytes, idle: idle, now: time.Now,
+	return &Sessions{sdk: sdk, max: max, maxBytes: maxBytes, idle: opts.Idle, now: time.Now, base: opts.ProblemBase, maxBody: maxBody,
 		lru: list.New(), byID: map[string]*list.Element{}, gone: gone}
 }
 
 const mcpSessionHeader = "Mcp-Session-Id"
 
-func (m *mcpSessions) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+func (m *Sessions) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	id := r.Header.Get(mcpSessionHeader)
 	if id == "" {
 		if r.Method == http.MethodPost {
@@ -110,7 +138,7 @@ func (m *mcpSessions) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // open serves a POST without a session: an initialize makes one, which
 // is counted once the SDK names it in its answer's header, before the
 // client can learn it.
-func (m *mcpSessions) open(w http.ResponseWriter, r *http.Request) {
+func (m *Sessions) open(w http.ResponseWriter, r *http.Request) {
 	var body []byte
 	if r.Body != nil && r.Body != http.NoBody {
 		var err error
@@ -137,7 +165,7 @@ func (m *mcpSessions) open(w http.ResponseWriter, r *http.Request) {
 // one is refused (503) and closed.
 type openWriter struct {
 	http.ResponseWriter
-	m         *mcpSessions
+	m         *Sessions
 	id        json.RawMessage // the request's, for an error
 	size      int64
 	wrote     bool
@@ -155,7 +183,7 @@ func (o *openWriter) WriteHeader(code int) {
 		if !ok {
 			o.refusedID = id
 			o.Header().Del(mcpSessionHeader)
-			writeRPCError(o.ResponseWriter, http.StatusServiceUnavailable, o.id, "too-many-sessions",
+			o.m.writeRPCError(o.ResponseWriter, http.StatusServiceUnavailable, o.id, "too-many-sessions",
 				fmt.Sprintf("too many MCP sessions: all %d kept are serving a request, so none can be closed to make room; retry shortly", o.m.max))
 			return
 		}
@@ -215,7 +243,7 @@ func (s *statusWriter) Unwrap() http.ResponseWriter { return s.ResponseWriter }
 // admit counts a new session, closing the least recently used idle ones
 // until it fits both bounds. It fails, counting nothing, when none of
 // those it must close can be.
-func (m *mcpSessions) admit(id string, size int64) (*mcpSession, bool) {
+func (m *Sessions) admit(id string, size int64) (*mcpSession, bool) {
 	m.mu.Lock()
 	if e, ok := m.byID[id]; ok { // the SDK never names one twice; be safe
 		s := e.Value.(*mcpSession)
@@ -251,7 +279,7 @@ func (m *mcpSessions) admit(id string, size int64) (*mcpSession, bool) {
 }
 
 // begin notes a request of a session, nil when the session is not kept.
-func (m *mcpSessions) begin(id string, post bool) *mcpSession {
+func (m *Sessions) begin(id string, post bool) *mcpSession {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	e, ok := m.byID[id]
@@ -270,7 +298,7 @@ func (m *mcpSessions) begin(id string, post bool) *mcpSession {
 // end notes the end of a request: a session deleted, or one the SDK no
 // longer has (an initialize that failed, which the SDK closes itself),
 // is forgotten.
-func (m *mcpSessions) end(s *mcpSession, deleted, missing bool) {
+func (m *Sessions) end(s *mcpSession, deleted, missing bool) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if s.busy > 0 {
@@ -295,7 +323,7 @@ func (m *mcpSessions) end(s *mcpSession, deleted, missing bool) {
 
 // forget drops a session from the count (m.mu held), remembering why
 // when why is set.
-func (m *mcpSessions) forget(e *list.Element, why string) {
+func (m *Sessions) forget(e *list.Element, why string) {
 	s := e.Value.(*mcpSession)
 	m.lru.Remove(e)
 	delete(m.byID, s.id)
@@ -307,7 +335,7 @@ func (m *mcpSessions) forget(e *list.Element, why string) {
 
 // schedule arms the idle timer for the least recently used session
 // (m.mu held).
-func (m *mcpSessions) schedule() {
+func (m *Sessions) schedule() {
 	if m.idle <= 0 || m.timer != nil || m.lru.Len() == 0 {
 		return
 	}
@@ -316,7 +344,7 @@ func (m *mcpSessions) schedule() {
 }
 
 // expire closes the sessions idle for the idle time.
-func (m *mcpSessions) expire() {
+func (m *Sessions) expire() {
 	m.mu.Lock()
 	m.timer = nil
 	now := m.now()
@@ -347,7 +375,7 @@ func (m *mcpSessions) expire() {
 	m.closeAll(victims)
 }
 
-func (m *mcpSessions) closeAll(ids []string) {
+func (m *Sessions) closeAll(ids []string) {
 	for _, id := range ids {
 		m.close(id)
 	}
@@ -355,22 +383,25 @@ func (m *mcpSessions) closeAll(ids []string) {
 
 // close ends a session in the SDK through its own DELETE, which closes
 // the session, its streams and its goroutines.
-func (m *mcpSessions) close(id string) {
+func (m *Sessions) close(id string) {
 	req, err := http.NewRequestWithContext(context.Background(), http.MethodDelete, "/mcp", nil)
 	if err != nil {
 		return
 	}
 	req.Header.Set(mcpSessionHeader, id)
-	m.sdk.ServeHTTP(&headerRecorder{header: http.Header{}}, req)
+	m.sdk.ServeHTTP(discard{http.Header{}}, req)
 }
 
 // writeGone answers a request naming a session not kept: 404, which tells
 // an MCP client to initialize again, with a JSON-RPC error saying why.
-func (m *mcpSessions) writeGone(w http.ResponseWriter, r *http.Request, id string) {
+func (m *Sessions) writeGone(w http.ResponseWriter, r *http.Request, id string) {
 	m.mu.Lock()
 	why, _ := m.gone.Get(id)
 	m.mu.Unlock()
-	shown := prefix(id, 64)
+	shown := id
+	if len(shown) > 64 {
+		shown = shown[:64] + "…"
+	}
 	var msg string
 	switch why {
 	case goneEvicted:
@@ -382,13 +413,13 @@ func (m *mcpSessions) writeGone(w http.ResponseWriter, r *http.Request, id strin
 	default:
 		msg = fmt.Sprintf("unknown MCP session %q (never opened here, or closed long ago); initialize a new session", shown)
 	}
-	writeRPCError(w, http.StatusNotFound, rpcID(r), "mcp-session-gone", msg)
+	m.writeRPCError(w, http.StatusNotFound, m.rpcID(r), "mcp-session-gone", msg)
 }
 
 // writeRPCError answers an MCP request over HTTP with a JSON-RPC error
 // carrying the request's id (null when it has none), the problem's type
 // and status in its data, as the SDK's client reports such a body.
-func writeRPCError(w http.ResponseWriter, status int, id json.RawMessage, kind, msg string) {
+func (m *Sessions) writeRPCError(w http.ResponseWriter, status int, id json.RawMessage, kind, msg string) {
 	if id == nil {
 		id = json.RawMessage("null")
 	}
@@ -401,11 +432,11 @@ func writeRPCError(w http.ResponseWriter, status int, id json.RawMessage, kind, 
 		Message string `json:"message"`
 		Data    data   `json:"data"`
 	}
-	out, err := marshal(struct {
+	out, err := json.Marshal(struct {
 		JSONRPC string          `json:"jsonrpc"`
 		ID      json.RawMessage `json:"id"`
 		Error   rpcError        `json:"error"`
-	}{"2.0", id, rpcError{mcpSessionErrorCode, msg, data{ProblemPath + kind, status}}})
+	}{"2.0", id, rpcError{ErrorCode, msg, data{m.base + kind, status}}})
 	if err != nil {
 		out = []byte(`{"jsonrpc":"2.0","id":null,"error":{"code":-32001,"message":"session not available"}}`)
 	}
@@ -417,38 +448,56 @@ func writeRPCError(w http.ResponseWriter, status int, id json.RawMessage, kind, 
 
 // rpcID is the id of the JSON-RPC request a POST carries, nil when it
 // has none.
-func rpcID(r *http.Request) json.RawMessage {
+func (m *Sessions) rpcID(r *http.Request) json.RawMessage {
 	if r.Method != http.MethodPost || r.Body == nil {
 		return nil
 	}
-	body, err := io.ReadAll(io.LimitReader(r.Body, DefaultMaxBody))
+	body, err := io.ReadAll(io.LimitReader(r.Body, m.maxBody))
 	if err != nil {
 		return nil
 	}
-	return requestID(bytes.TrimSpace(body))
+	return requestID(body)
 }
 
-// mcpSessionErrorCode is the JSON-RPC error code of a request naming a
-// session the server does not keep (in the range JSON-RPC leaves to
-// servers).
-const mcpSessionErrorCode = -32001
+// requestID is the id of a JSON-RPC request as written, when it is a
+// string or a number; nil otherwise.
+func requestID(body []byte) json.RawMessage {
+	var probe struct {
+		Method json.RawMessage `json:"method"`
+		ID     json.RawMessage `json:"id"`
+	}
+	if json.Unmarshal(bytes.TrimSpace(body), &probe) != nil || probe.Method == nil || len(probe.ID) == 0 {
+		return nil
+	}
+	switch c := probe.ID[0]; {
+	case c == '"', c == '-', c >= '0' && c <= '9':
+		return probe.ID
+	}
+	return nil
+}
 
-// MCPSessionStats are the counts of MCP sessions over HTTP.
-type MCPSessionStats struct {
+// ErrorCode is the JSON-RPC error code of a request naming a session the
+// server does not keep, or refused a new one (in the range JSON-RPC
+// leaves to servers).
+const ErrorCode = -32001
+
+// Stats are the counts of MCP sessions over HTTP.
+type Stats struct {
 	Live, Evicted, Expired, Refused int64
 	// Bytes is the estimated memory of the live sessions.
 	Bytes int64
 }
 
-func (m *mcpSessions) stats() MCPSessionStats {
+// Stats counts the sessions kept and closed.
+func (m *Sessions) Stats() Stats {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	return MCPSessionStats{Live: int64(len(m.byID)), Evicted: m.evicted, Expired: m.expired, Refused: m.refused, Bytes: m.bytes}
+	return Stats{Live: int64(len(m.byID)), Evicted: m.evicted, Expired: m.expired, Refused: m.refused, Bytes: m.bytes}
 }
 
 // WritePrometheus writes the session counts for GET /metrics.
-func (m *mcpSessions) WritePrometheus(w io.Writer) error {
-	st := m.stats()
+func (m *Sessions) WritePrometheus(w io.Writer) error {
+	st := m.Stats()
 	_, err := fmt.Fprintf(w, `# HELP understudy_mcp_sessions MCP sessions kept (HTTP).
 # TYPE understudy_mcp_sessions gauge
 understudy_mcp_sessions %d
@@ -463,3 +512,15 @@ understudy_mcp_sessions_closed_total{reason="refused"} %d
 `, st.Live, st.Bytes, st.Evicted, st.Expired, st.Refused)
 	return err
 }
+
+// discard is a ResponseWriter that keeps nothing.
+type discard struct{ h http.Header }
+
+func (d discard) Header() http.Header       { return d.h }
+func (discard) WriteHeader(int)             {}
+func (discard) Write(p []byte) (int, error) { return len(p), nil }
+
+// errReader is a body whose reading fails with err.
+type errReader struct{ err error }
+
+func (e errReader) Read([]byte) (int, error) { return 0, e.err }
