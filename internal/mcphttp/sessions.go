@@ -137,7 +137,8 @@ func (m *Sessions) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 
 // open serves a POST without a session: an initialize makes one, which
 // is counted once the SDK names it in its answer's header, before the
-// client can learn it.
+// client can learn it. Anything else gets a session the SDK closes with
+// the request (it was never initialized), which is not counted.
 func (m *Sessions) open(w http.ResponseWriter, r *http.Request) {
 	var body []byte
 	if r.Body != nil && r.Body != http.NoBody {
@@ -148,6 +149,10 @@ func (m *Sessions) open(w http.ResponseWriter, r *http.Request) {
 			rest = io.MultiReader(rest, errReader{err})
 		}
 		r.Body = io.NopCloser(rest)
+	}
+	if !isInitialize(body) {
+		m.sdk.ServeHTTP(w, r)
+		return
 	}
 	size := int64(len(body))
 	ow := &openWriter{ResponseWriter: w, m: m, size: mcpSessionBase + size, id: requestID(bytes.TrimSpace(body))}
@@ -457,6 +462,14 @@ func (m *Sessions) rpcID(r *http.Request) json.RawMessage {
 		return nil
 	}
 	return requestID(body)
+}
+
+// isInitialize reports whether body is one initialize request.
+func isInitialize(body []byte) bool {
+	var probe struct {
+		Method string `json:"method"`
+	}
+	return json.Unmarshal(bytes.TrimSpace(body), &probe) == nil && probe.Method == "initialize"
 }
 
 // requestID is the id of a JSON-RPC request as written, when it is a
