@@ -79,6 +79,9 @@ type flags struct {
 	verifyRecs      string
 	maxBody         int64
 	mcpIdle         time.Duration
+	mcpMaxSessions  int
+	mcpMaxBytes     int64
+	apiCacheBytes   int64
 	noInfer         bool
 	explain         bool
 	dependencyHints bool
@@ -149,6 +152,9 @@ func runWith(args []string, stdout, stderr io.Writer, f flags) int {
 	fs.StringVar(&f.verifyRecs, "verify-recordings", "", "check every recording in DIR (parses, checksum, key of its canonical call, no secrets) and exit non-zero listing the problems")
 	fs.Int64Var(&f.maxBody, "max-body", server.DefaultMaxBody, "largest request body accepted, in bytes")
 	fs.DurationVar(&f.mcpIdle, "mcp-session-idle", server.DefaultMCPSessionIdle, "close an MCP session over HTTP after this long without a request (0 or less: never)")
+	fs.IntVar(&f.mcpMaxSessions, "mcp-max-sessions", server.DefaultMCPMaxSessions, "MCP sessions over HTTP kept at once; a new one beyond closes the least recently used one not serving a request, whose client is told to initialize again (0 or less: no bound)")
+	fs.Int64Var(&f.mcpMaxBytes, "mcp-max-session-bytes", server.DefaultMCPMaxSessionBytes, "estimated memory of the MCP sessions over HTTP kept at once, in bytes (about 12 KiB a session plus its initialize request); beyond it the least recently used are closed (0 or less: no bound)")
+	fs.Int64Var(&f.apiCacheBytes, "api-cache-bytes", server.DefaultAPICacheBytes, "estimated bytes of what is built per API on its first call and kept (the RapidAPI wire's routes, by tool); beyond it the least recently used are dropped and built again when called (0 or less: no bound)")
 	fs.DurationVar(&f.readTimeout, "read-timeout", server.DefaultReadTimeout, "time a client has to send a request's header, and then its body")
 	fs.DurationVar(&f.idleTimeout, "idle-timeout", server.DefaultIdleTimeout, "close a keep-alive connection after this long without a request (idle connections are also the first closed at -max-conns)")
 	fs.IntVar(&f.maxConns, "max-conns", server.DefaultMaxConns, "connections open at once; at the cap the longest-waiting connection without a running call is closed")
@@ -265,7 +271,7 @@ func runWith(args []string, stdout, stderr io.Writer, f flags) int {
 	}
 	// Over HTTP the MCP server is built on the first MCP request.
 	mcpSrv := func() *mcp.Server { return server.MCPServer(st.Engine, version) }
-	h, err := server.New(st.Engine, server.Options{Deps: st.Graph, MCP: server.MCPHandlerOf(mcpSrv, server.MCPOptions{SessionIdle: mcpIdle(f.mcpIdle)}), MaxBody: f.maxBody, Logger: cfg.Logger,
+	h, err := server.New(st.Engine, server.Options{Deps: st.Graph, MCP: server.MCPHandlerOf(mcpSrv, server.MCPOptions{SessionIdle: mcpIdle(f.mcpIdle), MaxSessions: noBound(f.mcpMaxSessions), MaxSessionBytes: noBound(f.mcpMaxBytes)}), MaxBody: f.maxBody, Logger: cfg.Logger, APICacheBytes: noBound(f.apiCacheBytes),
 		ReadTimeout: f.readTimeout, AllowOrigins: f.allowOrigins, EnforceSecurity: f.enforceSecurity, Health: sharedHealth(st), Metrics: metricsOf(st)})
 	if err != nil {
 		return fail(err)
@@ -289,6 +295,15 @@ func mcpIdle(d time.Duration) time.Duration {
 		return -1
 	}
 	return d
+}
+
+// noBound maps a bound's flag, where 0 or less means none, to the
+// options, where 0 means the default and a negative value none.
+func noBound[N int | int64](n N) N {
+	if n <= 0 {
+		return -1
+	}
+	return n
 }
 
 // config turns flags into the stack's configuration. The log goes to

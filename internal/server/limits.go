@@ -14,6 +14,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+	"unicode"
 )
 
 // Bounds on what one client can make the server hold. Slow clients are cut
@@ -550,23 +551,41 @@ func prefix(s string, n int) string {
 	return s[:n]
 }
 
+// checkName is checkLen, and refuses besides a name or ID holding a
+// control character (NUL, a line break, DEL): the catalog's lookup folds
+// names to letters and digits, so "calculator\u0000" was taken for
+// "calculator" and the call ran, and an ID would carry it into traces and
+// logs.
+func checkName(what, v string, max int) *Problem {
+	if p := checkLen(what, v, max); p != nil {
+		return p
+	}
+	for i, r := range v {
+		if unicode.IsControl(r) {
+			return newProblem(http.StatusBadRequest, "bad-name", "Control character in a name",
+				fmt.Sprintf("%s holds the control character %U at byte %d (%q); names and IDs are printable text", what, r, i, prefix(v, 64)))
+		}
+	}
+	return nil
+}
+
 // checkCall bounds the names and session of a call before the engine
 // looks them up (or computes suggestions for them).
 func checkCall(tool, api, session string) error {
-	if p := checkLen(`"tool"`, tool, MaxNameLen); p != nil {
+	if p := checkName(`"tool"`, tool, MaxNameLen); p != nil {
 		return p
 	}
-	if p := checkLen(`"api"`, api, MaxNameLen); p != nil {
+	if p := checkName(`"api"`, api, MaxNameLen); p != nil {
 		return p
 	}
-	if p := checkLen("session ID", session, MaxSessionIDLen); p != nil {
+	if p := checkName("session ID", session, MaxSessionIDLen); p != nil {
 		return p
 	}
 	return nil
 }
 
 // limitMCPNames refuses an MCP tools/call whose tool name is over
-// MaxNameLen before the SDK looks it up (its "unknown tool" error quotes
+// MaxNameLen, or holds a control character (checkName), before the SDK looks it up (its "unknown tool" error quotes
 // the whole name). The body is already read (readBody); a body that is not
 // one JSON-RPC request is left to the SDK to answer.
 func limitMCPNames(next http.Handler) http.Handler {
@@ -588,7 +607,7 @@ func limitMCPNames(next http.Handler) http.Handler {
 			} `json:"params"`
 		}
 		if err == nil && json.Unmarshal(body, &call) == nil && call.Method == "tools/call" {
-			if p := checkLen("tool name", call.Params.Name, MaxNameLen); p != nil {
+			if p := checkName("tool name", call.Params.Name, MaxNameLen); p != nil {
 				writeProblem(w, p)
 				return
 			}

@@ -399,3 +399,42 @@ func FuzzPrefix(f *testing.F) {
 		}
 	})
 }
+
+// TestIdleKeepAliveBoundedSeparately: a keep-alive connection idle after
+// its answer is closed after the idle timeout, its own bound and far
+// shorter than net/http's default of the read timeout (then 2 minutes),
+// and no longer counts against the cap; a connection still sending its
+// request is bounded by the read timeout instead.
+func TestIdleKeepAliveBoundedSeparately(t *testing.T) {
+	srv := NewHTTPServer(http.NotFoundHandler(), 0)
+	require.Equal(t, DefaultIdleTimeout, srv.IdleTimeout)
+	require.Equal(t, DefaultReadTimeout, srv.ReadHeaderTimeout)
+	require.Less(t, DefaultIdleTimeout, 2*time.Minute)
+
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	lim := LimitListener(ln, 4).(*connLimit)
+	srv = NewHTTPServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { _, _ = io.WriteString(w, "ok") }), time.Hour)
+	srv.IdleTimeout = 100 * time.Millisecond
+	go func() { _ = srv.Serve(lim) }()
+	t.Cleanup(func() { _ = srv.Close() })
+
+	c, err := net.Dial("tcp", ln.Addr().String())
+	require.NoError(t, err)
+	defer c.Close()
+	require.NoError(t, c.SetDeadline(time.Now().Add(bounded.Timeout)))
+	_, err = fmt.Fprintf(c, "GET / HTTP/1.1\r\nHost: %s\r\n\r\n", ln.Addr())
+	require.NoError(t, err)
+	br := bufio.NewReader(c)
+	resp, err := http.ReadResponse(br, nil)
+	require.NoError(t, err)
+	_, _ = io.Copy(io.Discard, resp.Body)
+	resp.Body.Close()
+	require.False(t, resp.Close, "kept alive")
+
+	// Idle now: the server closes it (the hour-long read timeout would
+	// not), and the cap no longer counts it.
+	_, err = br.ReadByte()
+	require.ErrorIs(t, err, io.EOF, "the server closes an idle keep-alive connection")
+	require.Eventually(t, func() bool { return lim.open() == 0 }, bounded.Timeout, 10*time.Millisecond)
+}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/understudy/understudy/internal/mcphttp"
 	"github.com/understudy/understudy/sandbox"
 	"github.com/understudy/understudy/toolset"
 )
@@ -81,6 +82,12 @@ func toolError(msg string) *mcp.CallToolResult {
 	return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: msg}}}
 }
 
+// The default bounds on MCP sessions over HTTP (MCPOptions).
+const (
+	DefaultMCPMaxSessions     = mcphttp.DefaultMaxSessions
+	DefaultMCPMaxSessionBytes = mcphttp.DefaultMaxBytes
+)
+
 // DefaultMCPSessionIdle is how long an MCP session over HTTP may go
 // without a request before it is closed and its memory freed: without a
 // bound, 3,000 initialize calls kept 149 MB for good.
@@ -92,6 +99,14 @@ type MCPOptions struct {
 	// (0: DefaultMCPSessionIdle; negative: never). A client whose session
 	// was closed gets 404 and starts a new one, as the MCP spec says.
 	SessionIdle time.Duration
+	// MaxSessions bounds the sessions kept at once (0:
+	// DefaultMCPMaxSessions; negative: no bound). A new session beyond it
+	// closes the least recently used one not serving a request.
+	MaxSessions int
+	// MaxSessionBytes bounds the sessions' estimated memory: about 12 KiB
+	// each plus the size of its initialize request (0:
+	// DefaultMCPMaxSessionBytes; negative: no bound).
+	MaxSessionBytes int64
 }
 
 // MCPHandler serves MCP over streamable HTTP with the default options.
@@ -106,6 +121,11 @@ func MCPHandlerWith(s *mcp.Server, opts MCPOptions) http.Handler {
 // makes, called once, on the first MCP request: listing StableToolBench's
 // 44,692 APIs as MCP tools takes seconds, which a server that is never
 // asked over MCP should not spend before it serves.
+//
+// The sessions are bounded in number and bytes (MCPOptions) and closed
+// when idle by the handler, not the SDK, so that it counts every session
+// kept; the handler is a MetricsWriter, whose counts New adds to GET
+// /metrics.
 func MCPHandlerOf(build func() *mcp.Server, opts MCPOptions) http.Handler {
 	server := sync.OnceValue(build)
 	idle := opts.SessionIdle
@@ -113,7 +133,8 @@ func MCPHandlerOf(build func() *mcp.Server, opts MCPOptions) http.Handler {
 	case idle == 0:
 		idle = DefaultMCPSessionIdle
 	case idle < 0:
-		idle = 0 // the SDK's "never"
+		idle = 0 // never
 	}
-	return mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return server() }, &mcp.StreamableHTTPOptions{SessionTimeout: idle})
+	sdk := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return server() }, nil)
+	return mcphttp.New(sdk, mcphttp.Options{MaxSessions: opts.MaxSessions, MaxBytes: opts.MaxSessionBytes, Idle: idle, ProblemBase: ProblemPath, MaxBody: DefaultMaxBody})
 }

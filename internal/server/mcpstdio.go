@@ -99,6 +99,9 @@ type lineWriter struct {
 // whole, in one call).
 func (l *lineWriter) Write(p []byte) (int, error) {
 	out := l.ids.answered(p)
+	if out == nil {
+		return len(p), nil // the answer to a cancelled request
+	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if _, err := l.w.Write(out); err != nil {
@@ -153,6 +156,10 @@ func (f *lineFilter) Read(p []byte) (int, error) {
 			continue
 		}
 		if ok, ans := CheckStdioLine(line); !ok {
+			f.answer(ans)
+			continue
+		}
+		if ans := checkToolName(line); ans != nil {
 			f.answer(ans)
 			continue
 		}
@@ -240,6 +247,25 @@ func CheckStdioLine(line []byte) (ok bool, answer []byte) {
 		return false, errorLine(requestID(line), jsonrpc.CodeInvalidRequest, "invalid request: "+err.Error())
 	}
 	return true, nil
+}
+
+// checkToolName answers a tools/call whose tool name is over MaxNameLen or
+// holds a control character (checkName) with -32602, as limitMCPNames
+// refuses it over HTTP; nil for any other line.
+func checkToolName(line []byte) []byte {
+	var call struct {
+		Method string `json:"method"`
+		Params struct {
+			Name string `json:"name"`
+		} `json:"params"`
+	}
+	if json.Unmarshal(line, &call) != nil || call.Method != "tools/call" {
+		return nil
+	}
+	if p := checkName("tool name", call.Params.Name, MaxNameLen); p != nil {
+		return errorLine(requestID(line), jsonrpc.CodeInvalidParams, "invalid params: "+p.Detail)
+	}
+	return nil
 }
 
 // batchError answers a batch: one error for an empty one (JSON-RPC 2.0 §6),
@@ -358,14 +384,40 @@ func (c *drainingConn) Close() error {
 // idTable tracks the requests in flight between the filter and the SDK's
 // answers: it refuses an id already in flight and gives ids the SDK cannot
 // hold exactly a stand-in, restoring them in the answer.
+//
+// A request the client cancelled (notifications/cancelled) while in flight
+// is not answered: the MCP spec says the receiver should not send a
+// response for it, and the SDK still sent its result, or its error.
 type idTable struct {
 	mu       sync.Mutex
-	inFlight map[string]struct{} // the ids' identities (idKey)
-	idleCh   chan struct{}       // closed when inFlight empties, while someone waits
+	inFlight map[string]bool // the ids' identities (idKey) → cancelled
+	idleCh   chan struct{}   // closed when inFlight empties, while someone waits
 }
 
 func newIDTable() *idTable {
-	return &idTable{inFlight: map[string]struct{}{}}
+	return &idTable{inFlight: map[string]bool{}}
+}
+
+// cancel marks the request a cancellation names, if it is in flight.
+func (t *idTable) cancel(msg map[string]json.RawMessage) {
+	if string(msg["method"]) != `"notifications/cancelled"` {
+		return
+	}
+	var params struct {
+		RequestID json.RawMessage `json:"requestId"`
+	}
+	if json.Unmarshal(msg["params"], &params) != nil {
+		return
+	}
+	key, ok := idKey(params.RequestID)
+	if !ok {
+		return
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if _, running := t.inFlight[key]; running {
+		t.inFlight[key] = true
+	}
 }
 
 // request registers a call line the filter passes on. It returns the line
@@ -384,6 +436,7 @@ func (t *idTable) request(line []byte) (out []byte, answer []byte) {
 	if !isCall {
 		// A notification: a cancellation names its request by its
 		// stand-in.
+		t.cancel(msg)
 		if toSDK(msg) {
 			return marshalLine(msg, line), nil
 		}
@@ -394,7 +447,7 @@ func (t *idTable) request(line []byte) (out []byte, answer []byte) {
 	if _, dup := t.inFlight[key]; dup {
 		return nil, errorLine(raw, jsonrpc.CodeInvalidRequest, "invalid request: duplicate in-flight request ID "+string(raw)+" (the request with this id is still running)")
 	}
-	t.inFlight[key] = struct{}{}
+	t.inFlight[key] = false
 	if !toSDK(msg) {
 		return line, nil
 	}
@@ -403,7 +456,7 @@ func (t *idTable) request(line []byte) (out []byte, answer []byte) {
 
 // answered notes a line the SDK writes. An answer to a request ends it
 // being in flight, and one to a request with a stand-in id gets the id
-// as written back.
+// as written back; the answer to a cancelled request is dropped (nil).
 func (t *idTable) answered(line []byte) []byte {
 	var probe struct {
 		Method json.RawMessage `json:"method"`
@@ -422,10 +475,14 @@ func (t *idTable) answered(line []byte) []byte {
 	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
+	cancelled := t.inFlight[key]
 	delete(t.inFlight, key)
 	if len(t.inFlight) == 0 && t.idleCh != nil {
 		close(t.idleCh)
 		t.idleCh = nil
+	}
+	if cancelled {
+		return nil
 	}
 	if !aliased {
 		return line

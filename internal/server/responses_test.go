@@ -110,7 +110,8 @@ func TestResponsesAreStable(t *testing.T) {
 		for _, k := range names {
 			fmt.Fprintf(&out, "%s: %s\n", k, strings.Join(hdr[k], ", "))
 		}
-		if len(body) > 2048 {
+		// Metrics are shown whole: they are read line by line.
+		if len(body) > 2048 && r.path != "/metrics" {
 			fmt.Fprintf(&out, "\n<%d bytes, sha256 %x>\n\n", len(body), sha256.Sum256(body))
 			return
 		}

@@ -21,9 +21,16 @@ func routerProblems(mux *http.ServeMux, wire *rapidWire) http.Handler {
 			mux.ServeHTTP(w, r)
 			return
 		}
-		if pattern == "" && wire.exportedPath(r) {
-			wire.ServeHTTP(w, r)
-			return
+		if pattern == "" {
+			ok, p := wire.exportedPath(r)
+			if p != nil {
+				writeProblem(w, p)
+				return
+			}
+			if ok {
+				wire.ServeHTTP(w, r)
+				return
+			}
 		}
 		rec := &headerRecorder{header: http.Header{}}
 		h.ServeHTTP(rec, r)
@@ -41,6 +48,8 @@ func routerProblems(mux *http.ServeMux, wire *rapidWire) http.Handler {
 			loc := rec.header.Get("Location")
 			p = newProblem(status, "moved", "Moved", fmt.Sprintf("%s is served at %s", prefix(r.URL.Path, 256), prefix(loc, 256)))
 			p.headers = http.Header{"Location": {loc}}
+		case status == http.StatusNotFound && unservedMethod(r) != nil:
+			p = unservedMethod(r)
 		case status == http.StatusNotFound:
 			p = newProblem(status, "no-route", "No such endpoint", fmt.Sprintf("%s %s is not an endpoint of this server", r.Method, prefix(r.URL.Path, 256)))
 		default:

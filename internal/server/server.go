@@ -16,6 +16,7 @@ import (
 	"net"
 	"net/http"
 	"runtime/debug"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -68,6 +69,11 @@ type Options struct {
 	// (toolset.API.Security); any value is taken. Replay and record
 	// answer what was recorded, and live is the real API's to refuse.
 	EnforceSecurity bool
+	// APICacheBytes bounds the estimated bytes of what is built per API on
+	// its first call and kept: the RapidAPI wire's routes, by tool (0:
+	// DefaultAPICacheBytes; negative: no bound). GET /metrics shows them
+	// as understudy_api_cache_*.
+	APICacheBytes int64
 }
 
 // Server routes HTTP requests to the engine.
@@ -96,6 +102,10 @@ func New(e *sandbox.Engine, opts Options) (*Server, error) {
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.DiscardHandler)
 	}
+	if m, ok := opts.MCP.(MetricsWriter); ok {
+		// The MCP sessions' counts (MCPHandlerOf).
+		opts.Metrics = append(slices.Clone(opts.Metrics), m)
+	}
 	s := &Server{engine: e, opts: opts, log: opts.Logger}
 	// The catalog document is rendered on its first request: it holds every
 	// response schema, which the catalog parses only when asked for, and
@@ -109,6 +119,7 @@ func New(e *sandbox.Engine, opts Options) (*Server, error) {
 	})
 	s.openAPIDoc = sync.OnceValue(func() *openapi3.T { return openapi.Document(e.Catalog()) })
 	wire := s.newRapidWire()
+	s.opts.Metrics = append(slices.Clone(s.opts.Metrics), wire.hosts)
 	mux := http.NewServeMux()
 	mux.Handle("GET /healthz", route{wrap(s.healthz)})
 	mux.Handle("GET /v1/catalog", route{wrap(s.getCatalog)})

@@ -29,28 +29,30 @@ import (
 //
 // A host's routes are built on its first request: StableToolBench's
 // 12,000 tools would otherwise cost seconds of start for the few hosts a
-// run calls.
+// run calls. They are kept within Options.APICacheBytes (hostCache).
 type rapidWire struct {
 	s *Server
 	// tools are the tools with a host, by wireHost.
 	tools map[string][]*toolset.Tool
-	hosts sync.Map // wireHost → *lazyHostWire
+	hosts *hostCache // wireHost → *lazyHostWire
 }
 
 type lazyHostWire struct {
-	once sync.Once
-	hw   *hostWire
+	once  sync.Once
+	hw    *hostWire
+	bytes int64 // its estimated cost, once counted (hostCache.built)
 }
 
 // hostWire is the routes of one host.
 type hostWire struct {
-	mux *http.ServeMux
+	mux  *http.ServeMux
+	cost int64 // estimated bytes (hostCache)
 }
 
 // newRapidWire indexes the catalog's tools by host and returns the handler
 // that dispatches to their routes.
 func (s *Server) newRapidWire() *rapidWire {
-	rw := &rapidWire{s: s, tools: map[string][]*toolset.Tool{}}
+	rw := &rapidWire{s: s, tools: map[string][]*toolset.Tool{}, hosts: newHostCache(s.opts.APICacheBytes)}
 	for _, t := range s.engine.Catalog().Tools() {
 		if t.Host != "" {
 			h := wireHost(t.Host)
@@ -62,19 +64,18 @@ func (s *Server) newRapidWire() *rapidWire {
 
 // host is the routes of a host (as wireHost spells it), built on first use.
 func (rw *rapidWire) host(h string) *hostWire {
-	v, ok := rw.hosts.Load(h)
-	if !ok {
-		v, _ = rw.hosts.LoadOrStore(h, new(lazyHostWire))
-	}
-	l := v.(*lazyHostWire)
-	l.once.Do(func() { l.hw = rw.build(h) })
+	l := rw.hosts.entry(h)
+	l.once.Do(func() {
+		l.hw = rw.build(h)
+		rw.hosts.built(h, l, l.hw.cost)
+	})
 	return l.hw
 }
 
 // build makes a host's routes.
 func (rw *rapidWire) build(host string) *hostWire {
 	tools := rw.tools[host]
-	hw := &hostWire{mux: http.NewServeMux()}
+	hw := &hostWire{mux: http.NewServeMux(), cost: wireHostBytes}
 	// Templates that differ only inside a segment ("/v2/{p}.json" and
 	// "/v2/{p}.xml") share a ServeMux pattern; the pattern's handler tries
 	// their segment matchers, most literal first.
@@ -95,6 +96,7 @@ func (rw *rapidWire) build(host string) *hostWire {
 			}
 		}
 		g.routes = append(g.routes, wireRoute{api: a, binds: binds})
+		hw.cost += wireRouteBytes + 3*int64(len(key))
 	}
 	for _, t := range tools {
 		exported := openapi.Paths(t)
@@ -250,6 +252,9 @@ func (rw *rapidWire) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 func (rw *rapidWire) route(r *http.Request) (*hostWire, *Problem) {
 	host := r.Header.Get("X-RapidAPI-Host")
 	if rw.s.engine.Catalog().ToolByHost(host) == nil {
+		if p := unservedMethod(r); p != nil {
+			return nil, p
+		}
 		return nil, newProblem(http.StatusNotFound, "unknown-host", "Unknown API host", "no tool is served at X-RapidAPI-Host "+host)
 	}
 	p, clean := wirePath(r.URL)
@@ -283,11 +288,14 @@ func (rw *rapidWire) route(r *http.Request) (*hostWire, *Problem) {
 // wire as the tool's own request: the tool's host in X-RapidAPI-Host and
 // the path after "/<tool>". ok is false when the first segment names no
 // tool with a host; the request is then left as it came.
-func (rw *rapidWire) exportedPath(r *http.Request) bool {
+func (rw *rapidWire) exportedPath(r *http.Request) (bool, *Problem) {
 	first, rest, _ := strings.Cut(strings.TrimPrefix(r.URL.Path, "/"), "/")
 	t := rw.s.engine.Catalog().Tool(first)
 	if t == nil || t.Host == "" {
-		return false
+		return false, nil
+	}
+	if p := checkName("tool name", first, MaxNameLen); p != nil {
+		return false, p // the lookup folded it to a tool's name
 	}
 	r.Header.Set("X-RapidAPI-Host", t.Host)
 	r.URL.Path = "/" + rest
@@ -295,7 +303,26 @@ func (rw *rapidWire) exportedPath(r *http.Request) bool {
 		_, raw, _ := strings.Cut(strings.TrimPrefix(r.URL.RawPath, "/"), "/")
 		r.URL.RawPath = "/" + raw
 	}
-	return true
+	return true, nil
+}
+
+// unservedMethod answers TRACE and CONNECT, which no endpoint of the
+// server takes, with 405 and the methods endpoints take, where a path
+// that is no endpoint would be a 404: the method, not the path, is what
+// the client must change. Nil for any other method.
+func unservedMethod(r *http.Request) *Problem {
+	if r.Method != http.MethodTrace && r.Method != http.MethodConnect {
+		return nil
+	}
+	allow := strings.Join(wireMethods, ", ")
+	target := r.URL.Path
+	if target == "" {
+		target = r.Host // CONNECT's authority form
+	}
+	p := newProblem(http.StatusMethodNotAllowed, "method-not-allowed", "Method not allowed",
+		fmt.Sprintf("%s is not served by this server (on %s or anywhere); endpoints take %s", r.Method, prefix(target, 256), allow))
+	p.headers = http.Header{"Allow": {allow}}
+	return p
 }
 
 // wireMethods are the methods an API of the wire can have, in the order
@@ -317,6 +344,9 @@ func (hw *hostWire) allowed(r *http.Request) []string {
 }
 
 func unknownEndpoint(r *http.Request, host string) *Problem {
+	if p := unservedMethod(r); p != nil {
+		return p
+	}
 	return newProblem(http.StatusNotFound, "unknown-endpoint", "Endpoint does not exist", r.Method+" "+r.URL.Path+" is not an endpoint of "+host)
 }
 
