@@ -14,6 +14,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync/atomic"
+	"unsafe"
 
 	"github.com/getkin/kin-openapi/openapi3"
 
@@ -62,7 +64,8 @@ import (
 //
 // Validate is strict: see ValidateIn for the lenient mode.
 //
-// The validator is compiled once per API, on the first call, and cached.
+// The validator is compiled on the first call and kept in the catalog's
+// per-API cache; one evicted is compiled again, the same checks.
 func (a *API) Validate(args map[string]any) (map[string]any, error) {
 	out, _, err := a.ValidateIn(args, Strict)
 	return out, err
@@ -84,12 +87,7 @@ func (a *API) ValidateIn(args map[string]any, mode ValidationMode) (map[string]a
 	if mode == "" {
 		mode = a.Tool.Validation()
 	}
-	v := a.validator.Load()
-	if v == nil {
-		v = compileValidator(a)
-		a.validator.Store(v)
-	}
-	return v.validate(a, args, mode == Lenient)
+	return a.compiled().validate(a, args, mode == Lenient)
 }
 
 // validator is an API's compiled argument check.
@@ -103,6 +101,9 @@ type validator struct {
 	names     string // "a, b, c" for messages
 	options   []openapi3.SchemaValidationOption
 	required  []int
+
+	bytes int64       // estimated heap, for the per-API cache
+	used  atomic.Bool // used since the cache last looked (second chance)
 }
 
 type compiledParam struct {
@@ -181,7 +182,25 @@ func compileValidator(a *API) *validator {
 			v.spellings[sp] = append(v.spellings[sp], i)
 		}
 	}
+	v.bytes = v.estimate()
 	return v
+}
+
+// estimate is the validator's heap in bytes beyond the API's own
+// parameters: its slices and maps, and the bare schemas it made for
+// parameters whose own kin-openapi cannot vouch for.
+func (v *validator) estimate() int64 {
+	n := int64(unsafe.Sizeof(*v)) + int64(len(v.names)) + 8*int64(len(v.required))
+	n += int64(len(v.params)) * (int64(unsafe.Sizeof(compiledParam{})) + 48) // slice + byName slot
+	for _, cp := range v.params {
+		if cp.schema != cp.p.Schema {
+			n += schemaNodeBytes
+		}
+	}
+	for sp, idx := range v.spellings {
+		n += int64(len(sp)) + 48 + 8*int64(len(idx))
+	}
+	return n
 }
 
 // isBareType reports a schema that says nothing but a scalar type, the
