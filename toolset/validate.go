@@ -153,7 +153,8 @@ var validationOptions = []openapi3.SchemaValidationOption{
 }
 
 func compileValidator(a *API) *validator {
-	v := &validator{byName: make(map[string]int, len(a.Params)), options: validationOptions}
+	v := &validator{byName: make(map[string]int, len(a.Params)), options: validationOptions,
+		params: make([]compiledParam, 0, len(a.Params))}
 	names := make([]string, 0, len(a.Params))
 	for i, p := range a.Params {
 		cp := compiledParam{p: p, kind: p.Kind, schema: p.Schema}
@@ -190,17 +191,28 @@ func compileValidator(a *API) *validator {
 // parameters: its slices and maps, and the bare schemas it made for
 // parameters whose own kin-openapi cannot vouch for.
 func (v *validator) estimate() int64 {
-	n := int64(unsafe.Sizeof(*v)) + int64(len(v.names)) + 8*int64(len(v.required))
-	n += int64(len(v.params)) * (int64(unsafe.Sizeof(compiledParam{})) + 48) // slice + byName slot
+	n := int64(unsafe.Sizeof(*v)) + int64(len(v.names)) + 8*int64(cap(v.required))
+	n += int64(cap(v.params))*int64(unsafe.Sizeof(compiledParam{})) + mapBytes(len(v.byName), 24)
 	for _, cp := range v.params {
 		if cp.schema != cp.p.Schema {
 			n += schemaNodeBytes
 		}
 	}
-	for sp, idx := range v.spellings {
-		n += int64(len(sp)) + 48 + 8*int64(len(idx))
+	if v.spellings != nil {
+		n += mapBytes(len(v.spellings), 40)
+		for sp, idx := range v.spellings {
+			n += int64(len(sp)) + 8*int64(cap(idx))
+		}
 	}
 	return n
+}
+
+// mapBytes estimates the heap of a Go map of n entries of slot bytes
+// each (key and value): its header and groups of eight slots, filled to
+// seven eighths at most.
+func mapBytes(n int, slot int64) int64 {
+	groups := max(1, (int64(n)*8/7+7)/8)
+	return 64 + groups*(8+8*slot)
 }
 
 // isBareType reports a schema that says nothing but a scalar type, the
