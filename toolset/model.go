@@ -93,8 +93,9 @@ type API struct {
 	Path        string   `json:"path,omitempty"` // path template, e.g. /api/v1/flights/auto-complete
 	Params      []*Param `json:"params"`
 	// ResponseSchema describes the response body when documented. Read it
-	// with Response: the ToolBench loader leaves it to be parsed on first
-	// use (see Response), which a loader that sets it needs not.
+	// with Response: the ToolBench loader leaves it nil and keeps the
+	// file's schema to be parsed on use (see Response), which a loader
+	// that sets it needs not.
 	ResponseSchema *openapi3.Schema `json:"response_schema,omitempty"`
 	// ExampleResponse is a documented example response, verbatim.
 	ExampleResponse json.RawMessage `json:"example_response,omitempty"`
