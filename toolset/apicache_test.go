@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"runtime"
+	"sync"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -244,4 +245,38 @@ func heapInUse() uint64 {
 	runtime.GC()
 	runtime.ReadMemStats(&m)
 	return m.HeapInuse
+}
+
+// TestCatalogCacheConcurrent: callers validating the same APIs at once
+// while the cache evicts under them (a bound of one entry) all get the
+// unbounded catalog's results.
+func TestCatalogCacheConcurrent(t *testing.T) {
+	dir, _ := tbgen.WriteTB(t, tbgen.Options{Tools: 60, Queries: make([]int, len(tbgen.Groups))})
+	small, unbounded := cacheTree(t, dir, 1), cacheTree(t, dir, -1)
+	sa, ua := small.APIs(), unbounded.APIs()
+	want := make([]string, len(ua))
+	for i, a := range ua {
+		c := argCases(a)[2]
+		want[i] = outcome(t, a, c.args, c.mode)
+	}
+	got := make([][]string, 4)
+	var wg sync.WaitGroup
+	for g := range got {
+		got[g] = make([]string, len(sa))
+		wg.Go(func() {
+			for i, a := range sa {
+				c := argCases(a)[2]
+				out, warn, err := a.ValidateIn(c.args, c.mode)
+				o, _ := json.Marshal(out)
+				w, _ := json.Marshal(warn)
+				r, _ := json.Marshal(a.Response())
+				got[g][i] = fmt.Sprintf("out=%s warn=%s err=%v response=%s", o, w, err, r)
+			}
+		})
+	}
+	wg.Wait()
+	for g := range got {
+		require.Equal(t, want, got[g], "caller %d", g)
+	}
+	require.Positive(t, small.CacheStats().Evicted)
 }
