@@ -93,8 +93,9 @@ type API struct {
 	Path        string   `json:"path,omitempty"` // path template, e.g. /api/v1/flights/auto-complete
 	Params      []*Param `json:"params"`
 	// ResponseSchema describes the response body when documented. Read it
-	// with Response: the ToolBench loader leaves it to be parsed on first
-	// use (see Response), which a loader that sets it needs not.
+	// with Response: the ToolBench loader leaves it nil and keeps the
+	// file's schema to be parsed on use (see Response), which a loader
+	// that sets it needs not.
 	ResponseSchema *openapi3.Schema `json:"response_schema,omitempty"`
 	// ExampleResponse is a documented example response, verbatim.
 	ExampleResponse json.RawMessage `json:"example_response,omitempty"`
@@ -123,13 +124,20 @@ type API struct {
 	bodySchema *openapi3.Schema
 
 	// validator is the compiled argument validator, built on the first
-	// Validate call. An API must not be changed after it has validated a call.
+	// Validate call and kept in the catalog's per-API cache (apiCache),
+	// which may drop it to be compiled again. An API must not be changed
+	// after it has validated a call.
 	validator atomic.Pointer[validator]
 
 	// responseRaw is the response schema as the ToolBench file wrote it,
-	// parsed into ResponseSchema by the first Response call.
-	responseRaw  json.RawMessage
-	responseOnce sync.Once
+	// parsed by the first Response call into response, which the
+	// catalog's per-API cache may drop to be parsed again from it.
+	responseRaw json.RawMessage
+	response    atomic.Pointer[parsedResponse]
+
+	// cache is the per-API cache of the catalog the API is in; nil out of
+	// a catalog, where what is built is kept for the API's life.
+	cache *apiCache
 
 	// std is the standardized name when it is not StandardizeAPIName(Name):
 	// the suffixed name of a twin (see SetStandardizedName).
@@ -166,15 +174,15 @@ func (a *API) StandardizedName() string {
 // documented. The schemas of ToolBench files are parsed here, once per API
 // and safely under concurrent calls, rather than at load: kin-openapi
 // parses a nested schema once per level, which made them nearly half the
-// catalog's load, and most APIs never need theirs.
+// catalog's load, and most APIs never need theirs. The parsed schema is
+// kept in the catalog's per-API cache, within its bound: one evicted is
+// parsed again, the same schema, though not the same pointer. Callers
+// must not change it.
 func (a *API) Response() *openapi3.Schema {
-	a.responseOnce.Do(func() {
-		if a.ResponseSchema == nil && a.responseRaw != nil {
-			a.ResponseSchema = lenientSchema(a.responseRaw)
-		}
-		a.responseRaw = nil
-	})
-	return a.ResponseSchema
+	if a.ResponseSchema != nil || a.responseRaw == nil {
+		return a.ResponseSchema
+	}
+	return a.parsedResponseSchema()
 }
 
 // Tool is one RapidAPI-style tool: a host with a list of APIs.
@@ -326,6 +334,8 @@ type Catalog struct {
 
 	derivedMu sync.Mutex
 	derived   map[any]*derivedValue // see Derived
+
+	cache *apiCache // what is built per API on first use; see SetCacheBytes
 }
 
 // derivedValue is one value of Catalog.Derived, built once.
@@ -366,7 +376,7 @@ func (c *Catalog) Derived(key any, build func() any) any {
 // error naming both files (the loader keeps the first and reports the
 // other). skipped lists the tool files the loader left out, for Skipped.
 func NewCatalog(tools []*Tool, skipped ...Skipped) (*Catalog, error) {
-	c := &Catalog{byTool: map[string]*Tool{}, byHost: map[string]*Tool{}, byFunc: map[string]*API{}, byCategory: map[string]*Tool{}, skipped: skipped}
+	c := &Catalog{byTool: map[string]*Tool{}, byHost: map[string]*Tool{}, byFunc: map[string]*API{}, byCategory: map[string]*Tool{}, skipped: skipped, cache: newAPICache()}
 	cats := map[string]*Category{}
 	for _, t := range tools {
 		if t.StandardizedName == "" {
@@ -389,6 +399,7 @@ func NewCatalog(tools []*Tool, skipped ...Skipped) (*Catalog, error) {
 		}
 		for _, a := range t.APIs {
 			a.Tool = t
+			a.cache = c.cache
 			c.byFunc[a.FunctionName()] = a
 			if short := toolBenchFunctionName(a); short != a.FunctionName() {
 				if _, taken := c.byFunc[short]; !taken {

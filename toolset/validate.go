@@ -14,6 +14,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync/atomic"
+	"unsafe"
 
 	"github.com/getkin/kin-openapi/openapi3"
 
@@ -62,7 +64,8 @@ import (
 //
 // Validate is strict: see ValidateIn for the lenient mode.
 //
-// The validator is compiled once per API, on the first call, and cached.
+// The validator is compiled on the first call and kept in the catalog's
+// per-API cache; one evicted is compiled again, the same checks.
 func (a *API) Validate(args map[string]any) (map[string]any, error) {
 	out, _, err := a.ValidateIn(args, Strict)
 	return out, err
@@ -84,12 +87,7 @@ func (a *API) ValidateIn(args map[string]any, mode ValidationMode) (map[string]a
 	if mode == "" {
 		mode = a.Tool.Validation()
 	}
-	v := a.validator.Load()
-	if v == nil {
-		v = compileValidator(a)
-		a.validator.Store(v)
-	}
-	return v.validate(a, args, mode == Lenient)
+	return a.compiled().validate(a, args, mode == Lenient)
 }
 
 // validator is an API's compiled argument check.
@@ -103,6 +101,9 @@ type validator struct {
 	names     string // "a, b, c" for messages
 	options   []openapi3.SchemaValidationOption
 	required  []int
+
+	bytes int64       // estimated heap, for the per-API cache
+	used  atomic.Bool // used since the cache last looked (second chance)
 }
 
 type compiledParam struct {
@@ -152,7 +153,8 @@ var validationOptions = []openapi3.SchemaValidationOption{
 }
 
 func compileValidator(a *API) *validator {
-	v := &validator{byName: make(map[string]int, len(a.Params)), options: validationOptions}
+	v := &validator{byName: make(map[string]int, len(a.Params)), options: validationOptions,
+		params: make([]compiledParam, 0, len(a.Params))}
 	names := make([]string, 0, len(a.Params))
 	for i, p := range a.Params {
 		cp := compiledParam{p: p, kind: p.Kind, schema: p.Schema}
@@ -181,7 +183,36 @@ func compileValidator(a *API) *validator {
 			v.spellings[sp] = append(v.spellings[sp], i)
 		}
 	}
+	v.bytes = v.estimate()
 	return v
+}
+
+// estimate is the validator's heap in bytes beyond the API's own
+// parameters: its slices and maps, and the bare schemas it made for
+// parameters whose own kin-openapi cannot vouch for.
+func (v *validator) estimate() int64 {
+	n := int64(unsafe.Sizeof(*v)) + int64(len(v.names)) + 8*int64(cap(v.required))
+	n += int64(cap(v.params))*int64(unsafe.Sizeof(compiledParam{})) + mapBytes(len(v.byName), 24)
+	for _, cp := range v.params {
+		if cp.schema != cp.p.Schema {
+			n += schemaNodeBytes
+		}
+	}
+	if v.spellings != nil {
+		n += mapBytes(len(v.spellings), 40)
+		for sp, idx := range v.spellings {
+			n += int64(len(sp)) + 8*int64(cap(idx))
+		}
+	}
+	return n
+}
+
+// mapBytes estimates the heap of a Go map of n entries of slot bytes
+// each (key and value): its header and groups of eight slots, filled to
+// seven eighths at most.
+func mapBytes(n int, slot int64) int64 {
+	groups := max(1, (int64(n)*8/7+7)/8)
+	return 64 + groups*(8+8*slot)
 }
 
 // isBareType reports a schema that says nothing but a scalar type, the

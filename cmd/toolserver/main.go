@@ -82,6 +82,7 @@ type flags struct {
 	mcpMaxSessions  int
 	mcpMaxBytes     int64
 	apiCacheBytes   int64
+	schemaBytes     int64
 	noInfer         bool
 	explain         bool
 	dependencyHints bool
@@ -155,6 +156,7 @@ func runWith(args []string, stdout, stderr io.Writer, f flags) int {
 	fs.IntVar(&f.mcpMaxSessions, "mcp-max-sessions", server.DefaultMCPMaxSessions, "MCP sessions over HTTP kept at once; a new one beyond closes the least recently used one not serving a request, whose client is told to initialize again (0 or less: no bound)")
 	fs.Int64Var(&f.mcpMaxBytes, "mcp-max-session-bytes", server.DefaultMCPMaxSessionBytes, "estimated memory of the MCP sessions over HTTP kept at once, in bytes (about 12 KiB a session plus its initialize request); beyond it the least recently used are closed (0 or less: no bound)")
 	fs.Int64Var(&f.apiCacheBytes, "api-cache-bytes", server.DefaultAPICacheBytes, "estimated bytes of what is built per API on its first call and kept (the RapidAPI wire's routes, by tool); beyond it the least recently used are dropped and built again when called (0 or less: no bound)")
+	fs.Int64Var(&f.schemaBytes, "api-schema-cache-bytes", toolset.DefaultCacheBytes, "estimated bytes of what is built per API on its first use and kept (compiled argument checks, parsed response schemas, the faker's answer plans); beyond it the least recently used are dropped and built again when used (0 or less: no bound)")
 	fs.DurationVar(&f.readTimeout, "read-timeout", server.DefaultReadTimeout, "time a client has to send a request's header, and then its body")
 	fs.DurationVar(&f.idleTimeout, "idle-timeout", server.DefaultIdleTimeout, "close a keep-alive connection after this long without a request (idle connections are also the first closed at -max-conns)")
 	fs.IntVar(&f.maxConns, "max-conns", server.DefaultMaxConns, "connections open at once; at the cap the longest-waiting connection without a running call is closed")
@@ -250,6 +252,7 @@ func runWith(args []string, stdout, stderr io.Writer, f flags) int {
 		defer stop()
 	}
 	if f.stdio {
+		st.Engine.Catalog().SetCacheBytes(noBound(f.schemaBytes))
 		mcpSrv := server.MCPServer(st.Engine, version)
 		// Bad lines are answered and requests in flight at the end of
 		// input are finished (see server.StdioTransport).
@@ -271,7 +274,7 @@ func runWith(args []string, stdout, stderr io.Writer, f flags) int {
 	}
 	// Over HTTP the MCP server is built on the first MCP request.
 	mcpSrv := func() *mcp.Server { return server.MCPServer(st.Engine, version) }
-	h, err := server.New(st.Engine, server.Options{Deps: st.Graph, MCP: server.MCPHandlerOf(mcpSrv, server.MCPOptions{SessionIdle: mcpIdle(f.mcpIdle), MaxSessions: noBound(f.mcpMaxSessions), MaxSessionBytes: noBound(f.mcpMaxBytes)}), MaxBody: f.maxBody, Logger: cfg.Logger, APICacheBytes: noBound(f.apiCacheBytes),
+	h, err := server.New(st.Engine, server.Options{Deps: st.Graph, MCP: server.MCPHandlerOf(mcpSrv, server.MCPOptions{SessionIdle: mcpIdle(f.mcpIdle), MaxSessions: noBound(f.mcpMaxSessions), MaxSessionBytes: noBound(f.mcpMaxBytes)}), MaxBody: f.maxBody, Logger: cfg.Logger, APICacheBytes: noBound(f.apiCacheBytes), SchemaCacheBytes: noBound(f.schemaBytes),
 		ReadTimeout: f.readTimeout, AllowOrigins: f.allowOrigins, EnforceSecurity: f.enforceSecurity, Health: sharedHealth(st), Metrics: metricsOf(st)})
 	if err != nil {
 		return fail(err)

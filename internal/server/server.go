@@ -74,6 +74,13 @@ type Options struct {
 	// DefaultAPICacheBytes; negative: no bound). GET /metrics shows them
 	// as understudy_api_cache_*.
 	APICacheBytes int64
+	// SchemaCacheBytes, when not 0, bounds the estimated bytes of what
+	// the catalog builds per API on its first use and keeps: compiled
+	// argument validators, parsed response schemas, the faker's answer
+	// plans (toolset.Catalog.SetCacheBytes; negative: no bound). 0 leaves
+	// the catalog's bound (toolset.DefaultCacheBytes unless set). GET
+	// /metrics shows them as understudy_api_schema_cache_*.
+	SchemaCacheBytes int64
 }
 
 // Server routes HTTP requests to the engine.
@@ -119,7 +126,10 @@ func New(e *sandbox.Engine, opts Options) (*Server, error) {
 	})
 	s.openAPIDoc = sync.OnceValue(func() *openapi3.T { return openapi.Document(e.Catalog()) })
 	wire := s.newRapidWire()
-	s.opts.Metrics = append(slices.Clone(s.opts.Metrics), wire.hosts)
+	if opts.SchemaCacheBytes != 0 {
+		e.Catalog().SetCacheBytes(opts.SchemaCacheBytes)
+	}
+	s.opts.Metrics = append(slices.Clone(s.opts.Metrics), wire.hosts, schemaCache{e.Catalog()})
 	mux := http.NewServeMux()
 	mux.Handle("GET /healthz", route{wrap(s.healthz)})
 	mux.Handle("GET /v1/catalog", route{wrap(s.getCatalog)})

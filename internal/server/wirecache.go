@@ -7,6 +7,8 @@ import (
 	"sync"
 
 	"github.com/hashicorp/golang-lru/v2/simplelru"
+
+	"github.com/understudy/understudy/toolset"
 )
 
 // DefaultAPICacheBytes bounds the routes of the RapidAPI wire kept at once
@@ -95,6 +97,25 @@ understudy_api_cache_bytes %d
 # HELP understudy_api_cache_evicted_total Evicted, least recently used first.
 # TYPE understudy_api_cache_evicted_total counter
 understudy_api_cache_evicted_total %d
+`, st.Entries, st.Bytes, st.Evicted)
+	return err
+}
+
+// schemaCache writes the counts of the catalog's per-API cache (see
+// Options.SchemaCacheBytes).
+type schemaCache struct{ cat *toolset.Catalog }
+
+func (c schemaCache) WritePrometheus(w io.Writer) error {
+	st := c.cat.CacheStats()
+	_, err := fmt.Fprintf(w, `# HELP understudy_api_schema_cache_entries Compiled argument checks, parsed response schemas and answer plans kept, by API.
+# TYPE understudy_api_schema_cache_entries gauge
+understudy_api_schema_cache_entries %d
+# HELP understudy_api_schema_cache_bytes Their estimated bytes.
+# TYPE understudy_api_schema_cache_bytes gauge
+understudy_api_schema_cache_bytes %d
+# HELP understudy_api_schema_cache_evicted_total Evicted, least recently used first.
+# TYPE understudy_api_schema_cache_evicted_total counter
+understudy_api_schema_cache_evicted_total %d
 `, st.Entries, st.Bytes, st.Evicted)
 	return err
 }

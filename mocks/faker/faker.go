@@ -7,6 +7,7 @@ import (
 	"maps"
 	"slices"
 	"strings"
+	"unsafe"
 
 	lru "github.com/hashicorp/golang-lru/v2"
 
@@ -37,10 +38,12 @@ type Options struct {
 	// paths its edges name), and an identifier a dependent takes as a
 	// number is made of digits, so that a later call accepts it.
 	Graph *deps.Graph
-	// MaxPlans bounds the APIs whose answer plan is kept (parsed template,
-	// example, schema or inferred shape): DefaultMaxPlans when 0; a
-	// negative value keeps none (every call plans afresh, for APIs
-	// changed between calls).
+	// MaxPlans bounds the APIs out of a catalog whose answer plan is kept
+	// (parsed template, example, schema or inferred shape):
+	// DefaultMaxPlans when 0; a negative value keeps none (every call
+	// plans afresh, for APIs changed between calls). The plans of a
+	// catalog's APIs are kept in its per-API cache, within its bound of
+	// bytes (toolset.Catalog.SetCacheBytes).
 	MaxPlans int
 }
 
@@ -174,12 +177,33 @@ type plan struct {
 	idStyle int             // how the tool's string identifiers look
 }
 
+// planKey is the slot of a Faker's plans in a catalog's per-API cache.
+type planKey struct{ f *Faker }
+
+// plan is the API's plan: kept, for an API of a catalog, in the
+// catalog's per-API cache within its bound of bytes; out of a catalog,
+// in the Faker's own, bounded by count. An evicted plan is made again,
+// the same plan.
 func (f *Faker) plan(api *toolset.API) *plan {
-	if f.plans != nil {
-		if p, ok := f.plans.Get(api); ok {
-			return p
-		}
+	if f.plans == nil {
+		return f.makePlan(api)
 	}
+	if v, ok := api.KeepFor(planKey{f}, func() (any, int64) {
+		p := f.makePlan(api)
+		return p, p.bytes()
+	}); ok {
+		return v.(*plan)
+	}
+	if p, ok := f.plans.Get(api); ok {
+		return p
+	}
+	p := f.makePlan(api)
+	f.plans.Add(api, p)
+	return p
+}
+
+// makePlan works out the API's plan.
+func (f *Faker) makePlan(api *toolset.API) *plan {
 	p := &plan{numeric: f.numeric[api.ID()], idStyle: idStyle(api), entity: shape.Subject(api), intent: shape.Intent(api)}
 	budget := maxPlanNodes
 	switch {
@@ -216,10 +240,42 @@ func (f *Faker) plan(api *toolset.API) *plan {
 		f.fillHollow(api, p.root)
 	}
 	annotate(p.root, "", p.entity)
-	if f.plans != nil {
-		f.plans.Add(api, p)
-	}
 	return p
+}
+
+// bytes estimates the plan's heap: its nodes, their keys and values
+// (BenchmarkPlanBytes checks it against the heap).
+func (p *plan) bytes() int64 {
+	n := int64(unsafe.Sizeof(*p)) + int64(len(p.source)+len(p.entity)+len(p.intent))
+	seen := map[*node]bool{}
+	var walk func(x *node)
+	walk = func(x *node) {
+		if x == nil || seen[x] {
+			return
+		}
+		seen[x] = true
+		n += int64(unsafe.Sizeof(*x)) + int64(len(x.typ)+len(x.format)+len(x.ent)) + 8*int64(len(x.kids)+len(x.elems)) + 16*int64(len(x.enum))
+		for _, k := range x.keys {
+			n += 16 + int64(len(k))
+		}
+		if x.min != nil {
+			n += 8
+		}
+		if x.max != nil {
+			n += 8
+		}
+		if x.lit != nil {
+			n += 32
+		}
+		for _, k := range x.kids {
+			walk(k)
+		}
+		for _, e := range x.elems {
+			walk(e)
+		}
+	}
+	walk(p.root)
+	return n
 }
 
 // idStyle picks, from the tool's name, how its string identifiers look,

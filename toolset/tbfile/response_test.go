@@ -48,7 +48,7 @@ func TestResponseParsedOnFirstUse(t *testing.T) {
 		}
 		withSchema++
 		require.NotNil(t, s, a.ID())
-		wantJSON, err := json.Marshal(want.ResponseSchema)
+		wantJSON, err := json.Marshal(want.Response())
 		require.NoError(t, err)
 		gotJSON, err := json.Marshal(s)
 		require.NoError(t, err)
