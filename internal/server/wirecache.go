@@ -87,18 +87,7 @@ func (c *hostCache) stats() APICacheStats {
 }
 
 func (c *hostCache) WritePrometheus(w io.Writer) error {
-	st := c.stats()
-	_, err := fmt.Fprintf(w, `# HELP understudy_api_cache_entries Tools whose wire routes are kept.
-# TYPE understudy_api_cache_entries gauge
-understudy_api_cache_entries %d
-# HELP understudy_api_cache_bytes Their estimated bytes.
-# TYPE understudy_api_cache_bytes gauge
-understudy_api_cache_bytes %d
-# HELP understudy_api_cache_evicted_total Evicted, least recently used first.
-# TYPE understudy_api_cache_evicted_total counter
-understudy_api_cache_evicted_total %d
-`, st.Entries, st.Bytes, st.Evicted)
-	return err
+	return writeCacheMetrics(w, "understudy_api_cache", "Tools whose wire routes are kept.", c.stats())
 }
 
 // schemaCache writes the counts of the catalog's per-API cache (see
@@ -107,15 +96,22 @@ type schemaCache struct{ cat *toolset.Catalog }
 
 func (c schemaCache) WritePrometheus(w io.Writer) error {
 	st := c.cat.CacheStats()
-	_, err := fmt.Fprintf(w, `# HELP understudy_api_schema_cache_entries Compiled argument checks, parsed response schemas and answer plans kept, by API.
-# TYPE understudy_api_schema_cache_entries gauge
-understudy_api_schema_cache_entries %d
-# HELP understudy_api_schema_cache_bytes Their estimated bytes.
-# TYPE understudy_api_schema_cache_bytes gauge
-understudy_api_schema_cache_bytes %d
-# HELP understudy_api_schema_cache_evicted_total Evicted, least recently used first.
-# TYPE understudy_api_schema_cache_evicted_total counter
-understudy_api_schema_cache_evicted_total %d
-`, st.Entries, st.Bytes, st.Evicted)
+	return writeCacheMetrics(w, "understudy_api_schema_cache", "Compiled argument checks, parsed response schemas and answer plans kept, by API.",
+		APICacheStats{Entries: st.Entries, Bytes: st.Bytes, Evicted: st.Evicted})
+}
+
+// writeCacheMetrics writes a byte-bounded cache's three series under name:
+// its entries (described by what), their estimated bytes, and evictions.
+func writeCacheMetrics(w io.Writer, name, what string, st APICacheStats) error {
+	_, err := fmt.Fprintf(w, `# HELP %[1]s_entries %[2]s
+# TYPE %[1]s_entries gauge
+%[1]s_entries %[3]d
+# HELP %[1]s_bytes Their estimated bytes.
+# TYPE %[1]s_bytes gauge
+%[1]s_bytes %[4]d
+# HELP %[1]s_evicted_total Evicted, least recently used first.
+# TYPE %[1]s_evicted_total counter
+%[1]s_evicted_total %[5]d
+`, name, what, st.Entries, st.Bytes, st.Evicted)
 	return err
 }
