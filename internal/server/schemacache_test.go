@@ -18,13 +18,19 @@ import (
 // schemaTree serves a generated ToolBench tree with the given bound on
 // the catalog's per-API cache (validators, response schemas, plans).
 func schemaTree(tb testing.TB, dir string, bound int64) (*server.Server, *toolset.Catalog) {
+	return treeServer(tb, dir, server.Options{SchemaCacheBytes: bound})
+}
+
+// treeServer builds a server over a generated ToolBench tree in dir, with
+// the built-in tools left out.
+func treeServer(tb testing.TB, dir string, opts server.Options) (*server.Server, *toolset.Catalog) {
 	tb.Helper()
 	cat, err := loader.Load([]string{dir}, false)
 	require.NoError(tb, err)
 	st, err := assemble.Build(assemble.Config{Catalog: cat})
 	require.NoError(tb, err)
 	tb.Cleanup(func() { _ = st.Close() })
-	h, err := server.New(st.Engine, server.Options{SchemaCacheBytes: bound})
+	h, err := server.New(st.Engine, opts)
 	require.NoError(tb, err)
 	return h, cat
 }

@@ -15,17 +15,10 @@ import (
 	"github.com/understudy/understudy/toolset/loader"
 )
 
-// wireTree serves a generated ToolBench tree of n tool files with the
-// given bound on the per-API caches, on loopback.
+// wireTree serves a generated ToolBench tree with the given bound on the
+// wire's per-tool routes, on loopback.
 func wireTree(t *testing.T, dir string, bound int64) (*httptest.Server, *toolset.Catalog) {
-	t.Helper()
-	cat, err := loader.Load([]string{dir}, false)
-	require.NoError(t, err)
-	st, err := assemble.Build(assemble.Config{Catalog: cat})
-	require.NoError(t, err)
-	t.Cleanup(func() { _ = st.Close() })
-	h, err := server.New(st.Engine, server.Options{APICacheBytes: bound})
-	require.NoError(t, err)
+	h, cat := treeServer(t, dir, server.Options{APICacheBytes: bound})
 	ts := httptest.NewServer(h)
 	t.Cleanup(ts.Close)
 	return ts, cat
